@@ -1,0 +1,150 @@
+//! Command-line definition (clap). Completions and man pages are generated from it.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Offline evaluator and linter for Gateway API inherited policies with defaults and overrides.
+///
+/// dopol reads Kubernetes manifests (Gateways, HTTPRoutes, GRPCRoutes and Kuadrant AuthPolicy,
+/// RateLimitPolicy and TokenRateLimitPolicy), builds the Gateway → listener → route → rule
+/// hierarchy, and runs the policy merge engine locally: what is enforced on every path, which
+/// policy gave each rule, and why.
+#[derive(Debug, Parser)]
+#[command(
+    name = "dopol",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+#[command(
+    after_help = "Exit codes: 0 success, 1 lint findings or differences, 2 usage error, 3 input errors, 4 internal error."
+)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// dopol's commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show the effective policy of every path, with the source of every rule.
+    Effective(EffectiveArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+    /// Print dopol's man pages (or write one page per command into a directory).
+    Man(ManArgs),
+}
+
+/// Where the manifests come from and how they are read.
+#[derive(Debug, Args, Clone)]
+pub struct InputArgs {
+    /// Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<String>,
+    /// Namespace of objects without one (default `default`); also shows only paths whose route
+    /// or Gateway (and policies) are in this namespace.
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+    /// Create a stand-in for every Gateway that routes reference but the input lacks.
+    #[arg(long)]
+    pub assume_gateways: bool,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+}
+
+/// Terminal behaviour.
+#[derive(Debug, Args, Clone)]
+pub struct DisplayArgs {
+    /// When to use colours on stderr diagnostics (never in machine formats).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Print input statistics and info-level diagnostics.
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Print only error diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Colour choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stderr is a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Report filters.
+#[derive(Debug, Args, Clone, Default)]
+pub struct FilterArgs {
+    /// Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable.
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Only paths through this Gateway (`name` or `ns/name`).
+    #[arg(long, value_name = "[NS/]NAME")]
+    pub gateway: Option<String>,
+    /// Only paths through this route (`name` or `ns/name`).
+    #[arg(long, value_name = "[NS/]NAME")]
+    pub route: Option<String>,
+    /// Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator).
+    #[arg(long, value_name = "POLICY")]
+    pub policy: Option<String>,
+}
+
+/// Output formats of reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Human-readable tables.
+    Table,
+    /// A YAML document.
+    Yaml,
+    /// A JSON document (SPEC §8 contracts).
+    Json,
+}
+
+/// `dopol effective`.
+#[derive(Debug, Args)]
+pub struct EffectiveArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
+    pub output: ReportFormat,
+}
+
+/// Shells for completion scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
+    /// Elvish.
+    Elvish,
+}
+
+/// `dopol completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// `dopol man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of
+    /// printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<std::path::PathBuf>,
+}

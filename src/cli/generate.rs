@@ -1,0 +1,69 @@
+//! `dopol completions` and `dopol man`, generated from the clap definition.
+
+use super::args::{Cli, CompletionsArgs, ManArgs, Shell};
+use super::session::Exit;
+use clap::CommandFactory;
+use std::io::Write;
+
+/// Prints a completion script.
+pub fn completions(args: &CompletionsArgs) -> Exit {
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    let shell = match args.shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+        Shell::Powershell => clap_complete::Shell::PowerShell,
+        Shell::Elvish => clap_complete::Shell::Elvish,
+    };
+    clap_complete::generate(shell, &mut command, "dopol", &mut out);
+    let _ = std::io::stdout().lock().write_all(&out);
+    Exit::Success
+}
+
+/// Renders the man page of `command` (the main page, or a subcommand's page).
+pub fn man_page(command: clap::Command) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = clap_mangen::Man::new(command).render(&mut out);
+    out
+}
+
+/// Every man page: `(file name, content)`, the main page first.
+pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+    let command = Cli::command();
+    let mut pages = vec![("dopol.1".to_string(), man_page(command.clone()))];
+    for sub in command.get_subcommands() {
+        let name = format!("dopol-{}", sub.get_name());
+        let page = man_page(
+            sub.clone()
+                .name(name.clone())
+                .bin_name(format!("dopol {}", sub.get_name())),
+        );
+        pages.push((format!("{name}.1"), page));
+    }
+    pages
+}
+
+/// Prints the main man page, or writes every page into `--out-dir`.
+pub fn man(args: &ManArgs) -> Exit {
+    let pages = man_pages();
+    match &args.out_dir {
+        None => {
+            let _ = std::io::stdout().lock().write_all(&pages[0].1);
+            Exit::Success
+        }
+        Some(dir) => {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("error: cannot create {}: {e}", dir.display());
+                return Exit::Internal;
+            }
+            for (name, content) in pages {
+                if let Err(e) = std::fs::write(dir.join(&name), content) {
+                    eprintln!("error: cannot write {}: {e}", dir.join(&name).display());
+                    return Exit::Internal;
+                }
+            }
+            Exit::Success
+        }
+    }
+}

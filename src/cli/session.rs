@@ -1,0 +1,148 @@
+//! What every command shares: turning flags into pipeline options and filters, printing
+//! diagnostics to stderr, writing documents to stdout, and exit codes.
+
+use super::args::{ColorChoice, DisplayArgs, FilterArgs, InputArgs};
+use crate::diag::{self, Diagnostic, Severity};
+use crate::model::Model;
+use crate::pipeline::InputOptions;
+use crate::report::filter::{self, Filters};
+use crate::source::SourceMap;
+use std::io::{self, IsTerminal, Write};
+
+/// Process exit codes (SPEC §8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: success.
+    Success = 0,
+    /// 1: lint findings at or above `--fail-on`, or differences in `diff`.
+    Findings = 1,
+    /// 2: usage error.
+    Usage = 2,
+    /// 3: input errors.
+    Input = 3,
+    /// 4: internal error.
+    Internal = 4,
+}
+
+/// A usage problem detected after argument parsing (exit code 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+/// How diagnostics are shown.
+#[derive(Clone, Copy, Debug)]
+pub struct Session {
+    /// Colour on stderr.
+    pub color: bool,
+    /// Show info-level diagnostics and statistics.
+    pub verbose: bool,
+    /// Show errors only.
+    pub quiet: bool,
+}
+
+impl Session {
+    /// From the display flags and the environment (`NO_COLOR`, whether stderr is a terminal).
+    pub fn new(display: &DisplayArgs) -> Session {
+        let color = match display.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && io::stderr().is_terminal()
+            }
+        };
+        Session {
+            color,
+            verbose: display.verbose,
+            quiet: display.quiet,
+        }
+    }
+
+    /// The least severe diagnostic shown.
+    pub fn min_severity(&self) -> Severity {
+        if self.quiet {
+            Severity::Error
+        } else if self.verbose {
+            Severity::Info
+        } else {
+            Severity::Warning
+        }
+    }
+
+    /// Sorts, dedupes and prints diagnostics at or above the session's threshold to stderr.
+    pub fn print_diagnostics(&self, diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
+        diag::sort_and_dedup(diagnostics, sources);
+        let min = self.min_severity();
+        let shown: Vec<Diagnostic> = diagnostics
+            .iter()
+            .filter(|d| d.severity >= min)
+            .cloned()
+            .collect();
+        let mut stderr = io::stderr().lock();
+        if !shown.is_empty() {
+            let text = crate::render::diagnostics::render_human(&shown, sources, self.color);
+            let _ = stderr.write_all(text.as_bytes());
+        }
+        let hidden_infos = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Info && d.severity < min)
+            .count();
+        if hidden_infos > 0 && !self.quiet {
+            let _ = writeln!(
+                stderr,
+                "note: {hidden_infos} info diagnostic{} not shown (use -v)",
+                if hidden_infos == 1 { "" } else { "s" }
+            );
+        }
+    }
+
+    /// Prints a line to stderr when verbose.
+    pub fn info(&self, message: &str) {
+        if self.verbose {
+            eprintln!("{message}");
+        }
+    }
+}
+
+/// Pipeline options from the input flags.
+pub fn input_options(args: &InputArgs) -> InputOptions {
+    InputOptions {
+        files: args.files.clone(),
+        default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
+        assume_gateways: args.assume_gateways,
+    }
+}
+
+/// Report filters from the flags (unknown kinds or policies are usage errors).
+pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Filters, UsageError> {
+    let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
+    let policies = match &args.policy {
+        Some(reference) => Some(filter::resolve_policy_ref(model, reference).map_err(UsageError)?),
+        None => None,
+    };
+    Ok(Filters {
+        kinds,
+        namespace: input.namespace.clone(),
+        gateway: args.gateway.clone(),
+        route: args.route.clone(),
+        policies,
+    })
+}
+
+/// Exit code for report commands: 3 when an input error was found, else 0.
+pub fn input_exit(diagnostics: &[Diagnostic]) -> Exit {
+    if diagnostics.iter().any(Diagnostic::is_input_error) {
+        Exit::Input
+    } else {
+        Exit::Success
+    }
+}
+
+/// Writes to stdout through a buffer; a closed pipe (`dopol ... | head`) is not an error.
+pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}

@@ -1,0 +1,278 @@
+//! Diagnostics as data.
+//!
+//! Loading, topology, the engine and the lint checks never print: they return [`Diagnostic`]
+//! values (a stable [`Code`], a [`Severity`], a message and labels pointing at file spans).
+//! One renderer (`render::diagnostics`) turns them into miette reports, JSON, SARIF, GitHub
+//! annotations or JUnit. That keeps the engine testable as plain data and the output formats
+//! consistent with each other.
+
+use crate::source::{SourceMap, Span};
+use serde::Serialize;
+use std::fmt;
+
+/// How serious a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; never fails a run unless `--fail-on info`.
+    Info,
+    /// Probably a mistake.
+    Warning,
+    /// Definitely wrong (the API server would reject it, or the policy cannot work).
+    Error,
+}
+
+impl Severity {
+    /// Lower-case name as used on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    /// Parses `error`, `warning` or `info` (case-insensitive).
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s.to_ascii_lowercase().as_str() {
+            "error" => Some(Severity::Error),
+            "warning" | "warn" => Some(Severity::Warning),
+            "info" | "note" => Some(Severity::Info),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a diagnostic is about the input being malformed (exit code 3 on every command) or a
+/// finding about what the (valid) input means (reported by `lint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// The input is malformed or would be rejected by the API server.
+    Input,
+    /// The input is valid but probably not what the author wanted.
+    Finding,
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $code:literal, $name:literal, $severity:ident, $class:ident, $summary:literal; )*) => {
+        /// Stable diagnostic codes. The numbers never change meaning; retired codes are not reused.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $( #[doc = $summary] $variant, )* }
+
+        impl Code {
+            /// Every code, in catalogue order.
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            /// The stable identifier, e.g. `DPL1001`.
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $code, )* }
+            }
+
+            /// Short kebab-case name, e.g. `yaml-syntax`.
+            pub fn name(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+
+            /// Severity used unless a check decides otherwise.
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$severity, )* }
+            }
+
+            /// Input error or finding.
+            pub fn class(self) -> Class {
+                match self { $( Code::$variant => Class::$class, )* }
+            }
+
+            /// One-line summary.
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary, )* }
+            }
+        }
+    };
+}
+
+codes! {
+    YamlSyntax = "DPL1001", "yaml-syntax", Error, Input, "The file is not valid YAML or JSON.";
+    UnreadableInput = "DPL1002", "unreadable-input", Error, Input, "An input path could not be read (missing file, permissions, no match for a glob).";
+    InvalidEncoding = "DPL1003", "invalid-encoding", Error, Input, "The file is not valid UTF-8.";
+    NotAnObject = "DPL1004", "not-a-kubernetes-object", Warning, Input, "A document has no apiVersion/kind and was skipped.";
+    InvalidObject = "DPL1005", "invalid-object", Error, Input, "A known object has the wrong shape (wrong type, missing or invalid field) and was left out.";
+    DuplicateObject = "DPL1006", "duplicate-object", Error, Input, "The same object (group, kind, namespace, name) is defined twice; the first definition is used.";
+    DeprecatedApiVersion = "DPL1007", "deprecated-api-version", Warning, Input, "The object uses a deprecated apiVersion.";
+    EmptyInput = "DPL1008", "empty-input", Error, Input, "The inputs contain no Kubernetes objects.";
+    UnknownField = "DPL1009", "unknown-field", Warning, Input, "A field dopol knows the schema of is not part of it (a typo, or wrong indentation).";
+    ExclusiveBlocks = "DPL1010", "exclusive-blocks", Error, Input, "A policy mixes `defaults`, `overrides` and bare rules, which the CRD forbids.";
+    EmptyBlock = "DPL1011", "empty-block", Error, Input, "The active defaults/overrides block (or the bare spec) holds no rule.";
+    UnsupportedApiVersion = "DPL1012", "unsupported-api-version", Warning, Input, "A kind dopol reads appears with an apiVersion it does not know; the object was skipped.";
+    ParentNotFound = "DPL2001", "parent-not-found", Warning, Finding, "A route's parentRef names a Gateway that is not in the input.";
+    NoMatchingParent = "DPL2002", "no-matching-parent", Warning, Finding, "A parentRef's sectionName or port matches no listener of the Gateway (NoMatchingParent).";
+    NotAllowedByListeners = "DPL2003", "not-allowed-by-listeners", Warning, Finding, "No listener allows the route's namespace or kind (NotAllowedByListeners).";
+    NoMatchingListenerHostname = "DPL2004", "no-matching-listener-hostname", Warning, Finding, "The route's hostnames intersect no listener hostname (NoMatchingListenerHostname).";
+    RouteNotAttached = "DPL2005", "route-not-attached", Warning, Finding, "A route is attached to no listener at all, so no policy reaches it.";
+    DuplicateListenerName = "DPL2006", "duplicate-listener-name", Error, Input, "Two listeners of one Gateway share a name.";
+    DuplicateRuleName = "DPL2007", "duplicate-rule-name", Error, Input, "Two rules of one route share a name (explicit or positional).";
+    SelectorUndecidable = "DPL2008", "selector-undecidable", Info, Finding, "An allowedRoutes namespace selector cannot be decided offline; the route is assumed accepted.";
+    AssumedGateway = "DPL2009", "assumed-gateway", Info, Finding, "A missing Gateway was replaced by a stand-in (--assume-gateways).";
+    TargetNotFound = "DPL3001", "target-not-found", Error, Finding, "A policy's targetRef names an object that is not in the input; the policy is not accepted.";
+    SectionNotFound = "DPL3002", "section-not-found", Error, Finding, "A policy's targetRef sectionName names no listener or route rule; the policy is not accepted.";
+    InvalidTargetKind = "DPL3003", "invalid-target-kind", Error, Input, "A policy targets a kind it may not target.";
+    PolicyOverridden = "DPL4001", "policy-overridden", Warning, Finding, "The policy is accepted but overridden on every path it reaches.";
+    PolicyUnreachable = "DPL4002", "policy-unreachable", Warning, Finding, "The policy's target has no route beneath it, so it is in the path to nothing.";
+    DefaultSupersededEverywhere = "DPL4003", "default-superseded-everywhere", Info, Finding, "A default rule loses to a more specific policy on every path where it applies.";
+    OrderedByName = "DPL4004", "ordered-by-name", Info, Finding, "Two policies on one target are ordered by name only (same or missing creationTimestamp).";
+    GranularityTrap = "DPL4005", "granularity-trap", Warning, Finding, "A merge override replaces a whole limit whose lower version had more rates (RFC 0009 granularity problem).";
+    UnsetOfOverride = "DPL4006", "unset-of-override", Warning, Finding, "An `unset` entry names a rule that only an override provides; overrides cannot be deactivated.";
+    UnsetUnmatched = "DPL4007", "unset-unmatched", Warning, Finding, "An `unset` entry names no rule of any higher default on any path.";
+    RfcExtension = "DPL4008", "rfc-extension", Info, Finding, "The policy uses an RFC 0009 feature the Kuadrant operator does not enforce (constraints, unset).";
+    ConstraintInvalid = "DPL4009", "constraint-invalid", Error, Input, "A block's `when` constraint is not a valid CEL expression.";
+    ConstraintEvaluation = "DPL4010", "constraint-evaluation", Warning, Finding, "A block's `when` constraint failed to evaluate or did not return a boolean, so the block was not applied.";
+    PredicateInvalid = "DPL4011", "predicate-invalid", Error, Input, "A Kuadrant request-time predicate or counter expression is not valid CEL.";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Code {
+    /// Looks a code up by identifier (`DPL1001`) or name (`yaml-syntax`), case-insensitively.
+    pub fn parse(s: &str) -> Option<Code> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str().eq_ignore_ascii_case(s) || c.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// A labelled span. The first label of a diagnostic is its primary location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What this place has to do with the diagnostic (may be empty).
+    pub message: String,
+}
+
+/// One finding: code, severity, message and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable code.
+    pub code: Code,
+    /// Severity (usually the code's default).
+    pub severity: Severity,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// Locations; the first is the primary one.
+    pub labels: Vec<Label>,
+    /// The object concerned, as `Kind ns/name` (or `Kind name` when cluster-scoped).
+    pub object: Option<String>,
+    /// A file the diagnostic is about when no span exists (unreadable file, empty glob).
+    pub file: Option<String>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity and no location yet.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            labels: Vec::new(),
+            object: None,
+            file: None,
+            help: None,
+        }
+    }
+
+    /// Adds the primary label (or a further label).
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Sets the severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Names the object concerned.
+    pub fn with_object(mut self, object: impl Into<String>) -> Self {
+        self.object = Some(object.into());
+        self
+    }
+
+    /// Names the file concerned (for diagnostics without a span).
+    pub fn with_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    /// Adds a fix-it hint.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The primary span, if any.
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels.first().map(|l| l.span)
+    }
+
+    /// Whether this diagnostic means the input was malformed (exit code 3).
+    pub fn is_input_error(&self) -> bool {
+        self.code.class() == Class::Input && self.severity == Severity::Error
+    }
+
+    /// A key that sorts diagnostics by file, position, code and message.
+    pub fn sort_key(&self, sources: &SourceMap) -> (String, u32, Code, String) {
+        match self.primary_span() {
+            Some(span) => (
+                sources.get(span.source).name().to_string(),
+                span.start,
+                self.code,
+                self.message.clone(),
+            ),
+            None => (
+                self.file.clone().unwrap_or_default(),
+                0,
+                self.code,
+                self.message.clone(),
+            ),
+        }
+    }
+}
+
+/// Sorts diagnostics deterministically (by file, offset, code, message) and removes exact repeats.
+pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
+    diagnostics.sort_by_cached_key(|d| d.sort_key(sources));
+    diagnostics.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_parse_back() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            assert!(seen.insert(code.as_str()), "duplicate {code}");
+            assert!(seen.insert(code.name()), "duplicate name {}", code.name());
+            assert_eq!(Code::parse(code.as_str()), Some(*code));
+            assert_eq!(Code::parse(code.name()), Some(*code));
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! YAML documents → Kubernetes object envelopes.
+//!
+//! A document becomes an [`Object`] when it has `apiVersion` and `kind`. `kind: List` (and any
+//! `*List` kind with `items`, as `kubectl get -o yaml` prints) is flattened. Objects of kinds
+//! dopol does not use are counted and dropped; documents that are not objects are reported.
+//! Metadata is validated here (name, namespace, labels, annotations, creationTimestamp), since
+//! every later stage relies on it.
+
+use super::fields::{FieldPath, Fields};
+use crate::diag::{Code, Diagnostic};
+use crate::source::Span;
+use crate::yaml::{Node, Value};
+use std::fmt;
+
+/// A `(group, kind)` dopol reads, and whether objects of it are cluster-scoped.
+#[derive(Clone, Copy, Debug)]
+pub struct KindSpec {
+    /// API group (`""` for the core group).
+    pub group: &'static str,
+    /// Kind.
+    pub kind: &'static str,
+    /// Cluster-scoped kinds have no namespace.
+    pub cluster_scoped: bool,
+}
+
+/// A point in time (`metadata.creationTimestamp`), comparable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp {
+    /// Seconds since the Unix epoch.
+    pub seconds: i64,
+    /// Nanoseconds within the second.
+    pub nanos: u32,
+}
+
+impl Timestamp {
+    /// Parses an RFC 3339 date-time (`2024-05-01T10:00:00Z`, optional fraction and offset).
+    pub fn parse_rfc3339(text: &str) -> Option<Timestamp> {
+        let b = text.as_bytes();
+        let num = |range: std::ops::Range<usize>| -> Option<i64> {
+            let s = text.get(range)?;
+            if s.bytes().all(|c| c.is_ascii_digit()) && !s.is_empty() {
+                s.parse().ok()
+            } else {
+                None
+            }
+        };
+        if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+            return None;
+        }
+        if b[13] != b':' || b[16] != b':' {
+            return None;
+        }
+        let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+        if !(1..=12).contains(&month)
+            || day < 1
+            || day > days_in_month(year, month)
+            || hour > 23
+            || minute > 59
+            || second > 60
+        {
+            return None;
+        }
+        let mut i = 19;
+        let mut nanos = 0u32;
+        if b.get(i) == Some(&b'.') {
+            let start = i + 1;
+            i = start;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits = &text[start..i];
+            if digits.is_empty() {
+                return None;
+            }
+            let mut padded: String = digits.chars().take(9).collect();
+            while padded.len() < 9 {
+                padded.push('0');
+            }
+            nanos = padded.parse().ok()?;
+        }
+        let offset_seconds = match b.get(i)? {
+            b'Z' | b'z' if i + 1 == b.len() => 0,
+            sign @ (b'+' | b'-') if i + 6 == b.len() && b[i + 3] == b':' => {
+                let (h, m) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+                if h > 23 || m > 59 {
+                    return None;
+                }
+                let magnitude = h * 3600 + m * 60;
+                if *sign == b'+' { magnitude } else { -magnitude }
+            }
+            _ => return None,
+        };
+        let days = days_from_civil(year, month, day);
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_seconds;
+        Some(Timestamp { seconds, nanos })
+    }
+}
+
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// A Kubernetes object of a kind dopol reads, with validated metadata.
+#[derive(Clone, Debug)]
+pub struct Object {
+    /// API group (`""` for core).
+    pub group: Box<str>,
+    /// API version within the group.
+    pub version: Box<str>,
+    /// Kind.
+    pub kind: Box<str>,
+    /// Namespace (`None` for cluster-scoped kinds).
+    pub namespace: Option<Box<str>>,
+    /// Name.
+    pub name: Box<str>,
+    /// Parsed `metadata.creationTimestamp`.
+    pub creation_timestamp: Option<Timestamp>,
+    /// The whole object.
+    pub root: Node,
+}
+
+/// `(group, kind, namespace, name)`: two objects with the same identity are the same object.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Identity {
+    /// API group.
+    pub group: Box<str>,
+    /// Kind.
+    pub kind: Box<str>,
+    /// Namespace (empty for cluster-scoped).
+    pub namespace: Box<str>,
+    /// Name.
+    pub name: Box<str>,
+}
+
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            write!(f, "{} {}", self.kind, self.name)
+        } else {
+            write!(f, "{} {}/{}", self.kind, self.namespace, self.name)
+        }
+    }
+}
+
+impl Object {
+    /// The object's identity.
+    pub fn identity(&self) -> Identity {
+        Identity {
+            group: self.group.clone(),
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone().unwrap_or_default(),
+            name: self.name.clone(),
+        }
+    }
+
+    /// `group/version`, or `version` for the core group.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.to_string()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// `ns/name`, or `name` when cluster-scoped.
+    pub fn namespaced_name(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{ns}/{}", self.name),
+            None => self.name.to_string(),
+        }
+    }
+
+    /// `Kind ns/name`, for messages.
+    pub fn display(&self) -> String {
+        format!("{} {}", self.kind, self.namespaced_name())
+    }
+
+    /// The namespace, or `""` when cluster-scoped.
+    pub fn namespace_str(&self) -> &str {
+        self.namespace.as_deref().unwrap_or("")
+    }
+
+    /// The `spec` node, if present.
+    pub fn spec(&self) -> Option<&Node> {
+        self.root.get("spec").filter(|n| !n.is_null())
+    }
+
+    /// Where the object's name is written (the best place to point at the whole object).
+    pub fn name_span(&self) -> Span {
+        self.root
+            .get_path(&["metadata", "name"])
+            .map(|n| n.span)
+            .unwrap_or(self.root.span)
+    }
+
+    /// Where `apiVersion` is written.
+    pub fn api_version_span(&self) -> Span {
+        self.root
+            .get("apiVersion")
+            .map_or(self.root.span, |n| n.span)
+    }
+
+    /// Where `kind` is written.
+    pub fn kind_span(&self) -> Span {
+        self.root
+            .get("kind")
+            .map(|n| n.span)
+            .unwrap_or(self.root.span)
+    }
+
+    /// Labels (validated to be strings).
+    pub fn labels(&self) -> impl Iterator<Item = (&str, &str)> {
+        string_map(self.root.get_path(&["metadata", "labels"]))
+    }
+
+    /// An annotation's value.
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        string_map(self.root.get_path(&["metadata", "annotations"]))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    }
+}
+
+fn string_map(node: Option<&Node>) -> impl Iterator<Item = (&str, &str)> {
+    node.and_then(Node::as_map)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| Some((&*e.key.text, e.value.as_str()?)))
+}
+
+/// Splits `apiVersion` into group and version.
+pub fn split_api_version(api_version: &str) -> (&str, &str) {
+    match api_version.rsplit_once('/') {
+        Some((group, version)) => (group, version),
+        None => ("", api_version),
+    }
+}
+
+/// Counters for `-v` output.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    /// Files read.
+    pub files: usize,
+    /// Non-empty YAML documents parsed.
+    pub documents: usize,
+    /// Objects of kinds dopol reads.
+    pub objects: usize,
+    /// Objects of other kinds, skipped.
+    pub skipped_other_kinds: usize,
+}
+
+/// How objects are read.
+#[derive(Clone, Debug)]
+pub struct ObjectOptions<'a> {
+    /// Namespace for namespaced objects without one.
+    pub default_namespace: &'a str,
+    /// The kinds to keep.
+    pub kinds: &'a [KindSpec],
+}
+
+/// Most levels of nested `List`s flattened.
+const MAX_LIST_NESTING: usize = 4;
+
+/// Extracts the objects of one document (flattening lists), appending diagnostics.
+pub fn objects_of_document(
+    root: Node,
+    options: &ObjectOptions<'_>,
+    stats: &mut LoadStats,
+    out: &mut Vec<Object>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    extract(root, options, stats, out, diagnostics, 0);
+}
+
+fn extract(
+    root: Node,
+    options: &ObjectOptions<'_>,
+    stats: &mut LoadStats,
+    out: &mut Vec<Object>,
+    diagnostics: &mut Vec<Diagnostic>,
+    depth: usize,
+) {
+    let api_version = root.get("apiVersion").and_then(Node::as_str);
+    let kind = root.get("kind").and_then(Node::as_str);
+    let (Some(api_version), Some(kind)) = (api_version, kind) else {
+        let what = match &root.value {
+            Value::Map(_) => "a mapping without `apiVersion` and `kind`",
+            _ => "not a mapping",
+        };
+        let span = root
+            .as_map()
+            .and_then(|m| m.first())
+            .map_or(root.span, |e| e.key.span);
+        diagnostics.push(
+            Diagnostic::new(
+                Code::NotAnObject,
+                format!("skipped a document that is not a Kubernetes object ({what})"),
+            )
+            .with_label(span, "document starts here"),
+        );
+        return;
+    };
+    if kind.ends_with("List")
+        && let Some(items) = root
+            .get("items")
+            .filter(|n| n.as_seq().is_some() || n.is_null())
+    {
+        if depth >= MAX_LIST_NESTING {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::NotAnObject,
+                    format!("lists nested more than {MAX_LIST_NESTING} deep are not read"),
+                )
+                .with_label(root.get("kind").map_or(root.span, |n| n.span), "this list"),
+            );
+            return;
+        }
+        let items: Vec<Node> = items.as_seq().unwrap_or_default().to_vec();
+        for item in items {
+            extract(item, options, stats, out, diagnostics, depth + 1);
+        }
+        return;
+    }
+    let (group, version) = split_api_version(api_version);
+    let Some(spec) = options
+        .kinds
+        .iter()
+        .find(|k| k.group == group && k.kind == kind)
+    else {
+        stats.skipped_other_kinds += 1;
+        return;
+    };
+    let (group, version, kind) = (group.to_owned(), version.to_owned(), kind.to_owned());
+    if let Some(object) = read_metadata(root, spec, group, version, kind, options, diagnostics) {
+        stats.objects += 1;
+        out.push(object);
+    }
+}
+
+fn read_metadata(
+    root: Node,
+    spec: &KindSpec,
+    group: String,
+    version: String,
+    kind: String,
+    options: &ObjectOptions<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Object> {
+    let root_path = FieldPath::ROOT;
+    let metadata_path = root_path.key("metadata");
+    let provisional_name = root
+        .get_path(&["metadata", "name"])
+        .and_then(Node::as_str)
+        .unwrap_or("<unnamed>");
+    let mut fields = Fields::new(format!("{kind} {provisional_name}"));
+    let metadata = fields.required(&root, "metadata", &root_path);
+    let mut name = None;
+    let mut namespace = None;
+    let mut creation_timestamp = None;
+    if let Some(metadata) = metadata
+        && fields.map(metadata, &metadata_path).is_some()
+    {
+        name = fields
+            .required(metadata, "name", &metadata_path)
+            .and_then(|n| fields.non_empty_str(n, &metadata_path.key("name")));
+        namespace = fields.opt_str(metadata, "namespace", &metadata_path);
+        for field in ["labels", "annotations"] {
+            let path = metadata_path.key(field);
+            if let Some(map) = metadata.get(field)
+                && let Some(entries) = fields.map(map, &path)
+            {
+                for entry in entries {
+                    fields.str(&entry.value, &path.key(&entry.key.text));
+                }
+            }
+        }
+        if let Some(ts) = metadata.get("creationTimestamp").filter(|n| !n.is_null()) {
+            let path = metadata_path.key("creationTimestamp");
+            if let Some(text) = fields.str(ts, &path) {
+                creation_timestamp = Timestamp::parse_rfc3339(text);
+                if creation_timestamp.is_none() {
+                    fields.invalid(
+                        ts.span,
+                        format!("`{path}` must be an RFC 3339 date-time, found `{text}`"),
+                        "expected e.g. 2024-05-01T10:00:00Z",
+                    );
+                }
+            }
+        }
+    }
+    let failed = fields.failed();
+    let name = name.map(str::to_owned);
+    let namespace = if spec.cluster_scoped {
+        None
+    } else {
+        Some(namespace.unwrap_or(options.default_namespace).to_owned())
+    };
+    diagnostics.extend(fields.into_diagnostics());
+    if failed {
+        return None;
+    }
+    Some(Object {
+        group: group.into(),
+        version: version.into(),
+        kind: kind.into(),
+        namespace: namespace.map(Into::into),
+        name: name?.into(),
+        creation_timestamp,
+        root,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_timestamps() {
+        let t = |s| Timestamp::parse_rfc3339(s);
+        assert_eq!(
+            t("1970-01-01T00:00:00Z"),
+            Some(Timestamp {
+                seconds: 0,
+                nanos: 0
+            })
+        );
+        assert_eq!(t("2024-02-29T12:00:00Z").unwrap().seconds, 1_709_208_000);
+        assert_eq!(
+            t("2024-02-29T13:30:00+01:30").unwrap(),
+            t("2024-02-29T12:00:00Z").unwrap()
+        );
+        assert_eq!(t("2024-01-01T00:00:00.5Z").unwrap().nanos, 500_000_000);
+        assert!(t("2023-02-29T00:00:00Z").is_none());
+        assert!(t("2024-01-01").is_none());
+        assert!(t("2024-01-01T00:00:00").is_none());
+        assert!(t("yesterday").is_none());
+    }
+}

@@ -1,0 +1,105 @@
+//! Bytes → text.
+//!
+//! Kubernetes manifests are UTF-8. A file with invalid bytes is still read (each invalid
+//! sequence becomes U+FFFD) so that its valid documents are evaluated; the documents that
+//! contain a replacement are left out and one diagnostic points at the first bad byte.
+
+use crate::diag::{Code, Diagnostic};
+use crate::source::{SourceId, Span};
+
+/// Decoded text plus where invalid sequences were replaced.
+#[derive(Debug)]
+pub struct DecodedText {
+    /// The text (BOM removed, invalid sequences replaced by U+FFFD).
+    pub text: String,
+    /// Byte offsets (in `text`) of each replacement character.
+    pub invalid_at: Vec<u32>,
+    /// Set when the file cannot be read as text at all (UTF-16, too large).
+    pub fatal: Option<String>,
+}
+
+/// Largest file dopol reads: spans are 32-bit.
+pub const MAX_FILE_BYTES: usize = u32::MAX as usize;
+
+/// Decodes file bytes as UTF-8, recording replacements.
+pub fn decode(bytes: &[u8]) -> DecodedText {
+    if bytes.len() > MAX_FILE_BYTES {
+        return DecodedText {
+            text: String::new(),
+            invalid_at: Vec::new(),
+            fatal: Some(format!("the file is larger than {MAX_FILE_BYTES} bytes")),
+        };
+    }
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return DecodedText {
+            text: String::new(),
+            invalid_at: Vec::new(),
+            fatal: Some("the file is UTF-16; Kubernetes manifests must be UTF-8".into()),
+        };
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => DecodedText {
+            text: text.to_owned(),
+            invalid_at: Vec::new(),
+            fatal: None,
+        },
+        Err(_) => {
+            let mut text = String::with_capacity(bytes.len() + 16);
+            let mut invalid_at = Vec::new();
+            for chunk in bytes.utf8_chunks() {
+                text.push_str(chunk.valid());
+                if !chunk.invalid().is_empty() {
+                    invalid_at.push(text.len() as u32);
+                    text.push(char::REPLACEMENT_CHARACTER);
+                }
+            }
+            DecodedText {
+                text,
+                invalid_at,
+                fatal: None,
+            }
+        }
+    }
+}
+
+/// The diagnostic for a file with invalid UTF-8 (pointing at the first bad sequence).
+pub fn invalid_encoding_diagnostic(source: SourceId, invalid_at: &[u32]) -> Option<Diagnostic> {
+    let first = *invalid_at.first()?;
+    let span = Span::new(
+        source,
+        first,
+        first + char::REPLACEMENT_CHARACTER.len_utf8() as u32,
+    );
+    let count = invalid_at.len();
+    Some(
+        Diagnostic::new(
+            Code::InvalidEncoding,
+            format!(
+                "the file is not valid UTF-8 ({count} invalid byte sequence{}); documents containing them are left out",
+                if count == 1 { "" } else { "s" }
+            ),
+        )
+        .with_label(span, "invalid UTF-8 here")
+        .with_help("save the file as UTF-8"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_invalid_bytes_and_records_positions() {
+        let decoded = decode(b"a: \xff\nb: ok\n");
+        assert_eq!(decoded.text, "a: \u{FFFD}\nb: ok\n");
+        assert_eq!(decoded.invalid_at, vec![3]);
+        assert!(decoded.fatal.is_none());
+    }
+
+    #[test]
+    fn strips_bom_and_rejects_utf16() {
+        assert_eq!(decode(b"\xEF\xBB\xBFa: 1").text, "a: 1");
+        assert!(decode(b"\xFF\xFEa\x00").fatal.is_some());
+    }
+}

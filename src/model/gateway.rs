@@ -1,0 +1,771 @@
+//! Gateway API objects, decoded from their spanned trees.
+//!
+//! Only the fields that decide the hierarchy are modelled: Gateway listeners (name, port,
+//! protocol, hostname, `allowedRoutes`), route `parentRefs`, `hostnames` and rules (for their
+//! names), and Namespace labels. Everything else in these objects is left alone: dopol is not a
+//! Gateway API validator, so it reports shape errors only in the fields it relies on.
+
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::load::fields::{FieldPath, Fields};
+use crate::load::{KindSpec, Object};
+use crate::source::Span;
+use crate::yaml::Node;
+
+/// The Gateway API group.
+pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
+/// Gateway API versions dopol reads.
+pub const GATEWAY_VERSIONS: &[&str] = &["v1", "v1beta1", "v1alpha2"];
+
+/// Gateway API and core kinds dopol reads.
+pub const GATEWAY_KINDS: &[KindSpec] = &[
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "GatewayClass",
+        cluster_scoped: true,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "Gateway",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "HTTPRoute",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "GRPCRoute",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: "",
+        kind: "Namespace",
+        cluster_scoped: true,
+    },
+];
+
+/// A GatewayClass (only its name matters: it is the root of every path).
+#[derive(Clone, Debug)]
+pub struct GatewayClass {
+    /// Name.
+    pub name: String,
+    /// Where the name is written.
+    pub name_span: Span,
+}
+
+/// A Namespace (its labels decide `allowedRoutes` selectors).
+#[derive(Clone, Debug)]
+pub struct Namespace {
+    /// Name.
+    pub name: String,
+    /// Labels, including the automatic `kubernetes.io/metadata.name`.
+    pub labels: Vec<(String, String)>,
+}
+
+/// Which namespaces a listener accepts routes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FromNamespaces {
+    /// Only the Gateway's namespace (the default).
+    Same,
+    /// Every namespace.
+    All,
+    /// Namespaces whose labels match.
+    Selector(LabelSelector),
+}
+
+/// A Kubernetes label selector.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LabelSelector {
+    /// `matchLabels`.
+    pub match_labels: Vec<(String, String)>,
+    /// `matchExpressions`.
+    pub match_expressions: Vec<LabelRequirement>,
+}
+
+/// One `matchExpressions` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelRequirement {
+    /// Label key.
+    pub key: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist`.
+    pub operator: SelectorOperator,
+    /// Values for `In`/`NotIn`.
+    pub values: Vec<String>,
+}
+
+/// Label selector operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectorOperator {
+    /// The label's value is one of the values.
+    In,
+    /// The label is absent or its value is none of the values.
+    NotIn,
+    /// The label is present.
+    Exists,
+    /// The label is absent.
+    DoesNotExist,
+}
+
+impl LabelSelector {
+    /// Whether `labels` satisfy the selector.
+    pub fn matches(&self, labels: &[(String, String)]) -> bool {
+        let get = |key: &str| {
+            labels
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        };
+        self.match_labels
+            .iter()
+            .all(|(k, v)| get(k) == Some(v.as_str()))
+            && self.match_expressions.iter().all(|req| {
+                let value = get(&req.key);
+                match req.operator {
+                    SelectorOperator::In => {
+                        value.is_some_and(|v| req.values.iter().any(|x| x == v))
+                    }
+                    SelectorOperator::NotIn => {
+                        value.is_none_or(|v| !req.values.iter().any(|x| x == v))
+                    }
+                    SelectorOperator::Exists => value.is_some(),
+                    SelectorOperator::DoesNotExist => value.is_none(),
+                }
+            })
+    }
+
+    /// The label keys the selector reads.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.match_labels
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .chain(self.match_expressions.iter().map(|r| r.key.as_str()))
+    }
+}
+
+/// A route kind a listener allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteGroupKind {
+    /// Group (defaults to the Gateway API group).
+    pub group: String,
+    /// Kind.
+    pub kind: String,
+}
+
+/// A Gateway listener.
+#[derive(Clone, Debug)]
+pub struct Listener {
+    /// Name (unique within the Gateway).
+    pub name: String,
+    /// Port.
+    pub port: i64,
+    /// Protocol (`HTTP`, `HTTPS`, `TLS`, `TCP`, `UDP`, or a domain-prefixed custom one).
+    pub protocol: String,
+    /// Hostname, if set.
+    pub hostname: Option<String>,
+    /// Namespaces allowed to attach routes.
+    pub from: FromNamespaces,
+    /// Explicit `allowedRoutes.kinds`, if set.
+    pub kinds: Option<Vec<RouteGroupKind>>,
+    /// Where the listener's name is written.
+    pub name_span: Span,
+    /// Where `allowedRoutes` is written, if it is.
+    pub allowed_routes_span: Option<Span>,
+}
+
+impl Listener {
+    /// Route kinds this listener accepts: `allowedRoutes.kinds`, or the protocol's defaults.
+    pub fn allows_kind(&self, kind: &str) -> bool {
+        match &self.kinds {
+            Some(kinds) => kinds
+                .iter()
+                .any(|k| k.group == GATEWAY_GROUP && k.kind == kind),
+            None => match self.protocol.as_str() {
+                "HTTP" | "HTTPS" => matches!(kind, "HTTPRoute" | "GRPCRoute"),
+                "TLS" => kind == "TLSRoute",
+                "TCP" => kind == "TCPRoute",
+                "UDP" => kind == "UDPRoute",
+                _ => false,
+            },
+        }
+    }
+}
+
+/// A Gateway.
+#[derive(Clone, Debug)]
+pub struct Gateway {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// `spec.gatewayClassName`.
+    pub class_name: String,
+    /// Listeners in declaration order.
+    pub listeners: Vec<Listener>,
+    /// Where the name is written (or the first parentRef naming it, for a stand-in).
+    pub name_span: Span,
+    /// Whether this is a stand-in created by `--assume-gateways`.
+    pub assumed: bool,
+}
+
+/// HTTPRoute or GRPCRoute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RouteKind {
+    /// HTTPRoute.
+    Http,
+    /// GRPCRoute.
+    Grpc,
+}
+
+impl RouteKind {
+    /// The Kubernetes kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouteKind::Http => "HTTPRoute",
+            RouteKind::Grpc => "GRPCRoute",
+        }
+    }
+
+    /// Parses a kind name.
+    pub fn from_kind(kind: &str) -> Option<RouteKind> {
+        match kind {
+            "HTTPRoute" => Some(RouteKind::Http),
+            "GRPCRoute" => Some(RouteKind::Grpc),
+            _ => None,
+        }
+    }
+}
+
+/// A route's reference to its parent Gateway (or listener).
+#[derive(Clone, Debug)]
+pub struct ParentRef {
+    /// Group (default Gateway API).
+    pub group: String,
+    /// Kind (default `Gateway`).
+    pub kind: String,
+    /// Namespace (default: the route's).
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// `sectionName`: a listener name.
+    pub section_name: Option<String>,
+    /// `port`: a listener port.
+    pub port: Option<i64>,
+    /// The whole parentRef.
+    pub span: Span,
+    /// Where `name` is written.
+    pub name_span: Span,
+    /// Where `sectionName` is written.
+    pub section_span: Option<Span>,
+}
+
+/// A route rule (only its name matters to dopol).
+#[derive(Clone, Debug)]
+pub struct RouteRule {
+    /// `name`, or `rule-<i+1>` when unnamed.
+    pub name: String,
+    /// Whether the name was written (`false` for positional names).
+    pub named: bool,
+    /// Where the rule is written (its name, or its first key).
+    pub span: Span,
+}
+
+/// An HTTPRoute or GRPCRoute.
+#[derive(Clone, Debug)]
+pub struct Route {
+    /// Kind.
+    pub kind: RouteKind,
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// `spec.hostnames`.
+    pub hostnames: Vec<String>,
+    /// `spec.parentRefs`.
+    pub parent_refs: Vec<ParentRef>,
+    /// Rules in declaration order.
+    pub rules: Vec<RouteRule>,
+    /// Where the name is written.
+    pub name_span: Span,
+}
+
+/// Warns and returns `false` when a Gateway API object uses an unknown version.
+pub fn check_version(
+    object: &Object,
+    diagnostics: &mut Vec<Diagnostic>,
+    versions: &[&str],
+) -> bool {
+    if versions.contains(&&*object.version) {
+        return true;
+    }
+    diagnostics.push(
+        Diagnostic::new(
+            Code::UnsupportedApiVersion,
+            format!(
+                "{} uses apiVersion `{}`, which dopol does not read (supported: {}); skipped",
+                object.display(),
+                object.api_version(),
+                versions.join(", ")
+            ),
+        )
+        .with_label(object.api_version_span(), "unsupported version")
+        .with_object(object.display()),
+    );
+    false
+}
+
+/// Decodes a GatewayClass.
+pub fn decode_gateway_class(object: &Object) -> GatewayClass {
+    GatewayClass {
+        name: object.name.to_string(),
+        name_span: object.name_span(),
+    }
+}
+
+/// Decodes a Namespace.
+pub fn decode_namespace(object: &Object) -> Namespace {
+    let mut labels: Vec<(String, String)> = object
+        .labels()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    if !labels
+        .iter()
+        .any(|(k, _)| k == "kubernetes.io/metadata.name")
+    {
+        labels.push((
+            "kubernetes.io/metadata.name".into(),
+            object.name.to_string(),
+        ));
+    }
+    Namespace {
+        name: object.name.to_string(),
+        labels,
+    }
+}
+
+/// Decodes a Gateway. `None` (with errors in `fields`) when its shape is wrong.
+pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
+    let root = FieldPath::ROOT;
+    let spec_path = root.key("spec");
+    let spec = fields.required(&object.root, "spec", &root)?;
+    fields.map(spec, &spec_path)?;
+    let class_name = fields
+        .required(spec, "gatewayClassName", &spec_path)
+        .and_then(|n| fields.non_empty_str(n, &spec_path.key("gatewayClassName")));
+    let listeners_path = spec_path.key("listeners");
+    let mut listeners = Vec::new();
+    if let Some(items) = fields
+        .required(spec, "listeners", &spec_path)
+        .and_then(|n| fields.seq(n, &listeners_path))
+    {
+        if items.is_empty() {
+            fields.invalid(
+                spec.get("listeners").map_or(spec.span, |n| n.span),
+                format!("`{listeners_path}` must have at least one listener"),
+                "empty",
+            );
+        }
+        for (i, item) in items.iter().enumerate() {
+            let path = listeners_path.index(i);
+            if let Some(listener) = decode_listener(item, &path, fields) {
+                listeners.push(listener);
+            }
+        }
+    }
+    for (i, listener) in listeners.iter().enumerate() {
+        if let Some(first) = listeners[..i].iter().find(|l| l.name == listener.name) {
+            fields.push(
+                Diagnostic::new(
+                    Code::DuplicateListenerName,
+                    format!("listener name `{}` is used twice", listener.name),
+                )
+                .with_label(listener.name_span, "used again here")
+                .with_label(first.name_span, "first used here"),
+            );
+        }
+    }
+    if fields.failed() {
+        return None;
+    }
+    Some(Gateway {
+        namespace: object.namespace_str().to_string(),
+        name: object.name.to_string(),
+        class_name: class_name?.to_string(),
+        listeners,
+        name_span: object.name_span(),
+        assumed: false,
+    })
+}
+
+fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<Listener> {
+    fields.map(node, path)?;
+    let name_node = fields.required(node, "name", path);
+    let name = name_node.and_then(|n| fields.non_empty_str(n, &path.key("name")));
+    let port_path = path.key("port");
+    let port = fields.required(node, "port", path).and_then(|n| {
+        let port = fields.int(n, &port_path)?;
+        if !(1..=65535).contains(&port) {
+            fields.invalid(
+                n.span,
+                format!("`{port_path}` must be between 1 and 65535"),
+                "out of range",
+            );
+            return None;
+        }
+        Some(port)
+    });
+    let protocol = fields
+        .required(node, "protocol", path)
+        .and_then(|n| fields.non_empty_str(n, &path.key("protocol")));
+    let hostname = fields.opt_str(node, "hostname", path);
+    let (from, kinds, allowed_routes_span) =
+        match node.get("allowedRoutes").filter(|n| !n.is_null()) {
+            Some(allowed) => {
+                let (from, kinds) =
+                    decode_allowed_routes(allowed, &path.key("allowedRoutes"), fields)?;
+                (from, kinds, Some(allowed.span))
+            }
+            None => (FromNamespaces::Same, None, None),
+        };
+    Some(Listener {
+        name: name?.to_string(),
+        port: port?,
+        protocol: protocol?.to_string(),
+        hostname: hostname.map(str::to_string),
+        from,
+        kinds,
+        name_span: name_node?.span,
+        allowed_routes_span,
+    })
+}
+
+type AllowedRoutes = (FromNamespaces, Option<Vec<RouteGroupKind>>);
+
+fn decode_allowed_routes(
+    node: &Node,
+    path: &FieldPath<'_>,
+    fields: &mut Fields,
+) -> Option<AllowedRoutes> {
+    fields.map(node, path)?;
+    let mut from = FromNamespaces::Same;
+    if let Some(namespaces) = node.get("namespaces").filter(|n| !n.is_null()) {
+        let ns_path = path.key("namespaces");
+        fields.map(namespaces, &ns_path)?;
+        let from_text = fields
+            .opt_str(namespaces, "from", &ns_path)
+            .unwrap_or("Same");
+        from = match from_text {
+            "Same" => FromNamespaces::Same,
+            "All" => FromNamespaces::All,
+            "Selector" => {
+                let selector_path = ns_path.key("selector");
+                let selector = fields.required(namespaces, "selector", &ns_path)?;
+                FromNamespaces::Selector(decode_label_selector(selector, &selector_path, fields)?)
+            }
+            other => {
+                let span = namespaces.get("from").map_or(namespaces.span, |n| n.span);
+                fields.invalid(
+                    span,
+                    format!("`{ns_path}.from` must be All, Same or Selector, found `{other}`"),
+                    "unknown value",
+                );
+                return None;
+            }
+        };
+    }
+    let mut kinds = None;
+    if let Some(kinds_node) = node.get("kinds").filter(|n| !n.is_null()) {
+        let kinds_path = path.key("kinds");
+        let items = fields.seq(kinds_node, &kinds_path)?;
+        let mut list = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let item_path = kinds_path.index(i);
+            fields.map(item, &item_path)?;
+            let kind = fields
+                .required(item, "kind", &item_path)
+                .and_then(|n| fields.non_empty_str(n, &item_path.key("kind")))?;
+            let group = fields
+                .opt_str(item, "group", &item_path)
+                .unwrap_or(GATEWAY_GROUP);
+            list.push(RouteGroupKind {
+                group: group.to_string(),
+                kind: kind.to_string(),
+            });
+        }
+        kinds = Some(list);
+    }
+    Some((from, kinds))
+}
+
+fn decode_label_selector(
+    node: &Node,
+    path: &FieldPath<'_>,
+    fields: &mut Fields,
+) -> Option<LabelSelector> {
+    fields.map(node, path)?;
+    let mut selector = LabelSelector::default();
+    if let Some(labels) = node.get("matchLabels").filter(|n| !n.is_null()) {
+        let labels_path = path.key("matchLabels");
+        for entry in fields.map(labels, &labels_path)? {
+            let value = fields.str(&entry.value, &labels_path.key(&entry.key.text))?;
+            selector
+                .match_labels
+                .push((entry.key.text.to_string(), value.to_string()));
+        }
+    }
+    if let Some(expressions) = node.get("matchExpressions").filter(|n| !n.is_null()) {
+        let exprs_path = path.key("matchExpressions");
+        for (i, item) in fields.seq(expressions, &exprs_path)?.iter().enumerate() {
+            let item_path = exprs_path.index(i);
+            fields.map(item, &item_path)?;
+            let key = fields
+                .required(item, "key", &item_path)
+                .and_then(|n| fields.str(n, &item_path.key("key")))?;
+            let op_node = fields.required(item, "operator", &item_path)?;
+            let operator = match fields.str(op_node, &item_path.key("operator"))? {
+                "In" => SelectorOperator::In,
+                "NotIn" => SelectorOperator::NotIn,
+                "Exists" => SelectorOperator::Exists,
+                "DoesNotExist" => SelectorOperator::DoesNotExist,
+                other => {
+                    fields.invalid(
+                        op_node.span,
+                        format!("`{item_path}.operator` must be In, NotIn, Exists or DoesNotExist, found `{other}`"),
+                        "unknown operator",
+                    );
+                    return None;
+                }
+            };
+            let mut values = Vec::new();
+            if let Some(values_node) = item.get("values").filter(|n| !n.is_null()) {
+                let values_path = item_path.key("values");
+                for (j, v) in fields.seq(values_node, &values_path)?.iter().enumerate() {
+                    values.push(fields.str(v, &values_path.index(j))?.to_string());
+                }
+            }
+            selector.match_expressions.push(LabelRequirement {
+                key: key.to_string(),
+                operator,
+                values,
+            });
+        }
+    }
+    Some(selector)
+}
+
+/// Decodes an HTTPRoute or GRPCRoute. `None` (with errors in `fields`) when its shape is wrong.
+pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Option<Route> {
+    let root = FieldPath::ROOT;
+    let spec_path = root.key("spec");
+    let empty = Node::synthetic(crate::yaml::Value::Null);
+    let spec = object.root.get("spec").unwrap_or(&empty);
+    fields.map(spec, &spec_path)?;
+    let namespace = object.namespace_str();
+
+    let mut parent_refs = Vec::new();
+    if let Some(refs) = spec.get("parentRefs").filter(|n| !n.is_null()) {
+        let refs_path = spec_path.key("parentRefs");
+        for (i, item) in fields
+            .seq(refs, &refs_path)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let path = refs_path.index(i);
+            if fields.map(item, &path).is_none() {
+                continue;
+            }
+            let name = fields
+                .required(item, "name", &path)
+                .and_then(|n| fields.non_empty_str(n, &path.key("name")));
+            let port = match item.get("port").filter(|n| !n.is_null()) {
+                Some(n) => fields.int(n, &path.key("port")),
+                None => None,
+            };
+            let section_name = fields.opt_str(item, "sectionName", &path);
+            let group = fields
+                .opt_str(item, "group", &path)
+                .unwrap_or(GATEWAY_GROUP);
+            let kind = fields.opt_str(item, "kind", &path).unwrap_or("Gateway");
+            let ref_namespace = fields
+                .opt_str(item, "namespace", &path)
+                .unwrap_or(namespace);
+            if let Some(name) = name {
+                parent_refs.push(ParentRef {
+                    group: group.to_string(),
+                    kind: kind.to_string(),
+                    namespace: ref_namespace.to_string(),
+                    name: name.to_string(),
+                    section_name: section_name.map(str::to_string),
+                    port,
+                    span: item.span,
+                    name_span: item.get("name").map_or(item.span, |n| n.span),
+                    section_span: item.get("sectionName").map(|n| n.span),
+                });
+            }
+        }
+    }
+
+    let mut hostnames = Vec::new();
+    if let Some(list) = spec.get("hostnames").filter(|n| !n.is_null()) {
+        let path = spec_path.key("hostnames");
+        for (i, item) in fields
+            .seq(list, &path)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            if let Some(h) = fields.str(item, &path.index(i)) {
+                hostnames.push(h.to_string());
+            }
+        }
+    }
+
+    let rules = decode_rules(spec, kind, &spec_path, fields);
+    if fields.failed() {
+        return None;
+    }
+    Some(Route {
+        kind,
+        namespace: namespace.to_string(),
+        name: object.name.to_string(),
+        hostnames,
+        parent_refs,
+        rules,
+        name_span: object.name_span(),
+    })
+}
+
+fn decode_rules(
+    spec: &Node,
+    kind: RouteKind,
+    spec_path: &FieldPath<'_>,
+    fields: &mut Fields,
+) -> Vec<RouteRule> {
+    let rules_path = spec_path.key("rules");
+    let Some(list) = spec.get("rules").filter(|n| !n.is_null()) else {
+        // The HTTPRoute CRD defaults `rules` to one rule matching every path; GRPCRoute has no default.
+        return match kind {
+            RouteKind::Http => vec![RouteRule {
+                name: "rule-1".into(),
+                named: false,
+                span: spec
+                    .as_map()
+                    .and_then(|m| m.first())
+                    .map_or(spec.span, |e| e.key.span),
+            }],
+            RouteKind::Grpc => Vec::new(),
+        };
+    };
+    let mut rules: Vec<RouteRule> = Vec::new();
+    for (i, item) in fields
+        .seq(list, &rules_path)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let path = rules_path.index(i);
+        if fields.map(item, &path).is_none() {
+            continue;
+        }
+        let explicit = fields.opt_str(item, "name", &path);
+        let span = item
+            .get("name")
+            .map(|n| n.span)
+            .or_else(|| item.as_map().and_then(|m| m.first()).map(|e| e.key.span))
+            .unwrap_or(item.span);
+        let rule = match explicit {
+            Some(name) => RouteRule {
+                name: name.to_string(),
+                named: true,
+                span,
+            },
+            None => RouteRule {
+                name: format!("rule-{}", i + 1),
+                named: false,
+                span,
+            },
+        };
+        if let Some(first) = rules.iter().find(|r| r.name == rule.name) {
+            // Two explicit names: the CRD rejects the route. A positional name colliding with an
+            // explicit one is legal but makes `sectionName` ambiguous.
+            let both_named = first.named && rule.named;
+            let mut diagnostic = Diagnostic::new(
+                Code::DuplicateRuleName,
+                if both_named {
+                    format!("rule name `{}` is used twice; rule names must be unique within the route", rule.name)
+                } else {
+                    format!(
+                        "rule name `{}` is used twice (an explicit name equals a positional one); sectionName `{}` is ambiguous",
+                        rule.name, rule.name
+                    )
+                },
+            )
+            .with_label(rule.span, "used again here")
+            .with_label(first.span, "first used here");
+            if !both_named {
+                diagnostic = diagnostic.with_severity(Severity::Warning);
+            }
+            fields.push(diagnostic);
+        }
+        rules.push(rule);
+    }
+    rules
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn label_selectors() {
+        let selector = LabelSelector {
+            match_labels: labels(&[("team", "a")]),
+            match_expressions: vec![LabelRequirement {
+                key: "env".into(),
+                operator: SelectorOperator::NotIn,
+                values: vec!["prod".into()],
+            }],
+        };
+        assert!(selector.matches(&labels(&[("team", "a")])));
+        assert!(selector.matches(&labels(&[("team", "a"), ("env", "dev")])));
+        assert!(!selector.matches(&labels(&[("team", "a"), ("env", "prod")])));
+        assert!(!selector.matches(&labels(&[("team", "b")])));
+    }
+
+    #[test]
+    fn default_kinds_follow_protocol() {
+        let listener = Listener {
+            name: "l".into(),
+            port: 80,
+            protocol: "HTTP".into(),
+            hostname: None,
+            from: FromNamespaces::Same,
+            kinds: None,
+            name_span: Span::default(),
+            allowed_routes_span: None,
+        };
+        assert!(listener.allows_kind("HTTPRoute"));
+        assert!(listener.allows_kind("GRPCRoute"));
+        let tcp = Listener {
+            protocol: "TCP".into(),
+            ..listener.clone()
+        };
+        assert!(!tcp.allows_kind("HTTPRoute"));
+        let only_grpc = Listener {
+            kinds: Some(vec![RouteGroupKind {
+                group: GATEWAY_GROUP.into(),
+                kind: "GRPCRoute".into(),
+            }]),
+            ..listener
+        };
+        assert!(!only_grpc.allows_kind("HTTPRoute"));
+    }
+}

@@ -1,0 +1,266 @@
+//! The typed model: every object dopol reads, decoded, plus the diagnostics decoding produced.
+//!
+//! [`Model::build`] takes loaded objects, checks their API versions, decodes Gateway API objects
+//! ([`gateway`]) and policies (through their [`crate::policy::PolicyFamily`]), and creates
+//! stand-in Gateways when `--assume-gateways` asks for them. Objects the API server would reject
+//! are left out, with their diagnostics kept.
+
+pub mod gateway;
+
+use crate::diag::{Code, Diagnostic};
+use crate::load::fields::Fields;
+use crate::load::{KindSpec, LoadStats, Loaded, Object};
+use crate::policy::{self, Policy};
+use crate::source::SourceMap;
+use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+
+/// The annotation listing diagnostic codes to suppress on an object.
+pub const IGNORE_ANNOTATION: &str = "dopol.io/ignore";
+
+/// Options that change how the model is built.
+#[derive(Clone, Debug, Default)]
+pub struct ModelOptions {
+    /// Create a stand-in for every Gateway that routes name but the input lacks.
+    pub assume_gateways: bool,
+}
+
+/// Every decoded object.
+#[derive(Debug, Default)]
+pub struct Model {
+    /// The input files.
+    pub sources: SourceMap,
+    /// GatewayClasses.
+    pub classes: Vec<GatewayClass>,
+    /// Namespaces.
+    pub namespaces: Vec<Namespace>,
+    /// Gateways (stand-ins last).
+    pub gateways: Vec<Gateway>,
+    /// HTTPRoutes and GRPCRoutes.
+    pub routes: Vec<Route>,
+    /// Policies of every family.
+    pub policies: Vec<Policy>,
+    /// Every loaded object (kept for object-level checks; rule values share their trees).
+    pub objects: Vec<Object>,
+    /// Codes suppressed per object (`dopol.io/ignore`), keyed by `Kind ns/name`.
+    pub ignored_codes: HashMap<String, Vec<String>>,
+    /// Diagnostics from loading and decoding.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Loading counters.
+    pub stats: LoadStats,
+}
+
+/// One decoded object (or nothing, when the API server would reject it).
+enum Decoded {
+    Class(GatewayClass),
+    Namespace(Namespace),
+    Gateway(Gateway),
+    Route(Route),
+    Policy(Box<Policy>),
+    Rejected,
+}
+
+/// One object after decoding.
+struct DecodedObject {
+    value: Decoded,
+    diagnostics: Vec<Diagnostic>,
+    /// `(Kind ns/name, codes)` from the `dopol.io/ignore` annotation.
+    ignored: Option<(String, Vec<String>)>,
+}
+
+/// Decodes one object: the typed value, its diagnostics, and its `dopol.io/ignore` codes.
+fn decode(object: &Object) -> DecodedObject {
+    let ignored = object.annotation(IGNORE_ANNOTATION).map(|codes| {
+        let codes = codes
+            .split(',')
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect();
+        (object.display(), codes)
+    });
+    let mut diagnostics = Vec::new();
+    let mut fields = Fields::for_object(object);
+    let decoded = match (&*object.group, &*object.kind) {
+        ("", "Namespace") if gateway::check_version(object, &mut diagnostics, &["v1"]) => {
+            Decoded::Namespace(gateway::decode_namespace(object))
+        }
+        (gateway::GATEWAY_GROUP, kind)
+            if gateway::check_version(object, &mut diagnostics, gateway::GATEWAY_VERSIONS) =>
+        {
+            match kind {
+                "GatewayClass" => Decoded::Class(gateway::decode_gateway_class(object)),
+                "Gateway" => gateway::decode_gateway(object, &mut fields)
+                    .map_or(Decoded::Rejected, Decoded::Gateway),
+                _ => RouteKind::from_kind(kind)
+                    .and_then(|kind| gateway::decode_route(object, kind, &mut fields))
+                    .map_or(Decoded::Rejected, Decoded::Route),
+            }
+        }
+        (group, kind) => match policy::find_kind(group, kind) {
+            Some((family, kind)) => {
+                decode_policy(family, kind, object, &mut fields, &mut diagnostics)
+            }
+            None => Decoded::Rejected,
+        },
+    };
+    diagnostics.extend(fields.into_diagnostics());
+    DecodedObject {
+        value: decoded,
+        diagnostics,
+        ignored,
+    }
+}
+
+fn decode_policy(
+    family: &dyn policy::PolicyFamily,
+    kind: &'static policy::PolicyKind,
+    object: &Object,
+    fields: &mut Fields,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Decoded {
+    let all_versions: Vec<&str> = kind
+        .versions
+        .iter()
+        .chain(kind.deprecated_versions)
+        .copied()
+        .collect();
+    if !gateway::check_version(object, diagnostics, &all_versions) {
+        return Decoded::Rejected;
+    }
+    if kind.deprecated_versions.contains(&&*object.version) {
+        diagnostics.push(
+            Diagnostic::new(
+                Code::DeprecatedApiVersion,
+                format!(
+                    "{} uses the deprecated apiVersion `{}`; use {}/{}",
+                    object.display(),
+                    object.api_version(),
+                    kind.group,
+                    kind.versions[0]
+                ),
+            )
+            .with_label(object.api_version_span(), "deprecated")
+            .with_object(object.display()),
+        );
+    }
+    family
+        .decode(kind, object, fields)
+        .map_or(Decoded::Rejected, |p| Decoded::Policy(Box::new(p)))
+}
+
+/// Every kind the loader should keep.
+pub fn known_kinds() -> Vec<KindSpec> {
+    let mut kinds = gateway::GATEWAY_KINDS.to_vec();
+    kinds.extend(policy::all_kinds().map(|k| k.kind_spec()));
+    kinds
+}
+
+impl Model {
+    /// Decodes loaded objects (in parallel; the result keeps input order).
+    pub fn build(loaded: Loaded, options: &ModelOptions) -> Model {
+        let mut model = Model {
+            sources: loaded.sources,
+            diagnostics: loaded.diagnostics,
+            stats: loaded.stats,
+            ..Model::default()
+        };
+        let decoded: Vec<DecodedObject> = loaded.objects.par_iter().map(decode).collect();
+        for mut object in decoded {
+            model.diagnostics.append(&mut object.diagnostics);
+            if let Some((name, codes)) = object.ignored {
+                model.ignored_codes.insert(name, codes);
+            }
+            match object.value {
+                Decoded::Class(c) => model.classes.push(c),
+                Decoded::Namespace(n) => model.namespaces.push(n),
+                Decoded::Gateway(g) => model.gateways.push(g),
+                Decoded::Route(r) => model.routes.push(r),
+                Decoded::Policy(p) => model.policies.push(*p),
+                Decoded::Rejected => {}
+            }
+        }
+        model.objects = loaded.objects;
+        if options.assume_gateways {
+            model.assume_missing_gateways();
+        }
+        let expression_diagnostics = policy::expressions::check_request_expressions(&model);
+        model.diagnostics.extend(expression_diagnostics);
+        model
+    }
+
+    /// `--assume-gateways`: one stand-in per Gateway that routes name but the input lacks, with
+    /// one listener per `sectionName` routes use (or a single `default` listener), accepting
+    /// every route that names it.
+    fn assume_missing_gateways(&mut self) {
+        let existing: std::collections::HashSet<(String, String)> = self
+            .gateways
+            .iter()
+            .map(|g| (g.namespace.clone(), g.name.clone()))
+            .collect();
+        let mut missing: BTreeMap<(String, String), (Vec<String>, crate::source::Span)> =
+            BTreeMap::new();
+        for route in &self.routes {
+            for parent in &route.parent_refs {
+                if parent.group != gateway::GATEWAY_GROUP || parent.kind != "Gateway" {
+                    continue;
+                }
+                let key = (parent.namespace.clone(), parent.name.clone());
+                if existing.contains(&key) {
+                    continue;
+                }
+                let entry = missing
+                    .entry(key)
+                    .or_insert_with(|| (Vec::new(), parent.span));
+                if let Some(section) = &parent.section_name
+                    && !entry.0.contains(section)
+                {
+                    entry.0.push(section.clone());
+                }
+            }
+        }
+        for ((namespace, name), (mut sections, span)) in missing {
+            sections.sort();
+            if sections.is_empty() {
+                sections.push("default".into());
+            }
+            self.diagnostics.push(
+                Diagnostic::new(
+                    Code::AssumedGateway,
+                    format!(
+                        "Gateway {namespace}/{name} is not in the input; assuming a stand-in (class `unknown`, listeners: {})",
+                        sections.join(", ")
+                    ),
+                )
+                .with_label(span, "first route referring to it")
+                .with_object(format!("Gateway {namespace}/{name}")),
+            );
+            let listeners = sections
+                .into_iter()
+                .map(|section| Listener {
+                    name: section,
+                    port: 0,
+                    protocol: "HTTP".into(),
+                    hostname: None,
+                    from: gateway::FromNamespaces::All,
+                    kinds: None,
+                    name_span: span,
+                    allowed_routes_span: None,
+                })
+                .collect();
+            self.gateways.push(Gateway {
+                namespace,
+                name,
+                class_name: "unknown".into(),
+                listeners,
+                name_span: span,
+                assumed: true,
+            });
+        }
+    }
+
+    /// The namespace object named `name`, if in the input.
+    pub fn namespace(&self, name: &str) -> Option<&Namespace> {
+        self.namespaces.iter().find(|n| n.name == name)
+    }
+}

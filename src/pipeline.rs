@@ -1,0 +1,74 @@
+//! The whole pipeline in one call: inputs → loaded objects → model → topology.
+//!
+//! Commands, tests and the benchmark all start here, then create an [`crate::engine::Engine`]
+//! over the result.
+
+use crate::diag::Diagnostic;
+use crate::load::files::{FileTree, WorkTree};
+use crate::load::{self, ObjectOptions};
+use crate::model::{Model, ModelOptions, known_kinds};
+use crate::topology::Topology;
+use std::io::Read;
+
+/// What to read and how.
+#[derive(Clone, Debug)]
+pub struct InputOptions {
+    /// `-f` arguments.
+    pub files: Vec<String>,
+    /// Namespace for objects without one (`-n`, default `default`).
+    pub default_namespace: String,
+    /// `--assume-gateways`.
+    pub assume_gateways: bool,
+}
+
+impl Default for InputOptions {
+    fn default() -> Self {
+        InputOptions {
+            files: Vec::new(),
+            default_namespace: "default".into(),
+            assume_gateways: false,
+        }
+    }
+}
+
+/// A model and its topology, with every diagnostic found on the way.
+#[derive(Debug)]
+pub struct Evaluated {
+    /// The decoded objects.
+    pub model: Model,
+    /// The hierarchy and paths.
+    pub topology: Topology,
+}
+
+impl Evaluated {
+    /// Diagnostics from loading, decoding and attachment (not the engine's).
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.model
+            .diagnostics
+            .iter()
+            .chain(&self.topology.diagnostics)
+    }
+}
+
+/// Reads the inputs from `tree` and builds the model and topology.
+pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Read) -> Evaluated {
+    let kinds = known_kinds();
+    let object_options = ObjectOptions {
+        default_namespace: &options.default_namespace,
+        kinds: &kinds,
+    };
+    let loaded = load::load(&options.files, &object_options, tree, stdin);
+    let model = Model::build(
+        loaded,
+        &ModelOptions {
+            assume_gateways: options.assume_gateways,
+        },
+    );
+    let topology = Topology::build(&model);
+    Evaluated { model, topology }
+}
+
+/// Reads local files (and stdin for `-`).
+pub fn evaluate_files(options: &InputOptions) -> Evaluated {
+    evaluate(options, &WorkTree, &mut std::io::stdin().lock())
+}

@@ -1,0 +1,74 @@
+//! CEL inside policies, located: mapping an error inside an expression back to the exact
+//! character of the YAML scalar that holds it (plain, quoted or block), and the syntax check of
+//! Kuadrant request-time predicates and counters.
+//!
+//! Request-time expressions are never evaluated (they need a request); a syntax error would
+//! only surface in the gateway, so dopol reports it at load time. Each distinct text is parsed
+//! once, in parallel: real manifests repeat the same predicates many times.
+
+use crate::diag::{Code, Diagnostic};
+use crate::expr::{self, ExprError};
+use crate::model::Model;
+use crate::policy::families;
+use crate::source::{SourceMap, Span};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// The span in the file of the part of an expression an error points at.
+pub fn expression_span(sources: &SourceMap, scalar: Span, error: &ExprError) -> Span {
+    let text = sources.get(scalar.source).text();
+    let scalar = crate::yaml::scalar_source_span(text, scalar);
+    let source = sources.slice(scalar);
+    if source.is_empty() {
+        return scalar;
+    }
+    let start = expr::value_offset_to_source(source, error.offset).min(source.len());
+    let last =
+        expr::value_offset_to_source(source, error.offset + error.len.max(1) - 1).min(source.len());
+    let end = last + source[last..].chars().next().map_or(0, char::len_utf8);
+    Span::new(
+        scalar.source,
+        scalar.start + start as u32,
+        scalar.start + end.max(start + 1).min(source.len()) as u32,
+    )
+}
+
+/// Syntax-checks every request-time expression of every policy.
+pub fn check_request_expressions(model: &Model) -> Vec<Diagnostic> {
+    let mut by_text: BTreeMap<&str, Vec<(Span, u32)>> = BTreeMap::new();
+    for (index, policy) in model.policies.iter().enumerate() {
+        let Some(family) = families().iter().find(|f| f.name() == policy.kind.family) else {
+            continue;
+        };
+        for (text, span) in family.request_expressions(policy) {
+            by_text.entry(text).or_default().push((span, index as u32));
+        }
+    }
+    let texts: Vec<(&str, Vec<(Span, u32)>)> = by_text.into_iter().collect();
+    let failures: Vec<(ExprError, &Vec<(Span, u32)>)> = texts
+        .par_iter()
+        .filter_map(|(text, uses)| expr::check_syntax(text).err().map(|error| (error, uses)))
+        .collect();
+    let mut diagnostics = Vec::new();
+    for (error, uses) in failures {
+        for &(span, policy) in uses {
+            let policy = &model.policies[policy as usize];
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::PredicateInvalid,
+                    format!(
+                        "invalid CEL in a request-time expression of {}: {}",
+                        policy.display(),
+                        error.message
+                    ),
+                )
+                .with_label(
+                    expression_span(&model.sources, span, &error),
+                    error.message.clone(),
+                )
+                .with_object(policy.display()),
+            );
+        }
+    }
+    diagnostics
+}

@@ -1,0 +1,805 @@
+//! The Kuadrant family: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy (SPEC §3).
+//!
+//! Decoding follows the Kuadrant CRDs: a `targetRef` to a Gateway/HTTPRoute/GRPCRoute in the
+//! policy's namespace, and rules either bare under `spec` (implicit atomic defaults) or in one
+//! `defaults`/`overrides` block. Rules are keyed exactly as the operator keys them
+//! (`authentication#<n>`, `patterns#<n>`, `conditions#`, a limit's name,
+//! `###_TOP_LEVEL_PREDICATES_###`), so effective policies match the controller rule for rule.
+//!
+//! CRD rules the API server enforces on shape (types, enums, required fields, duration
+//! patterns) reject the object. The cross-field rules (mutually exclusive blocks, an empty
+//! active block) are reported as errors but the policy is still evaluated, blocks in the RFC
+//! 0009 order, as SPEC §3 asks.
+
+use super::{
+    Block, BlockKind, Constraint, Policy, PolicyFamily, PolicyKind, Rule, Strategy, TargetRef,
+    UnsetEntry,
+};
+use crate::diag::{Code, Diagnostic};
+use crate::load::Object;
+use crate::load::fields::{FieldPath, Fields};
+use crate::model::gateway::GATEWAY_GROUP;
+use crate::yaml::{Entry, Node, Value};
+
+/// The Kuadrant policy family.
+pub struct Kuadrant;
+
+/// The rule key of RateLimitPolicy/TokenRateLimitPolicy top-level `when` predicates.
+pub const TOP_LEVEL_PREDICATES_KEY: &str = "###_TOP_LEVEL_PREDICATES_###";
+/// The rule key of AuthPolicy top-level `when` predicates.
+pub const AUTH_CONDITIONS_KEY: &str = "conditions#";
+
+static KINDS: [PolicyKind; 3] = [
+    PolicyKind {
+        family: "kuadrant",
+        group: "kuadrant.io",
+        kind: "AuthPolicy",
+        versions: &["v1"],
+        deprecated_versions: &["v1beta3"],
+        target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
+        target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute', 'GRPCRoute', and 'Gateway'",
+    },
+    PolicyKind {
+        family: "kuadrant",
+        group: "kuadrant.io",
+        kind: "RateLimitPolicy",
+        versions: &["v1"],
+        deprecated_versions: &["v1beta3"],
+        target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
+        target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute', 'GRPCRoute', and 'Gateway'",
+    },
+    PolicyKind {
+        family: "kuadrant",
+        group: "kuadrant.io",
+        kind: "TokenRateLimitPolicy",
+        versions: &["v1alpha1"],
+        deprecated_versions: &[],
+        target_kinds: &["Gateway", "HTTPRoute"],
+        target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute' and 'Gateway'",
+    },
+];
+
+/// Where a kind's rules live.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// AuthPolicy: `rules`, `patterns`, `when`.
+    Auth,
+    /// RateLimitPolicy and TokenRateLimitPolicy: `limits`, `when`.
+    Limits,
+}
+
+impl Shape {
+    fn of(kind: &PolicyKind) -> Shape {
+        if kind.kind == "AuthPolicy" {
+            Shape::Auth
+        } else {
+            Shape::Limits
+        }
+    }
+
+    /// Fields holding rules (bare under `spec`, or inside a block).
+    fn rule_fields(self) -> &'static [&'static str] {
+        match self {
+            Shape::Auth => &["rules", "patterns", "when"],
+            Shape::Limits => &["limits", "when"],
+        }
+    }
+
+    fn when_key(self) -> &'static str {
+        match self {
+            Shape::Auth => AUTH_CONDITIONS_KEY,
+            Shape::Limits => TOP_LEVEL_PREDICATES_KEY,
+        }
+    }
+
+    /// The field whose emptiness the CRD checks (`rules` / `limits`).
+    fn required_field(self) -> &'static str {
+        match self {
+            Shape::Auth => "rules",
+            Shape::Limits => "limits",
+        }
+    }
+}
+
+const AUTH_RULE_SECTIONS: &[&str] = &[
+    "authentication",
+    "metadata",
+    "authorization",
+    "callbacks",
+    "response",
+];
+const AUTH_NAMED_SECTIONS: &[&str] = &["authentication", "metadata", "authorization", "callbacks"];
+const LIMIT_FIELDS: &[&str] = &["rates", "counters", "when"];
+
+impl PolicyFamily for Kuadrant {
+    fn name(&self) -> &'static str {
+        "kuadrant"
+    }
+
+    fn kinds(&self) -> &'static [PolicyKind] {
+        &KINDS
+    }
+
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy> {
+        Decoder {
+            kind,
+            shape: Shape::of(kind),
+            fields,
+        }
+        .decode(object)
+    }
+
+    fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, crate::source::Span)> {
+        let mut found = Vec::new();
+        for (_, rule) in policy.rules() {
+            collect_expressions(&rule.value, &mut found);
+        }
+        found
+    }
+
+    fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        let mut spec = serde_json::Map::new();
+        for (key, value) in rules {
+            let path = spec_path_of_key(Shape::of(kind), key);
+            insert_path(&mut spec, &path, value.to_json());
+        }
+        serde_json::Value::Object(spec)
+    }
+}
+
+/// Every `predicate: <CEL>` (in `when` lists and authorization patterns) and every counter
+/// `expression: <CEL>` under a node.
+fn collect_expressions<'n>(node: &'n Node, found: &mut Vec<(&'n str, crate::source::Span)>) {
+    match &node.value {
+        Value::Map(entries) => {
+            for entry in entries.iter() {
+                match (&*entry.key.text, &entry.value.value) {
+                    ("predicate", Value::String(text)) => found.push((text, entry.value.span)),
+                    ("counters", Value::Seq(counters)) => {
+                        for counter in counters.iter() {
+                            if let Some(expression) =
+                                counter.get("expression").filter(|e| e.as_str().is_some())
+                            {
+                                found.push((
+                                    expression.as_str().unwrap_or_default(),
+                                    expression.span,
+                                ));
+                            }
+                        }
+                    }
+                    _ => collect_expressions(&entry.value, found),
+                }
+            }
+        }
+        Value::Seq(items) => items
+            .iter()
+            .for_each(|item| collect_expressions(item, found)),
+        _ => {}
+    }
+}
+
+/// The spec path (field names) where a rule key lives, for rendering the spec shape.
+fn spec_path_of_key(shape: Shape, key: &str) -> Vec<String> {
+    let owned = |parts: &[&str]| parts.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    match shape {
+        Shape::Limits if key == TOP_LEVEL_PREDICATES_KEY => owned(&["when"]),
+        Shape::Limits => owned(&["limits", key]),
+        Shape::Auth => {
+            let (group, name) = key.split_once('#').unwrap_or((key, ""));
+            match group {
+                "conditions" => owned(&["when"]),
+                "patterns" => owned(&["patterns", name]),
+                "response.unauthenticated" | "response.unauthorized" => {
+                    let section = group.trim_start_matches("response.");
+                    owned(&["rules", "response", section])
+                }
+                "response.success.headers" => {
+                    owned(&["rules", "response", "success", "headers", name])
+                }
+                "response.success.metadata" => {
+                    owned(&["rules", "response", "success", "filters", name])
+                }
+                section => owned(&["rules", section, name]),
+            }
+        }
+    }
+}
+
+/// Normalizes an `unset` entry (spec path like `rules.authentication.a` / `limits.a`, or a rule
+/// key like `authentication#a`) into a rule key.
+fn unset_key(shape: Shape, text: &str) -> Option<String> {
+    if text.contains('#') {
+        return Some(text.to_string());
+    }
+    let text = text.strip_prefix("spec.").unwrap_or(text);
+    let parts: Vec<&str> = text.split('.').collect();
+    match shape {
+        Shape::Limits => match parts.as_slice() {
+            ["limits", name] => Some(name.to_string()),
+            ["when"] => Some(TOP_LEVEL_PREDICATES_KEY.to_string()),
+            [name] => Some(name.to_string()),
+            _ => None,
+        },
+        Shape::Auth => match parts.as_slice() {
+            ["when"] => Some(AUTH_CONDITIONS_KEY.to_string()),
+            ["patterns", name] => Some(format!("patterns#{name}")),
+            [
+                "rules",
+                "response",
+                section @ ("unauthenticated" | "unauthorized"),
+            ] => Some(format!("response.{section}#")),
+            ["rules", "response", "success", "headers", name] => {
+                Some(format!("response.success.headers#{name}"))
+            }
+            ["rules", "response", "success", "filters", name] => {
+                Some(format!("response.success.metadata#{name}"))
+            }
+            ["rules", section, name] if AUTH_NAMED_SECTIONS.contains(section) => {
+                Some(format!("{section}#{name}"))
+            }
+            _ => None,
+        },
+    }
+}
+
+fn insert_path(
+    map: &mut serde_json::Map<String, serde_json::Value>,
+    path: &[String],
+    value: serde_json::Value,
+) {
+    let (last, parents) = path.split_last().expect("spec paths are never empty");
+    let mut current = map;
+    for part in parents {
+        let entry = current
+            .entry(part.clone())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        if !entry.is_object() {
+            *entry = serde_json::Value::Object(serde_json::Map::new());
+        }
+        current = entry.as_object_mut().expect("just made an object");
+    }
+    current.insert(last.clone(), value);
+}
+
+struct Decoder<'a, 'f> {
+    kind: &'static PolicyKind,
+    shape: Shape,
+    fields: &'a mut Fields<'f>,
+}
+
+impl Decoder<'_, '_> {
+    fn decode(&mut self, object: &Object) -> Option<Policy> {
+        let root = FieldPath::ROOT;
+        let spec_path = root.key("spec");
+        let spec = self.fields.required(&object.root, "spec", &root)?;
+        let spec_entries = self.fields.map(spec, &spec_path)?;
+
+        let mut known: Vec<&str> = vec!["targetRef", "defaults", "overrides", "unset", "remove"];
+        known.extend(self.shape.rule_fields());
+        self.fields.check_known(spec_entries, &spec_path, &known);
+
+        let target = self.decode_target(spec, &spec_path);
+
+        let defaults = spec.entry("defaults").filter(|e| !e.value.is_null());
+        let overrides = spec.entry("overrides").filter(|e| !e.value.is_null());
+        let bare_fields: Vec<&Entry> = spec_entries
+            .iter()
+            .filter(|e| self.shape.rule_fields().contains(&&*e.key.text) && !e.value.is_null())
+            .collect();
+        self.check_exclusive(defaults, overrides, &bare_fields);
+
+        let mut blocks = Vec::new();
+        if let Some(entry) = defaults {
+            blocks.push(self.decode_explicit_block(entry, BlockKind::Defaults, &spec_path));
+        }
+        if !bare_fields.is_empty() || (defaults.is_none() && overrides.is_none()) {
+            let rules = self.decode_rules(spec, &spec_path, false);
+            let span = bare_fields.first().map_or(spec.span, |e| e.key.span);
+            blocks.push(rules.map(|(rules, constraint)| Block {
+                kind: BlockKind::Bare,
+                strategy: Strategy::Atomic,
+                rules,
+                constraint,
+                span,
+            }));
+            if defaults.is_none() && overrides.is_none() {
+                self.check_not_empty(spec, &spec_path, span);
+            }
+        }
+        if let Some(entry) = overrides {
+            blocks.push(self.decode_explicit_block(entry, BlockKind::Overrides, &spec_path));
+        }
+        let unset = self.decode_unset(spec, &spec_path);
+
+        if self.fields.failed() {
+            return None;
+        }
+        let blocks: Vec<Block> = blocks.into_iter().collect::<Option<_>>()?;
+        Some(Policy {
+            kind: self.kind,
+            namespace: object.namespace_str().to_string(),
+            name: object.name.to_string(),
+            creation_timestamp: object.creation_timestamp,
+            locator: format!(
+                "{}:{}/{}",
+                self.kind.locator_prefix(),
+                object.namespace_str(),
+                object.name
+            ),
+            target: target?,
+            blocks,
+            unset: unset?,
+            name_span: object.name_span(),
+            ignored_codes: Vec::new(),
+        })
+    }
+
+    fn decode_target(&mut self, spec: &Node, spec_path: &FieldPath<'_>) -> Option<TargetRef> {
+        let path = spec_path.key("targetRef");
+        let node = self.fields.required(spec, "targetRef", spec_path)?;
+        let entries = self.fields.map(node, &path)?;
+        self.fields
+            .check_known(entries, &path, &["group", "kind", "name", "sectionName"]);
+        let group_node = self.fields.required(node, "group", &path);
+        let group = group_node.and_then(|n| self.fields.str(n, &path.key("group")));
+        let kind_node = self.fields.required(node, "kind", &path);
+        let kind = kind_node.and_then(|n| self.fields.non_empty_str(n, &path.key("kind")));
+        let name_node = self.fields.required(node, "name", &path);
+        let name = name_node.and_then(|n| self.fields.non_empty_str(n, &path.key("name")));
+        let section_name = self.fields.opt_str(node, "sectionName", &path);
+        if let (Some(group), Some(group_node)) = (group, group_node)
+            && group != GATEWAY_GROUP
+        {
+            self.fields.push(
+                Diagnostic::new(
+                    Code::InvalidTargetKind,
+                    "Invalid targetRef.group. The only supported value is 'gateway.networking.k8s.io'",
+                )
+                .with_label(group_node.span, format!("`{group}` is not allowed")),
+            );
+        }
+        if let (Some(kind), Some(kind_node)) = (kind, kind_node)
+            && !self.kind.target_kinds.contains(&kind)
+        {
+            self.fields.push(
+                Diagnostic::new(Code::InvalidTargetKind, self.kind.target_kind_message).with_label(
+                    kind_node.span,
+                    format!("{} may not target a {kind}", self.kind.kind),
+                ),
+            );
+        }
+        Some(TargetRef {
+            group: group?.to_string(),
+            kind: kind?.to_string(),
+            name: name?.to_string(),
+            section_name: section_name.map(str::to_string),
+            span: node.span,
+            name_span: name_node?.span,
+            section_span: node.get("sectionName").map(|n| n.span),
+        })
+    }
+
+    /// The CRD forbids `defaults` with `overrides`, and either beside bare rules.
+    fn check_exclusive(
+        &mut self,
+        defaults: Option<&Entry>,
+        overrides: Option<&Entry>,
+        bare: &[&Entry],
+    ) {
+        let auth = self.shape == Shape::Auth;
+        let mut violation = |message: &str, first: &Entry, second: &Entry| {
+            self.fields.report(
+                Diagnostic::new(Code::ExclusiveBlocks, message)
+                    .with_label(second.key.span, format!("`{}` here", second.key.text))
+                    .with_label(first.key.span, format!("conflicts with `{}`", first.key.text))
+                    .with_help(
+                        "use exactly one of `defaults`, `overrides` or bare rules; dopol evaluates the blocks in the order defaults, bare, overrides",
+                    ),
+            );
+        };
+        if let (Some(d), Some(o)) = (defaults, overrides) {
+            let message = if auth {
+                "Explicit overrides and explicit defaults are mutually exclusive"
+            } else {
+                "Overrides and explicit defaults are mutually exclusive"
+            };
+            violation(message, d, o);
+        }
+        if let (Some(d), Some(b)) = (defaults, bare.first()) {
+            violation(
+                "Implicit and explicit defaults are mutually exclusive",
+                d,
+                b,
+            );
+        }
+        if let (Some(o), Some(b)) = (overrides, bare.first()) {
+            let message = if auth {
+                "Implicit defaults and explicit overrides are mutually exclusive"
+            } else {
+                "Overrides and implicit defaults are mutually exclusive"
+            };
+            violation(message, o, b);
+        }
+    }
+
+    fn decode_explicit_block(
+        &mut self,
+        entry: &Entry,
+        kind: BlockKind,
+        spec_path: &FieldPath<'_>,
+    ) -> Option<Block> {
+        let path = spec_path.key(&entry.key.text);
+        let node = &entry.value;
+        let entries = self.fields.map(node, &path)?;
+        let mut known = vec!["strategy"];
+        known.extend(self.shape.rule_fields());
+        self.fields.check_known(entries, &path, &known);
+        let strategy = match node.get("strategy").filter(|n| !n.is_null()) {
+            None => Strategy::Atomic,
+            Some(s) => match self.fields.str(s, &path.key("strategy"))? {
+                "atomic" => Strategy::Atomic,
+                "merge" => Strategy::Merge,
+                other => {
+                    self.fields.invalid(
+                        s.span,
+                        format!("`{path}.strategy`: Unsupported value: \"{other}\": supported values: \"atomic\", \"merge\""),
+                        "must be atomic or merge",
+                    );
+                    return None;
+                }
+            },
+        };
+        let (rules, constraint) = self.decode_rules(node, &path, true)?;
+        self.check_not_empty(node, &path, entry.key.span);
+        Some(Block {
+            kind,
+            strategy,
+            rules,
+            constraint,
+            span: entry.key.span,
+        })
+    }
+
+    /// The CRD requires the active block to hold at least one rule (`rules.*` / `limits`).
+    fn check_not_empty(&mut self, block: &Node, path: &FieldPath<'_>, span: crate::source::Span) {
+        let has_rules = match self.shape {
+            Shape::Limits => block
+                .get("limits")
+                .and_then(Node::as_map)
+                .is_some_and(|m| !m.is_empty()),
+            Shape::Auth => block.get("rules").is_some_and(auth_rules_non_empty),
+        };
+        if !has_rules {
+            let field = self.shape.required_field();
+            let message = format!("At least one {path}.{field} must be defined");
+            self.fields.report(
+                Diagnostic::new(Code::EmptyBlock, message)
+                    .with_label(span, format!("no `{field}` here")),
+            );
+        }
+    }
+
+    /// Reads the rules of a block (or of the bare spec). `explicit` blocks may carry a CEL
+    /// constraint as a string `when`.
+    fn decode_rules(
+        &mut self,
+        block: &Node,
+        path: &FieldPath<'_>,
+        explicit: bool,
+    ) -> Option<(Vec<Rule>, Option<Constraint>)> {
+        let mut rules = Vec::new();
+        let mut constraint = None;
+        if let Some(when) = block.get("when").filter(|n| !n.is_null()) {
+            let when_path = path.key("when");
+            match &when.value {
+                Value::String(expression) if explicit => {
+                    constraint = Some(Constraint {
+                        expression: expression.to_string(),
+                        span: when.span,
+                    });
+                }
+                _ => {
+                    self.check_predicates(when, &when_path)?;
+                    if !when.as_seq().unwrap_or_default().is_empty() {
+                        let key_span = block.entry("when").map_or(when.span, |e| e.key.span);
+                        rules.push(Rule {
+                            key: self.shape.when_key().to_string(),
+                            value: when.clone(),
+                            key_span,
+                        });
+                    }
+                }
+            }
+        }
+        match self.shape {
+            Shape::Limits => {
+                if let Some(limits) = block.get("limits").filter(|n| !n.is_null()) {
+                    let limits_path = path.key("limits");
+                    for entry in self.fields.map(limits, &limits_path)? {
+                        self.check_limit(&entry.value, &limits_path.key(&entry.key.text));
+                        rules.push(named_rule(entry.key.text.to_string(), entry));
+                    }
+                }
+            }
+            Shape::Auth => {
+                if let Some(patterns) = block.get("patterns").filter(|n| !n.is_null()) {
+                    for entry in self.fields.map(patterns, &path.key("patterns"))? {
+                        rules.push(named_rule(format!("patterns#{}", entry.key.text), entry));
+                    }
+                }
+                if let Some(auth_rules) = block.get("rules").filter(|n| !n.is_null()) {
+                    self.decode_auth_rules(auth_rules, &path.key("rules"), &mut rules)?;
+                }
+            }
+        }
+        rules.sort_by(|a, b| a.key.cmp(&b.key));
+        Some((rules, constraint))
+    }
+
+    fn decode_auth_rules(
+        &mut self,
+        node: &Node,
+        path: &FieldPath<'_>,
+        rules: &mut Vec<Rule>,
+    ) -> Option<()> {
+        let entries = self.fields.map(node, path)?;
+        self.fields.check_known(entries, path, AUTH_RULE_SECTIONS);
+        for section in AUTH_NAMED_SECTIONS {
+            if let Some(named) = node.get(section).filter(|n| !n.is_null()) {
+                for entry in self.fields.map(named, &path.key(section))? {
+                    rules.push(named_rule(format!("{section}#{}", entry.key.text), entry));
+                }
+            }
+        }
+        let Some(response) = node.get("response").filter(|n| !n.is_null()) else {
+            return Some(());
+        };
+        let response_path = path.key("response");
+        let response_entries = self.fields.map(response, &response_path)?;
+        self.fields.check_known(
+            response_entries,
+            &response_path,
+            &["unauthenticated", "unauthorized", "success"],
+        );
+        for section in ["unauthenticated", "unauthorized"] {
+            if let Some(entry) = response.entry(section).filter(|e| !e.value.is_null()) {
+                rules.push(named_rule(format!("response.{section}#"), entry));
+            }
+        }
+        if let Some(success) = response.get("success").filter(|n| !n.is_null()) {
+            let success_path = response_path.key("success");
+            let success_entries = self.fields.map(success, &success_path)?;
+            self.fields
+                .check_known(success_entries, &success_path, &["headers", "filters"]);
+            for (field, key_group) in [
+                ("headers", "response.success.headers"),
+                ("filters", "response.success.metadata"),
+            ] {
+                if let Some(named) = success.get(field).filter(|n| !n.is_null()) {
+                    for entry in self.fields.map(named, &success_path.key(field))? {
+                        rules.push(named_rule(format!("{key_group}#{}", entry.key.text), entry));
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// `when` predicate lists: `[{predicate: "<CEL>"}]`.
+    fn check_predicates(&mut self, when: &Node, path: &FieldPath<'_>) -> Option<()> {
+        for (i, item) in self.fields.seq(when, path)?.iter().enumerate() {
+            let item_path = path.index(i);
+            let entries = self.fields.map(item, &item_path)?;
+            self.fields.check_known(entries, &item_path, &["predicate"]);
+            let predicate = self.fields.required(item, "predicate", &item_path)?;
+            self.fields
+                .non_empty_str(predicate, &item_path.key("predicate"))?;
+        }
+        Some(())
+    }
+
+    /// A limit: `rates` (`limit` integer, `window` a Gateway API duration), `counters`, `when`.
+    fn check_limit(&mut self, limit: &Node, path: &FieldPath<'_>) -> Option<()> {
+        let entries = self.fields.map(limit, path)?;
+        self.fields.check_known(entries, path, LIMIT_FIELDS);
+        if let Some(rates) = limit.get("rates").filter(|n| !n.is_null()) {
+            let rates_path = path.key("rates");
+            for (i, rate) in self.fields.seq(rates, &rates_path)?.iter().enumerate() {
+                let rate_path = rates_path.index(i);
+                let entries = self.fields.map(rate, &rate_path)?;
+                self.fields
+                    .check_known(entries, &rate_path, &["limit", "window"]);
+                if let Some(n) = self.fields.required(rate, "limit", &rate_path) {
+                    self.fields.int(n, &rate_path.key("limit"));
+                }
+                if let Some(n) = self.fields.required(rate, "window", &rate_path) {
+                    let window_path = rate_path.key("window");
+                    if let Some(window) = self.fields.str(n, &window_path)
+                        && !is_gateway_duration(window)
+                    {
+                        self.fields.invalid(
+                            n.span,
+                            format!(
+                                "`{window_path}` must match ^([0-9]{{1,5}}(h|m|s|ms)){{1,4}}$ (e.g. 30s, 1m, 1h30m), found `{window}`"
+                            ),
+                            "not a Gateway API duration",
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(counters) = limit.get("counters").filter(|n| !n.is_null()) {
+            let counters_path = path.key("counters");
+            for (i, counter) in self
+                .fields
+                .seq(counters, &counters_path)?
+                .iter()
+                .enumerate()
+            {
+                let counter_path = counters_path.index(i);
+                let entries = self.fields.map(counter, &counter_path)?;
+                self.fields
+                    .check_known(entries, &counter_path, &["expression"]);
+                if let Some(n) = self.fields.required(counter, "expression", &counter_path) {
+                    self.fields
+                        .non_empty_str(n, &counter_path.key("expression"));
+                }
+            }
+        }
+        if let Some(when) = limit.get("when").filter(|n| !n.is_null()) {
+            self.check_predicates(when, &path.key("when"));
+        }
+        Some(())
+    }
+
+    fn decode_unset(&mut self, spec: &Node, spec_path: &FieldPath<'_>) -> Option<Vec<UnsetEntry>> {
+        let mut entries = Vec::new();
+        for field in ["unset", "remove"] {
+            let Some(list) = spec.get(field).filter(|n| !n.is_null()) else {
+                continue;
+            };
+            let path = spec_path.key(field);
+            for (i, item) in self.fields.seq(list, &path)?.iter().enumerate() {
+                let item_path = path.index(i);
+                let Some(text) = self.fields.non_empty_str(item, &item_path) else {
+                    continue;
+                };
+                match unset_key(self.shape, text) {
+                    Some(key) => entries.push(UnsetEntry { text: text.to_string(), key, span: item.span }),
+                    None => self.fields.invalid(
+                        item.span,
+                        format!(
+                            "`{item_path}` must be a rule key (`authentication#a`) or a spec path ({})",
+                            match self.shape {
+                                Shape::Auth => "`rules.authentication.a`, `patterns.p`, `when`",
+                                Shape::Limits => "`limits.a`, `when`",
+                            }
+                        ),
+                        "not a rule",
+                    ),
+                }
+            }
+        }
+        Some(entries)
+    }
+}
+
+fn named_rule(key: String, entry: &Entry) -> Rule {
+    Rule {
+        key,
+        value: entry.value.clone(),
+        key_span: entry.key.span,
+    }
+}
+
+/// Whether an AuthPolicy `rules` node holds a rule the CRD counts (patterns and `when` do not).
+fn auth_rules_non_empty(rules: &Node) -> bool {
+    let non_empty_map = |n: Option<&Node>| n.and_then(Node::as_map).is_some_and(|m| !m.is_empty());
+    AUTH_NAMED_SECTIONS
+        .iter()
+        .any(|s| non_empty_map(rules.get(s)))
+        || rules.get("response").is_some_and(|r| {
+            r.get("unauthenticated").is_some_and(|n| !n.is_null())
+                || r.get("unauthorized").is_some_and(|n| !n.is_null())
+                || non_empty_map(r.get_path(&["success", "headers"]))
+                || non_empty_map(r.get_path(&["success", "filters"]))
+        })
+}
+
+/// `^([0-9]{1,5}(h|m|s|ms)){1,4}$`: the Gateway API duration format.
+fn is_gateway_duration(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut groups = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let digits = i - start;
+        if digits == 0 || digits > 5 {
+            return false;
+        }
+        match bytes.get(i) {
+            Some(b'h') | Some(b's') => i += 1,
+            Some(b'm') if bytes.get(i + 1) == Some(&b's') => i += 2,
+            Some(b'm') => i += 1,
+            _ => return false,
+        }
+        groups += 1;
+    }
+    (1..=4).contains(&groups)
+}
+
+/// The rule key an `unset` entry names, for `kind`.
+pub fn unset_entry_key(kind: &PolicyKind, text: &str) -> Option<String> {
+    unset_key(Shape::of(kind), text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        for ok in ["1s", "30s", "1m", "1h30m", "500ms", "1h1m1s1ms", "99999s"] {
+            assert!(is_gateway_duration(ok), "{ok}");
+        }
+        for bad in ["", "1d", "1", "m", "1.5s", "100000s", "1h1m1s1ms1h", "1 m"] {
+            assert!(!is_gateway_duration(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unset_entries_become_keys() {
+        let cases = [
+            (
+                Shape::Auth,
+                "rules.authentication.a",
+                Some("authentication#a"),
+            ),
+            (Shape::Auth, "authorization#b", Some("authorization#b")),
+            (
+                Shape::Auth,
+                "rules.response.success.filters.x",
+                Some("response.success.metadata#x"),
+            ),
+            (
+                Shape::Auth,
+                "rules.response.unauthorized",
+                Some("response.unauthorized#"),
+            ),
+            (Shape::Auth, "when", Some("conditions#")),
+            (Shape::Limits, "limits.a", Some("a")),
+            (Shape::Limits, "spec.limits.a", Some("a")),
+            (Shape::Auth, "rules.bogus.x", None),
+        ];
+        for (shape, entry, key) in cases {
+            assert_eq!(unset_key(shape, entry).as_deref(), key, "{entry}");
+        }
+    }
+
+    #[test]
+    fn spec_shape_round_trips_keys() {
+        for key in [
+            "authentication#a",
+            "patterns#p",
+            "conditions#",
+            "response.unauthorized#",
+            "response.success.metadata#m",
+        ] {
+            let path = spec_path_of_key(Shape::Auth, key);
+            let text = path.join(".");
+            assert_eq!(
+                unset_key(Shape::Auth, &text).as_deref(),
+                Some(key),
+                "{text}"
+            );
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! Policies, independent of the product that defines them.
+//!
+//! A *policy family* (Kuadrant today; kgateway and Envoy Gateway next, see SPEC §9) turns its
+//! objects into the generic [`Policy`]: a target, and ordered [`Block`]s of keyed [`Rule`]s, each
+//! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
+//! family is a new decoder, not a change to the engine.
+
+pub mod expressions;
+pub mod kuadrant;
+
+use crate::load::fields::Fields;
+use crate::load::{KindSpec, Object, Timestamp};
+use crate::source::Span;
+use crate::yaml::Node;
+use std::fmt;
+
+/// How specific a target is, least specific first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// A Gateway.
+    Gateway,
+    /// A listener of a Gateway (`sectionName` on a Gateway target).
+    Listener,
+    /// An HTTPRoute or GRPCRoute.
+    Route,
+    /// A rule of a route (`sectionName` on a route target).
+    RouteRule,
+}
+
+impl Level {
+    /// Lower-case name for output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Gateway => "gateway",
+            Level::Listener => "listener",
+            Level::Route => "route",
+            Level::RouteRule => "route rule",
+        }
+    }
+}
+
+/// A kind of policy: its API identity and what it may target.
+#[derive(Debug)]
+pub struct PolicyKind {
+    /// The family's name (`kuadrant`).
+    pub family: &'static str,
+    /// API group.
+    pub group: &'static str,
+    /// Kind.
+    pub kind: &'static str,
+    /// Current API versions.
+    pub versions: &'static [&'static str],
+    /// Older versions still read, with a deprecation warning.
+    pub deprecated_versions: &'static [&'static str],
+    /// Target kinds (`Gateway`, `HTTPRoute`, `GRPCRoute`).
+    pub target_kinds: &'static [&'static str],
+    /// The API server's message when the target kind is not allowed.
+    pub target_kind_message: &'static str,
+}
+
+impl PolicyKind {
+    /// `authpolicy.kuadrant.io`, the prefix of locators.
+    pub fn locator_prefix(&self) -> String {
+        format!("{}.{}", self.kind.to_ascii_lowercase(), self.group)
+    }
+
+    /// As a loader kind spec.
+    pub fn kind_spec(&self) -> KindSpec {
+        KindSpec {
+            group: self.group,
+            kind: self.kind,
+            cluster_scoped: false,
+        }
+    }
+}
+
+impl fmt::Display for PolicyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind)
+    }
+}
+
+/// Which block of a policy a rule comes from. Blocks are processed in this order (RFC 0009).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BlockKind {
+    /// `spec.defaults`.
+    Defaults,
+    /// Rules directly under `spec` (implicit atomic defaults).
+    Bare,
+    /// `spec.overrides`.
+    Overrides,
+}
+
+impl BlockKind {
+    /// Whether rules of this block are overrides.
+    pub fn is_override(self) -> bool {
+        self == BlockKind::Overrides
+    }
+
+    /// Name for output (`defaults`, `bare`, `overrides`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockKind::Defaults => "defaults",
+            BlockKind::Bare => "bare",
+            BlockKind::Overrides => "overrides",
+        }
+    }
+}
+
+/// How a block merges with what is below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// The block's rules apply as a whole, or not at all.
+    Atomic,
+    /// The block's rules merge with the lower ones, rule by rule.
+    Merge,
+}
+
+impl Strategy {
+    /// `atomic` or `merge`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Atomic => "atomic",
+            Strategy::Merge => "merge",
+        }
+    }
+}
+
+/// A named rule: the unit of merging. Its value is atomic (never merged deeper).
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// The rule key (`authentication#jwt`, a limit name, `conditions#`, ...).
+    pub key: String,
+    /// The rule's value, as written.
+    pub value: Node,
+    /// Where the rule's name is written.
+    pub key_span: Span,
+}
+
+/// An RFC 0009 constraint: a CEL expression over the lower effective policy.
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    /// The expression text.
+    pub expression: String,
+    /// The YAML scalar holding it.
+    pub span: Span,
+}
+
+/// A set of rules with one strategy.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// Which block.
+    pub kind: BlockKind,
+    /// Its strategy (bare rules are atomic).
+    pub strategy: Strategy,
+    /// Rules sorted by key, keys unique.
+    pub rules: Vec<Rule>,
+    /// The block's `when` constraint (RFC 0009 extension), if any.
+    pub constraint: Option<Constraint>,
+    /// Where the block is written (`defaults:` key, or the spec for bare rules).
+    pub span: Span,
+}
+
+impl Block {
+    /// The rule with `key`, if any.
+    pub fn rule(&self, key: &str) -> Option<&Rule> {
+        self.rules
+            .binary_search_by(|r| r.key.as_str().cmp(key))
+            .ok()
+            .map(|i| &self.rules[i])
+    }
+}
+
+/// A deactivation entry (`spec.unset`, RFC 0009 extension).
+#[derive(Clone, Debug)]
+pub struct UnsetEntry {
+    /// As written.
+    pub text: String,
+    /// The rule key it names.
+    pub key: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A policy's reference to its target (in the policy's namespace).
+#[derive(Clone, Debug)]
+pub struct TargetRef {
+    /// Group.
+    pub group: String,
+    /// Kind.
+    pub kind: String,
+    /// Name.
+    pub name: String,
+    /// `sectionName`: a listener (Gateway) or a rule (route).
+    pub section_name: Option<String>,
+    /// The whole `targetRef`.
+    pub span: Span,
+    /// Where `name` is written.
+    pub name_span: Span,
+    /// Where `sectionName` is written.
+    pub section_span: Option<Span>,
+}
+
+impl fmt::Display for TargetRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind, self.name)?;
+        if let Some(section) = &self.section_name {
+            write!(f, "#{section}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A decoded policy.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// Its kind.
+    pub kind: &'static PolicyKind,
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// `metadata.creationTimestamp`.
+    pub creation_timestamp: Option<Timestamp>,
+    /// `<kind>.<group>:<ns>/<name>`.
+    pub locator: String,
+    /// What it targets.
+    pub target: TargetRef,
+    /// Blocks in processing order: defaults, bare, overrides.
+    pub blocks: Vec<Block>,
+    /// `spec.unset` entries.
+    pub unset: Vec<UnsetEntry>,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// Annotation `dopol.io/ignore`, split.
+    pub ignored_codes: Vec<String>,
+}
+
+impl Policy {
+    /// `ns/name`.
+    pub fn namespaced_name(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// `Kind ns/name`, for messages.
+    pub fn display(&self) -> String {
+        format!("{} {}/{}", self.kind.kind, self.namespace, self.name)
+    }
+
+    /// All rules of all blocks.
+    pub fn rules(&self) -> impl Iterator<Item = (&Block, &Rule)> {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.rules.iter().map(move |r| (b, r)))
+    }
+
+    /// Whether any block uses RFC 0009 features the Kuadrant operator does not enforce.
+    pub fn uses_rfc_extensions(&self) -> bool {
+        !self.unset.is_empty() || self.blocks.iter().any(|b| b.constraint.is_some())
+    }
+}
+
+/// A product's policies: how its objects decode into [`Policy`] values.
+pub trait PolicyFamily: Sync {
+    /// The family's name.
+    fn name(&self) -> &'static str;
+    /// The policy kinds it defines.
+    fn kinds(&self) -> &'static [PolicyKind];
+    /// Decodes an object of one of its kinds; `None` (with errors in `fields`) when the API
+    /// server would reject it.
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy>;
+    /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
+    fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;
+    /// Request-time CEL expressions (predicates, counters) in the policy's rules, to be
+    /// syntax-checked: the text and the scalar holding it.
+    fn request_expressions<'p>(&self, _policy: &'p Policy) -> Vec<(&'p str, Span)> {
+        Vec::new()
+    }
+}
+
+/// Every policy family dopol knows.
+pub fn families() -> &'static [&'static dyn PolicyFamily] {
+    &[&kuadrant::Kuadrant]
+}
+
+/// Finds the kind for `(group, kind)`.
+pub fn find_kind(
+    group: &str,
+    kind: &str,
+) -> Option<(&'static dyn PolicyFamily, &'static PolicyKind)> {
+    families().iter().find_map(|family| {
+        family
+            .kinds()
+            .iter()
+            .find(|k| k.group == group && k.kind == kind)
+            .map(|k| (*family, k))
+    })
+}
+
+/// Finds a kind by name, case-insensitively (`AuthPolicy`, `authpolicy`, `authpolicies`).
+pub fn find_kind_by_name(name: &str) -> Option<&'static PolicyKind> {
+    let lower = name.to_ascii_lowercase();
+    families().iter().flat_map(|f| f.kinds().iter()).find(|k| {
+        let kind = k.kind.to_ascii_lowercase();
+        lower == kind || lower == format!("{kind}s") || lower == kind.replace("policy", "policies")
+    })
+}
+
+/// All policy kinds, in family order.
+pub fn all_kinds() -> impl Iterator<Item = &'static PolicyKind> {
+    families().iter().flat_map(|f| f.kinds().iter())
+}

@@ -1,0 +1,163 @@
+//! Human rendering of diagnostics with miette: file, line, column and a labelled snippet.
+//!
+//! This is the only place that knows miette. A diagnostic's labels in the primary file are
+//! drawn in one snippet; labels in other files are attached as related reports, each with its
+//! own snippet. Output width is fixed so the text is the same on every terminal.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::source::SourceMap;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::fmt;
+use std::sync::Arc;
+
+/// Width diagnostics are wrapped at.
+const WIDTH: usize = 100;
+
+struct Report {
+    code: &'static str,
+    severity: miette::Severity,
+    message: String,
+    help: Option<String>,
+    source: Option<NamedSource<Arc<str>>>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Report>,
+}
+
+impl fmt::Debug for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl miette::Diagnostic for Report {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.code.is_empty()).then(|| Box::new(self.code) as Box<dyn fmt::Display>)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        (!self.labels.is_empty())
+            .then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        (!self.related.is_empty()).then(|| {
+            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
+                as Box<dyn Iterator<Item = _>>
+        })
+    }
+}
+
+fn miette_severity(severity: Severity) -> miette::Severity {
+    match severity {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+        Severity::Info => miette::Severity::Advice,
+    }
+}
+
+/// Labels further than this many lines from the primary one get their own snippet.
+const NEARBY_LINES: u32 = 6;
+
+fn to_report(diagnostic: &Diagnostic, sources: &SourceMap) -> Report {
+    let primary = diagnostic.primary_span();
+    let primary_source = primary.map(|s| s.source);
+    let primary_line = primary.map(|s| sources.start_of(s).line);
+    let mut labels = Vec::new();
+    let mut related = Vec::new();
+    for (i, label) in diagnostic.labels.iter().enumerate() {
+        let text = (!label.message.is_empty()).then(|| label.message.clone());
+        let span = SourceSpan::new(
+            (label.span.start as usize).into(),
+            label.span.len() as usize,
+        );
+        let labeled = if i == 0 {
+            LabeledSpan::new_primary_with_span(text, span)
+        } else {
+            LabeledSpan::new_with_span(text, span)
+        };
+        let nearby = Some(label.span.source) == primary_source
+            && primary_line.is_some_and(|line| {
+                sources.start_of(label.span).line.abs_diff(line) <= NEARBY_LINES
+            });
+        if nearby {
+            labels.push(labeled);
+        } else {
+            let file = sources.get(label.span.source);
+            related.push(Report {
+                code: "",
+                severity: miette::Severity::Advice,
+                message: label.message.clone(),
+                help: None,
+                source: Some(NamedSource::new(file.name(), file.text_arc())),
+                labels: vec![labeled],
+                related: Vec::new(),
+            });
+        }
+    }
+    let source = primary_source.map(|id| {
+        let file = sources.get(id);
+        NamedSource::new(file.name(), file.text_arc())
+    });
+    let mut message = diagnostic.message.clone();
+    if source.is_none()
+        && let Some(file) = &diagnostic.file
+        && !message.contains(file.as_str())
+    {
+        message = format!("{file}: {message}");
+    }
+    Report {
+        code: "",
+        severity: miette_severity(diagnostic.severity),
+        message: format!("[{}] {message}", diagnostic.code),
+        help: diagnostic.help.clone(),
+        source,
+        labels,
+        related,
+    }
+}
+
+/// Renders diagnostics for a terminal or a log, one after the other.
+pub fn render_human(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(WIDTH)
+        .with_links(false)
+        .with_urls(false)
+        .with_context_lines(1)
+        .with_show_related_as_nested(true)
+        .with_wrap_lines(false);
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let report = to_report(diagnostic, sources);
+        if handler.render_report(&mut out, &report).is_ok() {
+            out.push('\n');
+        } else {
+            out.push_str(&format!(
+                "{}: {} [{}]\n",
+                diagnostic.severity, diagnostic.message, diagnostic.code
+            ));
+        }
+    }
+    out
+}

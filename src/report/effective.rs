@@ -1,0 +1,175 @@
+//! `dopol effective`: the effective policy of every path, with the source of every rule.
+//!
+//! Items are light (a path and the fold that produced its rules); rules are read from the
+//! shared fold when rendered, so a report over 100k paths allocates nothing per rule.
+
+use crate::engine::fold::Effective;
+use crate::engine::{EffectiveSet, Engine};
+use crate::model::Model;
+use crate::policy::all_kinds;
+use crate::report::filter::Filters;
+use crate::yaml::Node;
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
+
+/// One rule of an effective policy.
+#[derive(Clone, Copy, Debug)]
+pub struct EffectiveRule<'m> {
+    /// Rule key.
+    pub key: &'m str,
+    /// Value as written in the source policy.
+    pub value: &'m Node,
+    /// Index of the source policy.
+    pub policy: u32,
+    /// Locator of the source policy.
+    pub source: &'m str,
+}
+
+/// The effective policy of one path for one kind.
+#[derive(Clone, Copy, Debug)]
+pub struct EffectiveItem<'m> {
+    /// The policy kind.
+    pub policy_kind: &'static str,
+    /// Index into `Topology::paths`.
+    pub path: u32,
+    /// The path id.
+    pub path_id: &'m str,
+    /// The fold that produced it (items with the same fold have the same rules).
+    pub fold: u32,
+}
+
+/// `EffectivePolicyList`.
+pub struct EffectiveReport<'s, 'm> {
+    /// Items in path order, then kind order.
+    pub items: Vec<EffectiveItem<'m>>,
+    set: &'s EffectiveSet<'m>,
+    model: &'m Model,
+}
+
+/// Builds the report from the engine's results, applying the filters.
+pub fn build<'s, 'm>(
+    engine: &Engine<'m>,
+    set: &'s EffectiveSet<'m>,
+    filters: &Filters,
+) -> EffectiveReport<'s, 'm> {
+    let model = engine.model;
+    let topology = engine.topology;
+    let kinds: Vec<_> = all_kinds().collect();
+    let items = set
+        .entries
+        .iter()
+        .filter(|e| filters.shows_kind(kinds[e.kind]))
+        .filter(|e| filters.shows_path(model, &topology.paths[e.path as usize]))
+        .filter(|e| {
+            filters.policies.is_none()
+                || filters
+                    .shows_policies(&engine.path_policies(&topology.paths[e.path as usize], e.kind))
+        })
+        .map(|e| EffectiveItem {
+            policy_kind: kinds[e.kind].kind,
+            path: e.path,
+            path_id: topology.path_id(e.path as usize),
+            fold: e.fold,
+        })
+        .collect();
+    EffectiveReport { items, set, model }
+}
+
+/// The rules of an effective policy, sorted by key.
+pub fn rules_of<'m>(model: &'m Model, effective: &Effective<'m>) -> Vec<EffectiveRule<'m>> {
+    effective
+        .iter()
+        .map(|(key, r)| {
+            let policy = &model.policies[r.policy as usize];
+            EffectiveRule {
+                key,
+                value: &policy.blocks[r.block as usize].rules[r.rule as usize].value,
+                policy: r.policy,
+                source: policy.locator.as_str(),
+            }
+        })
+        .collect()
+}
+
+/// The sorted unique source locators of some rules.
+pub fn sources_of<'m>(rules: &[EffectiveRule<'m>]) -> Vec<&'m str> {
+    let mut sources: Vec<&str> = rules.iter().map(|r| r.source).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    sources
+}
+
+impl<'m> EffectiveReport<'_, 'm> {
+    /// The rules of an item, sorted by key.
+    pub fn rules(&self, item: &EffectiveItem<'m>) -> Vec<EffectiveRule<'m>> {
+        rules_of(self.model, &self.set.folds[item.fold as usize].effective)
+    }
+
+    /// How many distinct folds the engine produced (fold ids are below this).
+    pub fn fold_count(&self) -> usize {
+        self.set.folds.len()
+    }
+}
+
+struct RuleMap<'a, 'm>(&'a [EffectiveRule<'m>]);
+
+impl Serialize for RuleMap<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct ValueAndSource<'a, 'm>(&'a EffectiveRule<'m>);
+        impl Serialize for ValueAndSource<'_, '_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut s = serializer.serialize_struct("Rule", 2)?;
+                s.serialize_field("value", self.0.value)?;
+                s.serialize_field("source", self.0.source)?;
+                s.end()
+            }
+        }
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for rule in self.0 {
+            map.serialize_entry(rule.key, &ValueAndSource(rule))?;
+        }
+        map.end()
+    }
+}
+
+struct ItemView<'r, 's, 'm> {
+    report: &'r EffectiveReport<'s, 'm>,
+    item: &'r EffectiveItem<'m>,
+}
+
+impl Serialize for ItemView<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rules = self.report.rules(self.item);
+        let mut s = serializer.serialize_struct("EffectivePolicy", 4)?;
+        s.serialize_field("policyKind", self.item.policy_kind)?;
+        s.serialize_field("pathId", self.item.path_id)?;
+        s.serialize_field("rules", &RuleMap(&rules))?;
+        s.serialize_field("sources", &sources_of(&rules))?;
+        s.end()
+    }
+}
+
+struct Items<'r, 's, 'm>(&'r EffectiveReport<'s, 'm>);
+
+impl Serialize for Items<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.items.len()))?;
+        for item in &self.0.items {
+            seq.serialize_element(&ItemView {
+                report: self.0,
+                item,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for EffectiveReport<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("EffectivePolicyList", 3)?;
+        s.serialize_field("apiVersion", crate::report::API_VERSION)?;
+        s.serialize_field("kind", "EffectivePolicyList")?;
+        s.serialize_field("items", &Items(self))?;
+        s.end()
+    }
+}

@@ -1,0 +1,151 @@
+//! Report filters: `--kind`, `-n/--namespace`, `--gateway`, `--route`, `--policy`.
+//!
+//! Filters narrow what is printed, never what is evaluated: an effective policy is always
+//! computed from every input object, then shown or not.
+
+use crate::model::Model;
+use crate::policy::{self, PolicyKind};
+use crate::topology::{Path, Topology};
+
+/// What to show.
+#[derive(Clone, Debug, Default)]
+pub struct Filters {
+    /// Policy kinds to show (empty = all).
+    pub kinds: Vec<&'static PolicyKind>,
+    /// Show paths whose route or Gateway is in this namespace (policies in it, for
+    /// policy-centred reports).
+    pub namespace: Option<String>,
+    /// `[ns/]name` of a Gateway.
+    pub gateway: Option<String>,
+    /// `[ns/]name` of a route.
+    pub route: Option<String>,
+    /// Policies given with `--policy` (indices into `Model::policies`).
+    pub policies: Option<Vec<u32>>,
+}
+
+/// Parses `--kind` values (`AuthPolicy`, `authpolicy`, `ratelimitpolicies`, ...).
+pub fn parse_kinds(values: &[String]) -> Result<Vec<&'static PolicyKind>, String> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| {
+            policy::find_kind_by_name(v.trim()).ok_or_else(|| {
+                let known: Vec<&str> = policy::all_kinds().map(|k| k.kind).collect();
+                format!("unknown policy kind `{v}` (known: {})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+/// Resolves a policy reference: `ns/name`, `Kind/ns/name`, or a locator
+/// (`authpolicy.kuadrant.io:ns/name`). `ns/name` may match several kinds.
+pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, String> {
+    let matches: Vec<u32> = if let Some((prefix, nn)) = reference.split_once(':') {
+        model
+            .policies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                p.kind.locator_prefix().eq_ignore_ascii_case(prefix) && p.namespaced_name() == nn
+            })
+            .map(|(i, _)| i as u32)
+            .collect()
+    } else {
+        let parts: Vec<&str> = reference.split('/').collect();
+        let (kind, ns, name) = match parts.as_slice() {
+            [ns, name] => (None, *ns, *name),
+            [kind, ns, name] => {
+                let kind = policy::find_kind_by_name(kind)
+                    .ok_or_else(|| format!("unknown policy kind `{kind}`"))?;
+                (Some(kind), *ns, *name)
+            }
+            _ => {
+                return Err(format!(
+                    "`{reference}` is not a policy reference; use ns/name, Kind/ns/name or a locator like authpolicy.kuadrant.io:ns/name"
+                ));
+            }
+        };
+        model
+            .policies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                p.namespace == ns && p.name == name && kind.is_none_or(|k| std::ptr::eq(k, p.kind))
+            })
+            .map(|(i, _)| i as u32)
+            .collect()
+    };
+    if matches.is_empty() {
+        let candidates: Vec<String> = model.policies.iter().map(|p| p.namespaced_name()).collect();
+        let hint = crate::suggest::closest(reference, candidates.iter().map(String::as_str))
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        return Err(format!("no policy matches `{reference}`{hint}"));
+    }
+    Ok(matches)
+}
+
+/// Whether `[ns/]name` names the object `namespace/name`.
+pub fn matches_name(pattern: &str, namespace: &str, name: &str) -> bool {
+    match pattern.split_once('/') {
+        Some((ns, n)) => ns == namespace && n == name,
+        None => pattern == name,
+    }
+}
+
+impl Filters {
+    /// Whether a policy kind is shown.
+    pub fn shows_kind(&self, kind: &PolicyKind) -> bool {
+        self.kinds.is_empty() || self.kinds.iter().any(|k| std::ptr::eq(*k, kind))
+    }
+
+    /// Whether a path is shown (namespace, Gateway and route filters).
+    pub fn shows_path(&self, model: &Model, path: &Path) -> bool {
+        let gateway = &model.gateways[path.gateway as usize];
+        let route = &model.routes[path.route as usize];
+        self.namespace
+            .as_ref()
+            .is_none_or(|ns| *ns == route.namespace || *ns == gateway.namespace)
+            && self
+                .gateway
+                .as_ref()
+                .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
+            && self
+                .route
+                .as_ref()
+                .is_none_or(|r| matches_name(r, &route.namespace, &route.name))
+    }
+
+    /// Whether a path's ordered policy list passes `--policy`.
+    pub fn shows_policies(&self, ordered: &[u32]) -> bool {
+        self.policies
+            .as_ref()
+            .is_none_or(|wanted| ordered.iter().any(|p| wanted.contains(p)))
+    }
+
+    /// Whether a policy passes the kind, namespace and `--policy` filters (policy-centred reports).
+    pub fn shows_policy(&self, model: &Model, policy: u32) -> bool {
+        let p = &model.policies[policy as usize];
+        self.shows_kind(p.kind)
+            && self.namespace.as_ref().is_none_or(|ns| *ns == p.namespace)
+            && self
+                .policies
+                .as_ref()
+                .is_none_or(|wanted| wanted.contains(&policy))
+    }
+
+    /// Paths shown, as indices into `topology.paths`.
+    pub fn paths<'a>(
+        &'a self,
+        model: &'a Model,
+        topology: &'a Topology,
+    ) -> impl Iterator<Item = usize> + 'a {
+        topology
+            .paths
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| self.shows_path(model, p))
+            .map(|(i, _)| i)
+    }
+}

@@ -1,0 +1,196 @@
+//! Source files and byte spans.
+//!
+//! Everything dopol reports points back at the bytes a user wrote. Loading registers every input
+//! (file, stdin, git blob) once in a [`SourceMap`]; the YAML tree and every model object built from
+//! it carry compact [`Span`]s (source id + byte range). Lines and columns are derived only when a
+//! diagnostic is printed, so the hot path never pays for them.
+
+use std::sync::{Arc, OnceLock};
+
+/// Index of a file in the [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct SourceId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// The file the bytes belong to.
+    pub source: SourceId,
+    /// Byte offset of the first byte.
+    pub start: u32,
+    /// Byte offset one past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span covering `start..end` in `source`.
+    pub fn new(source: SourceId, start: u32, end: u32) -> Self {
+        Span {
+            source,
+            start,
+            end: end.max(start),
+        }
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> u32 {
+        self.end - self.start
+    }
+
+    /// Whether the span covers no byte.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// A 1-based line and column (columns count characters, as editors do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+}
+
+/// One input file (or stdin, or a file at a git revision) and its text.
+#[derive(Debug)]
+pub struct SourceFile {
+    name: String,
+    text: Arc<str>,
+    line_starts: OnceLock<Vec<u32>>,
+}
+
+impl SourceFile {
+    /// The name shown to users (a path as given, `<stdin>`, or `git:<rev>:<path>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The decoded text (invalid UTF-8 was replaced by U+FFFD and reported).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Shared handle to the text, for renderers that need owned source code.
+    pub fn text_arc(&self) -> Arc<str> {
+        Arc::clone(&self.text)
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0u32];
+            starts.extend(
+                self.text
+                    .bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            );
+            starts
+        })
+    }
+
+    /// Line and column of a byte offset (clamped to the text and to a character boundary).
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        let offset = (offset as usize).min(self.text.len());
+        let starts = self.line_starts();
+        let line_index = match starts.binary_search(&(offset as u32)) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let line_start = starts[line_index] as usize;
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.text[line_start..end].chars().count() as u32 + 1;
+        LineCol {
+            line: line_index as u32 + 1,
+            column,
+        }
+    }
+}
+
+/// All inputs of one evaluation, addressed by [`SourceId`].
+#[derive(Debug, Default, Clone)]
+pub struct SourceMap {
+    files: Vec<Arc<SourceFile>>,
+}
+
+impl SourceMap {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceId {
+        let id = SourceId(self.files.len() as u32);
+        self.files.push(Arc::new(SourceFile {
+            name: name.into(),
+            text: text.into(),
+            line_starts: OnceLock::new(),
+        }));
+        id
+    }
+
+    /// The file behind an id.
+    ///
+    /// # Panics
+    /// When the id was not produced by this map (a programming error).
+    pub fn get(&self, id: SourceId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    /// Shared handle to a file.
+    pub fn get_arc(&self, id: SourceId) -> Arc<SourceFile> {
+        Arc::clone(&self.files[id.0 as usize])
+    }
+
+    /// Line and column where a span starts.
+    pub fn start_of(&self, span: Span) -> LineCol {
+        self.get(span.source).line_col(span.start)
+    }
+
+    /// The text a span covers.
+    pub fn slice(&self, span: Span) -> &str {
+        let text = self.get(span.source).text();
+        text.get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+
+    /// Number of registered files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether no file was registered.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// All files in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = (SourceId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (SourceId(i as u32), f.as_ref()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let mut map = SourceMap::new();
+        let id = map.add("a.yaml", "ab\nçd: x\n");
+        let file = map.get(id);
+        assert_eq!(file.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(file.line_col(3), LineCol { line: 2, column: 1 });
+        // 'ç' is two bytes; 'd' is the second character of line 2.
+        assert_eq!(file.line_col(5), LineCol { line: 2, column: 2 });
+        assert_eq!(file.line_col(1000), LineCol { line: 3, column: 1 });
+    }
+}

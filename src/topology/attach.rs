@@ -1,0 +1,428 @@
+//! Route attachment: which listeners accept which routes (Gateway API rules, SPEC §2).
+//!
+//! For each parentRef: find the Gateway (else `ParentNotFound`), narrow its listeners by
+//! `sectionName`/`port` (else `NoMatchingParent`), keep those whose `allowedRoutes` admit the
+//! route's namespace and kind (else `NotAllowedByListeners`), then those whose hostname
+//! intersects the route's hostnames (else `NoMatchingListenerHostname`). A `Selector` over
+//! Namespaces that are not in the input cannot be decided offline: the route is assumed
+//! accepted and an info diagnostic says so.
+
+use super::hostname::listener_accepts_hostnames;
+use crate::diag::{Code, Diagnostic};
+use crate::model::Model;
+use crate::model::gateway::{FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route};
+use std::collections::{HashMap, HashSet};
+
+/// Why a parentRef produced no attachment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RejectionReason {
+    /// The Gateway is not in the input.
+    ParentNotFound,
+    /// No listener matches `sectionName`/`port`.
+    NoMatchingParent,
+    /// No matching listener allows the route's namespace or kind.
+    NotAllowedByListeners,
+    /// No allowed listener's hostname intersects the route's hostnames.
+    NoMatchingListenerHostname,
+}
+
+impl RejectionReason {
+    /// The Gateway API reason string (dopol's own for a missing Gateway).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectionReason::ParentNotFound => "ParentNotFound",
+            RejectionReason::NoMatchingParent => "NoMatchingParent",
+            RejectionReason::NotAllowedByListeners => "NotAllowedByListeners",
+            RejectionReason::NoMatchingListenerHostname => "NoMatchingListenerHostname",
+        }
+    }
+
+    fn code(self) -> Code {
+        match self {
+            RejectionReason::ParentNotFound => Code::ParentNotFound,
+            RejectionReason::NoMatchingParent => Code::NoMatchingParent,
+            RejectionReason::NotAllowedByListeners => Code::NotAllowedByListeners,
+            RejectionReason::NoMatchingListenerHostname => Code::NoMatchingListenerHostname,
+        }
+    }
+}
+
+/// A parentRef that attached the route nowhere.
+#[derive(Clone, Debug)]
+pub struct Rejection {
+    /// Index into `Model::routes`.
+    pub route: u32,
+    /// Index into the route's parentRefs.
+    pub parent_ref: u32,
+    /// The Gateway, when it exists.
+    pub gateway: Option<u32>,
+    /// Why.
+    pub reason: RejectionReason,
+    /// Explanation.
+    pub message: String,
+}
+
+/// Result of attaching every route.
+pub struct Attachments {
+    /// Per route: accepted `(gateway, listener)` pairs, in parentRef then listener order.
+    pub route_listeners: Vec<Vec<(u32, u32)>>,
+    /// Refused parentRefs.
+    pub rejections: Vec<Rejection>,
+}
+
+struct Context<'m> {
+    model: &'m Model,
+    gateways: HashMap<(&'m str, &'m str), u32>,
+    undecidable_reported: HashSet<(u32, u32, String)>,
+}
+
+/// Attaches every route of the model.
+pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attachments {
+    let gateways = model
+        .gateways
+        .iter()
+        .enumerate()
+        .map(|(i, g)| ((g.namespace.as_str(), g.name.as_str()), i as u32))
+        .collect();
+    let mut context = Context {
+        model,
+        gateways,
+        undecidable_reported: HashSet::new(),
+    };
+    let mut route_listeners = Vec::with_capacity(model.routes.len());
+    let mut rejections = Vec::new();
+    for (route_index, route) in model.routes.iter().enumerate() {
+        let mut accepted: Vec<(u32, u32)> = Vec::new();
+        for (ref_index, parent) in route.parent_refs.iter().enumerate() {
+            if parent.group != GATEWAY_GROUP || parent.kind != "Gateway" {
+                continue; // mesh or other parents: not part of the Gateway hierarchy
+            }
+            match context.attach(route, parent, diagnostics) {
+                Ok(listeners) => {
+                    for pair in listeners {
+                        if !accepted.contains(&pair) {
+                            accepted.push(pair);
+                        }
+                    }
+                }
+                Err(refused) => {
+                    let Refused {
+                        reason,
+                        gateway,
+                        message,
+                        mut diagnostic,
+                    } = *refused;
+                    diagnostic = diagnostic.with_object(format!(
+                        "{} {}/{}",
+                        route.kind.as_str(),
+                        route.namespace,
+                        route.name
+                    ));
+                    diagnostics.push(diagnostic);
+                    rejections.push(Rejection {
+                        route: route_index as u32,
+                        parent_ref: ref_index as u32,
+                        gateway,
+                        reason,
+                        message,
+                    });
+                }
+            }
+        }
+        // A route whose parentRefs were all refused is already explained by the refusals.
+        let refused = rejections
+            .iter()
+            .any(|r: &Rejection| r.route == route_index as u32);
+        if accepted.is_empty() && !refused {
+            let why = if route.parent_refs.is_empty() {
+                "it has no parentRefs"
+            } else {
+                "none of its parentRefs is a Gateway"
+            };
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::RouteNotAttached,
+                    format!(
+                        "{} {}/{} is attached to no listener ({why}); no policy reaches it",
+                        route.kind.as_str(),
+                        route.namespace,
+                        route.name
+                    ),
+                )
+                .with_label(route.name_span, "this route")
+                .with_object(format!(
+                    "{} {}/{}",
+                    route.kind.as_str(),
+                    route.namespace,
+                    route.name
+                )),
+            );
+        }
+        route_listeners.push(accepted);
+    }
+    Attachments {
+        route_listeners,
+        rejections,
+    }
+}
+
+/// A refused parentRef: the rejection and the diagnostic that reports it.
+struct Refused {
+    reason: RejectionReason,
+    gateway: Option<u32>,
+    message: String,
+    diagnostic: Diagnostic,
+}
+
+type Refusal = Box<Refused>;
+
+fn refusal(
+    reason: RejectionReason,
+    gateway: Option<u32>,
+    message: String,
+    parent: &ParentRef,
+) -> Refusal {
+    let label_span = parent.section_span.unwrap_or(parent.name_span);
+    let diagnostic = Diagnostic::new(reason.code(), format!("{message} ({})", reason.as_str()))
+        .with_label(label_span, reason.as_str());
+    Box::new(Refused {
+        reason,
+        gateway,
+        message,
+        diagnostic,
+    })
+}
+
+impl Context<'_> {
+    fn attach(
+        &mut self,
+        route: &Route,
+        parent: &ParentRef,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<(u32, u32)>, Refusal> {
+        let Some(&gateway_index) = self
+            .gateways
+            .get(&(parent.namespace.as_str(), parent.name.as_str()))
+        else {
+            let message = format!(
+                "parentRef names Gateway {}/{}, which is not in the input",
+                parent.namespace, parent.name
+            );
+            let mut refused = refusal(RejectionReason::ParentNotFound, None, message, parent);
+            refused.diagnostic.help = Some(
+                "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in"
+                    .to_string(),
+            );
+            return Err(refused);
+        };
+        let gateway = &self.model.gateways[gateway_index as usize];
+
+        let candidates: Vec<u32> = (0..gateway.listeners.len() as u32)
+            .filter(|&i| {
+                let l = &gateway.listeners[i as usize];
+                parent.section_name.as_ref().is_none_or(|s| *s == l.name)
+                    && (gateway.assumed || parent.port.is_none_or(|p| p == l.port))
+            })
+            .collect();
+        if candidates.is_empty() {
+            return Err(self.no_matching_parent(gateway_index, gateway, parent));
+        }
+        if gateway.assumed {
+            return Ok(candidates.into_iter().map(|l| (gateway_index, l)).collect());
+        }
+
+        let mut refusals = Vec::new();
+        let allowed: Vec<u32> = candidates
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let listener = &gateway.listeners[i as usize];
+                match self.allows(gateway_index, i, gateway, listener, route, diagnostics) {
+                    Ok(()) => true,
+                    Err(why) => {
+                        refusals.push((i, why));
+                        false
+                    }
+                }
+            })
+            .collect();
+        if allowed.is_empty() {
+            let reasons: Vec<String> = refusals
+                .iter()
+                .map(|(i, why)| format!("listener `{}` {why}", gateway.listeners[*i as usize].name))
+                .collect();
+            let message = format!(
+                "no listener of Gateway {}/{} allows {} {}/{}: {}",
+                gateway.namespace,
+                gateway.name,
+                route.kind.as_str(),
+                route.namespace,
+                route.name,
+                reasons.join("; ")
+            );
+            let mut refused = refusal(
+                RejectionReason::NotAllowedByListeners,
+                Some(gateway_index),
+                message,
+                parent,
+            );
+            if let Some((i, _)) = refusals.first() {
+                let listener = &gateway.listeners[*i as usize];
+                refused.diagnostic.labels.push(crate::diag::Label {
+                    span: listener.allowed_routes_span.unwrap_or(listener.name_span),
+                    message: "listener's allowedRoutes".into(),
+                });
+            }
+            return Err(refused);
+        }
+
+        let matching: Vec<u32> = allowed
+            .iter()
+            .copied()
+            .filter(|&i| {
+                listener_accepts_hostnames(
+                    gateway.listeners[i as usize].hostname.as_deref(),
+                    &route.hostnames,
+                )
+            })
+            .collect();
+        if matching.is_empty() {
+            let listener_hosts: Vec<String> = allowed
+                .iter()
+                .filter_map(|&i| gateway.listeners[i as usize].hostname.clone())
+                .collect();
+            let message = format!(
+                "the hostnames of {} {}/{} ({}) intersect no listener hostname of Gateway {}/{} ({})",
+                route.kind.as_str(),
+                route.namespace,
+                route.name,
+                route.hostnames.join(", "),
+                gateway.namespace,
+                gateway.name,
+                listener_hosts.join(", ")
+            );
+            let mut refused = refusal(
+                RejectionReason::NoMatchingListenerHostname,
+                Some(gateway_index),
+                message,
+                parent,
+            );
+            let first = &gateway.listeners[allowed[0] as usize];
+            refused.diagnostic.labels.push(crate::diag::Label {
+                span: first.name_span,
+                message: "listener hostname".into(),
+            });
+            return Err(refused);
+        }
+        Ok(matching.into_iter().map(|l| (gateway_index, l)).collect())
+    }
+
+    fn no_matching_parent(
+        &self,
+        gateway_index: u32,
+        gateway: &Gateway,
+        parent: &ParentRef,
+    ) -> Refusal {
+        let names: Vec<&str> = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
+        let wanted = match (&parent.section_name, parent.port) {
+            (Some(s), Some(p)) => format!("named `{s}` on port {p}"),
+            (Some(s), None) => format!("named `{s}`"),
+            (None, Some(p)) => format!("on port {p}"),
+            (None, None) => "at all".into(),
+        };
+        let message = format!(
+            "Gateway {}/{} has no listener {wanted}",
+            gateway.namespace, gateway.name
+        );
+        let mut refused = refusal(
+            RejectionReason::NoMatchingParent,
+            Some(gateway_index),
+            message,
+            parent,
+        );
+        refused.diagnostic.help = Some(
+            match parent
+                .section_name
+                .as_deref()
+                .and_then(|s| crate::suggest::closest(s, names.iter().copied()))
+            {
+                Some(suggestion) => format!("did you mean `{suggestion}`?"),
+                None => format!("its listeners are: {}", names.join(", ")),
+            },
+        );
+        refused.diagnostic.labels.push(crate::diag::Label {
+            span: gateway.name_span,
+            message: "this Gateway".into(),
+        });
+        refused
+    }
+
+    /// Whether a listener's `allowedRoutes` admit the route; `Err` says why not.
+    fn allows(
+        &mut self,
+        gateway_index: u32,
+        listener_index: u32,
+        gateway: &Gateway,
+        listener: &Listener,
+        route: &Route,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<(), String> {
+        if !listener.allows_kind(route.kind.as_str()) {
+            return Err(match &listener.kinds {
+                Some(_) => format!(
+                    "does not list kind {} in allowedRoutes.kinds",
+                    route.kind.as_str()
+                ),
+                None => format!(
+                    "(protocol {}) does not accept {}",
+                    listener.protocol,
+                    route.kind.as_str()
+                ),
+            });
+        }
+        match &listener.from {
+            FromNamespaces::All => Ok(()),
+            FromNamespaces::Same if route.namespace == gateway.namespace => Ok(()),
+            FromNamespaces::Same => Err(format!(
+                "accepts routes from its own namespace ({}) only",
+                gateway.namespace
+            )),
+            FromNamespaces::Selector(selector) => {
+                let labels = match self.model.namespace(&route.namespace) {
+                    Some(ns) => ns.labels.clone(),
+                    None if selector.keys().all(|k| k == "kubernetes.io/metadata.name") => {
+                        vec![(
+                            "kubernetes.io/metadata.name".to_string(),
+                            route.namespace.clone(),
+                        )]
+                    }
+                    None => {
+                        let key = (gateway_index, listener_index, route.namespace.clone());
+                        if self.undecidable_reported.insert(key) {
+                            diagnostics.push(
+                                Diagnostic::new(
+                                    Code::SelectorUndecidable,
+                                    format!(
+                                        "listener `{}` of Gateway {}/{} selects namespaces by label, but Namespace `{}` is not in the input; routes from it are assumed accepted",
+                                        listener.name, gateway.namespace, gateway.name, route.namespace
+                                    ),
+                                )
+                                .with_label(listener.allowed_routes_span.unwrap_or(listener.name_span), "namespace selector")
+                                .with_help(format!("add the manifest of Namespace `{}` to decide offline", route.namespace)),
+                            );
+                        }
+                        return Ok(());
+                    }
+                };
+                if selector.matches(&labels) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "selects namespaces by label and Namespace `{}` does not match",
+                        route.namespace
+                    ))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Policy target resolution and same-element ordering.
+//!
+//! A policy's `targetRef` names a Gateway or route in the policy's own namespace; with
+//! `sectionName`, a listener or route rule. A target that does not resolve makes the policy not
+//! accepted (`TargetNotFound`). Accepted policies are grouped per (element, kind) and sorted the
+//! Kuadrant way: older `creationTimestamp` first (missing counts as newest), then
+//! `namespace/name`. The older policy is the less specific one.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Model;
+use crate::model::gateway::RouteKind;
+use crate::policy::{Level, Policy, PolicyKind, all_kinds};
+use std::collections::HashMap;
+
+/// An element of the hierarchy a policy can attach to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// A Gateway (index into `Model::gateways`).
+    Gateway(u32),
+    /// A listener (gateway index, listener index).
+    Listener(u32, u32),
+    /// A route (index into `Model::routes`).
+    Route(u32),
+    /// A route rule (route index, rule index).
+    RouteRule(u32, u32),
+}
+
+impl Target {
+    /// The target's level.
+    pub fn level(self) -> Level {
+        match self {
+            Target::Gateway(_) => Level::Gateway,
+            Target::Listener(..) => Level::Listener,
+            Target::Route(_) => Level::Route,
+            Target::RouteRule(..) => Level::RouteRule,
+        }
+    }
+
+    /// A readable name: `Gateway infra/gw`, `listener infra/gw#https`, `HTTPRoute shop/cart#rule-1`.
+    pub fn describe(self, model: &Model) -> String {
+        match self {
+            Target::Gateway(g) => {
+                let g = &model.gateways[g as usize];
+                format!("Gateway {}/{}", g.namespace, g.name)
+            }
+            Target::Listener(g, l) => {
+                let gw = &model.gateways[g as usize];
+                format!(
+                    "listener {}/{}#{}",
+                    gw.namespace, gw.name, gw.listeners[l as usize].name
+                )
+            }
+            Target::Route(r) => {
+                let r = &model.routes[r as usize];
+                format!("{} {}/{}", r.kind.as_str(), r.namespace, r.name)
+            }
+            Target::RouteRule(r, k) => {
+                let r = &model.routes[r as usize];
+                format!(
+                    "{} {}/{}#{}",
+                    r.kind.as_str(),
+                    r.namespace,
+                    r.name,
+                    r.rules[k as usize].name
+                )
+            }
+        }
+    }
+}
+
+/// The position of a kind in [`all_kinds`], used as a compact key.
+pub fn kind_index(kind: &PolicyKind) -> usize {
+    all_kinds()
+        .position(|k| std::ptr::eq(k, kind))
+        .expect("kinds come from the registry")
+}
+
+/// Where each policy attaches.
+///
+/// Policy lists are stored once per (element, kind) in `lists`; every element of the model has a
+/// dense slot per kind holding its list id (or [`NO_LIST`]), so finding the policies of a path
+/// is four array reads — no hashing on the hot path.
+#[derive(Debug, Default)]
+pub struct PolicyTargets {
+    /// Per policy: its target, or `None` when it is not accepted.
+    pub of_policy: Vec<Option<Target>>,
+    /// Per policy: the `TargetNotFound` message when it is not accepted.
+    pub not_accepted: Vec<Option<String>>,
+    /// Accepted policies per (element, kind), least specific (oldest) first.
+    pub lists: Vec<Vec<u32>>,
+    /// Neighbouring pairs `(older, newer)` on one element ordered by name only.
+    pub name_ties: Vec<(u32, u32)>,
+    kinds: usize,
+    /// First listener slot of each Gateway.
+    listener_offsets: Vec<u32>,
+    /// First rule slot of each route.
+    rule_offsets: Vec<u32>,
+    gateway_slots: Vec<u32>,
+    listener_slots: Vec<u32>,
+    route_slots: Vec<u32>,
+    rule_slots: Vec<u32>,
+}
+
+/// Marks an element without policies of a kind.
+pub const NO_LIST: u32 = u32::MAX;
+
+fn offsets(counts: impl Iterator<Item = usize>) -> (Vec<u32>, usize) {
+    let mut total = 0usize;
+    let offsets = counts
+        .map(|c| {
+            let start = total;
+            total += c;
+            start as u32
+        })
+        .collect();
+    (offsets, total)
+}
+
+impl PolicyTargets {
+    /// Resolves every policy's target.
+    pub fn resolve(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> PolicyTargets {
+        let gateways: HashMap<(&str, &str), u32> = model
+            .gateways
+            .iter()
+            .enumerate()
+            .map(|(i, g)| ((g.namespace.as_str(), g.name.as_str()), i as u32))
+            .collect();
+        let routes: HashMap<(RouteKind, &str, &str), u32> = model
+            .routes
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ((r.kind, r.namespace.as_str(), r.name.as_str()), i as u32))
+            .collect();
+        let kinds = all_kinds().count();
+        let (listener_offsets, listeners) =
+            offsets(model.gateways.iter().map(|g| g.listeners.len()));
+        let (rule_offsets, rules) = offsets(model.routes.iter().map(|r| r.rules.len()));
+        let mut targets = PolicyTargets {
+            kinds,
+            gateway_slots: vec![NO_LIST; model.gateways.len() * kinds],
+            listener_slots: vec![NO_LIST; listeners * kinds],
+            route_slots: vec![NO_LIST; model.routes.len() * kinds],
+            rule_slots: vec![NO_LIST; rules * kinds],
+            listener_offsets,
+            rule_offsets,
+            ..PolicyTargets::default()
+        };
+        for policy in &model.policies {
+            let resolved = resolve_one(model, policy, &gateways, &routes);
+            match resolved {
+                Ok(target) => {
+                    targets.of_policy.push(Some(target));
+                    targets.not_accepted.push(None);
+                }
+                Err(unresolved) => {
+                    let (message, diagnostic) = *unresolved;
+                    diagnostics.push(diagnostic.with_object(policy.display()));
+                    targets.of_policy.push(None);
+                    targets.not_accepted.push(Some(message));
+                }
+            }
+        }
+        for index in 0..targets.of_policy.len() {
+            if let Some(target) = targets.of_policy[index] {
+                let slot = targets.slot(target, kind_index(model.policies[index].kind));
+                let list = match targets.slot_value(slot) {
+                    NO_LIST => {
+                        targets.lists.push(Vec::new());
+                        let id = (targets.lists.len() - 1) as u32;
+                        targets.set_slot(slot, id);
+                        id
+                    }
+                    id => id,
+                };
+                targets.lists[list as usize].push(index as u32);
+            }
+        }
+        let order_key = |i: &u32| {
+            let p = &model.policies[*i as usize];
+            (
+                p.creation_timestamp.is_none(),
+                p.creation_timestamp,
+                p.namespaced_name(),
+            )
+        };
+        for list in &mut targets.lists {
+            list.sort_by_cached_key(order_key);
+            for pair in list.windows(2) {
+                let (a, b) = (
+                    &model.policies[pair[0] as usize],
+                    &model.policies[pair[1] as usize],
+                );
+                if a.creation_timestamp == b.creation_timestamp {
+                    targets.name_ties.push((pair[0], pair[1]));
+                }
+            }
+        }
+        targets.name_ties.sort();
+        targets
+    }
+
+    fn slot(&self, target: Target, kind: usize) -> (u8, usize) {
+        let k = self.kinds;
+        match target {
+            Target::Gateway(g) => (0, g as usize * k + kind),
+            Target::Listener(g, l) => (
+                1,
+                (self.listener_offsets[g as usize] + l) as usize * k + kind,
+            ),
+            Target::Route(r) => (2, r as usize * k + kind),
+            Target::RouteRule(r, i) => (3, (self.rule_offsets[r as usize] + i) as usize * k + kind),
+        }
+    }
+
+    fn slots(&self, table: u8) -> &Vec<u32> {
+        match table {
+            0 => &self.gateway_slots,
+            1 => &self.listener_slots,
+            2 => &self.route_slots,
+            _ => &self.rule_slots,
+        }
+    }
+
+    fn slot_value(&self, (table, index): (u8, usize)) -> u32 {
+        self.slots(table)[index]
+    }
+
+    fn set_slot(&mut self, (table, index): (u8, usize), value: u32) {
+        let slots = match table {
+            0 => &mut self.gateway_slots,
+            1 => &mut self.listener_slots,
+            2 => &mut self.route_slots,
+            _ => &mut self.rule_slots,
+        };
+        slots[index] = value;
+    }
+
+    /// The id of the policy list of `kind` on `target` ([`NO_LIST`] when it has none).
+    pub fn list_id(&self, target: Target, kind: usize) -> u32 {
+        self.slot_value(self.slot(target, kind))
+    }
+
+    /// Accepted policies of `kind` attached to `target`, least specific first.
+    pub fn on(&self, target: Target, kind: usize) -> &[u32] {
+        match self.list_id(target, kind) {
+            NO_LIST => &[],
+            id => &self.lists[id as usize],
+        }
+    }
+}
+
+/// Why a target did not resolve: the `TargetNotFound` message and the diagnostic.
+type Unresolved = Box<(String, Diagnostic)>;
+
+fn resolve_one(
+    model: &Model,
+    policy: &Policy,
+    gateways: &HashMap<(&str, &str), u32>,
+    routes: &HashMap<(RouteKind, &str, &str), u32>,
+) -> Result<Target, Unresolved> {
+    let target = &policy.target;
+    let section = target.section_name.as_deref();
+    let message = match section {
+        Some(s) => format!("{} target {}#{s} was not found", target.kind, target.name),
+        None => format!("{} target {} was not found", target.kind, target.name),
+    };
+    let not_found = |code: Code, candidates: Vec<&str>, wanted: &str, span| {
+        let mut diagnostic = Diagnostic::new(
+            code,
+            format!(
+                "{message}; {} is not accepted (TargetNotFound)",
+                policy.display()
+            ),
+        )
+        .with_label(span, "not found");
+        if let Some(suggestion) = crate::suggest::closest(wanted, candidates.iter().copied()) {
+            diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
+        }
+        Err(Box::new((message.clone(), diagnostic)))
+    };
+    let ns = policy.namespace.as_str();
+    match target.kind.as_str() {
+        "Gateway" => {
+            let Some(&g) = gateways.get(&(ns, target.name.as_str())) else {
+                let names = model
+                    .gateways
+                    .iter()
+                    .filter(|g| g.namespace == ns)
+                    .map(|g| g.name.as_str())
+                    .collect();
+                return not_found(Code::TargetNotFound, names, &target.name, target.name_span);
+            };
+            let Some(section) = section else {
+                return Ok(Target::Gateway(g));
+            };
+            let gateway = &model.gateways[g as usize];
+            match gateway.listeners.iter().position(|l| l.name == section) {
+                Some(l) => Ok(Target::Listener(g, l as u32)),
+                None => {
+                    let names = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
+                    not_found(
+                        Code::SectionNotFound,
+                        names,
+                        section,
+                        target.section_span.unwrap_or(target.span),
+                    )
+                }
+            }
+        }
+        kind => {
+            let route_kind = RouteKind::from_kind(kind).unwrap_or(RouteKind::Http);
+            let Some(&r) = routes.get(&(route_kind, ns, target.name.as_str())) else {
+                let names = model
+                    .routes
+                    .iter()
+                    .filter(|r| r.namespace == ns && r.kind == route_kind)
+                    .map(|r| r.name.as_str())
+                    .collect();
+                return not_found(Code::TargetNotFound, names, &target.name, target.name_span);
+            };
+            let Some(section) = section else {
+                return Ok(Target::Route(r));
+            };
+            let route = &model.routes[r as usize];
+            match route.rules.iter().position(|rule| rule.name == section) {
+                Some(k) => Ok(Target::RouteRule(r, k as u32)),
+                None => {
+                    let names = route.rules.iter().map(|rule| rule.name.as_str()).collect();
+                    not_found(
+                        Code::SectionNotFound,
+                        names,
+                        section,
+                        target.section_span.unwrap_or(target.span),
+                    )
+                }
+            }
+        }
+    }
+}

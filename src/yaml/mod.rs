@@ -1,0 +1,11 @@
+//! YAML reading: a spanned, JSON-compatible tree built from parser events.
+//!
+//! See [`parse`] for how files are cut into documents and parsed, [`scalar`] for how plain
+//! scalars are typed (the Kubernetes YAML 1.1 table), and [`node`] for the tree itself.
+
+pub mod node;
+pub mod parse;
+pub mod scalar;
+
+pub use node::{Entry, Key, Node, Value};
+pub use parse::{Document, parse_chunk, scalar_source_span, split_documents};

@@ -1,0 +1,674 @@
+//! YAML text → spanned [`Node`] trees.
+//!
+//! The event parser (`saphyr-parser`) reports positions in characters; dopol converts them to
+//! byte offsets per document (an identity for ASCII documents, a short checkpoint table
+//! otherwise). Files are first cut into documents at column-0 `---` lines, which YAML forbids as
+//! content, so documents can be parsed in parallel and one broken document never hides the
+//! others.
+//!
+//! Resource bounds: nesting deeper than [`MAX_DEPTH`] and alias expansion beyond
+//! [`MAX_ALIAS_NODES`] nodes per document are errors, so hostile input fails cleanly.
+
+use super::node::{Entry, Key, Node, Value};
+use super::scalar::{resolve_plain, resolve_tagged};
+use crate::diag::{Code, Diagnostic};
+use crate::source::{SourceId, Span};
+use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use std::ops::Range;
+
+/// Deepest nesting of collections accepted in one document.
+pub const MAX_DEPTH: usize = 256;
+/// Most nodes that aliases may expand to in one document (stops "billion laughs").
+pub const MAX_ALIAS_NODES: usize = 1_000_000;
+
+/// One parsed YAML document.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The root node.
+    pub root: Node,
+}
+
+/// Splits a file into byte ranges holding one document each (in order).
+///
+/// A line starting with `---` followed by a blank or the end of the line starts a document
+/// (YAML forbids such a line inside content). Files with `%` directives are not split, since a
+/// directive belongs to the document after it.
+pub fn split_documents(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut cuts = vec![0usize];
+    let mut line_start = 0usize;
+    while line_start < bytes.len() {
+        let rest = &bytes[line_start..];
+        if rest.first() == Some(&b'%') {
+            let whole = 0..text.len();
+            return vec![whole];
+        }
+        if rest.starts_with(b"---")
+            && rest
+                .get(3)
+                .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            && line_start != 0
+        {
+            cuts.push(line_start);
+        }
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(nl) => line_start += nl + 1,
+            None => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// Converts the parser's character indices to byte offsets within one chunk.
+struct ByteOffsets {
+    base: usize,
+    /// `(char index, byte offset)` right after each non-ASCII character; empty for ASCII text.
+    checkpoints: Vec<(usize, usize)>,
+}
+
+impl ByteOffsets {
+    fn new(chunk: &str, base: usize) -> Self {
+        let mut checkpoints = Vec::new();
+        if !chunk.is_ascii() {
+            for (char_index, (byte, c)) in chunk.char_indices().enumerate() {
+                if !c.is_ascii() {
+                    checkpoints.push((char_index + 1, byte + c.len_utf8()));
+                }
+            }
+        }
+        ByteOffsets { base, checkpoints }
+    }
+
+    fn byte(&self, char_index: usize) -> u32 {
+        let relative = match self.checkpoints.partition_point(|(c, _)| *c <= char_index) {
+            0 => char_index,
+            i => {
+                let (c, b) = self.checkpoints[i - 1];
+                b + (char_index - c)
+            }
+        };
+        (self.base + relative) as u32
+    }
+}
+
+enum Frame {
+    Seq {
+        start: u32,
+        end: u32,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: u32,
+        end: u32,
+        anchor: usize,
+        entries: Vec<Entry>,
+        key: Option<Key>,
+        merges: Vec<Node>,
+    },
+}
+
+struct Builder<'a> {
+    source: SourceId,
+    offsets: ByteOffsets,
+    stack: Vec<Frame>,
+    anchors: Vec<(usize, Node, usize)>,
+    alias_nodes: usize,
+    root: Option<Node>,
+    documents: Vec<Document>,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+/// Why building a document stopped.
+struct Abort(Box<Diagnostic>);
+
+impl Builder<'_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(
+            self.source,
+            self.offsets.byte(start),
+            self.offsets.byte(end),
+        )
+    }
+
+    fn error(&self, span: Span, message: impl Into<String>, label: &str) -> Abort {
+        Abort(Box::new(
+            Diagnostic::new(Code::YamlSyntax, message).with_label(span, label),
+        ))
+    }
+
+    fn push_frame(&mut self, frame: Frame, span: Span) -> Result<(), Abort> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.error(
+                span,
+                format!("collections are nested deeper than {MAX_DEPTH} levels"),
+                "too deep",
+            ));
+        }
+        self.stack.push(frame);
+        Ok(())
+    }
+
+    fn remember_anchor(&mut self, anchor: usize, node: &Node) {
+        if anchor != 0 {
+            let count = node.count_nodes();
+            self.anchors.retain(|(id, _, _)| *id != anchor);
+            self.anchors.push((anchor, node.clone(), count));
+        }
+    }
+
+    fn push_node(&mut self, node: Node) -> Result<(), Abort> {
+        let Some(frame) = self.stack.last_mut() else {
+            self.root = Some(node);
+            return Ok(());
+        };
+        match frame {
+            Frame::Seq { items, end, .. } => {
+                *end = (*end).max(node.span.end);
+                items.push(node);
+            }
+            Frame::Map {
+                entries,
+                key,
+                merges,
+                end,
+                ..
+            } => match key.take() {
+                None => {
+                    let text: Box<str> = match &node.value {
+                        Value::String(s) => s.clone(),
+                        Value::Null => "null".into(),
+                        Value::Bool(b) => b.to_string().into(),
+                        Value::Int(i) => i.to_string().into(),
+                        Value::Float(f) => f.to_string().into(),
+                        Value::Seq(_) | Value::Map(_) => {
+                            return Err(self.error(
+                                node.span,
+                                "a mapping key must be a scalar (Kubernetes objects are JSON)",
+                                "complex key",
+                            ));
+                        }
+                    };
+                    *key = Some(Key {
+                        text,
+                        span: node.span,
+                    });
+                }
+                Some(k) => {
+                    *end = (*end).max(node.span.end);
+                    if is_merge_key(&k) {
+                        merges.push(node);
+                    } else {
+                        entries.push(Entry {
+                            key: k,
+                            value: node,
+                        });
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+
+    fn finish_map(
+        &self,
+        start: u32,
+        end: u32,
+        mut entries: Vec<Entry>,
+        merges: Vec<Node>,
+    ) -> Result<Node, Abort> {
+        check_duplicate_keys(&entries).map_err(|(first, second)| {
+            Abort(Box::new(
+                Diagnostic::new(
+                    Code::YamlSyntax,
+                    format!("duplicate mapping key `{}`", entries[second].key.text),
+                )
+                .with_label(entries[second].key.span, "defined again here")
+                .with_label(entries[first].key.span, "first defined here"),
+            ))
+        })?;
+        for merge in merges {
+            let sources: Vec<&Node> = match &merge.value {
+                Value::Map(_) => vec![&merge],
+                Value::Seq(items) if items.iter().all(|i| i.as_map().is_some()) => {
+                    items.iter().collect()
+                }
+                _ => {
+                    return Err(self.error(
+                        merge.span,
+                        "the value of a `<<` merge key must be a mapping or a list of mappings",
+                        "not a mapping",
+                    ));
+                }
+            };
+            for source in sources {
+                for entry in source.as_map().unwrap_or_default() {
+                    if !entries.iter().any(|e| e.key.text == entry.key.text) {
+                        entries.push(entry.clone());
+                    }
+                }
+            }
+        }
+        Ok(Node {
+            span: Span::new(self.source, start, end),
+            value: Value::Map(entries.into()),
+        })
+    }
+
+    fn handle(&mut self, event: Event<'_>, start: usize, end: usize) -> Result<(), Abort> {
+        match event {
+            Event::Nothing | Event::StreamStart | Event::StreamEnd => {}
+            Event::DocumentStart(_) => {
+                self.anchors.clear();
+                self.alias_nodes = 0;
+            }
+            Event::DocumentEnd => {
+                if let Some(root) = self.root.take()
+                    && !root.is_null()
+                {
+                    self.documents.push(Document { root });
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let span = self.span(start, end);
+                let value = scalar_value(&text, style, tag.as_deref()).ok_or_else(|| {
+                    self.error(
+                        span,
+                        format!("`{text}` does not match its tag"),
+                        "invalid tagged value",
+                    )
+                })?;
+                let node = Node { span, value };
+                self.remember_anchor(anchor, &node);
+                self.push_node(node)?;
+            }
+            Event::SequenceStart(anchor, _) => {
+                let span = self.span(start, end);
+                self.push_frame(
+                    Frame::Seq {
+                        start: span.start,
+                        end: span.end,
+                        anchor,
+                        items: Vec::new(),
+                    },
+                    span,
+                )?;
+            }
+            Event::MappingStart(anchor, _) => {
+                let span = self.span(start, end);
+                self.push_frame(
+                    Frame::Map {
+                        start: span.start,
+                        end: span.end,
+                        anchor,
+                        entries: Vec::new(),
+                        key: None,
+                        merges: Vec::new(),
+                    },
+                    span,
+                )?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                // Flow collections end at their `]`/`}`; block collections at their last child
+                // (the parser reports an empty span at the next token, often lines later).
+                let closing = self.span(start, end);
+                let close = |last: u32| {
+                    if closing.is_empty() {
+                        last
+                    } else {
+                        closing.end.max(last)
+                    }
+                };
+                let (node, anchor) = match self.stack.pop() {
+                    Some(Frame::Seq {
+                        start,
+                        end,
+                        anchor,
+                        items,
+                    }) => {
+                        let end = close(end);
+                        let node = Node {
+                            span: Span::new(self.source, start, end),
+                            value: Value::Seq(items.into()),
+                        };
+                        (node, anchor)
+                    }
+                    Some(Frame::Map {
+                        start,
+                        end,
+                        anchor,
+                        entries,
+                        merges,
+                        ..
+                    }) => (self.finish_map(start, close(end), entries, merges)?, anchor),
+                    None => return Ok(()),
+                };
+                self.remember_anchor(anchor, &node);
+                self.push_node(node)?;
+            }
+            Event::Alias(id) => {
+                let span = self.span(start, end);
+                let Some((_, node, count)) = self.anchors.iter().find(|(a, _, _)| *a == id) else {
+                    return Err(self.error(span, "alias to an unknown anchor", "unknown anchor"));
+                };
+                self.alias_nodes += count;
+                if self.alias_nodes > MAX_ALIAS_NODES {
+                    return Err(self.error(
+                        span,
+                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
+                        "alias expansion limit reached here",
+                    ));
+                }
+                let node = node.clone();
+                self.push_node(node)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `<<` is a merge key only when written plain: a quoted `"<<"` spans more than two bytes.
+fn is_merge_key(key: &Key) -> bool {
+    &*key.text == "<<" && key.span.len() == 2
+}
+
+/// Returns the indices of the first and the repeated entry if a key occurs twice.
+fn check_duplicate_keys(entries: &[Entry]) -> Result<(), (usize, usize)> {
+    if entries.len() <= 16 {
+        for (i, entry) in entries.iter().enumerate() {
+            if let Some(first) = entries[..i]
+                .iter()
+                .position(|e| e.key.text == entry.key.text)
+            {
+                return Err((first, i));
+            }
+        }
+        return Ok(());
+    }
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| {
+        entries[a]
+            .key
+            .text
+            .cmp(&entries[b].key.text)
+            .then(a.cmp(&b))
+    });
+    for pair in order.windows(2) {
+        if entries[pair[0]].key.text == entries[pair[1]].key.text {
+            return Err((pair[0], pair[1]));
+        }
+    }
+    Ok(())
+}
+
+fn scalar_value(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Option<Value> {
+    if let Some(tag) = tag
+        && tag.is_yaml_core_schema()
+    {
+        return resolve_tagged(&tag.suffix, text);
+    }
+    match style {
+        ScalarStyle::Plain if tag.is_none() => Some(resolve_plain(text)),
+        _ => Some(Value::String(text.into())),
+    }
+}
+
+/// Parses one chunk of a file (`text[range]`), appending its documents and any syntax error.
+pub fn parse_chunk(
+    source: SourceId,
+    text: &str,
+    range: Range<usize>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Document> {
+    let chunk = &text[range.clone()];
+    let mut builder = Builder {
+        source,
+        offsets: ByteOffsets::new(chunk, range.start),
+        stack: Vec::new(),
+        anchors: Vec::new(),
+        alias_nodes: 0,
+        root: None,
+        documents: Vec::new(),
+        diagnostics,
+    };
+    let mut parser = Parser::new_from_str(chunk);
+    loop {
+        match parser.next_event() {
+            None => break,
+            Some(Ok((event, span))) => {
+                if let Err(Abort(diagnostic)) =
+                    builder.handle(event, span.start.index(), span.end.index())
+                {
+                    builder.diagnostics.push(*diagnostic);
+                    break;
+                }
+            }
+            Some(Err(error)) => {
+                let at = visible_position(
+                    text,
+                    range.clone(),
+                    builder.offsets.byte(error.marker().index()),
+                );
+                let at_span = Span::new(source, at, next_char_end(text, at as usize) as u32);
+                builder.diagnostics.push(
+                    Diagnostic::new(Code::YamlSyntax, format!("invalid YAML: {}", error.info()))
+                        .with_label(at_span, error.info().to_string()),
+                );
+                break;
+            }
+        }
+    }
+    builder.documents
+}
+
+/// An error reported at the end of a document (after trailing blanks) is moved back to the
+/// last visible character, so the snippet has something to point at.
+fn visible_position(text: &str, range: Range<usize>, at: u32) -> u32 {
+    let at = (at as usize).clamp(range.start, range.end);
+    if !text[at..range.end].trim().is_empty() {
+        return at as u32;
+    }
+    let before = text[range.start..at].trim_end();
+    match before.char_indices().next_back() {
+        Some((i, _)) => (range.start + i) as u32,
+        None => at as u32,
+    }
+}
+
+fn next_char_end(text: &str, at: usize) -> usize {
+    text.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(at, |c| at + c.len_utf8())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (Vec<Document>, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let mut documents = Vec::new();
+        for range in split_documents(text) {
+            documents.extend(parse_chunk(SourceId(0), text, range, &mut diagnostics));
+        }
+        (documents, diagnostics)
+    }
+
+    fn slice(text: &str, span: Span) -> &str {
+        &text[span.start as usize..span.end as usize]
+    }
+
+    #[test]
+    fn splits_at_column_zero_markers_only() {
+        let text = "a: 1\n---\nb: |\n  --- not a marker\n--- # c\nc: 3\n---x: no\n";
+        let ranges = split_documents(text);
+        assert_eq!(ranges.len(), 3);
+        assert_eq!(&text[ranges[1].clone()], "---\nb: |\n  --- not a marker\n");
+        assert_eq!(
+            split_documents("%YAML 1.2\n---\na: 1\n---\nb: 2\n").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn spans_are_bytes_even_after_multibyte_text() {
+        let text = "name: çé\nkey: \"quoted\"\n";
+        let (docs, diags) = parse(text);
+        assert!(diags.is_empty());
+        let root = &docs[0].root;
+        let value = root.get("key").unwrap();
+        assert_eq!(value.as_str(), Some("quoted"));
+        assert_eq!(slice(text, value.span), "\"quoted\"");
+        assert_eq!(slice(text, root.entry("key").unwrap().key.span), "key");
+    }
+
+    #[test]
+    fn multi_document_with_empty_documents_and_errors() {
+        let text = "---\na: 1\n---\n---\nb: [1, 2\n---\nc: 3\n";
+        let (docs, diags) = parse(text);
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[1].root.get("c").unwrap().as_i64(), Some(3));
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::YamlSyntax);
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_with_both_locations() {
+        let text = "a: 1\nb: 2\na: 3\n";
+        let (docs, diags) = parse(text);
+        assert!(docs.is_empty());
+        assert_eq!(diags[0].labels.len(), 2);
+        assert_eq!(diags[0].labels[0].span.start, 10);
+        assert_eq!(diags[0].labels[1].span.start, 0);
+    }
+
+    #[test]
+    fn anchors_aliases_and_merge_keys() {
+        let text = "base: &b {a: 1, b: 2}\nuse:\n  <<: *b\n  b: 3\ncopy: *b\n";
+        let (docs, diags) = parse(text);
+        assert!(diags.is_empty(), "{diags:?}");
+        let root = &docs[0].root;
+        let merged = root.get("use").unwrap();
+        assert_eq!(merged.get("a").unwrap().as_i64(), Some(1));
+        assert_eq!(merged.get("b").unwrap().as_i64(), Some(3));
+        assert_eq!(
+            root.get("copy").unwrap().get("b").unwrap().as_i64(),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn alias_bombs_and_deep_nesting_fail_cleanly() {
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let (docs, diags) = parse(&bomb);
+        assert!(docs.is_empty());
+        assert!(
+            diags[0].message.contains("aliases expand"),
+            "{}",
+            diags[0].message
+        );
+
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let (docs, diags) = parse(&deep);
+        assert!(docs.is_empty());
+        assert_eq!(diags.len(), 1);
+    }
+
+    #[test]
+    fn boolean_keys_become_true_and_false_like_sigs_k8s_io_yaml() {
+        let (docs, _) = parse("y: 1\n'n': 2\n3: c\n");
+        let keys: Vec<&str> = docs[0]
+            .root
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|e| &*e.key.text)
+            .collect();
+        assert_eq!(keys, ["true", "n", "3"]);
+    }
+
+    #[test]
+    fn kubernetes_scalars() {
+        let (docs, _) = parse("a: yes\nb: '1'\nc: 0x10\nd: !!str 12\ne: ~\n");
+        let root = &docs[0].root;
+        assert!(matches!(root.get("a").unwrap().value, Value::Bool(true)));
+        assert_eq!(root.get("b").unwrap().as_str(), Some("1"));
+        assert_eq!(root.get("c").unwrap().as_i64(), Some(16));
+        assert_eq!(root.get("d").unwrap().as_str(), Some("12"));
+        assert!(root.get("e").unwrap().is_null());
+    }
+}
+
+/// The source of a scalar node, including a block scalar's `|`/`>` header, which the parser
+/// leaves out of the node's span. Expression diagnostics need it to map a position inside the
+/// decoded value back into the file.
+pub fn scalar_source_span(text: &str, span: Span) -> Span {
+    let start = span.start as usize;
+    let Some(before) = text.get(..start) else {
+        return span;
+    };
+    // Block scalar content starts on a line of its own; anything else is not a block scalar.
+    let mut line_end = match before.rfind('\n') {
+        Some(newline) if before[newline + 1..].trim().is_empty() => newline,
+        _ => return span,
+    };
+    // Walk back over blank lines to the header line.
+    loop {
+        let line_start = before[..line_end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &before[line_start..line_end];
+        if line.trim().is_empty() && line_start > 0 {
+            line_end = line_start - 1;
+            continue;
+        }
+        let code = line.split(" #").next().unwrap_or(line).trim_end();
+        if let Some(i) = code.rfind(['|', '>']) {
+            let indicators = code[i + 1..]
+                .chars()
+                .all(|c| matches!(c, '-' | '+' | '0'..='9'));
+            let after_key_or_dash = i == 0 || code[..i].ends_with([' ', '\t', ':', '-']);
+            if indicators && after_key_or_dash {
+                return Span::new(span.source, (line_start + i) as u32, span.end);
+            }
+        }
+        return span;
+    }
+}
+
+#[cfg(test)]
+mod scalar_source_tests {
+    use super::*;
+
+    #[test]
+    fn block_scalars_include_their_header() {
+        let text = "a:\n  when: |-  # note\n\n    spec.x >\n    1\n  other: plain\n";
+        let mut diagnostics = Vec::new();
+        let root = parse_chunk(SourceId(0), text, 0..text.len(), &mut diagnostics)
+            .remove(0)
+            .root;
+        let when = root.get_path(&["a", "when"]).unwrap();
+        let source = scalar_source_span(text, when.span);
+        assert!(
+            text[source.start as usize..].starts_with("|-  # note\n"),
+            "{:?}",
+            &text[source.start as usize..]
+        );
+        let plain = root.get_path(&["a", "other"]).unwrap();
+        assert_eq!(scalar_source_span(text, plain.span), plain.span);
+        let quoted_text = "w: \"a > 1\"\n";
+        let root = parse_chunk(
+            SourceId(0),
+            quoted_text,
+            0..quoted_text.len(),
+            &mut diagnostics,
+        )
+        .remove(0)
+        .root;
+        let w = root.get("w").unwrap();
+        assert_eq!(scalar_source_span(quoted_text, w.span), w.span);
+    }
+}

@@ -1,0 +1,189 @@
+//! Test helpers: run the real `dopol` binary from the repository root and read its output.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The repository root (tests run `dopol` from there, so paths in messages are stable).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What a run printed and returned.
+#[derive(Debug)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl Output {
+    /// Asserts the exit code, showing stderr when it differs.
+    pub fn code(&self, expected: i32) -> &Self {
+        assert_eq!(
+            self.code, expected,
+            "exit code; stderr:\n{}\nstdout:\n{}",
+            self.stderr, self.stdout
+        );
+        self
+    }
+
+    /// Parses stdout as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+
+    /// Asserts stderr contains every needle.
+    pub fn stderr_has(&self, needles: &[&str]) -> &Self {
+        for needle in needles {
+            assert!(
+                self.stderr.contains(needle),
+                "stderr lacks {needle:?}:\n{}",
+                self.stderr
+            );
+        }
+        self
+    }
+
+    /// Asserts stderr contains none of the needles.
+    pub fn stderr_lacks(&self, needles: &[&str]) -> &Self {
+        for needle in needles {
+            assert!(
+                !self.stderr.contains(needle),
+                "stderr has {needle:?}:\n{}",
+                self.stderr
+            );
+        }
+        self
+    }
+}
+
+/// Runs `dopol args...` in `dir`, with `stdin` as standard input.
+pub fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dopol"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("dopol runs");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(input)
+            .expect("stdin written");
+    }
+    let out = child.wait_with_output().expect("dopol finishes");
+    Output {
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// Runs `dopol args...` from the repository root.
+pub fn dopol(args: &[&str]) -> Output {
+    run_in(&root(), args, None)
+}
+
+/// `dopol effective -f <each dir> -o json <extra>` from the repository root.
+pub fn effective(dirs: &[&str], extra: &[&str]) -> Output {
+    let mut args = vec!["effective", "-o", "json"];
+    for dir in dirs {
+        args.push("-f");
+        args.push(dir);
+    }
+    args.extend_from_slice(extra);
+    dopol(&args)
+}
+
+/// One rule of an effective policy: key, value, source locator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleView {
+    pub key: String,
+    pub value: Value,
+    pub source: String,
+}
+
+/// The rules of the effective policy of `kind` on `path_id` (empty if none).
+pub fn rules(doc: &Value, kind: &str, path_id: &str) -> Vec<RuleView> {
+    assert_eq!(doc["apiVersion"], "dopol/v1");
+    assert_eq!(doc["kind"], "EffectivePolicyList");
+    let items = doc["items"].as_array().expect("items");
+    let Some(item) = items
+        .iter()
+        .find(|i| i["policyKind"] == kind && i["pathId"] == path_id)
+    else {
+        return Vec::new();
+    };
+    let rules = item["rules"].as_object().expect("rules is an object");
+    let views: Vec<RuleView> = rules
+        .iter()
+        .map(|(key, r)| RuleView {
+            key: key.clone(),
+            value: r["value"].clone(),
+            source: r["source"].as_str().expect("source").to_string(),
+        })
+        .collect();
+    // `sources` must be the sorted unique sources of the rules.
+    let mut expected: Vec<String> = views.iter().map(|r| r.source.clone()).collect();
+    expected.sort();
+    expected.dedup();
+    let sources: Vec<String> = item["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(sources, expected, "sources of {kind} on {path_id}");
+    views
+}
+
+/// `(key, value of field `owner`, source ns/name)` triples, for fixtures whose values carry an owner.
+pub fn owners(doc: &Value, kind: &str, path_id: &str) -> Vec<(String, String, String)> {
+    rules(doc, kind, path_id)
+        .into_iter()
+        .map(|r| {
+            let owner = r.value["owner"].as_str().unwrap_or("").to_string();
+            let source = r
+                .source
+                .split_once(':')
+                .map(|(_, nn)| nn.to_string())
+                .unwrap_or(r.source);
+            (r.key, owner, source)
+        })
+        .collect()
+}
+
+/// All `(policyKind, pathId)` pairs of an effective document.
+pub fn items(doc: &Value) -> Vec<(String, String)> {
+    doc["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| {
+            (
+                i["policyKind"].as_str().unwrap().to_string(),
+                i["pathId"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Builds `Vec<(String, String, String)>` from string triples.
+pub fn triples(list: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    list.iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect()
+}
