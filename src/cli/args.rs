@@ -28,7 +28,17 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Show the effective policy of every path, with the source of every rule.
-    Effective(EffectiveArgs),
+    Effective(ReportArgs),
+    /// Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom.
+    Overridden(ReportArgs),
+    /// Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule's outcomes.
+    Status(ReportArgs),
+    /// Show where a policy (or one of its rules) is effective, and where it lost.
+    Reach(ReachArgs),
+    /// Explain one path's effective policy step by step.
+    Explain(ExplainArgs),
+    /// Show the Gateway → listener → route → rule tree with the policies attached to each node.
+    Topology(TopologyArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Print dopol's man pages (or write one page per command into a directory).
@@ -105,9 +115,9 @@ pub enum ReportFormat {
     Json,
 }
 
-/// `dopol effective`.
+/// Arguments of `effective`, `overridden` and `status`.
 #[derive(Debug, Args)]
-pub struct EffectiveArgs {
+pub struct ReportArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -115,6 +125,66 @@ pub struct EffectiveArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
     pub output: ReportFormat,
+}
+
+/// `dopol reach`.
+#[derive(Debug, Args)]
+pub struct ReachArgs {
+    /// The policy (`ns/name`, `Kind/ns/name` or a locator), optionally with `#` and a rule key:
+    /// `infra/gw-auth#authentication#jwt`.
+    #[arg(value_name = "POLICY[#RULEKEY]")]
+    pub policy: String,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
+    pub output: ReportFormat,
+}
+
+/// `dopol explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The path id to explain.
+    #[arg(long, value_name = "PATHID", conflicts_with_all = ["route", "rule"])]
+    pub path: Option<String>,
+    /// Explain the paths of this route (`name` or `ns/name`); with several, each is explained.
+    #[arg(long, value_name = "[NS/]NAME", required_unless_present = "path")]
+    pub route: Option<String>,
+    /// Only this rule of the route (its name, or `rule-N`).
+    #[arg(long, value_name = "NAME", requires = "route")]
+    pub rule: Option<String>,
+    /// Only paths through this listener (`name`, or `[ns/]gateway#name`).
+    #[arg(long, value_name = "LISTENER", requires = "route")]
+    pub listener: Option<String>,
+    /// Only this policy kind. Repeatable.
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Output format (`table` prints the explanation as text).
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
+    pub output: ReportFormat,
+}
+
+/// Output formats of `dopol topology`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TopologyOutput {
+    /// An indented tree.
+    Tree,
+    /// Graphviz DOT.
+    Dot,
+    /// A Mermaid flowchart.
+    Mermaid,
+}
+
+/// `dopol topology`.
+#[derive(Debug, Args)]
+pub struct TopologyArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = TopologyOutput::Tree)]
+    pub output: TopologyOutput,
 }
 
 /// Shells for completion scripts.

@@ -6,11 +6,12 @@
 pub mod args;
 pub mod effective;
 pub mod generate;
+pub mod observe;
 pub mod session;
 
 use args::{Cli, Command};
 use clap::Parser;
-use session::{Exit, Session};
+use session::Exit;
 
 /// Parses `std::env::args`, runs the command, and returns the process exit code.
 /// Panics are caught and reported as internal errors (exit code 4).
@@ -32,6 +33,11 @@ pub fn main_exit_code() -> i32 {
 pub fn run(cli: &Cli) -> Exit {
     let result = match &cli.command {
         Command::Effective(args) => effective::run(args),
+        Command::Overridden(args) => observe::overridden(args),
+        Command::Status(args) => observe::status(args),
+        Command::Reach(args) => observe::reach(args),
+        Command::Explain(args) => observe::explain(args),
+        Command::Topology(args) => observe::topology(args),
         Command::Completions(args) => Ok(generate::completions(args)),
         Command::Man(args) => Ok(generate::man(args)),
     };
@@ -39,21 +45,4 @@ pub fn run(cli: &Cli) -> Exit {
         eprintln!("error: {message}");
         Exit::Usage
     })
-}
-
-/// With `-v`: what was read.
-fn print_stats(session: &Session, evaluated: &crate::pipeline::Evaluated) {
-    let stats = &evaluated.model.stats;
-    let model = &evaluated.model;
-    session.info(&format!(
-        "read {} files, {} documents: {} objects dopol reads ({} gateways, {} routes, {} policies), {} objects of other kinds skipped; {} paths",
-        stats.files,
-        stats.documents,
-        stats.objects,
-        model.gateways.len(),
-        model.routes.len(),
-        model.policies.len(),
-        stats.skipped_other_kinds,
-        evaluated.topology.paths.len()
-    ));
 }

@@ -146,3 +146,74 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io:
         other => other,
     }
 }
+
+/// A command's evaluated input and its display settings; prints diagnostics once at the end.
+pub struct Run {
+    /// How to print.
+    pub session: Session,
+    /// The model and topology.
+    pub evaluated: crate::pipeline::Evaluated,
+}
+
+impl Run {
+    /// Reads the inputs named by the flags.
+    pub fn start(input: &InputArgs) -> Run {
+        let session = Session::new(&input.display);
+        let evaluated = crate::pipeline::evaluate_files(&input_options(input));
+        print_stats(&session, &evaluated);
+        Run { session, evaluated }
+    }
+
+    /// Prints the input's diagnostics plus `more` (the engine's) and returns the exit code for
+    /// report commands.
+    pub fn finish(&self, more: Vec<Diagnostic>) -> Exit {
+        let mut diagnostics: Vec<Diagnostic> = self.evaluated.diagnostics().cloned().collect();
+        diagnostics.extend(more);
+        self.session
+            .print_diagnostics(&mut diagnostics, &self.evaluated.model.sources);
+        input_exit(&diagnostics)
+    }
+}
+
+/// With `-v`: what was read.
+fn print_stats(session: &Session, evaluated: &crate::pipeline::Evaluated) {
+    let stats = &evaluated.model.stats;
+    let model = &evaluated.model;
+    session.info(&format!(
+        "read {} files, {} documents: {} objects dopol reads ({} gateways, {} routes, {} policies), {} objects of other kinds skipped; {} paths",
+        stats.files,
+        stats.documents,
+        stats.objects,
+        model.gateways.len(),
+        model.routes.len(),
+        model.policies.len(),
+        stats.skipped_other_kinds,
+        evaluated.topology.paths.len()
+    ));
+}
+
+/// Writes a report in a machine format, or runs `table` for the human one.
+pub fn write_report<T: serde::Serialize>(
+    format: super::args::ReportFormat,
+    report: &T,
+    table: impl FnOnce() -> String,
+) -> Exit {
+    use super::args::ReportFormat;
+    let written = write_stdout(|out| match format {
+        ReportFormat::Json => crate::render::write_json(out, report),
+        ReportFormat::Yaml => crate::render::write_yaml(out, report),
+        ReportFormat::Table => out.write_all(table().as_bytes()),
+    });
+    match written {
+        Ok(()) => Exit::Success,
+        Err(e) => {
+            eprintln!("error: cannot write output: {e}");
+            Exit::Internal
+        }
+    }
+}
+
+/// The worse of two exit codes (input errors win over success).
+pub fn worst(a: Exit, b: Exit) -> Exit {
+    if a as i32 >= b as i32 { a } else { b }
+}

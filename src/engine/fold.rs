@@ -34,8 +34,8 @@ pub struct RuleRef {
 /// The effective policy: rule key → the rule that provides it.
 pub type Effective<'m> = BTreeMap<&'m str, RuleRef>;
 
-/// What happened to a rule at one fold step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What happened to a rule at one fold step. The last event about a rule is its outcome.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RuleEvent {
     /// The rule entered `E`.
     Added,
@@ -59,6 +59,37 @@ pub enum RuleEvent {
         /// Why.
         reason: String,
     },
+}
+
+impl RuleEvent {
+    /// The outcome's name (SPEC §5): `effective` (still in `E`), `superseded`, `overridden`,
+    /// `deactivated`, `not-applied`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            RuleEvent::Added => "effective",
+            RuleEvent::Superseded { .. } => "superseded",
+            RuleEvent::Overridden { .. } => "overridden",
+            RuleEvent::Deactivated { .. } => "deactivated",
+            RuleEvent::NotApplied { .. } => "not-applied",
+        }
+    }
+
+    /// The policies that decided it (empty for `effective` and `not-applied`).
+    pub fn by(&self) -> Vec<u32> {
+        match self {
+            RuleEvent::Superseded { by } => by.clone(),
+            RuleEvent::Overridden { by } | RuleEvent::Deactivated { by } => vec![*by],
+            RuleEvent::Added | RuleEvent::NotApplied { .. } => Vec::new(),
+        }
+    }
+
+    /// The reason, for `not-applied`.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            RuleEvent::NotApplied { reason } => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 /// How a block step went.

@@ -8,6 +8,8 @@
 
 pub mod constraint;
 pub mod fold;
+pub mod outcomes;
+pub mod trace;
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Model;
@@ -15,18 +17,39 @@ use crate::topology::targets::NO_LIST;
 use crate::topology::{Path, Target, Topology};
 use constraint::Constraints;
 use fold::{Effective, FoldObserver, Folded, NoObserver};
+use outcomes::OutcomeRecorder;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-/// Which fold gives the effective policy of one path for one policy kind.
+/// Which fold gives the result of one path for one policy kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EffectiveEntry {
     /// Index into `Topology::paths`.
     pub path: u32,
     /// Index into [`crate::policy::all_kinds`].
     pub kind: usize,
-    /// Index into [`EffectiveSet::folds`].
+    /// Index into the shared results ([`EffectiveSet::folds`], [`SharedFolds::results`]).
     pub fold: u32,
+}
+
+/// Results computed once per distinct policy list, and which one each path and kind uses.
+#[derive(Debug, Default)]
+pub struct SharedFolds<T> {
+    /// One result per distinct policy list.
+    pub results: Vec<T>,
+    /// Every path and kind with policies, in path order then kind order.
+    pub entries: Vec<EffectiveEntry>,
+}
+
+/// One fold with the outcome of every rule it saw.
+#[derive(Debug)]
+pub struct PathOutcomes<'m> {
+    /// The policies, least specific first.
+    pub policies: Vec<u32>,
+    /// The fold.
+    pub folded: Folded<'m>,
+    /// Every rule's outcome, sorted by rule.
+    pub outcomes: Vec<(fold::RuleRef, outcomes::Outcome)>,
 }
 
 /// The effective policies of every path: one fold per distinct policy list, shared by every
@@ -100,15 +123,14 @@ impl<'m> Engine<'m> {
         fold::fold(self.model, &ordered, &self.constraints, observer)
     }
 
-    /// The effective policy of every path and kind (empty ones left out), in path order then
-    /// kind order, plus warnings for constraints that failed to evaluate.
-    pub fn effective_all(&self) -> (EffectiveSet<'m>, Vec<Diagnostic>) {
+    /// Runs `run` once per distinct policy list (in parallel) and says which list each path and
+    /// kind with policies uses: paths whose four elements carry the same lists share one fold.
+    pub fn fold_distinct<T: Send>(&self, run: impl Fn(&[u32]) -> T + Sync) -> SharedFolds<T> {
         let kinds = crate::policy::all_kinds().count();
         let targets = &self.topology.targets;
-        // Paths whose four elements carry the same policy lists share one fold.
         let mut distinct: FxHashMap<[u32; 4], u32> = FxHashMap::default();
-        let mut keys: Vec<(usize, [u32; 4])> = Vec::new();
-        let mut work: Vec<(u32, usize, u32)> = Vec::new();
+        let mut keys: Vec<[u32; 4]> = Vec::new();
+        let mut entries: Vec<EffectiveEntry> = Vec::new();
         for (index, path) in self.topology.paths.iter().enumerate() {
             let elements = path_elements(path);
             for kind in 0..kinds {
@@ -118,35 +140,78 @@ impl<'m> Engine<'m> {
                 }
                 let next = keys.len() as u32;
                 let fold = *distinct.entry(key).or_insert_with(|| {
-                    keys.push((kind, key));
+                    keys.push(key);
                     next
                 });
-                work.push((index as u32, kind, fold));
+                entries.push(EffectiveEntry {
+                    path: index as u32,
+                    kind,
+                    fold,
+                });
             }
         }
-        let folds: Vec<Folded<'m>> = keys
+        let results = keys
             .par_iter()
-            .map(|(_, key)| {
+            .map(|key| {
                 let ordered: Vec<u32> = key
                     .iter()
                     .filter(|&&id| id != NO_LIST)
                     .flat_map(|&id| targets.lists[id as usize].iter().copied())
                     .collect();
-                fold::fold(self.model, &ordered, &self.constraints, &mut NoObserver)
+                run(&ordered)
             })
             .collect();
-        let mut diagnostics = Vec::new();
-        let mut entries = Vec::with_capacity(work.len());
-        for (path, kind, fold) in work {
-            let result = &folds[fold as usize];
-            for failure in &result.failures {
-                diagnostics.push(self.constraint_warning(path, failure));
+        SharedFolds { results, entries }
+    }
+
+    /// The effective policy of every path and kind (empty ones left out), in path order then
+    /// kind order, plus warnings for constraints that failed to evaluate.
+    pub fn effective_all(&self) -> (EffectiveSet<'m>, Vec<Diagnostic>) {
+        let shared = self.fold_distinct(|ordered| {
+            fold::fold(self.model, ordered, &self.constraints, &mut NoObserver)
+        });
+        let diagnostics = self.constraint_warnings(&shared, |folded| &folded.failures);
+        let entries = shared
+            .entries
+            .into_iter()
+            .filter(|e| !shared.results[e.fold as usize].effective.is_empty())
+            .collect();
+        (
+            EffectiveSet {
+                folds: shared.results,
+                entries,
+            },
+            diagnostics,
+        )
+    }
+
+    /// Every rule's outcome on every path with policies (SPEC §5), plus constraint warnings.
+    pub fn outcomes_all(&self) -> (SharedFolds<PathOutcomes<'m>>, Vec<Diagnostic>) {
+        let shared = self.fold_distinct(|ordered| {
+            let mut recorder = OutcomeRecorder::default();
+            let folded = fold::fold(self.model, ordered, &self.constraints, &mut recorder);
+            PathOutcomes {
+                policies: ordered.to_vec(),
+                outcomes: recorder.finish(&folded.effective),
+                folded,
             }
-            if !result.effective.is_empty() {
-                entries.push(EffectiveEntry { path, kind, fold });
+        });
+        let diagnostics = self.constraint_warnings(&shared, |outcomes| &outcomes.folded.failures);
+        (shared, diagnostics)
+    }
+
+    fn constraint_warnings<T>(
+        &self,
+        shared: &SharedFolds<T>,
+        failures: impl Fn(&T) -> &Vec<fold::ConstraintFailure>,
+    ) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        for entry in &shared.entries {
+            for failure in failures(&shared.results[entry.fold as usize]) {
+                diagnostics.push(self.constraint_warning(entry.path, failure));
             }
         }
-        (EffectiveSet { folds, entries }, diagnostics)
+        diagnostics
     }
 
     /// The warning for a constraint that failed on one path.

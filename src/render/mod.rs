@@ -6,7 +6,9 @@
 pub mod diagnostics;
 pub mod effective;
 pub mod effective_json;
+pub mod observability;
 pub mod table;
+pub mod topology;
 pub mod value;
 
 use rayon::prelude::*;

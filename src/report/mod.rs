@@ -5,7 +5,26 @@
 //! tables and YAML.
 
 pub mod effective;
+pub mod explain;
 pub mod filter;
+pub mod observed;
+pub mod overridden;
+pub mod reach;
+pub mod status;
 
 /// The `apiVersion` of every machine-readable document dopol prints.
 pub const API_VERSION: &str = "dopol/v1";
+
+/// Serializes `{"apiVersion": "dopol/v1", "kind": KIND, "items": [...]}`.
+pub fn list_document<S: serde::Serializer, T: serde::Serialize>(
+    serializer: S,
+    kind: &str,
+    items: &[T],
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let mut s = serializer.serialize_struct("List", 3)?;
+    s.serialize_field("apiVersion", API_VERSION)?;
+    s.serialize_field("kind", kind)?;
+    s.serialize_field("items", items)?;
+    s.end()
+}

@@ -1,0 +1,213 @@
+//! `dopol overridden`, `status`, `reach`, `explain`, `topology`.
+
+use super::args::{ExplainArgs, ReachArgs, ReportArgs, ReportFormat, TopologyArgs, TopologyOutput};
+use super::session::{self, Exit, Run, UsageError, worst};
+use crate::engine::Engine;
+use crate::render::observability;
+use crate::render::topology::{self, TopologyFormat};
+use crate::report::filter::{self, matches_name};
+use crate::report::observed::Observed;
+use crate::report::{explain, overridden, reach, status};
+
+/// Runs a report over every rule's outcomes (`overridden`, `status`).
+fn outcome_report<R: serde::Serialize>(
+    args: &ReportArgs,
+    build: impl FnOnce(&Observed<'_, '_>, &filter::Filters) -> R,
+    is_empty: impl FnOnce(&R) -> bool,
+    empty_message: &str,
+    table: impl FnOnce(&R) -> String,
+) -> Result<Exit, UsageError> {
+    let run = Run::start(&args.input);
+    let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
+    let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    let (observed, more) = Observed::new(&engine);
+    diagnostics.extend(more);
+    let exit = run.finish(diagnostics);
+    let report = build(&observed, &filters);
+    if is_empty(&report) && args.output == ReportFormat::Table {
+        eprintln!("{empty_message}");
+        return Ok(exit);
+    }
+    Ok(worst(
+        exit,
+        session::write_report(args.output, &report, || table(&report)),
+    ))
+}
+
+/// Runs `dopol overridden`.
+pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
+    outcome_report(
+        args,
+        overridden::build,
+        |r| r.items.is_empty(),
+        "No rule lost anywhere.",
+        observability::overridden_table,
+    )
+}
+
+/// Runs `dopol status`.
+pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
+    outcome_report(
+        args,
+        status::build,
+        |r| r.items.is_empty(),
+        "No policies.",
+        observability::status_table,
+    )
+}
+
+/// Splits `POLICY#RULEKEY` at the first `#` (rule keys contain `#` themselves).
+fn split_policy_and_key(reference: &str) -> (&str, Option<&str>) {
+    match reference.split_once('#') {
+        Some((policy, key)) => (policy, Some(key)),
+        None => (reference, None),
+    }
+}
+
+/// Runs `dopol reach`.
+pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
+    let run = Run::start(&args.input);
+    let model = &run.evaluated.model;
+    let (reference, key) = split_policy_and_key(&args.policy);
+    let matches = filter::resolve_policy_ref(model, reference).map_err(UsageError)?;
+    let policy = match matches.as_slice() {
+        [one] => *one,
+        several => {
+            let names: Vec<&str> = several
+                .iter()
+                .map(|&p| model.policies[p as usize].locator.as_str())
+                .collect();
+            return Err(UsageError(format!(
+                "`{reference}` matches several policies; name one: {}",
+                names.join(", ")
+            )));
+        }
+    };
+    if let Some(key) = key {
+        let p = &model.policies[policy as usize];
+        if !p.rules().any(|(_, r)| r.key == key) {
+            let keys: Vec<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
+            let hint = crate::suggest::closest(key, keys.iter().copied())
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            return Err(UsageError(format!(
+                "{} has no rule `{key}` (its rules: {}){hint}",
+                p.display(),
+                keys.join(", ")
+            )));
+        }
+    }
+    let (engine, mut diagnostics) = Engine::new(model, &run.evaluated.topology);
+    let (observed, more) = Observed::new(&engine);
+    diagnostics.extend(more);
+    let exit = run.finish(diagnostics);
+    let report = reach::build(&observed, policy, key);
+    Ok(worst(
+        exit,
+        session::write_report(args.output, &report, || observability::reach_text(&report)),
+    ))
+}
+
+/// Runs `dopol explain`.
+pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
+    let run = Run::start(&args.input);
+    let model = &run.evaluated.model;
+    let topology = &run.evaluated.topology;
+    let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
+    let paths: Vec<usize> = match (&args.path, &args.route) {
+        (Some(id), _) => match topology.find_path(id) {
+            Some(index) => vec![index],
+            None => {
+                let hint =
+                    crate::suggest::closest(id, topology.path_ids.iter().map(String::as_str))
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default();
+                return Err(UsageError(format!("no path has id `{id}`{hint}")));
+            }
+        },
+        (None, Some(route)) => {
+            let found: Vec<usize> = topology
+                .paths
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    let r = &model.routes[p.route as usize];
+                    let gateway = &model.gateways[p.gateway as usize];
+                    let listener = &gateway.listeners[p.listener as usize];
+                    matches_name(route, &r.namespace, &r.name)
+                        && args
+                            .rule
+                            .as_ref()
+                            .is_none_or(|rule| *rule == r.rules[p.rule as usize].name)
+                        && args
+                            .listener
+                            .as_ref()
+                            .is_none_or(|l| match l.split_once('#') {
+                                Some((gw, name)) => {
+                                    matches_name(gw, &gateway.namespace, &gateway.name)
+                                        && name == listener.name
+                                }
+                                None => *l == listener.name,
+                            })
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if found.is_empty() {
+                return Err(UsageError(format!(
+                    "no path matches route `{route}`{}{} (is the route attached to a listener?)",
+                    args.rule
+                        .as_ref()
+                        .map(|r| format!(", rule `{r}`"))
+                        .unwrap_or_default(),
+                    args.listener
+                        .as_ref()
+                        .map(|l| format!(", listener `{l}`"))
+                        .unwrap_or_default()
+                )));
+            }
+            found
+        }
+        (None, None) => {
+            return Err(UsageError(
+                "name a path with --path, or a route with --route".into(),
+            ));
+        }
+    };
+    let (engine, diagnostics) = Engine::new(model, topology);
+    let all_kinds: Vec<_> = crate::policy::all_kinds().collect();
+    let report = explain::ExplainReport {
+        items: paths
+            .into_iter()
+            .map(|p| {
+                explain::explain_path(&engine, p, |k| {
+                    kinds.is_empty() || kinds.iter().any(|w| std::ptr::eq(*w, all_kinds[k]))
+                })
+            })
+            .collect(),
+    };
+    let exit = run.finish(diagnostics);
+    Ok(worst(
+        exit,
+        session::write_report(args.output, &report, || {
+            observability::explain_text(&report)
+        }),
+    ))
+}
+
+/// Runs `dopol topology`.
+pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
+    let run = Run::start(&args.input);
+    let exit = run.finish(Vec::new());
+    let format = match args.output {
+        TopologyOutput::Tree => TopologyFormat::Tree,
+        TopologyOutput::Dot => TopologyFormat::Dot,
+        TopologyOutput::Mermaid => TopologyFormat::Mermaid,
+    };
+    let text = topology::render(&run.evaluated.model, &run.evaluated.topology, format);
+    let written = session::write_stdout(|out| out.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        eprintln!("error: cannot write output: {e}");
+        return Ok(Exit::Internal);
+    }
+    Ok(exit)
+}

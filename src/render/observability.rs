@@ -1,0 +1,279 @@
+//! Human renderings of `status`, `overridden`, `reach` and `explain`.
+
+use super::table::{blank_if_same, finish, new_table};
+use crate::report::explain::{ExplainReport, KindExplanation};
+use crate::report::overridden::OverriddenReport;
+use crate::report::reach::ReachReport;
+use crate::report::status::{StatusReport, outcome_counts};
+use std::fmt::Write;
+
+/// `ns/name` of a locator (`authpolicy.kuadrant.io:ns/name` → `ns/name`).
+fn short(locator: &str) -> &str {
+    locator.split_once(':').map_or(locator, |(_, nn)| nn)
+}
+
+/// `Kind` of a locator (`authpolicy.kuadrant.io:…` → `AuthPolicy`).
+fn kind_of(locator: &str) -> &'static str {
+    let prefix = locator.split_once(':').map_or("", |(p, _)| p);
+    crate::policy::all_kinds()
+        .find(|k| k.locator_prefix() == prefix)
+        .map_or("", |k| k.kind)
+}
+
+fn join_short(locators: &[String]) -> String {
+    locators
+        .iter()
+        .map(|l| short(l))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Most paths listed in one table cell before "… and N more".
+const PATHS_SHOWN: usize = 4;
+
+fn path_list(ids: &[String]) -> String {
+    let mut lines: Vec<String> = ids
+        .iter()
+        .take(PATHS_SHOWN)
+        .map(|id| compact_path(id))
+        .collect();
+    if ids.len() > PATHS_SHOWN {
+        lines.push(format!("… and {} more", ids.len() - PATHS_SHOWN));
+    }
+    lines.join("\n")
+}
+
+/// `class|ns/gw|ns/gw#l|ns/r|ns/r#rule` → `ns/gw#l → ns/r#rule`.
+pub fn compact_path(id: &str) -> String {
+    let parts: Vec<&str> = id.split('|').collect();
+    match parts.as_slice() {
+        [_, _, listener, _, rule] => format!("{listener} → {rule}"),
+        _ => id.to_string(),
+    }
+}
+
+/// `dopol status` as two tables: conditions, then rule outcomes.
+pub fn status_table(report: &StatusReport) -> String {
+    let mut conditions = new_table(&[
+        "KIND", "POLICY", "ACCEPTED", "ENFORCED", "REASON", "MESSAGE",
+    ]);
+    for item in &report.items {
+        let accepted = &item.conditions[0];
+        let enforced = item.conditions.get(1);
+        let (status, reason, message) = match enforced {
+            Some(e) => (e.status, e.reason, e.message.as_str()),
+            None => ("-", accepted.reason, accepted.message.as_str()),
+        };
+        conditions.add_row(vec![
+            kind_of(&item.policy),
+            short(&item.policy),
+            accepted.status,
+            status,
+            reason,
+            message,
+        ]);
+    }
+    let mut out = finish(&conditions);
+    let mut rules = new_table(&["POLICY", "RULE", "OUTCOMES"]);
+    let mut last_policy = String::new();
+    for item in &report.items {
+        for rule in &item.rules {
+            let counts = outcome_counts(&rule.outcomes);
+            let text = if counts.is_empty() {
+                "on no path".to_string()
+            } else {
+                counts
+                    .iter()
+                    .map(|(name, n)| format!("{name} ×{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            rules.add_row(vec![
+                blank_if_same(&mut last_policy, short(&item.policy)),
+                rule.key.clone(),
+                text,
+            ]);
+        }
+    }
+    if rules.row_count() > 0 {
+        out.push('\n');
+        out.push_str(&finish(&rules));
+    }
+    out
+}
+
+/// `dopol overridden` as a table.
+pub fn overridden_table(report: &OverriddenReport) -> String {
+    let mut table = new_table(&["POLICY", "RULE", "OUTCOME", "BY", "WHERE"]);
+    let (mut last_policy, mut last_rule) = (String::new(), String::new());
+    for item in &report.items {
+        let policy = format!(
+            "{} {} ({})",
+            kind_of(&item.policy),
+            short(&item.policy),
+            item.block
+        );
+        let policy_cell = blank_if_same(&mut last_policy, &policy);
+        if !policy_cell.is_empty() {
+            last_rule.clear();
+        }
+        let by = match &item.reason {
+            Some(reason) => reason.clone(),
+            None => join_short(&item.by),
+        };
+        table.add_row(vec![
+            policy_cell,
+            blank_if_same(&mut last_rule, &item.key),
+            item.outcome.to_string(),
+            by,
+            format!(
+                "{} path{}:\n{}",
+                item.path_ids.len(),
+                if item.path_ids.len() == 1 { "" } else { "s" },
+                path_list(&item.path_ids)
+            ),
+        ]);
+    }
+    finish(&table)
+}
+
+/// `dopol reach` as text.
+pub fn reach_text(report: &ReachReport) -> String {
+    let mut out = String::new();
+    let subject = match &report.rule {
+        Some(key) => format!("rule {key} of {}", short(&report.policy)),
+        None => format!("{} {}", kind_of(&report.policy), short(&report.policy)),
+    };
+    let _ = writeln!(
+        out,
+        "{subject} reaches {} of {} paths",
+        report.reached, report.paths
+    );
+    for gateway in &report.effective {
+        let _ = writeln!(out, "\nGateway {}", gateway.gateway);
+        for listener in &gateway.listeners {
+            let _ = writeln!(out, "  listener {}", listener.listener);
+            for route in &listener.routes {
+                let _ = writeln!(out, "    {} {}", route.kind, route.route);
+                for rule in &route.rules {
+                    let _ = writeln!(out, "      rule {}: {}", rule.rule, rule.keys.join(", "));
+                }
+            }
+        }
+    }
+    if !report.lost.is_empty() {
+        out.push_str("\nLost:\n");
+        let mut table = new_table(&["PATH", "RULE", "OUTCOME", "BY"]);
+        let mut last_path = String::new();
+        for lost in &report.lost {
+            let by = lost
+                .outcome
+                .reason
+                .clone()
+                .unwrap_or_else(|| join_short(&lost.outcome.by));
+            table.add_row(vec![
+                blank_if_same(&mut last_path, &compact_path(&lost.outcome.path_id)),
+                lost.key.clone(),
+                lost.outcome.outcome.to_string(),
+                by,
+            ]);
+        }
+        for line in finish(&table).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}
+
+fn action_symbol(action: &str) -> &'static str {
+    match action {
+        "added" => "+",
+        "superseded" => "=",
+        "replaced" => "~",
+        "dropped" => "-",
+        "deactivated" => "x",
+        _ => "!",
+    }
+}
+
+fn explain_kind(out: &mut String, kind: &KindExplanation) {
+    let _ = writeln!(
+        out,
+        "\n{} — {} polic{}, least specific first:",
+        kind.policy_kind,
+        kind.policies.len(),
+        if kind.policies.len() == 1 { "y" } else { "ies" }
+    );
+    let mut table = new_table(&["#", "POLICY", "TARGET", "BLOCKS", "CREATED", "WHY HERE"]);
+    for p in &kind.policies {
+        table.add_row(vec![
+            p.position.to_string(),
+            p.name.clone(),
+            p.target.clone(),
+            p.blocks.join(", "),
+            p.created.clone().unwrap_or_else(|| "-".into()),
+            p.why.clone(),
+        ]);
+    }
+    for line in finish(&table).lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    out.push_str("\n  Fold, most specific first (E = effective policy so far, starting empty):\n");
+    for step in &kind.steps {
+        let _ = writeln!(
+            out,
+            "  [{}] {}, {}",
+            step.position,
+            short(&step.policy),
+            step.summary
+        );
+        if let Some(reason) = &step.reason {
+            let _ = writeln!(out, "      ! {reason}");
+        }
+        for change in &step.changes {
+            let detail = match change.action {
+                "added" | "not-applied" => String::new(),
+                "superseded" => format!("  kept from {}", join_short(&change.by)),
+                "replaced" => format!("  {} → {}", short(&change.source), join_short(&change.by)),
+                "dropped" => format!(
+                    "  from {}, by {}",
+                    short(&change.source),
+                    join_short(&change.by)
+                ),
+                "deactivated" => format!("  unset by {}", join_short(&change.by)),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "      {} {}{detail}",
+                action_symbol(change.action),
+                change.key
+            );
+        }
+    }
+    if kind.effective.is_empty() {
+        out.push_str("  Result: no effective policy\n");
+    } else {
+        out.push_str("  Result:\n");
+        for (key, source) in &kind.effective {
+            let _ = writeln!(out, "      {key} ← {}", short(source));
+        }
+    }
+}
+
+/// `dopol explain` as text.
+pub fn explain_text(report: &ExplainReport) -> String {
+    let mut out = String::from(
+        "Legend: + added  = superseded (E kept its rule)  ~ replaced  - dropped  x deactivated  ! not applied\n",
+    );
+    for item in &report.items {
+        let _ = writeln!(out, "\nPath {}", item.path_id);
+        if item.kinds.is_empty() {
+            out.push_str("  no policies on this path\n");
+        }
+        for kind in &item.kinds {
+            explain_kind(&mut out, kind);
+        }
+    }
+    out
+}

@@ -1,0 +1,445 @@
+//! `dopol topology`: the GatewayClass → Gateway → listener → route → rule tree with the policies
+//! attached at each node, refused attachments with their Gateway API reason, and policies that
+//! were not accepted. Three renderings of one graph: an indented tree, Graphviz DOT, Mermaid.
+
+use crate::model::Model;
+use crate::policy::{BlockKind, all_kinds};
+use crate::topology::{Target, Topology};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// What one node of the graph is.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum NodeKind {
+    Class,
+    Gateway,
+    Listener,
+    Route,
+    Rule,
+    Policy,
+}
+
+/// A node: a stable id, its kind and a one-line label.
+#[derive(Clone, Debug)]
+struct Node {
+    id: String,
+    kind: NodeKind,
+    label: String,
+}
+
+/// The graph shared by the three renderings.
+#[derive(Debug, Default)]
+struct Graph {
+    nodes: Vec<Node>,
+    /// Hierarchy edges parent → child (node indices).
+    edges: Vec<(usize, usize)>,
+    /// Policy → target edges.
+    policy_edges: Vec<(usize, usize)>,
+    /// Refused attachments: route node → Gateway node, reason.
+    refused: Vec<(usize, Option<usize>, String)>,
+    /// Tree children (for the indented rendering; routes are repeated under each listener).
+    tree: BTreeMap<usize, Vec<TreeChild>>,
+    roots: Vec<usize>,
+    notes: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+enum TreeChild {
+    Node(usize),
+    /// A route under one listener: route node, and the rules under it.
+    RouteUnder(usize, Vec<usize>),
+}
+
+/// Output format of `dopol topology`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopologyFormat {
+    /// Indented tree.
+    Tree,
+    /// Graphviz DOT.
+    Dot,
+    /// Mermaid flowchart.
+    Mermaid,
+}
+
+/// Renders the topology.
+pub fn render(model: &Model, topology: &Topology, format: TopologyFormat) -> String {
+    let graph = build(model, topology);
+    match format {
+        TopologyFormat::Tree => tree(&graph),
+        TopologyFormat::Dot => dot(&graph),
+        TopologyFormat::Mermaid => mermaid(&graph),
+    }
+}
+
+fn policy_label(model: &Model, policy: u32) -> String {
+    let p = &model.policies[policy as usize];
+    let blocks: Vec<String> = p
+        .blocks
+        .iter()
+        .map(|b| match b.kind {
+            BlockKind::Bare => "bare".to_string(),
+            k => format!("{} {}", k.as_str(), b.strategy.as_str()),
+        })
+        .collect();
+    format!(
+        "{} {} [{}]",
+        p.kind.kind,
+        p.namespaced_name(),
+        blocks.join(", ")
+    )
+}
+
+fn build(model: &Model, topology: &Topology) -> Graph {
+    let mut graph = Graph::default();
+    let add = |graph: &mut Graph, id: String, kind: NodeKind, label: String| {
+        graph.nodes.push(Node { id, kind, label });
+        graph.nodes.len() - 1
+    };
+
+    // Policies attached to each element, in engine order, kinds in registry order.
+    let kinds = all_kinds().count();
+    let policies_on = |target: Target| -> Vec<u32> {
+        (0..kinds)
+            .flat_map(|k| topology.targets.on(target, k).to_vec())
+            .collect()
+    };
+
+    let mut policy_nodes: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut attach_policies = |graph: &mut Graph, target: Target, node: usize| {
+        for p in policies_on(target) {
+            let policy_node = *policy_nodes.entry(p).or_insert_with(|| {
+                let policy = &model.policies[p as usize];
+                graph.nodes.push(Node {
+                    id: format!("policy:{}", policy.locator),
+                    kind: NodeKind::Policy,
+                    label: policy_label(model, p),
+                });
+                graph.nodes.len() - 1
+            });
+            graph.policy_edges.push((policy_node, node));
+            graph
+                .tree
+                .entry(node)
+                .or_default()
+                .push(TreeChild::Node(policy_node));
+        }
+    };
+
+    let mut route_nodes: BTreeMap<u32, (usize, Vec<usize>)> = BTreeMap::new();
+    let mut route_node = |graph: &mut Graph,
+                          r: u32,
+                          attach: &mut dyn FnMut(&mut Graph, Target, usize)|
+     -> (usize, Vec<usize>) {
+        if let Some(existing) = route_nodes.get(&r) {
+            return existing.clone();
+        }
+        let route = &model.routes[r as usize];
+        let id = format!(
+            "route:{}:{}/{}",
+            route.kind.as_str(),
+            route.namespace,
+            route.name
+        );
+        let node = add(
+            graph,
+            id.clone(),
+            NodeKind::Route,
+            format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name),
+        );
+        attach(graph, Target::Route(r), node);
+        let rules: Vec<usize> = route
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(k, rule)| {
+                let rule_node = add(
+                    graph,
+                    format!("{id}#{}", rule.name),
+                    NodeKind::Rule,
+                    format!("rule {}", rule.name),
+                );
+                graph.edges.push((node, rule_node));
+                attach(graph, Target::RouteRule(r, k as u32), rule_node);
+                rule_node
+            })
+            .collect();
+        route_nodes.insert(r, (node, rules.clone()));
+        (node, rules)
+    };
+
+    let mut gateways: Vec<u32> = (0..model.gateways.len() as u32).collect();
+    gateways.sort_by_key(|&g| {
+        let gw = &model.gateways[g as usize];
+        (gw.class_name.clone(), gw.namespace.clone(), gw.name.clone())
+    });
+    let mut class_nodes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut gateway_nodes: BTreeMap<u32, usize> = BTreeMap::new();
+    for g in gateways {
+        let gateway = &model.gateways[g as usize];
+        let class = *class_nodes
+            .entry(gateway.class_name.clone())
+            .or_insert_with(|| {
+                let node = add(
+                    &mut graph,
+                    format!("class:{}", gateway.class_name),
+                    NodeKind::Class,
+                    format!("GatewayClass {}", gateway.class_name),
+                );
+                graph.roots.push(node);
+                node
+            });
+        let gateway_label = format!(
+            "Gateway {}/{}{}",
+            gateway.namespace,
+            gateway.name,
+            if gateway.assumed { " (assumed)" } else { "" }
+        );
+        let gateway_node = add(
+            &mut graph,
+            format!("gateway:{}/{}", gateway.namespace, gateway.name),
+            NodeKind::Gateway,
+            gateway_label,
+        );
+        gateway_nodes.insert(g, gateway_node);
+        graph.edges.push((class, gateway_node));
+        graph
+            .tree
+            .entry(class)
+            .or_default()
+            .push(TreeChild::Node(gateway_node));
+        attach_policies(&mut graph, Target::Gateway(g), gateway_node);
+        for (l, listener) in gateway.listeners.iter().enumerate() {
+            let mut label = format!("listener {}", listener.name);
+            if !gateway.assumed {
+                let _ = write!(label, " ({}:{}", listener.protocol, listener.port);
+                if let Some(hostname) = &listener.hostname {
+                    let _ = write!(label, " {hostname}");
+                }
+                label.push(')');
+            }
+            let listener_node = add(
+                &mut graph,
+                format!(
+                    "listener:{}/{}#{}",
+                    gateway.namespace, gateway.name, listener.name
+                ),
+                NodeKind::Listener,
+                label,
+            );
+            graph.edges.push((gateway_node, listener_node));
+            graph
+                .tree
+                .entry(gateway_node)
+                .or_default()
+                .push(TreeChild::Node(listener_node));
+            attach_policies(&mut graph, Target::Listener(g, l as u32), listener_node);
+            let mut routes: Vec<u32> = (0..model.routes.len() as u32)
+                .filter(|&r| topology.route_listeners[r as usize].contains(&(g, l as u32)))
+                .collect();
+            routes.sort_by_key(|&r| {
+                let route = &model.routes[r as usize];
+                (route.namespace.clone(), route.name.clone(), route.kind)
+            });
+            for r in routes {
+                let (node, rules) = route_node(&mut graph, r, &mut attach_policies);
+                graph.edges.push((listener_node, node));
+                graph
+                    .tree
+                    .entry(listener_node)
+                    .or_default()
+                    .push(TreeChild::RouteUnder(node, rules));
+            }
+        }
+    }
+
+    for rejection in &topology.rejections {
+        let (node, _) = route_node(&mut graph, rejection.route, &mut attach_policies);
+        let gateway = rejection
+            .gateway
+            .and_then(|g| gateway_nodes.get(&g).copied());
+        let route = &model.routes[rejection.route as usize];
+        let parent = &route.parent_refs[rejection.parent_ref as usize];
+        let section = parent
+            .section_name
+            .as_ref()
+            .map(|s| format!("#{s}"))
+            .unwrap_or_default();
+        graph.refused.push((
+            node,
+            gateway,
+            format!(
+                "{} {}/{} → Gateway {}/{}{section}: {} ({})",
+                route.kind.as_str(),
+                route.namespace,
+                route.name,
+                parent.namespace,
+                parent.name,
+                rejection.reason.as_str(),
+                rejection.message
+            ),
+        ));
+    }
+    for (p, message) in topology.targets.not_accepted.iter().enumerate() {
+        if let Some(message) = message {
+            let policy = &model.policies[p];
+            graph.notes.push(format!(
+                "{} {}: not accepted — {message} (TargetNotFound)",
+                policy.kind.kind,
+                policy.namespaced_name()
+            ));
+        }
+    }
+    graph
+}
+
+fn tree(graph: &Graph) -> String {
+    let mut out = String::new();
+    for &root in &graph.roots {
+        out.push_str(&graph.nodes[root].label);
+        out.push('\n');
+        tree_children(graph, root, None, "", &mut out);
+    }
+    if graph.roots.is_empty() {
+        out.push_str("No Gateways.\n");
+    }
+    if !graph.refused.is_empty() {
+        out.push_str("\nRefused attachments:\n");
+        for (_, _, text) in &graph.refused {
+            let _ = writeln!(out, "  {text}");
+        }
+    }
+    if !graph.notes.is_empty() {
+        out.push_str("\nPolicies not accepted:\n");
+        for note in &graph.notes {
+            let _ = writeln!(out, "  {note}");
+        }
+    }
+    out
+}
+
+fn tree_children(
+    graph: &Graph,
+    node: usize,
+    rules: Option<&[usize]>,
+    prefix: &str,
+    out: &mut String,
+) {
+    let mut children: Vec<TreeChild> = graph.tree.get(&node).cloned().unwrap_or_default();
+    if let Some(rules) = rules {
+        children.extend(rules.iter().map(|&r| TreeChild::Node(r)));
+    }
+    for (i, child) in children.iter().enumerate() {
+        let last = i + 1 == children.len();
+        let (branch, indent) = if last {
+            ("└─ ", "   ")
+        } else {
+            ("├─ ", "│  ")
+        };
+        let (child_node, child_rules) = match child {
+            TreeChild::Node(n) => (*n, None),
+            TreeChild::RouteUnder(n, rules) => (*n, Some(rules.as_slice())),
+        };
+        let n = &graph.nodes[child_node];
+        let marker = if n.kind == NodeKind::Policy {
+            "policy "
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "{prefix}{branch}{marker}{}", n.label);
+        if n.kind != NodeKind::Policy {
+            tree_children(
+                graph,
+                child_node,
+                child_rules,
+                &format!("{prefix}{indent}"),
+                out,
+            );
+        }
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn dot(graph: &Graph) -> String {
+    let mut out = String::from(
+        "digraph dopol {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n",
+    );
+    for node in &graph.nodes {
+        let style = match node.kind {
+            NodeKind::Class => ", style=rounded",
+            NodeKind::Gateway => ", style=\"rounded,bold\"",
+            NodeKind::Policy => ", shape=note",
+            _ => "",
+        };
+        let _ = writeln!(
+            out,
+            "  {} [label={}{style}];",
+            quote(&node.id),
+            quote(&node.label)
+        );
+    }
+    for &(from, to) in &graph.edges {
+        let _ = writeln!(
+            out,
+            "  {} -> {};",
+            quote(&graph.nodes[from].id),
+            quote(&graph.nodes[to].id)
+        );
+    }
+    for &(policy, target) in &graph.policy_edges {
+        let _ = writeln!(
+            out,
+            "  {} -> {} [style=dashed, arrowhead=open];",
+            quote(&graph.nodes[policy].id),
+            quote(&graph.nodes[target].id)
+        );
+    }
+    for (route, gateway, text) in &graph.refused {
+        if let Some(gateway) = gateway {
+            let reason = text
+                .split(": ")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .unwrap_or("refused");
+            let _ = writeln!(
+                out,
+                "  {} -> {} [style=dotted, color=red, label={}];",
+                quote(&graph.nodes[*route].id),
+                quote(&graph.nodes[*gateway].id),
+                quote(reason)
+            );
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn mermaid(graph: &Graph) -> String {
+    let mut out = String::from("flowchart LR\n");
+    let id = |i: usize| format!("n{i}");
+    let label = |s: &str| s.replace('"', "#quot;");
+    for (i, node) in graph.nodes.iter().enumerate() {
+        let shape = match node.kind {
+            NodeKind::Policy => format!("{}[/\"{}\"/]", id(i), label(&node.label)),
+            NodeKind::Class | NodeKind::Gateway => {
+                format!("{}([\"{}\"])", id(i), label(&node.label))
+            }
+            _ => format!("{}[\"{}\"]", id(i), label(&node.label)),
+        };
+        let _ = writeln!(out, "  {shape}");
+    }
+    for &(from, to) in &graph.edges {
+        let _ = writeln!(out, "  {} --> {}", id(from), id(to));
+    }
+    for &(policy, target) in &graph.policy_edges {
+        let _ = writeln!(out, "  {} -.-> {}", id(policy), id(target));
+    }
+    for (route, gateway, _) in &graph.refused {
+        if let Some(gateway) = gateway {
+            let _ = writeln!(out, "  {} -. refused .-> {}", id(*route), id(*gateway));
+        }
+    }
+    out
+}

@@ -1,0 +1,357 @@
+//! `dopol explain`: one path's fold, step by step — the ordered policy list with the reason
+//! for the order, then what each step did to the effective policy.
+
+use crate::engine::Engine;
+use crate::engine::fold::{BlockStep, RuleEvent};
+use crate::engine::trace::TraceRecorder;
+use crate::model::Model;
+use crate::policy::{BlockKind, Strategy, all_kinds};
+use crate::topology::targets::Target;
+use serde::Serialize;
+
+/// A policy on the path, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OrderedPolicy {
+    /// 1-based position, least specific first.
+    pub position: usize,
+    /// Locator.
+    pub policy: String,
+    /// `ns/name`.
+    pub name: String,
+    /// What it targets (`Gateway infra/gw`, `listener infra/gw#https`, ...).
+    pub target: String,
+    /// `gateway`, `listener`, `route`, `route rule`.
+    pub level: &'static str,
+    /// `metadata.creationTimestamp` as written, if any.
+    #[serde(rename = "creationTimestamp", skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// Its blocks, e.g. `defaults (merge)`.
+    pub blocks: Vec<String>,
+    /// Why it sits here rather than before the previous policy.
+    pub why: String,
+}
+
+/// A change one fold step made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// Rule key.
+    pub key: String,
+    /// `added`, `superseded`, `replaced`, `dropped`, `deactivated`, `not-applied`.
+    pub action: &'static str,
+    /// Locator of the rule's policy (the replaced/dropped rule's for those actions).
+    pub source: String,
+    /// Locators of the policies that decided it, where relevant.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by: Vec<String>,
+}
+
+/// One fold step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExplainedStep {
+    /// Position of the policy in the ordered list.
+    pub position: usize,
+    /// Locator.
+    pub policy: String,
+    /// `defaults`, `bare`, `overrides`.
+    pub block: &'static str,
+    /// `atomic`, `merge`.
+    pub strategy: &'static str,
+    /// What the strategy did here, in words.
+    pub summary: String,
+    /// Whether the block was applied.
+    pub applied: bool,
+    /// Why not, when not applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Changes, in order.
+    pub changes: Vec<Change>,
+    /// `E` after the step: key → source locator.
+    pub effective: Vec<(String, String)>,
+}
+
+/// The explanation for one policy kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KindExplanation {
+    /// The policy kind.
+    #[serde(rename = "policyKind")]
+    pub policy_kind: &'static str,
+    /// Policies, least specific first.
+    pub policies: Vec<OrderedPolicy>,
+    /// Fold steps, most specific first.
+    pub steps: Vec<ExplainedStep>,
+    /// The final effective policy: key → source locator.
+    pub effective: Vec<(String, String)>,
+}
+
+/// The explanation of one path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PathExplanation {
+    /// The path id.
+    #[serde(rename = "pathId")]
+    pub path_id: String,
+    /// One entry per policy kind with policies on the path.
+    pub kinds: Vec<KindExplanation>,
+}
+
+/// `PathExplanationList`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExplainReport {
+    /// One per path.
+    pub items: Vec<PathExplanation>,
+}
+
+impl Serialize for ExplainReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::report::list_document(serializer, "PathExplanationList", &self.items)
+    }
+}
+
+/// Explains path `path` (index into `Topology::paths`) for the kinds passing `show_kind`.
+pub fn explain_path(
+    engine: &Engine<'_>,
+    path: usize,
+    show_kind: impl Fn(usize) -> bool,
+) -> PathExplanation {
+    let topology_path = engine.topology.paths[path];
+    let kinds = all_kinds()
+        .enumerate()
+        .filter(|(k, _)| show_kind(*k))
+        .filter_map(|(k, kind)| {
+            let ordered = engine.path_policies(&topology_path, k);
+            if ordered.is_empty() {
+                return None;
+            }
+            let mut trace = TraceRecorder::default();
+            let folded = engine.fold_path(&topology_path, k, &mut trace);
+            let model = engine.model;
+            let locator = |p: u32| model.policies[p as usize].locator.clone();
+            let position = |p: u32| ordered.iter().position(|&q| q == p).map_or(0, |i| i + 1);
+            let policies = ordered_policies(engine, &topology_path, k, &ordered);
+            let steps = trace
+                .steps
+                .iter()
+                .map(|step| {
+                    let policy = &model.policies[step.policy as usize];
+                    let block = &policy.blocks[step.block as usize];
+                    let added: Vec<&str> = step
+                        .events
+                        .iter()
+                        .filter(|(r, e)| r.policy == step.policy && *e == RuleEvent::Added)
+                        .map(|(r, _)| rule_key(model, r.policy, r.block, r.rule))
+                        .collect();
+                    let replaced: Vec<&str> = step
+                        .events
+                        .iter()
+                        .filter(|(r, e)| {
+                            matches!(e, RuleEvent::Overridden { .. })
+                                && added.contains(&rule_key(model, r.policy, r.block, r.rule))
+                        })
+                        .map(|(r, _)| rule_key(model, r.policy, r.block, r.rule))
+                        .collect();
+                    let changes = step
+                        .events
+                        .iter()
+                        // A replacement already says the key now comes from this policy.
+                        .filter(|(r, e)| {
+                            !(*e == RuleEvent::Added
+                                && r.policy == step.policy
+                                && replaced.contains(&rule_key(model, r.policy, r.block, r.rule)))
+                        })
+                        .map(|(r, event)| {
+                            let key = rule_key(model, r.policy, r.block, r.rule).to_string();
+                            let (action, by) = match event {
+                                RuleEvent::Added => ("added", Vec::new()),
+                                RuleEvent::Superseded { by } => {
+                                    ("superseded", by.iter().map(|&q| locator(q)).collect())
+                                }
+                                RuleEvent::Overridden { by } if added.contains(&key.as_str()) => {
+                                    ("replaced", vec![locator(*by)])
+                                }
+                                RuleEvent::Overridden { by } => ("dropped", vec![locator(*by)]),
+                                RuleEvent::Deactivated { by } => {
+                                    ("deactivated", vec![locator(*by)])
+                                }
+                                RuleEvent::NotApplied { .. } => ("not-applied", Vec::new()),
+                            };
+                            Change {
+                                key,
+                                action,
+                                source: locator(r.policy),
+                                by,
+                            }
+                        })
+                        .collect();
+                    let (applied, reason) = match &step.step {
+                        BlockStep::Applied => (true, None),
+                        BlockStep::NotApplied { reason } => (false, Some(reason.clone())),
+                    };
+                    ExplainedStep {
+                        position: position(step.policy),
+                        policy: policy.locator.clone(),
+                        block: block.kind.as_str(),
+                        strategy: block.strategy.as_str(),
+                        summary: step_summary(
+                            block.kind,
+                            block.strategy,
+                            applied,
+                            &step.events,
+                            step.policy,
+                        ),
+                        applied,
+                        reason,
+                        changes,
+                        effective: effective_list(model, &step.effective_after),
+                    }
+                })
+                .collect();
+            Some(KindExplanation {
+                policy_kind: kind.kind,
+                policies,
+                steps,
+                effective: effective_list(model, &folded.effective),
+            })
+        })
+        .collect();
+    PathExplanation {
+        path_id: engine.topology.path_id(path).to_string(),
+        kinds,
+    }
+}
+
+fn rule_key(model: &Model, policy: u32, block: u16, rule: u32) -> &str {
+    &model.policies[policy as usize].blocks[block as usize].rules[rule as usize].key
+}
+
+fn effective_list(
+    model: &Model,
+    effective: &crate::engine::fold::Effective<'_>,
+) -> Vec<(String, String)> {
+    effective
+        .iter()
+        .map(|(key, r)| {
+            (
+                key.to_string(),
+                model.policies[r.policy as usize].locator.clone(),
+            )
+        })
+        .collect()
+}
+
+/// What a strategy did at one step, in words.
+fn step_summary(
+    kind: BlockKind,
+    strategy: Strategy,
+    applied: bool,
+    events: &[(crate::engine::fold::RuleRef, RuleEvent)],
+    policy: u32,
+) -> String {
+    if !applied {
+        return "its constraint did not hold, so the block was skipped".into();
+    }
+    let own_added = events
+        .iter()
+        .any(|(r, e)| r.policy == policy && *e == RuleEvent::Added);
+    let block = match kind {
+        BlockKind::Bare => "bare rules (atomic defaults)",
+        BlockKind::Defaults => "defaults",
+        BlockKind::Overrides => "overrides",
+    };
+    let what = match (kind.is_override(), strategy) {
+        (false, Strategy::Atomic) if own_added => "E was empty, so its rules apply",
+        (false, Strategy::Atomic) => "E already had rules, so none of its rules apply",
+        (true, Strategy::Atomic) => "replaces E entirely",
+        (false, Strategy::Merge) => "adds the keys E lacks; E wins clashes",
+        (true, Strategy::Merge) => "its rules win clashes; E keeps its other keys",
+    };
+    match kind {
+        BlockKind::Bare => format!("{block}: {what}"),
+        _ => format!("{block} ({}): {what}", strategy.as_str()),
+    }
+}
+
+/// The ordered policies with the reason each one sits where it does.
+fn ordered_policies(
+    engine: &Engine<'_>,
+    path: &crate::topology::Path,
+    kind: usize,
+    ordered: &[u32],
+) -> Vec<OrderedPolicy> {
+    let model = engine.model;
+    let targets = &engine.topology.targets;
+    let element_of = |p: u32| -> Target {
+        crate::engine::path_elements(path)
+            .into_iter()
+            .find(|t| targets.on(*t, kind).contains(&p))
+            .expect("a policy on the path is attached to one of its elements")
+    };
+    ordered
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let policy = &model.policies[p as usize];
+            let element = element_of(p);
+            let why = match i.checked_sub(1).map(|j| ordered[j]) {
+                None => format!(
+                    "least specific: attached to the {}",
+                    element.level().as_str()
+                ),
+                Some(previous) if element_of(previous) != element => {
+                    format!(
+                        "{} level is more specific than {}",
+                        element.level().as_str(),
+                        element_of(previous).level().as_str()
+                    )
+                }
+                Some(previous) => same_element_reason(model, previous, p),
+            };
+            OrderedPolicy {
+                position: i + 1,
+                policy: policy.locator.clone(),
+                name: policy.namespaced_name(),
+                target: element.describe(model),
+                level: element.level().as_str(),
+                created: creation_text(model, p),
+                blocks: policy
+                    .blocks
+                    .iter()
+                    .map(|b| match b.kind {
+                        BlockKind::Bare => "bare (atomic)".to_string(),
+                        k => format!("{} ({})", k.as_str(), b.strategy.as_str()),
+                    })
+                    .collect(),
+                why,
+            }
+        })
+        .collect()
+}
+
+fn creation_text(model: &Model, policy: u32) -> Option<String> {
+    let name = &model.policies[policy as usize];
+    model
+        .objects
+        .iter()
+        .find(|o| {
+            o.kind.as_ref() == name.kind.kind
+                && o.namespace_str() == name.namespace
+                && *o.name == *name.name
+        })
+        .and_then(|o| o.root.get_path(&["metadata", "creationTimestamp"]))
+        .and_then(|n| n.as_str())
+        .map(str::to_string)
+}
+
+/// Why `current` comes after `previous` on the same element.
+fn same_element_reason(model: &Model, previous: u32, current: u32) -> String {
+    let (a, b) = (
+        &model.policies[previous as usize],
+        &model.policies[current as usize],
+    );
+    let same = format!("same {} as {}", "target", a.namespaced_name());
+    match (a.creation_timestamp, b.creation_timestamp) {
+        (Some(x), Some(y)) if x < y => format!("{same}; created later, so more specific"),
+        (Some(_), None) => {
+            format!("{same}; no creationTimestamp counts as newest, so more specific")
+        }
+        _ => format!("{same}; same creationTimestamp (or none): ordered by name, so more specific"),
+    }
+}

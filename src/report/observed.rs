@@ -1,0 +1,89 @@
+//! Rule outcomes of every path, indexed by policy: the shared input of `status`, `overridden`
+//! and `reach`.
+
+use crate::diag::Diagnostic;
+use crate::engine::outcomes::Outcome;
+use crate::engine::{EffectiveEntry, Engine, PathOutcomes, SharedFolds};
+
+/// Every path's fold with rule outcomes, and for each policy the paths it is on.
+pub struct Observed<'e, 'm> {
+    /// The engine.
+    pub engine: &'e Engine<'m>,
+    /// Outcomes per distinct policy list, and which list each path and kind uses.
+    pub shared: SharedFolds<PathOutcomes<'m>>,
+    /// For each policy: indices into `shared.entries` of the paths whose list contains it.
+    pub entries_of_policy: Vec<Vec<u32>>,
+}
+
+/// One rule's outcome on one path.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation<'a> {
+    /// Index into `Topology::paths`.
+    pub path: u32,
+    /// The rule's block index in its policy.
+    pub block: u16,
+    /// The rule's key.
+    pub key: &'a str,
+    /// What happened to it.
+    pub outcome: &'a Outcome,
+}
+
+impl<'e, 'm> Observed<'e, 'm> {
+    /// Folds every path recording outcomes.
+    pub fn new(engine: &'e Engine<'m>) -> (Self, Vec<Diagnostic>) {
+        let (shared, diagnostics) = engine.outcomes_all();
+        let mut entries_of_policy = vec![Vec::new(); engine.model.policies.len()];
+        for (index, entry) in shared.entries.iter().enumerate() {
+            for &policy in &shared.results[entry.fold as usize].policies {
+                entries_of_policy[policy as usize].push(index as u32);
+            }
+        }
+        (
+            Observed {
+                engine,
+                shared,
+                entries_of_policy,
+            },
+            diagnostics,
+        )
+    }
+
+    /// The entry and fold of `shared.entries[index]`.
+    pub fn entry(&self, index: u32) -> (&EffectiveEntry, &PathOutcomes<'m>) {
+        let entry = &self.shared.entries[index as usize];
+        (entry, &self.shared.results[entry.fold as usize])
+    }
+
+    /// Every outcome of `policy`'s rules, in path order (then rule order).
+    pub fn observations(&self, policy: u32) -> Vec<Observation<'_>> {
+        let model = self.engine.model;
+        let mut found = Vec::new();
+        for &index in &self.entries_of_policy[policy as usize] {
+            let (entry, fold) = self.entry(index);
+            for (rule, outcome) in fold.outcomes.iter().filter(|(r, _)| r.policy == policy) {
+                let key = model.policies[policy as usize].blocks[rule.block as usize].rules
+                    [rule.rule as usize]
+                    .key
+                    .as_str();
+                found.push(Observation {
+                    path: entry.path,
+                    block: rule.block,
+                    key,
+                    outcome,
+                });
+            }
+        }
+        found
+    }
+
+    /// Locators of policy indices, sorted.
+    pub fn locators(&self, policies: &[u32]) -> Vec<&'m str> {
+        let mut locators: Vec<&str> = policies
+            .iter()
+            .map(|&p| self.engine.model.policies[p as usize].locator.as_str())
+            .collect();
+        locators.sort_unstable();
+        locators.dedup();
+        locators
+    }
+}

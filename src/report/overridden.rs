@@ -1,0 +1,104 @@
+//! `dopol overridden`: the rules that lost somewhere — which default was replaced, where, and
+//! by whom — grouped by policy, rule, outcome and winner.
+
+use super::observed::Observed;
+use super::status::lost;
+use crate::report::filter::Filters;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A rule that lost on some paths, for one reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LostRule {
+    /// Locator of the rule's policy.
+    pub policy: String,
+    /// The block the rule is in (`defaults`, `bare`, `overrides`).
+    pub block: &'static str,
+    /// Rule key.
+    pub key: String,
+    /// `superseded`, `overridden`, `deactivated` or `not-applied`.
+    pub outcome: &'static str,
+    /// Locators of the deciding policies.
+    pub by: Vec<String>,
+    /// Why, for `not-applied`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Path ids, in path order.
+    #[serde(rename = "pathIds")]
+    pub path_ids: Vec<String>,
+    /// Path indices (not serialized), parallel to `path_ids`.
+    #[serde(skip)]
+    pub paths: Vec<u32>,
+}
+
+/// `OverriddenRuleList`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OverriddenReport {
+    /// Sorted by policy, key, outcome, winners.
+    pub items: Vec<LostRule>,
+}
+
+impl Serialize for OverriddenReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::report::list_document(serializer, "OverriddenRuleList", &self.items)
+    }
+}
+
+/// Builds the report for the policies and paths passing the filters.
+pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> OverriddenReport {
+    let engine = observed.engine;
+    let model = engine.model;
+    type Group = (
+        String,
+        &'static str,
+        String,
+        &'static str,
+        Vec<String>,
+        Option<String>,
+    );
+    let mut groups: BTreeMap<Group, Vec<u32>> = BTreeMap::new();
+    for policy in (0..model.policies.len() as u32).filter(|&p| filters.shows_policy(model, p)) {
+        let p = &model.policies[policy as usize];
+        for observation in observed.observations(policy) {
+            if !lost(observation.outcome)
+                || !filters.shows_path(model, &engine.topology.paths[observation.path as usize])
+            {
+                continue;
+            }
+            let key = (
+                p.locator.clone(),
+                p.blocks[observation.block as usize].kind.as_str(),
+                observation.key.to_string(),
+                observation.outcome.as_str(),
+                observed
+                    .locators(&observation.outcome.by())
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                observation.outcome.reason().map(str::to_string),
+            );
+            groups.entry(key).or_default().push(observation.path);
+        }
+    }
+    let items = groups
+        .into_iter()
+        .map(|((policy, block, key, outcome, by, reason), mut paths)| {
+            paths.sort_unstable();
+            paths.dedup();
+            LostRule {
+                policy,
+                block,
+                key,
+                outcome,
+                by,
+                reason,
+                path_ids: paths
+                    .iter()
+                    .map(|&i| engine.topology.path_id(i as usize).to_string())
+                    .collect(),
+                paths,
+            }
+        })
+        .collect();
+    OverriddenReport { items }
+}

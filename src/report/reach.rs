@@ -1,0 +1,169 @@
+//! `dopol reach POLICY[#RULEKEY]`: where a policy (or one of its rules) is effective, grouped by
+//! Gateway, listener and route, and where it lost, with the outcome and who decided it.
+
+use super::observed::Observed;
+use super::status::{PathOutcome, path_outcome};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A route rule the policy reaches through one listener.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReachedRule {
+    /// Rule name.
+    pub rule: String,
+    /// Path id.
+    #[serde(rename = "pathId")]
+    pub path_id: String,
+    /// The policy's rule keys effective there.
+    pub keys: Vec<String>,
+}
+
+/// A route under a listener.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReachedRoute {
+    /// `ns/name`.
+    pub route: String,
+    /// `HTTPRoute` or `GRPCRoute`.
+    pub kind: &'static str,
+    /// Rules reached.
+    pub rules: Vec<ReachedRule>,
+}
+
+/// A listener of a Gateway.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReachedListener {
+    /// Listener name.
+    pub listener: String,
+    /// Routes reached.
+    pub routes: Vec<ReachedRoute>,
+}
+
+/// A Gateway.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReachedGateway {
+    /// `ns/name`.
+    pub gateway: String,
+    /// Listeners reached.
+    pub listeners: Vec<ReachedListener>,
+}
+
+/// A rule of the policy that lost on a path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LostOutcome {
+    /// Rule key.
+    pub key: String,
+    /// Outcome.
+    #[serde(flatten)]
+    pub outcome: PathOutcome,
+}
+
+/// `PolicyReach`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReachReport {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion")]
+    pub api_version: &'static str,
+    /// `PolicyReach`.
+    pub kind: &'static str,
+    /// Locator.
+    pub policy: String,
+    /// The rule key asked about, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// Paths where the policy (or rule) is effective.
+    pub reached: usize,
+    /// Paths the policy is on (its target is on them).
+    pub paths: usize,
+    /// Where it is effective.
+    pub effective: Vec<ReachedGateway>,
+    /// Where its rules lost, in path order.
+    pub lost: Vec<LostOutcome>,
+}
+
+/// Builds the reach of `policy` (or of its rule `key`).
+pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> ReachReport {
+    let engine = observed.engine;
+    let model = engine.model;
+    let topology = engine.topology;
+    let observations: Vec<_> = observed
+        .observations(policy)
+        .into_iter()
+        .filter(|o| key.is_none_or(|k| o.key == k))
+        .collect();
+    let mut on_paths: Vec<u32> = observed.entries_of_policy[policy as usize]
+        .iter()
+        .map(|&i| observed.entry(i).0.path)
+        .collect();
+    on_paths.sort_unstable();
+    on_paths.dedup();
+
+    // path index → effective keys, in path order (which is Gateway, listener, route, rule order)
+    let mut effective: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let mut lost = Vec::new();
+    for observation in &observations {
+        if observation.outcome.as_str() == "effective" {
+            effective
+                .entry(observation.path)
+                .or_default()
+                .push(observation.key.to_string());
+        } else {
+            lost.push(LostOutcome {
+                key: observation.key.to_string(),
+                outcome: path_outcome(observed, observation),
+            });
+        }
+    }
+
+    let mut gateways: Vec<ReachedGateway> = Vec::new();
+    for (path_index, keys) in &effective {
+        let path = topology.paths[*path_index as usize];
+        let gateway = &model.gateways[path.gateway as usize];
+        let listener = &gateway.listeners[path.listener as usize];
+        let route = &model.routes[path.route as usize];
+        let gateway_name = format!("{}/{}", gateway.namespace, gateway.name);
+        if gateways.last().is_none_or(|g| g.gateway != gateway_name) {
+            gateways.push(ReachedGateway {
+                gateway: gateway_name,
+                listeners: Vec::new(),
+            });
+        }
+        let listeners = &mut gateways.last_mut().expect("just pushed").listeners;
+        if listeners.last().is_none_or(|l| l.listener != listener.name) {
+            listeners.push(ReachedListener {
+                listener: listener.name.clone(),
+                routes: Vec::new(),
+            });
+        }
+        let routes = &mut listeners.last_mut().expect("just pushed").routes;
+        let route_name = format!("{}/{}", route.namespace, route.name);
+        if routes
+            .last()
+            .is_none_or(|r| r.route != route_name || r.kind != route.kind.as_str())
+        {
+            routes.push(ReachedRoute {
+                route: route_name,
+                kind: route.kind.as_str(),
+                rules: Vec::new(),
+            });
+        }
+        routes
+            .last_mut()
+            .expect("just pushed")
+            .rules
+            .push(ReachedRule {
+                rule: route.rules[path.rule as usize].name.clone(),
+                path_id: topology.path_id(*path_index as usize).to_string(),
+                keys: keys.clone(),
+            });
+    }
+    ReachReport {
+        api_version: crate::report::API_VERSION,
+        kind: "PolicyReach",
+        policy: model.policies[policy as usize].locator.clone(),
+        rule: key.map(str::to_string),
+        reached: effective.len(),
+        paths: on_paths.len(),
+        effective: gateways,
+        lost,
+    }
+}
