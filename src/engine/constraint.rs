@@ -20,8 +20,10 @@ pub enum ConstraintOutcome {
     Applied,
     /// The constraint is false: skip the block.
     False(String),
-    /// The constraint could not be evaluated (or is invalid): skip the block, and warn.
+    /// The constraint could not be evaluated: skip the block, and warn.
     Failed(String),
+    /// The constraint does not compile (already reported): skip the block.
+    Invalid(String),
 }
 
 /// Compiled constraints of every block that has one.
@@ -74,8 +76,8 @@ impl Constraints {
     ) -> ConstraintOutcome {
         let compiled = match self.compiled.get(&(policy, block)) {
             Some(Ok(compiled)) => compiled,
-            Some(Err(reason)) => return ConstraintOutcome::Failed(reason.clone()),
-            None => return ConstraintOutcome::Failed("the constraint was not compiled".into()),
+            Some(Err(reason)) => return ConstraintOutcome::Invalid(reason.clone()),
+            None => return ConstraintOutcome::Invalid("the constraint was not compiled".into()),
         };
         let spec = spec_shape(model, policy, effective);
         match compiled.evaluate(&spec) {

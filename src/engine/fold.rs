@@ -165,7 +165,9 @@ pub fn fold<'m>(
                     constraints.evaluate(model, policy_index, block_index, constraint, &effective);
                 let skipped = match outcome {
                     ConstraintOutcome::Applied => None,
-                    ConstraintOutcome::False(reason) => Some(reason),
+                    ConstraintOutcome::False(reason) | ConstraintOutcome::Invalid(reason) => {
+                        Some(reason)
+                    }
                     ConstraintOutcome::Failed(reason) => {
                         failures.push(ConstraintFailure {
                             policy: policy_index,

@@ -7,6 +7,7 @@
 //! fold.
 
 pub mod constraint;
+pub mod extensions;
 pub mod fold;
 pub mod outcomes;
 pub mod trace;
@@ -91,16 +92,16 @@ pub fn path_elements(path: &Path) -> [Target; 4] {
 
 impl<'m> Engine<'m> {
     /// Prepares an engine (compiling every constraint); returns compile diagnostics too.
+    /// Also checks the RFC 0009 extensions (`unset` entries that cannot work, extension use).
     pub fn new(model: &'m Model, topology: &'m Topology) -> (Engine<'m>, Vec<Diagnostic>) {
-        let (constraints, diagnostics) = Constraints::compile(model);
-        (
-            Engine {
-                model,
-                topology,
-                constraints,
-            },
-            diagnostics,
-        )
+        let (constraints, mut diagnostics) = Constraints::compile(model);
+        let engine = Engine {
+            model,
+            topology,
+            constraints,
+        };
+        diagnostics.extend(extensions::check(&engine));
+        (engine, diagnostics)
     }
 
     /// Accepted policies of `kind` on the path, least specific first (SPEC §4 step 2).

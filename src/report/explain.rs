@@ -190,13 +190,7 @@ pub fn explain_path(
                         policy: policy.locator.clone(),
                         block: block.kind.as_str(),
                         strategy: block.strategy.as_str(),
-                        summary: step_summary(
-                            block.kind,
-                            block.strategy,
-                            applied,
-                            &step.events,
-                            step.policy,
-                        ),
+                        summary: step_summary(block, applied, &step.events, step.policy),
                         applied,
                         reason,
                         changes,
@@ -239,8 +233,7 @@ fn effective_list(
 
 /// What a strategy did at one step, in words.
 fn step_summary(
-    kind: BlockKind,
-    strategy: Strategy,
+    block: &crate::policy::Block,
     applied: bool,
     events: &[(crate::engine::fold::RuleRef, RuleEvent)],
     policy: u32,
@@ -251,21 +244,20 @@ fn step_summary(
     let own_added = events
         .iter()
         .any(|(r, e)| r.policy == policy && *e == RuleEvent::Added);
-    let block = match kind {
-        BlockKind::Bare => "bare rules (atomic defaults)",
-        BlockKind::Defaults => "defaults",
-        BlockKind::Overrides => "overrides",
+    let name = match block.kind {
+        BlockKind::Bare => "bare rules (atomic defaults)".to_string(),
+        kind => format!("{} ({})", kind.as_str(), block.strategy.as_str()),
     };
-    let what = match (kind.is_override(), strategy) {
+    let what = match (block.kind.is_override(), block.strategy) {
         (false, Strategy::Atomic) if own_added => "E was empty, so its rules apply",
         (false, Strategy::Atomic) => "E already had rules, so none of its rules apply",
         (true, Strategy::Atomic) => "replaces E entirely",
         (false, Strategy::Merge) => "adds the keys E lacks; E wins clashes",
         (true, Strategy::Merge) => "its rules win clashes; E keeps its other keys",
     };
-    match kind {
-        BlockKind::Bare => format!("{block}: {what}"),
-        _ => format!("{block} ({}): {what}", strategy.as_str()),
+    match &block.constraint {
+        Some(c) => format!("{name}, constraint `{}` holds: {what}", c.expression.trim()),
+        None => format!("{name}: {what}"),
     }
 }
 

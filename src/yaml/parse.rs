@@ -111,6 +111,8 @@ enum Frame {
 
 struct Builder<'a> {
     source: SourceId,
+    /// The whole file's text (spans are offsets into it).
+    text: &'a str,
     offsets: ByteOffsets,
     stack: Vec<Frame>,
     anchors: Vec<(usize, Node, usize)>,
@@ -271,7 +273,15 @@ impl Builder<'_> {
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let span = self.span(start, end);
+                let mut span = self.span(start, end);
+                // Block scalars end after their last line break; point at the content only.
+                if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+                    let covered = self
+                        .text
+                        .get(span.start as usize..span.end as usize)
+                        .unwrap_or("");
+                    span.end = span.start + covered.trim_end().len() as u32;
+                }
                 let value = scalar_value(&text, style, tag.as_deref()).ok_or_else(|| {
                     self.error(
                         span,
@@ -424,6 +434,7 @@ pub fn parse_chunk(
     let chunk = &text[range.clone()];
     let mut builder = Builder {
         source,
+        text,
         offsets: ByteOffsets::new(chunk, range.start),
         stack: Vec::new(),
         anchors: Vec::new(),
