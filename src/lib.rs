@@ -11,6 +11,7 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod expr;
+pub mod lint;
 pub mod load;
 pub mod model;
 pub mod pipeline;

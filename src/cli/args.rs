@@ -39,6 +39,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Show the Gateway → listener → route → rule tree with the policies attached to each node.
     Topology(TopologyArgs),
+    /// Check the manifests and report every problem with a stable code (for CI and pre-commit).
+    Lint(LintArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Print dopol's man pages (or write one page per command into a directory).
@@ -49,7 +51,7 @@ pub enum Command {
 #[derive(Debug, Args, Clone)]
 pub struct InputArgs {
     /// Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
     pub files: Vec<String>,
     /// Namespace of objects without one (default `default`); also shows only paths whose route
     /// or Gateway (and policies) are in this namespace.
@@ -185,6 +187,68 @@ pub struct TopologyArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = TopologyOutput::Tree)]
     pub output: TopologyOutput,
+}
+
+/// Severity levels on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Level {
+    /// Errors only.
+    Error,
+    /// Warnings and errors.
+    Warning,
+    /// Everything.
+    Info,
+}
+
+impl Level {
+    /// As a diagnostic severity.
+    pub fn severity(self) -> crate::diag::Severity {
+        match self {
+            Level::Error => crate::diag::Severity::Error,
+            Level::Warning => crate::diag::Severity::Warning,
+            Level::Info => crate::diag::Severity::Info,
+        }
+    }
+}
+
+/// Output formats of `dopol lint`. The format never changes the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// Diagnostics with source snippets.
+    Human,
+    /// A JSON document (`kind: LintReport`).
+    Json,
+    /// SARIF 2.1.0 (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// JUnit XML.
+    Junit,
+}
+
+/// `dopol lint`.
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = LintFormat::Human)]
+    pub output: LintFormat,
+    /// Fail (exit 1) when a finding has at least this severity.
+    #[arg(long, value_enum, default_value_t = Level::Error, value_name = "LEVEL")]
+    pub fail_on: Level,
+    /// Print only findings with at least this severity.
+    #[arg(long, value_enum, default_value_t = Level::Info, value_name = "LEVEL")]
+    pub min_severity: Level,
+    /// Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated.
+    #[arg(long = "ignore", value_name = "CODE")]
+    pub ignore: Vec<String>,
+    /// Print the catalogue of checks and exit.
+    #[arg(long, conflicts_with = "explain")]
+    pub list: bool,
+    /// Print the documentation of one check and exit.
+    #[arg(long, value_name = "CODE")]
+    pub explain: Option<String>,
 }
 
 /// Shells for completion scripts.

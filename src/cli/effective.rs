@@ -8,7 +8,7 @@ use crate::report::effective;
 
 /// Runs `dopol effective`.
 pub fn run(args: &ReportArgs) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input);
+    let run = Run::start(&args.input)?;
     let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     let (set, engine_diagnostics) = engine.effective_all();

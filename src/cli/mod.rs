@@ -6,6 +6,7 @@
 pub mod args;
 pub mod effective;
 pub mod generate;
+pub mod lint;
 pub mod observe;
 pub mod session;
 
@@ -38,6 +39,7 @@ pub fn run(cli: &Cli) -> Exit {
         Command::Reach(args) => observe::reach(args),
         Command::Explain(args) => observe::explain(args),
         Command::Topology(args) => observe::topology(args),
+        Command::Lint(args) => lint::run(args),
         Command::Completions(args) => Ok(generate::completions(args)),
         Command::Man(args) => Ok(generate::man(args)),
     };

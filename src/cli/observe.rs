@@ -17,7 +17,7 @@ fn outcome_report<R: serde::Serialize>(
     empty_message: &str,
     table: impl FnOnce(&R) -> String,
 ) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input);
+    let run = Run::start(&args.input)?;
     let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     let (observed, more) = Observed::new(&engine);
@@ -66,7 +66,7 @@ fn split_policy_and_key(reference: &str) -> (&str, Option<&str>) {
 
 /// Runs `dopol reach`.
 pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input);
+    let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
     let (reference, key) = split_policy_and_key(&args.policy);
     let matches = filter::resolve_policy_ref(model, reference).map_err(UsageError)?;
@@ -110,7 +110,7 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
 
 /// Runs `dopol explain`.
 pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input);
+    let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
     let topology = &run.evaluated.topology;
     let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
@@ -196,7 +196,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
 
 /// Runs `dopol topology`.
 pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input);
+    let run = Run::start(&args.input)?;
     let exit = run.finish(Vec::new());
     let format = match args.output {
         TopologyOutput::Tree => TopologyFormat::Tree,

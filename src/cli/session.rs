@@ -156,12 +156,17 @@ pub struct Run {
 }
 
 impl Run {
-    /// Reads the inputs named by the flags.
-    pub fn start(input: &InputArgs) -> Run {
+    /// Reads the inputs named by the flags (at least one `-f` is required).
+    pub fn start(input: &InputArgs) -> Result<Run, UsageError> {
+        if input.files.is_empty() {
+            return Err(UsageError(
+                "no input: pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)".into(),
+            ));
+        }
         let session = Session::new(&input.display);
         let evaluated = crate::pipeline::evaluate_files(&input_options(input));
         print_stats(&session, &evaluated);
-        Run { session, evaluated }
+        Ok(Run { session, evaluated })
     }
 
     /// Prints the input's diagnostics plus `more` (the engine's) and returns the exit code for

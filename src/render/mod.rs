@@ -6,6 +6,7 @@
 pub mod diagnostics;
 pub mod effective;
 pub mod effective_json;
+pub mod lint;
 pub mod observability;
 pub mod table;
 pub mod topology;

@@ -1,0 +1,94 @@
+//! `dopol lint`.
+
+use super::args::{LintArgs, LintFormat};
+use super::session::{self, Exit, Run, UsageError};
+use crate::diag::Code;
+use crate::lint::{self, LintOptions, LintStatus, doc};
+use crate::render;
+use crate::render::table::{finish, new_table};
+use std::io::IsTerminal;
+
+fn parse_codes(values: &[String]) -> Result<Vec<Code>, UsageError> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            Code::parse(v).ok_or_else(|| {
+                UsageError(format!(
+                    "unknown diagnostic code `{v}` (see `dopol lint --list`)"
+                ))
+            })
+        })
+        .collect()
+}
+
+fn catalogue() -> String {
+    let mut table = new_table(&["CODE", "NAME", "SEVERITY", "SUMMARY"]);
+    for code in Code::ALL {
+        table.add_row(vec![
+            code.as_str(),
+            code.name(),
+            code.default_severity().as_str(),
+            code.summary(),
+        ]);
+    }
+    finish(&table)
+}
+
+/// Runs `dopol lint`.
+pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
+    if args.list {
+        print!("{}", catalogue());
+        return Ok(Exit::Success);
+    }
+    if let Some(code) = &args.explain {
+        let code = parse_codes(std::slice::from_ref(code))?[0];
+        print!("{}", doc::explain(code));
+        return Ok(Exit::Success);
+    }
+    let options = LintOptions {
+        fail_on: args.fail_on.severity(),
+        min_severity: args.min_severity.severity(),
+        ignore: parse_codes(&args.ignore)?,
+    };
+    let run = Run::start(&args.input)?;
+    let model = &run.evaluated.model;
+    let result = lint::apply(lint::collect(&run.evaluated), model, &options);
+
+    let text = match args.output {
+        LintFormat::Human => {
+            let color = match args.input.display.color {
+                super::args::ColorChoice::Always => true,
+                super::args::ColorChoice::Never => false,
+                super::args::ColorChoice::Auto => {
+                    run.session.color && std::io::stdout().is_terminal()
+                }
+            };
+            render::diagnostics::render_human(&result.shown, &model.sources, color)
+        }
+        LintFormat::Json => pretty(&render::lint::json(&result, &model.sources)),
+        LintFormat::Sarif => pretty(&render::lint::sarif::sarif(&result, &model.sources)),
+        LintFormat::Github => render::lint::github::github(&result, &model.sources),
+        LintFormat::Junit => render::lint::junit::junit(&result, model, options.fail_on),
+    };
+    if let Err(e) = session::write_stdout(|out| out.write_all(text.as_bytes())) {
+        eprintln!("error: cannot write output: {e}");
+        return Ok(Exit::Internal);
+    }
+    if !args.input.display.quiet {
+        eprintln!("{}", result.summary());
+    }
+    Ok(match result.status {
+        LintStatus::Passed => Exit::Success,
+        LintStatus::Failed => Exit::Findings,
+        LintStatus::InputErrors => Exit::Input,
+    })
+}
+
+fn pretty(value: &serde_json::Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}

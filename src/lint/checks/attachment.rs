@@ -1,0 +1,64 @@
+//! Attachment checks (DPL2xxx): parentRefs that attach nowhere and why (the Gateway API
+//! reasons), routes attached to nothing, duplicate listener and rule names. The logic lives in
+//! `topology::attach` and `model::gateway`; this module documents the codes.
+
+use crate::diag::Code;
+use crate::lint::doc::CheckDoc;
+
+/// Documentation of the attachment codes.
+pub const DOCS: &[CheckDoc] = &[
+    CheckDoc {
+        code: Code::ParentNotFound,
+        explanation: "A route's parentRef names a Gateway that is not among the inputs. The route gets no path through it, so no policy reaches it there. Application repositories often hold routes but not the platform's Gateway.",
+        fix: "Add the Gateway's manifest to the inputs, or run with --assume-gateways to evaluate against a stand-in.",
+        example: "parentRefs:\n- name: kuadrant-ingressgateway\n  namespace: gateway-system",
+    },
+    CheckDoc {
+        code: Code::NoMatchingParent,
+        explanation: "The parentRef's sectionName or port matches no listener of the Gateway (Gateway API reason NoMatchingParent): the route is not attached there.",
+        fix: "Use an existing listener name or port; the help lists them or suggests the closest name.",
+        example: "parentRefs:\n- name: gw\n  sectionName: htps",
+    },
+    CheckDoc {
+        code: Code::NotAllowedByListeners,
+        explanation: "Every candidate listener refuses the route: its allowedRoutes.namespaces does not admit the route's namespace (Same is the default), or its allowedRoutes.kinds (or protocol) does not admit the route's kind (Gateway API reason NotAllowedByListeners).",
+        fix: "Widen the listener's allowedRoutes (from: All, or a Selector matching the namespace's labels), or attach to another listener.",
+        example: "listeners:\n- name: http\n  protocol: HTTP\n  port: 80        # allowedRoutes defaults to from: Same",
+    },
+    CheckDoc {
+        code: Code::NoMatchingListenerHostname,
+        explanation: "The route's hostnames intersect none of the allowed listeners' hostnames (Gateway API reason NoMatchingListenerHostname). Note that `*.example.com` matches `a.example.com` but never `example.com`.",
+        fix: "Align the route's hostnames with the listener's hostname, or remove the listener hostname.",
+        example: "hostnames: [shop.example.org]   # listener hostname: \"*.example.com\"",
+    },
+    CheckDoc {
+        code: Code::RouteNotAttached,
+        explanation: "A route has no Gateway parentRef at all, so it is attached to nothing and no Gateway policy can reach it.",
+        fix: "Add a parentRef to the Gateway that should serve the route.",
+        example: "spec:\n  rules:\n  - backendRefs: [{name: app, port: 80}]",
+    },
+    CheckDoc {
+        code: Code::DuplicateListenerName,
+        explanation: "Two listeners of one Gateway have the same name. The API server rejects the Gateway, so dopol leaves it out.",
+        fix: "Give every listener a unique name.",
+        example: "listeners:\n- {name: http, protocol: HTTP, port: 80}\n- {name: http, protocol: HTTP, port: 8080}",
+    },
+    CheckDoc {
+        code: Code::DuplicateRuleName,
+        explanation: "Two rules of one route share a name. Two explicit names are rejected by the API server (error). An explicit name equal to the positional name of an unnamed rule (`rule-2`) is legal, but makes a policy's sectionName ambiguous (warning).",
+        fix: "Name rules uniquely, and avoid the `rule-N` pattern for explicit names.",
+        example: "rules:\n- name: rule-2\n- matches: [{path: {value: /}}]   # positional name rule-2",
+    },
+    CheckDoc {
+        code: Code::SelectorUndecidable,
+        explanation: "A listener admits routes from namespaces selected by label, but the route's Namespace object is not among the inputs, so dopol cannot know its labels. It assumes the route is accepted.",
+        fix: "Add the Namespace manifests to the inputs to decide offline (a selector on kubernetes.io/metadata.name alone is decided without them).",
+        example: "allowedRoutes:\n  namespaces:\n    from: Selector\n    selector: {matchLabels: {shared-gateway-access: \"true\"}}",
+    },
+    CheckDoc {
+        code: Code::AssumedGateway,
+        explanation: "With --assume-gateways, a Gateway that routes reference but the inputs lack was replaced by a stand-in (class `unknown`, one listener per sectionName used, accepting every route that names it). Results for its paths are only as good as that assumption.",
+        fix: "Add the real Gateway's manifest when you can.",
+        example: "",
+    },
+];

@@ -1,0 +1,82 @@
+//! Input checks (DPL1xxx): YAML syntax, encoding, object shape, duplicates, API versions, the
+//! CRD's cross-field rules. The logic lives where the input is read (`load`, `model`,
+//! `policy::kuadrant`); this module documents the codes.
+
+use crate::diag::Code;
+use crate::lint::doc::CheckDoc;
+
+/// Documentation of the input codes.
+pub const DOCS: &[CheckDoc] = &[
+    CheckDoc {
+        code: Code::YamlSyntax,
+        explanation: "The document cannot be parsed as YAML (or JSON): an unclosed bracket or quote, bad indentation, a tab, a duplicate mapping key, an alias to an unknown anchor. kubectl would refuse the file. dopol leaves the broken document out and evaluates the others.",
+        fix: "Correct the syntax at the position shown. Duplicate keys must be merged into one.",
+        example: "spec:\n  limits:\n    a:\n      rates: [{limit: 1, window: 1m}",
+    },
+    CheckDoc {
+        code: Code::UnreadableInput,
+        explanation: "A path given with -f does not exist, cannot be read, is a directory with no manifest files, or a glob pattern matches nothing. Nothing from it is evaluated.",
+        fix: "Check the path or pattern (quote globs so the shell does not expand them).",
+        example: "dopol lint -f manifests/does-not-exist.yaml",
+    },
+    CheckDoc {
+        code: Code::InvalidEncoding,
+        explanation: "The file is not UTF-8 (for instance Latin-1 or UTF-16). Kubernetes manifests must be UTF-8; the documents that contain invalid bytes are left out.",
+        fix: "Re-save the file as UTF-8.",
+        example: "",
+    },
+    CheckDoc {
+        code: Code::NotAnObject,
+        explanation: "A document has no apiVersion and kind, so it is not a Kubernetes object (a stray values file, a comment block that became a mapping). It is skipped.",
+        fix: "Remove the document, move it out of the manifest directory, or add apiVersion and kind.",
+        example: "just: some\nyaml: data",
+    },
+    CheckDoc {
+        code: Code::InvalidObject,
+        explanation: "A Gateway API object or policy has a field of the wrong type, a missing required field, or a value the CRD rejects (an unknown strategy, a rate window that is not a Gateway API duration, a label that YAML reads as a boolean). The API server would reject the object, so dopol leaves it out.",
+        fix: "Fix the field shown. Quote values that YAML 1.1 would read as booleans or numbers (`yes`, `on`, `0777`).",
+        example: "spec:\n  defaults:\n    strategy: sometimes",
+    },
+    CheckDoc {
+        code: Code::DuplicateObject,
+        explanation: "Two documents define the same object (same group, kind, namespace and name). Applying both would make the second silently replace the first. dopol keeps the first and reports both places.",
+        fix: "Delete one of the definitions, or rename one of the objects.",
+        example: "",
+    },
+    CheckDoc {
+        code: Code::DeprecatedApiVersion,
+        explanation: "The object uses an older API version (kuadrant.io/v1beta3) that dopol still reads with the same shape. It may be removed from the cluster's CRDs.",
+        fix: "Change apiVersion to the current version (kuadrant.io/v1).",
+        example: "apiVersion: kuadrant.io/v1beta3\nkind: RateLimitPolicy",
+    },
+    CheckDoc {
+        code: Code::EmptyInput,
+        explanation: "The inputs contain no Kubernetes objects at all, so there is nothing to evaluate. This is usually a wrong path.",
+        fix: "Point -f at the manifests (a file, a directory, a quoted glob, or - for stdin).",
+        example: "",
+    },
+    CheckDoc {
+        code: Code::UnknownField,
+        explanation: "A field under a policy's spec (or a block, a rule section, a limit, a rate) is not part of the CRD schema. It is most often a typo (`limit:` for `limits:`) or wrong indentation, and the API server would drop or reject it, so the rules it holds have no effect.",
+        fix: "Fix the name or the indentation; the help suggests the closest known field.",
+        example: "spec:\n  limit:\n    a: {rates: [{limit: 1, window: 1s}]}",
+    },
+    CheckDoc {
+        code: Code::ExclusiveBlocks,
+        explanation: "A policy has `defaults` together with `overrides`, or either of them beside bare rules. The Kuadrant CRD rejects this. dopol still evaluates such a policy, processing its blocks in the RFC 0009 order (defaults, bare, overrides), so you can see what was meant.",
+        fix: "Keep exactly one of `defaults`, `overrides` or bare rules; split the policy in two if both are needed.",
+        example: "spec:\n  defaults:\n    rules: {authentication: {a: {anonymous: {}}}}\n  overrides:\n    rules: {authorization: {b: {opa: {rego: allow = true}}}}",
+    },
+    CheckDoc {
+        code: Code::EmptyBlock,
+        explanation: "The active block holds no rule the CRD counts (`limits` for rate limit policies; `rules.*` for AuthPolicy — `patterns` and `when` alone do not count). The API server rejects such a policy.",
+        fix: "Add a rule, or delete the policy.",
+        example: "spec:\n  defaults:\n    strategy: merge",
+    },
+    CheckDoc {
+        code: Code::UnsupportedApiVersion,
+        explanation: "A kind dopol reads appears with an API version it does not know (for instance an old v1beta2 AuthPolicy with a different shape). The object is skipped rather than misread.",
+        fix: "Migrate the object to a supported version, or ignore this if the version is intentionally unsupported.",
+        example: "apiVersion: kuadrant.io/v1beta2\nkind: AuthPolicy",
+    },
+];

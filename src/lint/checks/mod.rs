@@ -1,0 +1,43 @@
+//! The checks, one module per theme: each holds its codes' documentation and, for the checks
+//! that exist only for `lint` (outcomes, ordering, granularity), their logic.
+
+pub mod attachment;
+pub mod extensions;
+pub mod granularity;
+pub mod input;
+pub mod ordering;
+pub mod outcomes;
+pub mod targets;
+
+use super::doc::CheckDoc;
+
+/// Every code's documentation.
+pub fn all_docs() -> impl Iterator<Item = &'static CheckDoc> {
+    [
+        input::DOCS,
+        attachment::DOCS,
+        targets::DOCS,
+        outcomes::DOCS,
+        ordering::DOCS,
+        granularity::DOCS,
+        extensions::DOCS,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Code;
+
+    #[test]
+    fn every_code_has_exactly_one_doc() {
+        for code in Code::ALL {
+            let count = all_docs().filter(|d| d.code == *code).count();
+            assert_eq!(count, 1, "{code} has {count} docs");
+            let doc = all_docs().find(|d| d.code == *code).unwrap();
+            assert!(!doc.explanation.is_empty() && !doc.fix.is_empty(), "{code}");
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Outcome checks: a policy overridden on every path (DPL4001), a policy in the path to no route
+//! (DPL4002), and a default rule superseded on every path where it applies (DPL4003). They read
+//! the same rule outcomes as `dopol status`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::engine::fold::RuleEvent;
+use crate::lint::doc::CheckDoc;
+use crate::policy::BlockKind;
+use crate::report::observed::Observed;
+use crate::report::status::enforced;
+use std::collections::BTreeMap;
+
+/// Documentation of the outcome codes.
+pub const DOCS: &[CheckDoc] = &[
+    CheckDoc {
+        code: Code::PolicyOverridden,
+        explanation: "The policy is accepted and on the path to routes, but none of its rules is effective anywhere: more specific defaults or less specific overrides win every time. The operator reports Enforced=False, reason Overridden. It is dead configuration, or a sign the hierarchy is not what its author thinks.",
+        fix: "Check `dopol reach` for the policy; delete it, or change the strategy (merge instead of atomic) or the level it targets.",
+        example: "# route policy with bare rules under a Gateway policy with atomic overrides",
+    },
+    CheckDoc {
+        code: Code::PolicyUnreachable,
+        explanation: "The policy's target exists, but no route is attached beneath it (a listener without routes, a route attached nowhere), so the policy is in the path to nothing. The operator reports Enforced=False, reason Unknown.",
+        fix: "Attach routes to the target, or target another element; `dopol topology` shows what is attached where.",
+        example: "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: unused-listener}",
+    },
+    CheckDoc {
+        code: Code::DefaultSupersededEverywhere,
+        explanation: "A default rule (in `defaults` or bare rules) loses to a more specific policy on every path where it applies, so it never takes effect although the rest of its policy does.",
+        fix: "Remove the rule, or make it an override if it must win.",
+        example: "",
+    },
+];
+
+/// DPL4001 and DPL4002 per accepted policy; DPL4003 per default rule.
+pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+    let model = observed.engine.model;
+    let mut diagnostics = Vec::new();
+    for (index, policy) in model.policies.iter().enumerate() {
+        let index = index as u32;
+        if observed.engine.topology.targets.of_policy[index as usize].is_none() {
+            continue;
+        }
+        let condition = enforced(observed, index);
+        match condition.reason {
+            "Overridden" => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::PolicyOverridden,
+                        format!(
+                            "{}: none of its rules is effective on any path ({})",
+                            policy.display(),
+                            condition.message
+                        ),
+                    )
+                    .with_label(policy.name_span, "overridden everywhere")
+                    .with_object(policy.display())
+                    .with_help(format!("see `dopol reach {}`", policy.namespaced_name())),
+                );
+                continue;
+            }
+            "Unknown" => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::PolicyUnreachable,
+                        format!("{} targets {}, which has no route beneath it; the policy is in the path to nothing", policy.display(), policy.target),
+                    )
+                    .with_label(policy.target.name_span, "no route is attached beneath this target")
+                    .with_object(policy.display()),
+                );
+                continue;
+            }
+            _ => {}
+        }
+        // DPL4003: default rules that never win.
+        let mut per_rule: BTreeMap<(u16, &str), (usize, usize)> = BTreeMap::new();
+        for observation in observed.observations(index) {
+            let entry = per_rule
+                .entry((observation.block, observation.key))
+                .or_default();
+            entry.0 += 1;
+            if matches!(observation.outcome, RuleEvent::Superseded { .. }) {
+                entry.1 += 1;
+            }
+        }
+        for ((block, key), (paths, superseded)) in per_rule {
+            let block = &policy.blocks[block as usize];
+            if block.kind == BlockKind::Overrides || paths == 0 || superseded != paths {
+                continue;
+            }
+            let rule = block.rule(key).expect("observed rules come from the block");
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::DefaultSupersededEverywhere,
+                    format!(
+                        "default rule `{key}` of {} is superseded on every path where it applies ({paths} path{})",
+                        policy.display(),
+                        if paths == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_label(rule.key_span, "never effective")
+                .with_object(policy.display()),
+            );
+        }
+    }
+    diagnostics
+}

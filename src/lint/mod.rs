@@ -1,0 +1,160 @@
+//! `dopol lint`: every diagnostic about the inputs, with suppression and thresholds, for CI and
+//! pre-commit.
+//!
+//! The findings come from three places: reading the input (`load`, `model`, `topology`), the
+//! engine (constraints, `unset`), and the checks that exist only for lint (`checks`: outcomes,
+//! ordering, granularity). Suppression applies per object (annotation
+//! `dopol.io/ignore: "DPL1001,granularity-trap"` or `"*"`) and per run (`--ignore`).
+
+pub mod checks;
+pub mod doc;
+
+use crate::diag::{self, Code, Diagnostic, Severity};
+use crate::engine::Engine;
+use crate::model::Model;
+use crate::pipeline::Evaluated;
+use crate::report::observed::Observed;
+
+/// What to report and what fails the run.
+#[derive(Clone, Debug)]
+pub struct LintOptions {
+    /// Findings at or above this severity fail the run (exit 1).
+    pub fail_on: Severity,
+    /// Findings below this severity are not printed (they still count as hidden).
+    pub min_severity: Severity,
+    /// Codes suppressed for the whole run.
+    pub ignore: Vec<Code>,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        LintOptions {
+            fail_on: Severity::Error,
+            min_severity: Severity::Info,
+            ignore: Vec::new(),
+        }
+    }
+}
+
+/// How a lint run ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LintStatus {
+    /// Nothing at or above `--fail-on`.
+    Passed,
+    /// Findings at or above `--fail-on` (exit 1).
+    Failed,
+    /// The input is malformed (exit 3), whatever the threshold.
+    InputErrors,
+}
+
+/// The result of a lint run.
+#[derive(Debug)]
+pub struct LintResult {
+    /// Findings to print, sorted by file and position.
+    pub shown: Vec<Diagnostic>,
+    /// Findings suppressed by annotation or `--ignore`.
+    pub suppressed: usize,
+    /// Findings below `--min-severity`.
+    pub hidden: usize,
+    /// Objects checked.
+    pub objects: usize,
+    /// Files read.
+    pub files: usize,
+    /// The verdict.
+    pub status: LintStatus,
+}
+
+impl LintResult {
+    /// How many shown findings have `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.shown.iter().filter(|d| d.severity == severity).count()
+    }
+
+    /// A one-line summary, e.g. `2 errors, 1 warning, 3 infos (1 suppressed) in 12 objects from 3 files`.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let mut parts = Vec::new();
+        if self.shown.is_empty() {
+            parts.push("no issues".to_string());
+        } else {
+            parts.push(plural(self.count(Severity::Error), "error"));
+            parts.push(plural(self.count(Severity::Warning), "warning"));
+            parts.push(plural(self.count(Severity::Info), "info"));
+        }
+        let mut extra = Vec::new();
+        if self.suppressed > 0 {
+            extra.push(format!("{} suppressed", self.suppressed));
+        }
+        if self.hidden > 0 {
+            extra.push(format!("{} below --min-severity", self.hidden));
+        }
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", extra.join(", "))
+        };
+        format!(
+            "{}{extra} in {} from {}",
+            parts.join(", "),
+            plural(self.objects, "object"),
+            plural(self.files, "file")
+        )
+    }
+}
+
+/// Every diagnostic about the evaluated input.
+pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
+    let mut diagnostics: Vec<Diagnostic> = evaluated.diagnostics().cloned().collect();
+    let (engine, engine_diagnostics) = Engine::new(&evaluated.model, &evaluated.topology);
+    diagnostics.extend(engine_diagnostics);
+    let (observed, constraint_warnings) = Observed::new(&engine);
+    diagnostics.extend(constraint_warnings);
+    diagnostics.extend(checks::outcomes::check(&observed));
+    diagnostics.extend(checks::ordering::check(&engine));
+    diagnostics.extend(checks::granularity::check(&observed));
+    diagnostics
+}
+
+/// Whether an object's `dopol.io/ignore` annotation (or `--ignore`) suppresses a diagnostic.
+fn suppressed(diagnostic: &Diagnostic, model: &Model, options: &LintOptions) -> bool {
+    if options.ignore.contains(&diagnostic.code) {
+        return true;
+    }
+    let Some(codes) = diagnostic
+        .object
+        .as_ref()
+        .and_then(|o| model.ignored_codes.get(o))
+    else {
+        return false;
+    };
+    codes
+        .iter()
+        .any(|c| c == "*" || Code::parse(c) == Some(diagnostic.code))
+}
+
+/// Applies suppression and thresholds.
+pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOptions) -> LintResult {
+    diag::sort_and_dedup(&mut diagnostics, &model.sources);
+    let (suppressed, kept): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
+        .into_iter()
+        .partition(|d| suppressed(d, model, options));
+    let input_errors = kept.iter().any(Diagnostic::is_input_error);
+    let failing = kept.iter().any(|d| d.severity >= options.fail_on);
+    let (shown, hidden): (Vec<Diagnostic>, Vec<Diagnostic>) = kept
+        .into_iter()
+        .partition(|d| d.severity >= options.min_severity);
+    LintResult {
+        shown,
+        suppressed: suppressed.len(),
+        hidden: hidden.len(),
+        objects: model.objects.len(),
+        files: model.sources.len(),
+        status: if input_errors {
+            LintStatus::InputErrors
+        } else if failing {
+            LintStatus::Failed
+        } else {
+            LintStatus::Passed
+        },
+    }
+}

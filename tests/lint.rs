@@ -1,0 +1,455 @@
+//! `dopol lint`: every check is triggered by a fixture (code, severity and line asserted), a
+//! clean example has no findings, and the controls (suppression, thresholds) work.
+
+mod common;
+use common::{dopol, root, run_in};
+use dopol::diag::Code;
+use serde_json::Value;
+
+/// `(code, -f inputs and extra flags, severity, file, line)`: one case per code in the catalogue.
+const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
+    (
+        "DPL1001",
+        &["testdata/bad/mixed"],
+        "error",
+        "testdata/bad/mixed/syntax-error.yaml",
+        18,
+    ),
+    (
+        "DPL1002",
+        &["testdata/no-such-file.yaml"],
+        "error",
+        "testdata/no-such-file.yaml",
+        1,
+    ),
+    (
+        "DPL1003",
+        &["testdata/bad/mixed"],
+        "error",
+        "testdata/bad/mixed/latin1.yaml",
+        4,
+    ),
+    (
+        "DPL1004",
+        &["testdata/bad/mixed"],
+        "warning",
+        "testdata/bad/mixed/wrong-shapes.yaml",
+        48,
+    ),
+    (
+        "DPL1005",
+        &["testdata/bad/mixed"],
+        "error",
+        "testdata/bad/mixed/wrong-shapes.yaml",
+        10,
+    ),
+    (
+        "DPL1006",
+        &["testdata/lint/duplicate-object"],
+        "error",
+        "testdata/lint/duplicate-object/b.yaml",
+        4,
+    ),
+    (
+        "DPL1007",
+        &["testdata/deprecated"],
+        "warning",
+        "testdata/deprecated/manifests.yaml",
+        14,
+    ),
+    (
+        "DPL1008",
+        &["testdata/bad/empty"],
+        "error",
+        "testdata/bad/empty/empty.yaml",
+        1,
+    ),
+    (
+        "DPL1009",
+        &["testdata/lint/unknown-field"],
+        "warning",
+        "testdata/lint/unknown-field/manifests.yaml",
+        23,
+    ),
+    (
+        "DPL1010",
+        &["testdata/constraints/invalid"],
+        "error",
+        "testdata/constraints/invalid/manifests.yaml",
+        75,
+    ),
+    (
+        "DPL1011",
+        &["testdata/lint/empty-block"],
+        "error",
+        "testdata/lint/empty-block/manifests.yaml",
+        20,
+    ),
+    (
+        "DPL1012",
+        &["testdata/lint/unsupported-api-version"],
+        "warning",
+        "testdata/lint/unsupported-api-version/manifests.yaml",
+        15,
+    ),
+    (
+        "DPL2001",
+        &["testdata/attachment"],
+        "warning",
+        "testdata/attachment/manifests.yaml",
+        100,
+    ),
+    (
+        "DPL2002",
+        &["testdata/attachment"],
+        "warning",
+        "testdata/attachment/manifests.yaml",
+        62,
+    ),
+    (
+        "DPL2003",
+        &["testdata/attachment"],
+        "warning",
+        "testdata/attachment/manifests.yaml",
+        47,
+    ),
+    (
+        "DPL2004",
+        &["testdata/attachment"],
+        "warning",
+        "testdata/attachment/manifests.yaml",
+        54,
+    ),
+    (
+        "DPL2005",
+        &["testdata/lint/route-not-attached"],
+        "warning",
+        "testdata/lint/route-not-attached/manifests.yaml",
+        12,
+    ),
+    (
+        "DPL2006",
+        &["testdata/lint/duplicate-listener-name"],
+        "error",
+        "testdata/lint/duplicate-listener-name/manifests.yaml",
+        8,
+    ),
+    (
+        "DPL2007",
+        &["testdata/lint/duplicate-rule-name"],
+        "warning",
+        "testdata/lint/duplicate-rule-name/manifests.yaml",
+        17,
+    ),
+    (
+        "DPL2008",
+        &["testdata/attachment"],
+        "info",
+        "testdata/attachment/manifests.yaml",
+        32,
+    ),
+    (
+        "DPL2009",
+        &[
+            "../shared/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
+            "--assume-gateways",
+        ],
+        "info",
+        "../shared/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
+        10,
+    ),
+    (
+        "DPL3001",
+        &["testdata/targets"],
+        "error",
+        "testdata/targets/manifests.yaml",
+        22,
+    ),
+    (
+        "DPL3002",
+        &["testdata/targets"],
+        "error",
+        "testdata/targets/manifests.yaml",
+        31,
+    ),
+    (
+        "DPL3003",
+        &["testdata/lint/invalid-target-kind"],
+        "error",
+        "testdata/lint/invalid-target-kind/manifests.yaml",
+        22,
+    ),
+    (
+        "DPL4001",
+        &["testdata/status"],
+        "warning",
+        "testdata/status/manifests.yaml",
+        23,
+    ),
+    (
+        "DPL4002",
+        &["testdata/status"],
+        "warning",
+        "testdata/status/manifests.yaml",
+        65,
+    ),
+    (
+        "DPL4003",
+        &["testdata/ordering"],
+        "info",
+        "testdata/ordering/policies.yaml",
+        17,
+    ),
+    (
+        "DPL4004",
+        &["testdata/ordering"],
+        "warning",
+        "testdata/ordering/policies.yaml",
+        83,
+    ),
+    (
+        "DPL4005",
+        &["testdata/rfc0009/e3"],
+        "warning",
+        "testdata/rfc0009/e3/policies.yaml",
+        18,
+    ),
+    (
+        "DPL4006",
+        &["testdata/rfc0009/f2"],
+        "warning",
+        "testdata/rfc0009/f2/policies.yaml",
+        36,
+    ),
+    (
+        "DPL4007",
+        &["testdata/lint/unset-unmatched"],
+        "warning",
+        "testdata/lint/unset-unmatched/manifests.yaml",
+        35,
+    ),
+    (
+        "DPL4008",
+        &["testdata/rfc0009/e3"],
+        "info",
+        "testdata/rfc0009/e3/policies.yaml",
+        16,
+    ),
+    (
+        "DPL4009",
+        &["testdata/constraints/invalid"],
+        "error",
+        "testdata/constraints/invalid/manifests.yaml",
+        27,
+    ),
+    (
+        "DPL4010",
+        &["testdata/constraints/valid"],
+        "warning",
+        "testdata/constraints/valid/manifests.yaml",
+        63,
+    ),
+    (
+        "DPL4011",
+        &["testdata/constraints/invalid"],
+        "error",
+        "testdata/constraints/invalid/manifests.yaml",
+        53,
+    ),
+];
+
+fn lint_json(inputs: &[&str], extra: &[&str]) -> (Value, i32) {
+    let mut args = vec!["lint", "-o", "json"];
+    for input in inputs {
+        if input.starts_with("--") {
+            args.push(input);
+        } else {
+            args.push("-f");
+            args.push(input);
+        }
+    }
+    args.extend_from_slice(extra);
+    let out = dopol(&args);
+    (out.json(), out.code)
+}
+
+#[test]
+fn every_check_has_a_fixture_that_triggers_it_at_the_right_line() {
+    for code in Code::ALL {
+        assert!(
+            CASES.iter().any(|c| c.0 == code.as_str()),
+            "no lint case for {code}"
+        );
+    }
+    for (code, inputs, severity, file, line) in CASES {
+        let (doc, _) = lint_json(inputs, &[]);
+        let found = doc["diagnostics"].as_array().unwrap().iter().find(|d| {
+            d["code"] == *code && d["file"] == *file && d["line"].as_u64() == Some(*line)
+        });
+        let Some(found) = found else {
+            panic!(
+                "{code} not reported at {file}:{line}; got {:#}",
+                doc["diagnostics"]
+            );
+        };
+        assert_eq!(found["severity"], *severity, "{code}");
+        assert_eq!(found["name"], Code::parse(code).unwrap().name(), "{code}");
+    }
+}
+
+#[test]
+fn a_clean_example_has_no_findings() {
+    let out = dopol(&["lint", "-f", "testdata/examples/shop"]);
+    out.code(0);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "no issues in 9 objects from 2 files\n");
+}
+
+#[test]
+fn exit_codes_follow_fail_on_and_input_errors_win() {
+    // warnings only: passes by default, fails with --fail-on warning, the format never matters
+    for format in ["human", "json", "sarif", "github", "junit"] {
+        dopol(&["lint", "-f", "testdata/attachment", "-o", format]).code(0);
+        dopol(&[
+            "lint",
+            "-f",
+            "testdata/attachment",
+            "-o",
+            format,
+            "--fail-on",
+            "warning",
+        ])
+        .code(1);
+        dopol(&["lint", "-f", "testdata/bad/mixed", "-o", format]).code(3);
+    }
+    dopol(&["lint", "-f", "testdata/targets"]).code(1);
+    dopol(&["lint", "-f", "testdata/rfc0009/e3", "--fail-on", "info"]).code(1);
+    dopol(&[
+        "lint",
+        "-f",
+        "testdata/rfc0009/e3",
+        "--fail-on",
+        "info",
+        "--ignore",
+        "DPL4005,rfc-extension",
+    ])
+    .code(0);
+}
+
+#[test]
+fn min_severity_hides_but_still_counts() {
+    let (doc, _) = lint_json(&["testdata/attachment"], &["--min-severity", "warning"]);
+    assert!(
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["severity"] != "info")
+    );
+    assert_eq!(doc["summary"]["hidden"], 1);
+    let out = dopol(&[
+        "lint",
+        "-f",
+        "testdata/attachment",
+        "--min-severity",
+        "warning",
+    ]);
+    assert_eq!(
+        out.stderr.lines().last(),
+        Some("0 errors, 5 warnings, 0 infos (1 below --min-severity) in 12 objects from 1 file")
+    );
+}
+
+#[test]
+fn annotations_and_ignore_suppress_and_are_counted() {
+    let (doc, _) = lint_json(&["testdata/lint/suppressed"], &[]);
+    let codes: Vec<(&str, &str)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["object"].as_str().unwrap()))
+        .collect();
+    assert_eq!(codes, [("DPL2001", "HTTPRoute app/reported")]);
+    assert_eq!(
+        doc["summary"]["suppressed"], 2,
+        "one by code name, one by `*`"
+    );
+    let out = dopol(&[
+        "lint",
+        "-f",
+        "testdata/lint/suppressed",
+        "--ignore",
+        "DPL2001",
+    ]);
+    out.code(0);
+    assert_eq!(
+        out.stderr,
+        "no issues (3 suppressed) in 4 objects from 1 file\n"
+    );
+    dopol(&[
+        "lint",
+        "-f",
+        "testdata/lint/suppressed",
+        "--ignore",
+        "DPL9999",
+    ])
+    .code(2)
+    .stderr_has(&["unknown diagnostic code `DPL9999`"]);
+}
+
+#[test]
+fn list_and_explain_document_every_check() {
+    let list = dopol(&["lint", "--list"]);
+    list.code(0);
+    for code in Code::ALL {
+        assert!(
+            list.stdout.contains(code.as_str()) && list.stdout.contains(code.name()),
+            "{code}"
+        );
+        let explain = dopol(&["lint", "--explain", code.name()]);
+        explain.code(0);
+        assert!(
+            explain.stdout.starts_with(&format!(
+                "{} {} ({} by default)\n",
+                code.as_str(),
+                code.name(),
+                code.default_severity()
+            )),
+            "{}",
+            explain.stdout
+        );
+        assert!(explain.stdout.contains("How to fix:"));
+    }
+    dopol(&["lint", "--explain", "nope"]).code(2);
+}
+
+#[test]
+fn linting_a_hundred_objects_is_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: infra}\nspec:\n  gatewayClassName: k\n  listeners: [{name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}]\n",
+    );
+    for i in 0..50 {
+        text.push_str(&format!(
+            "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: r{i}, namespace: app}}\nspec:\n  parentRefs: [{{name: gw, namespace: infra}}]\n  rules: [{{name: a}}, {{name: b}}]\n---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata: {{name: p{i}, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r{i}}}\n  limits:\n    l: {{rates: [{{limit: {i}, window: 1s}}], when: [{{predicate: \"request.method == 'GET'\"}}]}}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("manifests.yaml"), text).unwrap();
+    // Warm up (the first run pays for loading the binary), then take the best of three.
+    let dir_arg = dir.path().display().to_string();
+    run_in(&root(), &["lint", "-f", &dir_arg], None).code(0);
+    let best = (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            run_in(&root(), &["lint", "-f", &dir_arg], None).code(0);
+            start.elapsed()
+        })
+        .min()
+        .unwrap();
+    // The target is well under 50 ms with a release build; debug builds (cargo test) get slack.
+    let limit = if cfg!(debug_assertions) { 500 } else { 50 };
+    assert!(
+        best.as_millis() < limit,
+        "linting 101 objects took {best:?}"
+    );
+}
