@@ -5,11 +5,20 @@ use super::session::Exit;
 use clap::CommandFactory;
 use std::io::Write;
 
-/// Prints a completion script.
-pub fn completions(args: &CompletionsArgs) -> Exit {
+/// Every shell with the file name its completion script is committed under (`completions/`).
+pub const COMPLETION_FILES: &[(Shell, &str)] = &[
+    (Shell::Bash, "dopol.bash"),
+    (Shell::Zsh, "_dopol"),
+    (Shell::Fish, "dopol.fish"),
+    (Shell::Powershell, "_dopol.ps1"),
+    (Shell::Elvish, "dopol.elv"),
+];
+
+/// The completion script for a shell.
+pub fn completion_script(shell: Shell) -> Vec<u8> {
     let mut command = Cli::command();
     let mut out = Vec::new();
-    let shell = match args.shell {
+    let shell = match shell {
         Shell::Bash => clap_complete::Shell::Bash,
         Shell::Zsh => clap_complete::Shell::Zsh,
         Shell::Fish => clap_complete::Shell::Fish,
@@ -17,7 +26,14 @@ pub fn completions(args: &CompletionsArgs) -> Exit {
         Shell::Elvish => clap_complete::Shell::Elvish,
     };
     clap_complete::generate(shell, &mut command, "dopol", &mut out);
-    let _ = std::io::stdout().lock().write_all(&out);
+    out
+}
+
+/// Prints a completion script.
+pub fn completions(args: &CompletionsArgs) -> Exit {
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(&completion_script(args.shell));
     Exit::Success
 }
 
@@ -28,7 +44,7 @@ pub fn man_page(command: clap::Command) -> Vec<u8> {
     out
 }
 
-/// Every man page: `(file name, content)`, the main page first.
+/// Every man page: `(file name, content)`, the main page first (committed under `man/`).
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
     let command = Cli::command();
     let mut pages = vec![("dopol.1".to_string(), man_page(command.clone()))];
@@ -37,7 +53,8 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
         let page = man_page(
             sub.clone()
                 .name(name.clone())
-                .bin_name(format!("dopol {}", sub.get_name())),
+                .bin_name(format!("dopol {}", sub.get_name()))
+                .version(env!("CARGO_PKG_VERSION")),
         );
         pages.push((format!("{name}.1"), page));
     }

@@ -1,0 +1,257 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'dopol'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'dopol' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('effective', 'effective', [CompletionResultType]::ParameterValue, 'Show the effective policy of every path, with the source of every rule')
+            [CompletionResult]::new('overridden', 'overridden', [CompletionResultType]::ParameterValue, 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule''s outcomes')
+            [CompletionResult]::new('reach', 'reach', [CompletionResultType]::ParameterValue, 'Show where a policy (or one of its rules) is effective, and where it lost')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
+            [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print dopol''s man pages (or write one page per command into a directory)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'dopol;effective' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable')
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`)')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Only paths through this route (`name` or `ns/name`)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;overridden' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable')
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`)')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Only paths through this route (`name` or `ns/name`)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;status' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable')
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`)')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Only paths through this route (`name` or `ns/name`)')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;reach' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;explain' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The path id to explain')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained')
+            [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'Only this rule of the route (its name, or `rule-N`)')
+            [CompletionResult]::new('--listener', '--listener', [CompletionResultType]::ParameterName, 'Only paths through this listener (`name`, or `[ns/]gateway#name`)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind. Repeatable')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`table` prints the explanation as text)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`table` prints the explanation as text)')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;topology' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;lint' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Fail (exit 1) when a finding has at least this severity')
+            [CompletionResult]::new('--min-severity', '--min-severity', [CompletionResultType]::ParameterName, 'Print only findings with at least this severity')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print the documentation of one check and exit')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Print the catalogue of checks and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;man' {
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of printing the main page')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;help' {
+            [CompletionResult]::new('effective', 'effective', [CompletionResultType]::ParameterValue, 'Show the effective policy of every path, with the source of every rule')
+            [CompletionResult]::new('overridden', 'overridden', [CompletionResultType]::ParameterValue, 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule''s outcomes')
+            [CompletionResult]::new('reach', 'reach', [CompletionResultType]::ParameterValue, 'Show where a policy (or one of its rules) is effective, and where it lost')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
+            [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print dopol''s man pages (or write one page per command into a directory)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'dopol;help;effective' {
+            break
+        }
+        'dopol;help;overridden' {
+            break
+        }
+        'dopol;help;status' {
+            break
+        }
+        'dopol;help;reach' {
+            break
+        }
+        'dopol;help;explain' {
+            break
+        }
+        'dopol;help;topology' {
+            break
+        }
+        'dopol;help;lint' {
+            break
+        }
+        'dopol;help;completions' {
+            break
+        }
+        'dopol;help;man' {
+            break
+        }
+        'dopol;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

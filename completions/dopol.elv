@@ -1,0 +1,231 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[dopol] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'dopol'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'dopol'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand effective 'Show the effective policy of every path, with the source of every rule'
+            cand overridden 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+            cand status 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule''s outcomes'
+            cand reach 'Show where a policy (or one of its rules) is effective, and where it lost'
+            cand explain 'Explain one path''s effective policy step by step'
+            cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+            cand lint 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+            cand completions 'Print a shell completion script'
+            cand man 'Print dopol''s man pages (or write one page per command into a directory)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'dopol;effective'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand --kind 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable'
+            cand --gateway 'Only paths through this Gateway (`name` or `ns/name`)'
+            cand --route 'Only paths through this route (`name` or `ns/name`)'
+            cand --policy 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;overridden'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand --kind 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable'
+            cand --gateway 'Only paths through this Gateway (`name` or `ns/name`)'
+            cand --route 'Only paths through this route (`name` or `ns/name`)'
+            cand --policy 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;status'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand --kind 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable'
+            cand --gateway 'Only paths through this Gateway (`name` or `ns/name`)'
+            cand --route 'Only paths through this route (`name` or `ns/name`)'
+            cand --policy 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;reach'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;explain'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand --path 'The path id to explain'
+            cand --route 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained'
+            cand --rule 'Only this rule of the route (its name, or `rule-N`)'
+            cand --listener 'Only paths through this listener (`name`, or `[ns/]gateway#name`)'
+            cand --kind 'Only this policy kind. Repeatable'
+            cand -o 'Output format (`table` prints the explanation as text)'
+            cand --output 'Output format (`table` prints the explanation as text)'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;topology'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;lint'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --fail-on 'Fail (exit 1) when a finding has at least this severity'
+            cand --min-severity 'Print only findings with at least this severity'
+            cand --ignore 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated'
+            cand --explain 'Print the documentation of one check and exit'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand --list 'Print the catalogue of checks and exit'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;completions'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;man'= {
+            cand --out-dir 'Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of printing the main page'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'dopol;help'= {
+            cand effective 'Show the effective policy of every path, with the source of every rule'
+            cand overridden 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+            cand status 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule''s outcomes'
+            cand reach 'Show where a policy (or one of its rules) is effective, and where it lost'
+            cand explain 'Explain one path''s effective policy step by step'
+            cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+            cand lint 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+            cand completions 'Print a shell completion script'
+            cand man 'Print dopol''s man pages (or write one page per command into a directory)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'dopol;help;effective'= {
+        }
+        &'dopol;help;overridden'= {
+        }
+        &'dopol;help;status'= {
+        }
+        &'dopol;help;reach'= {
+        }
+        &'dopol;help;explain'= {
+        }
+        &'dopol;help;topology'= {
+        }
+        &'dopol;help;lint'= {
+        }
+        &'dopol;help;completions'= {
+        }
+        &'dopol;help;man'= {
+        }
+        &'dopol;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

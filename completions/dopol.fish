@@ -1,0 +1,172 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_dopol_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_dopol_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_dopol_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_dopol_using_subcommand
+    set -l cmd (__fish_dopol_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c dopol -n "__fish_dopol_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_needs_command" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "status" -d 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kind -d 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+yaml\t'A YAML document'
+json\t'A JSON document (SPEC §8 contracts)'"
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kind -d 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+yaml\t'A YAML document'
+json\t'A JSON document (SPEC §8 contracts)'"
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l kind -d 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+yaml\t'A YAML document'
+json\t'A JSON document (SPEC §8 contracts)'"
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+yaml\t'A YAML document'
+json\t'A JSON document (SPEC §8 contracts)'"
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l path -d 'The path id to explain' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l route -d 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l rule -d 'Only this rule of the route (its name, or `rule-N`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l listener -d 'Only paths through this listener (`name`, or `[ns/]gateway#name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kind -d 'Only this policy kind. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s o -l output -d 'Output format (`table` prints the explanation as text)' -r -f -a "table\t'Human-readable tables'
+yaml\t'A YAML document'
+json\t'A JSON document (SPEC §8 contracts)'"
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s o -l output -d 'Output format' -r -f -a "tree\t'An indented tree'
+dot\t'Graphviz DOT'
+mermaid\t'A Mermaid flowchart'"
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s o -l output -d 'Output format' -r -f -a "human\t'Diagnostics with source snippets'
+json\t'A JSON document (`kind: LintReport`)'
+sarif\t'SARIF 2.1.0 (GitHub code scanning)'
+github\t'GitHub Actions workflow commands (annotations)'
+junit\t'JUnit XML'"
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l fail-on -d 'Fail (exit 1) when a finding has at least this severity' -r -f -a "error\t'Errors only'
+warning\t'Warnings and errors'
+info\t'Everything'"
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l min-severity -d 'Print only findings with at least this severity' -r -f -a "error\t'Errors only'
+warning\t'Warnings and errors'
+info\t'Everything'"
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l ignore -d 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l explain -d 'Print the documentation of one check and exit' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l list -d 'Print the catalogue of checks and exit'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand man" -l out-dir -d 'Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of printing the main page' -r -F
+complete -c dopol -n "__fish_dopol_using_subcommand man" -s h -l help -d 'Print help'
+complete -c dopol -n "__fish_dopol_using_subcommand man" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "status" -d 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
