@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the effective policy of every path between two revisions, or with a what-if')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print dopol''s man pages (or write one page per command into a directory)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -42,6 +43,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable')
             [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`)')
@@ -65,6 +68,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable')
             [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`)')
@@ -88,6 +93,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable')
             [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`)')
@@ -111,6 +118,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -130,6 +139,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The path id to explain')
             [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained')
@@ -154,6 +165,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -173,6 +186,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -186,6 +201,28 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Print the catalogue of checks and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'dopol;diff' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'Print one line per path with the number of rules added, removed and changed (table format)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -215,6 +252,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the effective policy of every path between two revisions, or with a what-if')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print dopol''s man pages (or write one page per command into a directory)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -239,6 +277,9 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;help;lint' {
+            break
+        }
+        'dopol;help;diff' {
             break
         }
         'dopol;help;completions' {

@@ -19,6 +19,9 @@ _dopol() {
             dopol,completions)
                 cmd="dopol__subcmd__completions"
                 ;;
+            dopol,diff)
+                cmd="dopol__subcmd__diff"
+                ;;
             dopol,effective)
                 cmd="dopol__subcmd__effective"
                 ;;
@@ -48,6 +51,9 @@ _dopol() {
                 ;;
             dopol__subcmd__help,completions)
                 cmd="dopol__subcmd__help__subcmd__completions"
+                ;;
+            dopol__subcmd__help,diff)
+                cmd="dopol__subcmd__help__subcmd__diff"
                 ;;
             dopol__subcmd__help,effective)
                 cmd="dopol__subcmd__help__subcmd__effective"
@@ -83,7 +89,7 @@ _dopol() {
 
     case "${cmd}" in
         dopol)
-            opts="-h -V --help --version effective overridden status reach explain topology lint completions man help"
+            opts="-h -V --help --version effective overridden status reach explain topology lint diff completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -110,8 +116,8 @@ _dopol() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        dopol__subcmd__effective)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+        dopol__subcmd__diff)
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --stat --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -130,6 +136,64 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__effective)
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -169,7 +233,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__explain)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -188,6 +252,14 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -231,7 +303,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help)
-            opts="effective overridden status reach explain topology lint completions man help"
+            opts="effective overridden status reach explain topology lint diff completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +317,20 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -385,7 +471,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__lint)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -404,6 +490,14 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -461,7 +555,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__overridden)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -480,6 +574,14 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -519,7 +621,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__reach)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +640,14 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -561,7 +671,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__status)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -580,6 +690,14 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -619,7 +737,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -638,6 +756,14 @@ _dopol() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -43,7 +43,13 @@ fn main() {
     };
 
     let start = Instant::now();
-    let loaded = load::load(&args, &options, &WorkTree, &mut std::io::empty());
+    let loaded = load::load(
+        &args,
+        &load::Overlay::default(),
+        &options,
+        &WorkTree,
+        &mut std::io::empty(),
+    );
     let parse = start.elapsed();
     let bytes: usize = loaded.sources.iter().map(|(_, f)| f.text().len()).sum();
     let documents = loaded.stats.documents;

@@ -19,6 +19,8 @@ pub struct InputOptions {
     pub default_namespace: String,
     /// `--assume-gateways`.
     pub assume_gateways: bool,
+    /// `--with` / `--without`.
+    pub overlay: load::Overlay,
 }
 
 impl Default for InputOptions {
@@ -27,6 +29,7 @@ impl Default for InputOptions {
             files: Vec::new(),
             default_namespace: "default".into(),
             assume_gateways: false,
+            overlay: load::Overlay::default(),
         }
     }
 }
@@ -34,6 +37,8 @@ impl Default for InputOptions {
 /// A model and its topology, with every diagnostic found on the way.
 #[derive(Debug)]
 pub struct Evaluated {
+    /// `--without` selectors that matched no object (a usage error for the CLI).
+    pub unmatched_without: Vec<String>,
     /// The decoded objects.
     pub model: Model,
     /// The hierarchy and paths.
@@ -57,7 +62,14 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         default_namespace: &options.default_namespace,
         kinds: &kinds,
     };
-    let loaded = load::load(&options.files, &object_options, tree, stdin);
+    let loaded = load::load(
+        &options.files,
+        &options.overlay,
+        &object_options,
+        tree,
+        stdin,
+    );
+    let unmatched_without = loaded.unmatched_without.clone();
     let model = Model::build(
         loaded,
         &ModelOptions {
@@ -65,7 +77,11 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         },
     );
     let topology = Topology::build(&model);
-    Evaluated { model, topology }
+    Evaluated {
+        unmatched_without,
+        model,
+        topology,
+    }
 }
 
 /// Reads local files (and stdin for `-`).

@@ -41,6 +41,8 @@ pub enum Command {
     Topology(TopologyArgs),
     /// Check the manifests and report every problem with a stable code (for CI and pre-commit).
     Lint(LintArgs),
+    /// Compare the effective policy of every path between two revisions, or with a what-if.
+    Diff(DiffArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Print dopol's man pages (or write one page per command into a directory).
@@ -60,6 +62,13 @@ pub struct InputArgs {
     /// Create a stand-in for every Gateway that routes reference but the input lacks.
     #[arg(long)]
     pub assume_gateways: bool,
+    /// What if: add the manifests in this file or directory, replacing objects with the same
+    /// identity. Repeatable.
+    #[arg(long = "with", value_name = "FILE|DIR")]
+    pub with: Vec<String>,
+    /// What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable.
+    #[arg(long = "without", value_name = "KIND/NS/NAME")]
+    pub without: Vec<String>,
     #[command(flatten)]
     pub display: DisplayArgs,
 }
@@ -187,6 +196,27 @@ pub struct TopologyArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = TopologyOutput::Tree)]
     pub output: TopologyOutput,
+}
+
+/// `dopol diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old side: a directory or file, or `git:<rev>` (the -f paths at that revision). Without
+    /// sides, OLD is the -f inputs and NEW the same with --with/--without applied.
+    #[arg(value_name = "OLD")]
+    pub old: Option<String>,
+    /// The new side (same forms). Omitted: the -f inputs in the working tree. --with/--without
+    /// apply to this side.
+    #[arg(value_name = "NEW")]
+    pub new: Option<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
+    pub output: ReportFormat,
+    /// Print one line per path with the number of rules added, removed and changed (table format).
+    #[arg(long)]
+    pub stat: bool,
 }
 
 /// Severity levels on the command line.

@@ -4,6 +4,7 @@
 //! library pipeline, prints diagnostics to stderr and the document to stdout.
 
 pub mod args;
+pub mod diff;
 pub mod effective;
 pub mod generate;
 pub mod lint;
@@ -40,6 +41,7 @@ pub fn run(cli: &Cli) -> Exit {
         Command::Explain(args) => observe::explain(args),
         Command::Topology(args) => observe::topology(args),
         Command::Lint(args) => lint::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Completions(args) => Ok(generate::completions(args)),
         Command::Man(args) => Ok(generate::man(args)),
     };

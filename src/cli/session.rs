@@ -103,12 +103,32 @@ impl Session {
     }
 }
 
-/// Pipeline options from the input flags.
-pub fn input_options(args: &InputArgs) -> InputOptions {
-    InputOptions {
+/// Pipeline options from the input flags (a malformed `--without` is a usage error).
+pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
+    let without = args
+        .without
+        .iter()
+        .map(|s| crate::load::ObjectSelector::parse(s).map_err(UsageError))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(InputOptions {
         files: args.files.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
+        overlay: crate::load::Overlay {
+            with: args.with.clone(),
+            without,
+        },
+    })
+}
+
+/// `--without` selectors that matched nothing are a usage error.
+pub fn check_overlay(evaluated: &crate::pipeline::Evaluated) -> Result<(), UsageError> {
+    match evaluated.unmatched_without.as_slice() {
+        [] => Ok(()),
+        unmatched => Err(UsageError(format!(
+            "--without {} matches no object",
+            unmatched.join(", ")
+        ))),
     }
 }
 
@@ -164,7 +184,8 @@ impl Run {
             ));
         }
         let session = Session::new(&input.display);
-        let evaluated = crate::pipeline::evaluate_files(&input_options(input));
+        let evaluated = crate::pipeline::evaluate_files(&input_options(input)?);
+        check_overlay(&evaluated)?;
         print_stats(&session, &evaluated);
         Ok(Run { session, evaluated })
     }

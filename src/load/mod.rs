@@ -7,6 +7,7 @@
 
 pub mod fields;
 pub mod files;
+pub mod git;
 pub mod objects;
 pub mod text;
 
@@ -16,7 +17,7 @@ use crate::yaml;
 use files::{FileTree, RawFile};
 pub use objects::{Identity, KindSpec, LoadStats, Object, ObjectOptions, Timestamp};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 /// Everything read from the inputs.
@@ -30,11 +31,75 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// Counters for `-v`.
     pub stats: LoadStats,
+    /// `--without` selectors that matched no object.
+    pub unmatched_without: Vec<String>,
 }
 
-/// Reads the `-f` arguments from `tree` (stdin for `-`).
+/// What-if changes to the inputs (`--with`, `--without`).
+#[derive(Clone, Debug, Default)]
+pub struct Overlay {
+    /// Files or directories whose objects are added, replacing inputs with the same identity
+    /// (read from the working tree).
+    pub with: Vec<String>,
+    /// Objects to remove.
+    pub without: Vec<ObjectSelector>,
+}
+
+/// `KIND/NS/NAME` (or `KIND/NAME` for cluster-scoped kinds), as given to `--without`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectSelector {
+    /// Kind, compared case-insensitively.
+    pub kind: String,
+    /// Namespace, when given.
+    pub namespace: Option<String>,
+    /// Name.
+    pub name: String,
+}
+
+impl ObjectSelector {
+    /// Parses `KIND/NS/NAME` or `KIND/NAME`.
+    pub fn parse(text: &str) -> Result<ObjectSelector, String> {
+        match text.split('/').collect::<Vec<_>>().as_slice() {
+            [kind, namespace, name] if !kind.is_empty() && !name.is_empty() => Ok(ObjectSelector {
+                kind: kind.to_string(),
+                namespace: Some(namespace.to_string()),
+                name: name.to_string(),
+            }),
+            [kind, name] if !kind.is_empty() && !name.is_empty() => Ok(ObjectSelector {
+                kind: kind.to_string(),
+                namespace: None,
+                name: name.to_string(),
+            }),
+            _ => Err(format!(
+                "`{text}` is not KIND/NAMESPACE/NAME (or KIND/NAME for cluster-scoped kinds)"
+            )),
+        }
+    }
+
+    /// Whether it selects `object`.
+    pub fn matches(&self, object: &Object) -> bool {
+        self.kind.eq_ignore_ascii_case(&object.kind)
+            && *object.name == *self.name
+            && self
+                .namespace
+                .as_deref()
+                .is_none_or(|ns| ns == object.namespace_str())
+    }
+}
+
+impl std::fmt::Display for ObjectSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.namespace {
+            Some(ns) => write!(f, "{}/{ns}/{}", self.kind, self.name),
+            None => write!(f, "{}/{}", self.kind, self.name),
+        }
+    }
+}
+
+/// Reads the `-f` arguments from `tree` (stdin for `-`), then applies the overlay.
 pub fn load(
     args: &[String],
+    overlay: &Overlay,
     options: &ObjectOptions<'_>,
     tree: &dyn FileTree,
     stdin: &mut dyn Read,
@@ -42,19 +107,45 @@ pub fn load(
     let mut diagnostics = Vec::new();
     let raw = files::collect(args, tree, stdin, &mut diagnostics);
     let mut loaded = load_files(raw, options, SourceMap::new());
+    let mut objects = dedupe(std::mem::take(&mut loaded.objects), &mut diagnostics);
+    if !overlay.with.is_empty() {
+        let raw = files::collect(
+            &overlay.with,
+            &files::WorkTree,
+            &mut std::io::empty(),
+            &mut diagnostics,
+        );
+        let mut added = load_files(raw, options, std::mem::take(&mut loaded.sources));
+        loaded.sources = std::mem::take(&mut added.sources);
+        loaded.diagnostics.append(&mut added.diagnostics);
+        loaded.stats.files += added.stats.files;
+        loaded.stats.documents += added.stats.documents;
+        loaded.stats.skipped_other_kinds += added.stats.skipped_other_kinds;
+        let added = dedupe(added.objects, &mut diagnostics);
+        let replaced: HashSet<Identity> = added.iter().map(Object::identity).collect();
+        objects.retain(|o| !replaced.contains(&o.identity()));
+        objects.extend(added);
+    }
+    for selector in &overlay.without {
+        if objects.iter().any(|o| selector.matches(o)) {
+            objects.retain(|o| !selector.matches(o));
+        } else {
+            loaded.unmatched_without.push(selector.to_string());
+        }
+    }
+    loaded.stats.objects = objects.len();
+    loaded.objects = objects;
     diagnostics.append(&mut loaded.diagnostics);
     loaded.diagnostics = diagnostics;
     if loaded.stats.objects + loaded.stats.skipped_other_kinds == 0
+        && overlay.without.is_empty()
         && !loaded.diagnostics.iter().any(Diagnostic::is_input_error)
     {
-        let names: Vec<&str> = loaded.sources.iter().map(|(_, f)| f.name()).collect();
         let mut diagnostic =
             Diagnostic::new(Code::EmptyInput, "the input contains no Kubernetes objects")
                 .with_help("pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)");
         if let Some((id, _)) = loaded.sources.iter().next() {
             diagnostic = diagnostic.with_label(crate::source::Span::new(id, 0, 0), "empty");
-        } else if !names.is_empty() {
-            diagnostic = diagnostic.with_file(names.join(", "));
         }
         loaded.diagnostics.push(diagnostic);
     }
@@ -74,7 +165,8 @@ struct DecodedFile {
     invalid_at: Vec<u32>,
 }
 
-/// Parses already-read files into objects, registering them in `sources`.
+/// Parses already-read files into objects, registering them in `sources` (duplicates are not
+/// removed yet: see [`dedupe`]).
 pub fn load_files(
     raw: Vec<RawFile>,
     options: &ObjectOptions<'_>,
@@ -162,8 +254,8 @@ pub fn load_files(
         stats.skipped_other_kinds += chunk.stats.skipped_other_kinds;
     }
 
-    let objects = dedupe(objects, &mut diagnostics);
     Loaded {
+        unmatched_without: Vec::new(),
         sources,
         objects,
         diagnostics,
@@ -172,7 +264,7 @@ pub fn load_files(
 }
 
 /// Keeps the first object of each identity and reports the others.
-fn dedupe(objects: Vec<Object>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
+pub fn dedupe(objects: Vec<Object>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
     let mut first_index: HashMap<Identity, usize> = HashMap::with_capacity(objects.len());
     let mut kept: Vec<Object> = Vec::with_capacity(objects.len());
     for object in objects {

@@ -4,6 +4,7 @@
 //! follows the contracts of SPEC §8.
 
 pub mod diagnostics;
+pub mod diff;
 pub mod effective;
 pub mod effective_json;
 pub mod lint;

@@ -4,6 +4,7 @@
 //! the JSON contracts of SPEC §8; the renderers in [`crate::render`] turn the same data into
 //! tables and YAML.
 
+pub mod diff;
 pub mod effective;
 pub mod explain;
 pub mod filter;

@@ -1,0 +1,251 @@
+//! Human renderings of `dopol diff`: changes grouped by Gateway → route → rule (listeners with
+//! identical changes are merged), path and status changes, and `--stat`.
+
+use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// ANSI colouring of `+`/`-`/`~` lines, or none.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    /// Whether to emit escape codes.
+    pub color: bool,
+}
+
+impl Palette {
+    fn paint(&self, text: &str, code: &str) -> String {
+        if self.color {
+            format!("\u{1b}[{code}m{text}\u{1b}[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn added(&self, text: &str) -> String {
+        self.paint(text, "32")
+    }
+    fn removed(&self, text: &str) -> String {
+        self.paint(text, "31")
+    }
+    fn changed(&self, text: &str) -> String {
+        self.paint(text, "33")
+    }
+}
+
+fn short(locator: &str) -> &str {
+    locator.split_once(':').map_or(locator, |(_, nn)| nn)
+}
+
+/// `class|ns/gw|ns/gw#listener|ns/route|ns/route#rule` → its parts.
+fn parts(path_id: &str) -> (&str, &str, &str, &str) {
+    let p: Vec<&str> = path_id.split('|').collect();
+    match p.as_slice() {
+        [_, gateway, listener, route, rule] => (
+            gateway,
+            listener.rsplit_once('#').map_or(*listener, |(_, l)| l),
+            route,
+            rule.rsplit_once('#').map_or(*rule, |(_, r)| r),
+        ),
+        _ => (path_id, "", "", ""),
+    }
+}
+
+fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
+    let mut out = String::new();
+    match change.change {
+        ChangeKind::Added => {
+            let after = change.after.expect("added rules have an after");
+            let _ = writeln!(
+                out,
+                "{}",
+                palette.added(&format!("+ {}  from {}", change.key, short(after.source)))
+            );
+        }
+        ChangeKind::Removed => {
+            let before = change.before.expect("removed rules have a before");
+            let _ = writeln!(
+                out,
+                "{}",
+                palette.removed(&format!(
+                    "- {}  was from {}",
+                    change.key,
+                    short(before.source)
+                ))
+            );
+        }
+        ChangeKind::Changed => {
+            let (before, after) = (change.before.expect("before"), change.after.expect("after"));
+            let what = match (change.value_changed, change.source_changed) {
+                (true, true) => format!(
+                    "value and source changed ({} → {})",
+                    short(before.source),
+                    short(after.source)
+                ),
+                (true, false) => format!("value changed (from {})", short(after.source)),
+                _ => format!(
+                    "same value, source changed: {} → {}",
+                    short(before.source),
+                    short(after.source)
+                ),
+            };
+            let _ = writeln!(
+                out,
+                "{}",
+                palette.changed(&format!("~ {}  {what}", change.key))
+            );
+            if let Some(diff) = &change.value_diff {
+                for line in diff.lines() {
+                    let painted = match line.chars().next() {
+                        Some('+') => palette.added(line),
+                        Some('-') => palette.removed(line),
+                        _ => line.to_string(),
+                    };
+                    let _ = writeln!(out, "    {painted}");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The diff for a reviewer.
+pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
+    if report.is_empty() {
+        return String::new();
+    }
+    // (gateway, route, rule, kind) → listener → rendered changes
+    let mut grouped: BTreeMap<(&str, &str, &str, &str), BTreeMap<&str, String>> = BTreeMap::new();
+    for change in &report.changes {
+        let (gateway, listener, route, rule) = parts(change.path_id);
+        grouped
+            .entry((gateway, route, rule, change.policy_kind))
+            .or_default()
+            .entry(listener)
+            .or_default()
+            .push_str(&describe(change, palette));
+    }
+    let mut out = String::new();
+    let (mut last_gateway, mut last_route, mut last_rule) = ("", "", "");
+    for ((gateway, route, rule, kind), listeners) in &grouped {
+        if *gateway != last_gateway {
+            let _ = writeln!(out, "Gateway {gateway}");
+            (last_gateway, last_route, last_rule) = (gateway, "", "");
+        }
+        if *route != last_route {
+            let _ = writeln!(out, "  route {route}");
+            (last_route, last_rule) = (route, "");
+        }
+        if *rule != last_rule {
+            let _ = writeln!(out, "    rule {rule}");
+            last_rule = rule;
+        }
+        // Listeners whose changes are the same are shown once.
+        let mut by_text: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (listener, text) in listeners {
+            by_text.entry(text.as_str()).or_default().push(listener);
+        }
+        for (text, names) in by_text {
+            let _ = writeln!(
+                out,
+                "      {kind} (listener{} {})",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            );
+            for line in text.lines() {
+                let _ = writeln!(out, "        {line}");
+            }
+        }
+    }
+    if !report.paths.is_empty() {
+        out.push_str("Paths:\n");
+        for path in &report.paths {
+            let line = if path.change == "added" {
+                palette.added(&format!("+ {}", path.path_id))
+            } else {
+                palette.removed(&format!("- {}", path.path_id))
+            };
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if !report.status.is_empty() {
+        out.push_str("Status:\n");
+        for change in &report.status {
+            let render = |conditions: &[crate::report::status::Condition]| -> String {
+                if conditions.is_empty() {
+                    return "(absent)".into();
+                }
+                conditions
+                    .iter()
+                    .map(|c| format!("{} {} ({})", c.kind, c.status, c.reason))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let _ = writeln!(
+                out,
+                "  {}: {} → {}",
+                short(&change.policy),
+                render(&change.before),
+                render(&change.after)
+            );
+            if let Some(after) = change.after.iter().find(|c| c.kind == "Enforced") {
+                let _ = writeln!(out, "    {}", after.message);
+            }
+        }
+    }
+    out
+}
+
+/// `--stat`: one line per path (in the report's path order), then totals.
+pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
+    // (path id, [added, removed, changed]) in first-seen order.
+    let mut per_path: Vec<(&str, [usize; 3])> = Vec::new();
+    for change in &report.changes {
+        if per_path.last().is_none_or(|(p, _)| *p != change.path_id) {
+            per_path.push((change.path_id, [0; 3]));
+        }
+        let counts = &mut per_path.last_mut().expect("just pushed").1;
+        counts[match change.change {
+            ChangeKind::Added => 0,
+            ChangeKind::Removed => 1,
+            ChangeKind::Changed => 2,
+        }] += 1;
+    }
+    for path in &report.paths {
+        if !per_path.iter().any(|(p, _)| *p == path.path_id) {
+            per_path.push((&path.path_id, [0; 3]));
+        }
+    }
+    let mut out = String::new();
+    let (mut added, mut removed, mut changed) = (0, 0, 0);
+    for (path, [a, r, c]) in &per_path {
+        added += a;
+        removed += r;
+        changed += c;
+        let mark = match report
+            .paths
+            .iter()
+            .find(|p| p.path_id == *path)
+            .map(|p| p.change)
+        {
+            Some("added") => " (new path)",
+            Some(_) => " (path gone)",
+            None => "",
+        };
+        let _ = writeln!(
+            out,
+            "{} {} {}  {path}{mark}",
+            palette.added(&format!("+{a:<3}")),
+            palette.removed(&format!("-{r:<3}")),
+            palette.changed(&format!("~{c:<3}"))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} path{} changed: {added} rule{} added, {removed} removed, {changed} changed; {} status change{}",
+        per_path.len(),
+        if per_path.len() == 1 { "" } else { "s" },
+        if added == 1 { "" } else { "s" },
+        report.status.len(),
+        if report.status.len() == 1 { "" } else { "s" }
+    );
+    out
+}
