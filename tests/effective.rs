@@ -341,8 +341,8 @@ fn default_namespace_comes_from_dash_n() {
 fn assume_gateways_creates_stand_ins_for_application_repositories() {
     let without = effective(
         &[
-            "../shared/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
-            "../shared/realworld/kuadrant-operator/examples/toystore/ratelimitpolicy_httproute.yaml",
+            "testdata/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
+            "testdata/realworld/kuadrant-operator/examples/toystore/ratelimitpolicy_httproute.yaml",
         ],
         &[],
     );
@@ -352,8 +352,8 @@ fn assume_gateways_creates_stand_ins_for_application_repositories() {
     assert!(items(&without.json()).is_empty());
     let with = effective(
         &[
-            "../shared/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
-            "../shared/realworld/kuadrant-operator/examples/toystore/ratelimitpolicy_httproute.yaml",
+            "testdata/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
+            "testdata/realworld/kuadrant-operator/examples/toystore/ratelimitpolicy_httproute.yaml",
         ],
         &["--assume-gateways", "-v"],
     );

@@ -151,11 +151,11 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
     (
         "DPL2009",
         &[
-            "../shared/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
+            "testdata/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
             "--assume-gateways",
         ],
         "info",
-        "../shared/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
+        "testdata/realworld/kuadrant-operator/examples/toystore/httproute.yaml",
         10,
     ),
     (
