@@ -5,6 +5,9 @@
 #   scripts/bench.sh                 # 10k routes (the reference size), 5 runs
 #   ROUTES="2500 5000 10000 20000" RUNS=3 scripts/bench.sh   # scaling series
 #
+# Then times `dopol lint` on a ~100-object repository (the pre-commit case; target well under
+# 50 ms wall, process start included).
+#
 # Reports medians. "parse" is reading the files and parsing the YAML into dopol's spanned
 # trees (what every command pays); "ratio" is the whole run divided by it (target <= 1.5).
 set -euo pipefail
@@ -40,3 +43,15 @@ for routes in $ROUTES; do
   rm -f "$stages" "$walls" "$walls.one" "$peaks"
 done
 echo "(stage times in ms, medians of $RUNS runs; cli_wall and peak_MB from /usr/bin/time on the dopol binary)"
+
+lint_dir="$WORK/lint-100"
+[ -d "$lint_dir" ] || target/release/examples/gen_manifests --routes 22 --gateways 1 "$lint_dir" 2>/dev/null
+objects=$(cat "$lint_dir"/*.yaml | grep -c '^kind:')
+lint_runs=$(mktemp)
+for _ in $(seq 21); do
+  start=$(date +%s%N)
+  target/release/dopol lint -f "$lint_dir" >/dev/null 2>&1 || true
+  echo $(( ($(date +%s%N) - start) / 1000 )) >>"$lint_runs"
+done
+printf 'lint of %s objects: median %.1f ms wall over 21 runs\n' "$objects" "$(median <"$lint_runs" | awk '{print $1 / 1000}')"
+rm -f "$lint_runs"

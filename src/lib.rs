@@ -22,4 +22,5 @@ pub mod report;
 pub mod source;
 pub mod suggest;
 pub mod topology;
+pub mod words;
 pub mod yaml;

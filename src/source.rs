@@ -142,11 +142,6 @@ impl SourceMap {
         &self.files[id.0 as usize]
     }
 
-    /// Shared handle to a file.
-    pub fn get_arc(&self, id: SourceId) -> Arc<SourceFile> {
-        Arc::clone(&self.files[id.0 as usize])
-    }
-
     /// Line and column where a span starts.
     pub fn start_of(&self, span: Span) -> LineCol {
         self.get(span.source).line_col(span.start)

@@ -2,7 +2,7 @@
 //! broken object left out, the valid rest evaluated and printed, exit code 3.
 
 mod common;
-use common::{dopol, effective, items, owners, root, run_in, triples};
+use common::{GATEWAY, dopol, effective, items, owners, root, run_in, stream, triples};
 
 #[test]
 fn broken_documents_are_reported_with_location_and_the_rest_is_printed() {
@@ -114,4 +114,56 @@ fn hostile_yaml_fails_cleanly() {
         Some(b"\x00\x01\x02 garbage: ["),
     )
     .code(3);
+}
+
+#[cfg(unix)]
+#[test]
+fn directory_symlink_loops_are_walked_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for file in ["policies.yaml", "topology.yaml"] {
+        std::fs::copy(
+            root().join("testdata/rfc0009/a1").join(file),
+            dir.path().join(file),
+        )
+        .expect("fixture copied");
+    }
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).expect("symlink");
+    let out = run_in(dir.path(), &["effective", "-f", ".", "-o", "json"], None);
+    out.code(0).stderr_lacks(&["DPL1006", "duplicate"]);
+    let reference = effective(&["testdata/rfc0009/a1"], &[]);
+    assert_eq!(out.stdout, reference.stdout);
+}
+
+#[test]
+fn a_limit_named_like_a_reserved_key_is_rejected() {
+    let manifest = &stream(&[
+        GATEWAY,
+        "apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: rl, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  when: [{predicate: \"true\"}]
+  limits:
+    \"###_TOP_LEVEL_PREDICATES_###\": {rates: [{limit: 1, window: 1m}]}
+",
+    ]);
+    run_in(&root(), &["lint", "-f", "-"], Some(manifest.as_slice()))
+        .code(3)
+        .stdout_has(&[
+            "[DPL1005] rule key `###_TOP_LEVEL_PREDICATES_###` is used twice in `spec`",
+            "<stdin>:16:5",
+        ]);
+}
+
+#[test]
+fn syntax_errors_in_a_json_stream_point_into_the_right_value() {
+    let stream =
+        b"{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}}
+{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",
+  \"metadata\": {\"name\": \"b\",, }}
+";
+    run_in(&root(), &["lint", "-f", "-"], Some(stream))
+        .code(3)
+        .stdout_has(&["[DPL1001] invalid YAML", "<stdin>:3:28"]);
 }

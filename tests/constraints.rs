@@ -2,7 +2,7 @@
 //! effective policy) and deactivation (`unset`).
 
 mod common;
-use common::{dopol, effective, owners, root, rules, run_in, triples};
+use common::{GATEWAY, ROUTE, dopol, effective, owners, root, rules, run_in, stream, triples};
 
 const PATH: &str = "kuadrant|infra/gw|infra/gw#http|app/route|app/route#rule-1";
 
@@ -285,4 +285,55 @@ fn hostile_constraints_fail_cleanly() {
         let out = run_in(&root(), &["effective", "-f", "-"], Some(policy.as_bytes()));
         out.code(3).stderr_has(&["[DPL4009]"]);
     }
+}
+
+#[test]
+fn unset_names_limits_whose_names_contain_dots() {
+    let manifest = &stream(&[
+        GATEWAY,
+        ROUTE,
+        "apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: gw-limits, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  defaults:
+    strategy: merge
+    limits:
+      per.user: {rates: [{limit: 10, window: 1m}]}
+      global: {rates: [{limit: 1000, window: 1m}]}
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: route-limits, namespace: app}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}
+  limits:
+    own: {rates: [{limit: 5, window: 1s}]}
+  unset: [limits.per.user]
+",
+    ]);
+    let out = run_in(
+        &root(),
+        &["effective", "-f", "-", "-o", "json"],
+        Some(manifest.as_slice()),
+    );
+    out.code(0).stderr_lacks(&["DPL4006", "DPL4007"]);
+    let keys: Vec<(String, String)> = rules(&out.json(), "RateLimitPolicy", PATH)
+        .into_iter()
+        .map(|r| (r.key, r.source))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            (
+                "global".to_string(),
+                "ratelimitpolicy.kuadrant.io:infra/gw-limits".to_string()
+            ),
+            (
+                "own".to_string(),
+                "ratelimitpolicy.kuadrant.io:app/route-limits".to_string()
+            ),
+        ]
+    );
 }

@@ -352,6 +352,15 @@ fn worktree_and_directory_sides() {
     run_in(dir, &["diff", "manifests", "copy"], None)
         .code(0)
         .stderr_has(&["No differences."]);
+    // Under directory sides, -f is relative to each side: an absolute path would compare the
+    // same files twice.
+    let absolute = dir.join("manifests/shop.yaml").display().to_string();
+    run_in(dir, &["diff", "manifests", "copy", "-f", &absolute], None)
+        .code(2)
+        .stderr_has(&["with directory sides, -f names paths relative to each side"]);
+    run_in(dir, &["diff", "manifests", "copy", "-f", "shop.yaml"], None)
+        .code(0)
+        .stderr_has(&["No differences."]);
 }
 
 #[test]

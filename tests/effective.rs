@@ -1,7 +1,7 @@
 //! `dopol effective`: ordering, levels, targets, attachment, input forms and filters.
 
 mod common;
-use common::{dopol, effective, items, owners, root, rules, run_in, triples};
+use common::{ROUTE, dopol, effective, items, owners, root, rules, run_in, stream, triples};
 
 #[test]
 fn same_element_ordering_newest_default_oldest_override_name_tie_and_missing_timestamps() {
@@ -316,6 +316,53 @@ fn inputs_globs_stdin_lists_json_and_repeated_files() {
             "kuadrant|infra/gw|infra/gw#http|app/from-json|app/from-json#rule-1"
         ),
         triples(&[("authentication#json", "json", "app/from-json-auth")])
+    );
+    // A file of concatenated JSON objects (`kubectl get -o json` of several objects).
+    assert_eq!(
+        owners(
+            &doc,
+            "AuthPolicy",
+            "kuadrant|infra/gw|infra/gw#http|app/from-stream|app/from-stream#rule-1"
+        ),
+        triples(&[("authentication#stream", "stream", "app/from-stream-auth")])
+    );
+}
+
+#[test]
+fn an_empty_kinds_list_allows_the_listener_protocol_defaults() {
+    // `allowedRoutes.kinds: []` is the same as leaving it out (the API server defaults it).
+    let manifest = &stream(&[
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: kuadrant
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}, kinds: []}}
+
+",
+        ROUTE,
+        "apiVersion: kuadrant.io/v1
+kind: AuthPolicy
+metadata: {name: auth, namespace: app}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}
+  rules: {authentication: {a: {owner: route}}}
+",
+    ]);
+    let out = run_in(
+        &root(),
+        &["effective", "-f", "-", "-o", "json"],
+        Some(manifest.as_slice()),
+    );
+    out.code(0);
+    assert_eq!(
+        owners(
+            &out.json(),
+            "AuthPolicy",
+            "kuadrant|infra/gw|infra/gw#http|app/route|app/route#rule-1"
+        ),
+        triples(&[("authentication#a", "route", "app/auth")])
     );
 }
 

@@ -501,3 +501,17 @@ fn topology_tree_dot_and_mermaid() {
         "byte-stable"
     );
 }
+
+#[test]
+fn topology_reports_invalid_constraints_as_input_errors() {
+    let out = dopol(&["topology", "-f", "testdata/constraints/invalid"]);
+    out.code(3).stderr_has(&[
+        "[DPL4009] invalid constraint in `overrides` of RateLimitPolicy app/block-scalar-error",
+    ]);
+    assert!(
+        out.stdout
+            .starts_with("GatewayClass kuadrant\n└─ Gateway infra/gw\n"),
+        "{}",
+        out.stdout
+    );
+}

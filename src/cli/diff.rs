@@ -34,18 +34,24 @@ fn side(spec: Option<&str>, input: &InputArgs) -> Result<SideSource, Result<Usag
                 "`{spec}`: `{revision}` is not a revision"
             )))),
             Some(revision) => GitTree::open(revision).map(SideSource::Git).map_err(Err),
-            None if !files.is_empty() && Path::new(spec).is_dir() => Ok(SideSource::Files(
-                files
+            None if !files.is_empty() && Path::new(spec).is_dir() => {
+                // Under a directory side, -f paths are relative to that directory; an absolute
+                // path or stdin would be the same input on both sides and hide every change.
+                if let Some(f) = files
                     .iter()
-                    .map(|f| {
-                        if f == "-" {
-                            f.clone()
-                        } else {
-                            Path::new(spec).join(f).display().to_string()
-                        }
-                    })
-                    .collect(),
-            )),
+                    .find(|f| *f == "-" || Path::new(f).is_absolute())
+                {
+                    return Err(Ok(UsageError(format!(
+                        "-f {f}: with directory sides, -f names paths relative to each side (`{spec}/<path>`)"
+                    ))));
+                }
+                Ok(SideSource::Files(
+                    files
+                        .iter()
+                        .map(|f| Path::new(spec).join(f).display().to_string())
+                        .collect(),
+                ))
+            }
             None => Ok(SideSource::Files(vec![spec.to_string()])),
         },
     }

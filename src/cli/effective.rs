@@ -22,8 +22,8 @@ pub fn run(args: &ReportArgs) -> Result<Exit, UsageError> {
         ReportFormat::Table => {
             if report.items.is_empty() {
                 eprintln!(
-                    "No effective policies ({} paths evaluated).",
-                    run.evaluated.topology.paths.len()
+                    "No effective policies ({} evaluated).",
+                    crate::words::counted(run.evaluated.topology.paths.len(), "path")
                 );
                 return Ok(());
             }

@@ -197,7 +197,8 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
 /// Runs `dopol topology`.
 pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
-    let exit = run.finish(Vec::new());
+    let (_, diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    let exit = run.finish(diagnostics);
     let format = match args.output {
         TopologyOutput::Tree => TopologyFormat::Tree,
         TopologyOutput::Dot => TopologyFormat::Dot,

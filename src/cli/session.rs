@@ -89,8 +89,8 @@ impl Session {
         if hidden_infos > 0 && !self.quiet {
             let _ = writeln!(
                 stderr,
-                "note: {hidden_infos} info diagnostic{} not shown (use -v)",
-                if hidden_infos == 1 { "" } else { "s" }
+                "note: {} not shown (use -v)",
+                crate::words::counted(hidden_infos, "info diagnostic")
             );
         }
     }

@@ -14,6 +14,7 @@ use crate::engine::Engine;
 use crate::model::Model;
 use crate::pipeline::Evaluated;
 use crate::report::observed::Observed;
+use crate::words::counted;
 
 /// What to report and what fails the run.
 #[derive(Clone, Debug)]
@@ -43,7 +44,7 @@ pub enum LintStatus {
     Passed,
     /// Findings at or above `--fail-on` (exit 1).
     Failed,
-    /// The input is malformed (exit 3), whatever the threshold.
+    /// The input is malformed (exit 3), whatever the threshold or suppression.
     InputErrors,
 }
 
@@ -72,14 +73,13 @@ impl LintResult {
 
     /// A one-line summary, e.g. `2 errors, 1 warning, 3 infos (1 suppressed) in 12 objects from 3 files`.
     pub fn summary(&self) -> String {
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let mut parts = Vec::new();
         if self.shown.is_empty() {
             parts.push("no issues".to_string());
         } else {
-            parts.push(plural(self.count(Severity::Error), "error"));
-            parts.push(plural(self.count(Severity::Warning), "warning"));
-            parts.push(plural(self.count(Severity::Info), "info"));
+            parts.push(counted(self.count(Severity::Error), "error"));
+            parts.push(counted(self.count(Severity::Warning), "warning"));
+            parts.push(counted(self.count(Severity::Info), "info"));
         }
         let mut extra = Vec::new();
         if self.suppressed > 0 {
@@ -96,8 +96,8 @@ impl LintResult {
         format!(
             "{}{extra} in {} from {}",
             parts.join(", "),
-            plural(self.objects, "object"),
-            plural(self.files, "file")
+            counted(self.objects, "object"),
+            counted(self.files, "file")
         )
     }
 }
@@ -117,6 +117,11 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
 
 /// Whether an object's `dopol.io/ignore` annotation (or `--ignore`) suppresses a diagnostic.
 fn suppressed(diagnostic: &Diagnostic, model: &Model, options: &LintOptions) -> bool {
+    // Input the API server would reject is not a finding to wave away: it is always shown and
+    // always exits 3.
+    if diagnostic.is_input_error() {
+        return false;
+    }
     if options.ignore.contains(&diagnostic.code) {
         return true;
     }
@@ -135,10 +140,10 @@ fn suppressed(diagnostic: &Diagnostic, model: &Model, options: &LintOptions) -> 
 /// Applies suppression and thresholds.
 pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOptions) -> LintResult {
     diag::sort_and_dedup(&mut diagnostics, &model.sources);
+    let input_errors = diagnostics.iter().any(Diagnostic::is_input_error);
     let (suppressed, kept): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
         .into_iter()
         .partition(|d| suppressed(d, model, options));
-    let input_errors = kept.iter().any(Diagnostic::is_input_error);
     let failing = kept.iter().any(|d| d.severity >= options.fail_on);
     let (shown, hidden): (Vec<Diagnostic>, Vec<Diagnostic>) = kept
         .into_iter()

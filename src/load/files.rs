@@ -112,7 +112,7 @@ fn looks_like_glob(arg: &str) -> bool {
     arg.contains(['*', '?', '['])
 }
 
-/// Deepest directory recursion (guards against symlink loops).
+/// Deepest directory recursion (a bound on top of the loop detection).
 const MAX_WALK_DEPTH: usize = 64;
 
 /// Collects the files named by `-f` arguments, in argument order (directories sorted by name).
@@ -126,6 +126,7 @@ pub fn collect(
     let mut collector = Collector {
         tree,
         seen: HashSet::new(),
+        walked: HashSet::new(),
         files: Vec::new(),
         diagnostics,
     };
@@ -190,7 +191,11 @@ pub fn collect(
 
 struct Collector<'a> {
     tree: &'a dyn FileTree,
+    /// Files already read (by canonical path).
     seen: HashSet<PathBuf>,
+    /// Directories already walked (by canonical path): symlinks back to an ancestor or to a
+    /// sibling are walked once, so loops end.
+    walked: HashSet<PathBuf>,
     files: Vec<RawFile>,
     diagnostics: &'a mut Vec<Diagnostic>,
 }
@@ -211,6 +216,9 @@ impl Collector<'_> {
     }
 
     fn walk(&mut self, dir: &Path, depth: usize) {
+        if !self.walked.insert(self.tree.identity(dir)) {
+            return;
+        }
         if depth > MAX_WALK_DEPTH {
             self.diagnostics.push(
                 Diagnostic::new(

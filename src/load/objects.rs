@@ -57,7 +57,7 @@ impl Timestamp {
             || day > days_in_month(year, month)
             || hour > 23
             || minute > 59
-            || second > 60
+            || second > 59
         {
             return None;
         }
@@ -217,14 +217,6 @@ impl Object {
             .map_or(self.root.span, |n| n.span)
     }
 
-    /// Where `kind` is written.
-    pub fn kind_span(&self) -> Span {
-        self.root
-            .get("kind")
-            .map(|n| n.span)
-            .unwrap_or(self.root.span)
-    }
-
     /// Labels (validated to be strings).
     pub fn labels(&self) -> impl Iterator<Item = (&str, &str)> {
         string_map(self.root.get_path(&["metadata", "labels"]))
@@ -380,7 +372,9 @@ fn read_metadata(
         name = fields
             .required(metadata, "name", &metadata_path)
             .and_then(|n| fields.non_empty_str(n, &metadata_path.key("name")));
-        namespace = fields.opt_str(metadata, "namespace", &metadata_path);
+        namespace = fields
+            .opt_str(metadata, "namespace", &metadata_path)
+            .filter(|ns| !ns.is_empty());
         for field in ["labels", "annotations"] {
             let path = metadata_path.key(field);
             if let Some(map) = metadata.get(field)

@@ -76,8 +76,8 @@ pub fn invalid_encoding_diagnostic(source: SourceId, invalid_at: &[u32]) -> Opti
         Diagnostic::new(
             Code::InvalidEncoding,
             format!(
-                "the file is not valid UTF-8 ({count} invalid byte sequence{}); documents containing them are left out",
-                if count == 1 { "" } else { "s" }
+                "the file is not valid UTF-8 ({}); documents containing them are left out",
+                crate::words::counted(count, "invalid byte sequence")
             ),
         )
         .with_label(span, "invalid UTF-8 here")

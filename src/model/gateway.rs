@@ -492,7 +492,9 @@ fn decode_allowed_routes(
                 kind: kind.to_string(),
             });
         }
-        kinds = Some(list);
+        // Gateway API: "When unspecified or empty, the kinds of Routes selected are determined
+        // using the Listener protocol."
+        kinds = (!list.is_empty()).then_some(list);
     }
     Some((from, kinds))
 }

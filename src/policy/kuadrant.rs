@@ -219,11 +219,11 @@ fn unset_key(shape: Shape, text: &str) -> Option<String> {
     let text = text.strip_prefix("spec.").unwrap_or(text);
     let parts: Vec<&str> = text.split('.').collect();
     match shape {
-        Shape::Limits => match parts.as_slice() {
-            ["limits", name] => Some(name.to_string()),
-            ["when"] => Some(TOP_LEVEL_PREDICATES_KEY.to_string()),
-            [name] => Some(name.to_string()),
-            _ => None,
+        // Limit names may contain dots: `limits.<rest>` names the limit `<rest>`, and anything
+        // else but `when` is a limit name (the rule key form).
+        Shape::Limits => match text {
+            "when" => Some(TOP_LEVEL_PREDICATES_KEY.to_string()),
+            _ => Some(text.strip_prefix("limits.").unwrap_or(text).to_string()),
         },
         Shape::Auth => match parts.as_slice() {
             ["when"] => Some(AUTH_CONDITIONS_KEY.to_string()),
@@ -335,7 +335,6 @@ impl Decoder<'_, '_> {
             blocks,
             unset: unset?,
             name_span: object.name_span(),
-            ignored_codes: Vec::new(),
         })
     }
 
@@ -538,6 +537,20 @@ impl Decoder<'_, '_> {
             }
         }
         rules.sort_by(|a, b| a.key.cmp(&b.key));
+        // Keys are unique by construction except where a name equals a reserved key (a limit
+        // named `###_TOP_LEVEL_PREDICATES_###` beside a top-level `when`).
+        if let Some(pair) = rules.windows(2).find(|pair| pair[0].key == pair[1].key) {
+            let clash = pair[1].key_span;
+            self.fields.invalid(
+                clash,
+                format!(
+                    "rule key `{}` is used twice in `{path}` (a name collides with a reserved key)",
+                    pair[0].key
+                ),
+                "reserved key",
+            );
+            return None;
+        }
         Some((rules, constraint))
     }
 
@@ -736,11 +749,6 @@ fn is_gateway_duration(text: &str) -> bool {
     (1..=4).contains(&groups)
 }
 
-/// The rule key an `unset` entry names, for `kind`.
-pub fn unset_entry_key(kind: &PolicyKind, text: &str) -> Option<String> {
-    unset_key(Shape::of(kind), text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -777,6 +785,9 @@ mod tests {
             (Shape::Auth, "when", Some("conditions#")),
             (Shape::Limits, "limits.a", Some("a")),
             (Shape::Limits, "spec.limits.a", Some("a")),
+            (Shape::Limits, "limits.per.user", Some("per.user")),
+            (Shape::Limits, "per.user", Some("per.user")),
+            (Shape::Limits, "when", Some(TOP_LEVEL_PREDICATES_KEY)),
             (Shape::Auth, "rules.bogus.x", None),
         ];
         for (shape, entry, key) in cases {

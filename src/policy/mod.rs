@@ -232,8 +232,6 @@ pub struct Policy {
     pub unset: Vec<UnsetEntry>,
     /// Where the name is written.
     pub name_span: Span,
-    /// Annotation `dopol.io/ignore`, split.
-    pub ignored_codes: Vec<String>,
 }
 
 impl Policy {

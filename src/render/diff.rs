@@ -2,6 +2,7 @@
 //! identical changes are merged), path and status changes, and `--stat`.
 
 use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
+use crate::words::counted;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -240,12 +241,10 @@ pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
     }
     let _ = writeln!(
         out,
-        "{} path{} changed: {added} rule{} added, {removed} removed, {changed} changed; {} status change{}",
-        per_path.len(),
-        if per_path.len() == 1 { "" } else { "s" },
-        if added == 1 { "" } else { "s" },
-        report.status.len(),
-        if report.status.len() == 1 { "" } else { "s" }
+        "{} changed: {} added, {removed} removed, {changed} changed; {}",
+        counted(per_path.len(), "path"),
+        counted(added, "rule"),
+        counted(report.status.len(), "status change")
     );
     out
 }

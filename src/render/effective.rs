@@ -19,16 +19,17 @@ pub fn render_table(
     let mut out = String::new();
     let mut current_gateway: Option<u32> = None;
     let mut table = None;
-    let (mut last_listener, mut last_rule, mut last_kind) =
-        (String::new(), String::new(), String::new());
+    // The path whose rows are being written (listener and route rule are shown on its first
+    // row only), and the last kind shown within it.
+    let (mut last_path, mut last_kind) = (None, String::new());
     for item in &report.items {
         let path = topology.paths[item.path as usize];
+        let gateway = &model.gateways[path.gateway as usize];
         if current_gateway != Some(path.gateway) {
             if let Some(t) = table.take() {
                 out.push_str(&finish(&t));
                 out.push('\n');
             }
-            let gateway = &model.gateways[path.gateway as usize];
             out.push_str(&format!(
                 "Gateway {}/{} (class {}){}\n",
                 gateway.namespace,
@@ -45,43 +46,31 @@ pub fn render_table(
                 "VALUE",
             ]));
             current_gateway = Some(path.gateway);
-            (last_listener, last_rule, last_kind) = (String::new(), String::new(), String::new());
         }
-        let gateway = &model.gateways[path.gateway as usize];
-        let route = &model.routes[path.route as usize];
-        let listener = gateway.listeners[path.listener as usize].name.as_str();
-        let rule = format!(
-            "{}/{}#{}",
-            route.namespace, route.name, route.rules[path.rule as usize].name
-        );
         let table = table
             .as_mut()
             .expect("a table is open for the current Gateway");
         for r in &report.rules(item) {
-            let source = &model.policies[r.policy as usize];
-            let group = format!("{listener}\u{0}{rule}");
-            let listener_cell = if last_listener == group {
-                String::new()
+            let (listener_cell, rule_cell) = if last_path == Some(item.path) {
+                (String::new(), String::new())
             } else {
-                listener.to_string()
-            };
-            let rule_cell = if last_listener == group {
-                String::new()
-            } else {
-                rule.clone()
-            };
-            if last_listener != group {
-                last_listener = group.clone();
+                last_path = Some(item.path);
                 last_kind.clear();
-            }
-            let kind_cell = blank_if_same(&mut last_kind, item.policy_kind);
-            last_rule.clear();
+                let route = &model.routes[path.route as usize];
+                (
+                    gateway.listeners[path.listener as usize].name.clone(),
+                    format!(
+                        "{}/{}#{}",
+                        route.namespace, route.name, route.rules[path.rule as usize].name
+                    ),
+                )
+            };
             table.add_row(vec![
                 listener_cell,
                 rule_cell,
-                kind_cell,
+                blank_if_same(&mut last_kind, item.policy_kind),
                 r.key.to_string(),
-                source.namespaced_name(),
+                model.policies[r.policy as usize].namespaced_name(),
                 compact_truncated(r.value, VALUE_WIDTH),
             ]);
         }

@@ -5,6 +5,7 @@ use crate::report::explain::{ExplainReport, KindExplanation};
 use crate::report::overridden::OverriddenReport;
 use crate::report::reach::ReachReport;
 use crate::report::status::{StatusReport, outcome_counts};
+use crate::words::{counted, counted_as};
 use std::fmt::Write;
 
 /// `ns/name` of a locator (`authpolicy.kuadrant.io:ns/name` → `ns/name`).
@@ -127,9 +128,8 @@ pub fn overridden_table(report: &OverriddenReport) -> String {
             item.outcome.to_string(),
             by,
             format!(
-                "{} path{}:\n{}",
-                item.path_ids.len(),
-                if item.path_ids.len() == 1 { "" } else { "s" },
+                "{}:\n{}",
+                counted(item.path_ids.len(), "path"),
                 path_list(&item.path_ids)
             ),
         ]);
@@ -199,10 +199,9 @@ fn action_symbol(action: &str) -> &'static str {
 fn explain_kind(out: &mut String, kind: &KindExplanation) {
     let _ = writeln!(
         out,
-        "\n{} — {} polic{}, least specific first:",
+        "\n{} — {}, least specific first:",
         kind.policy_kind,
-        kind.policies.len(),
-        if kind.policies.len() == 1 { "y" } else { "ies" }
+        counted_as(kind.policies.len(), "policy", "policies")
     );
     let mut table = new_table(&["#", "POLICY", "TARGET", "BLOCKS", "CREATED", "WHY HERE"]);
     for p in &kind.policies {

@@ -190,7 +190,12 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
                 .rules()
                 .map(|(_, r)| (r.key.as_str(), Vec::new()))
                 .collect();
-            for observation in observed.observations(p) {
+            let paths = &observed.engine.topology.paths;
+            for observation in observed
+                .observations(p)
+                .into_iter()
+                .filter(|o| filters.shows_path(model, &paths[o.path as usize]))
+            {
                 rules
                     .entry(observation.key)
                     .or_default()

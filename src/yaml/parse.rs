@@ -34,6 +34,9 @@ pub struct Document {
 /// (YAML forbids such a line inside content). Files with `%` directives are not split, since a
 /// directive belongs to the document after it.
 pub fn split_documents(text: &str) -> Vec<Range<usize>> {
+    if let Some(values) = json_values(text) {
+        return values;
+    }
     let bytes = text.as_bytes();
     let mut cuts = vec![0usize];
     let mut line_start = 0usize;
@@ -58,6 +61,54 @@ pub fn split_documents(text: &str) -> Vec<Range<usize>> {
     }
     cuts.push(text.len());
     cuts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// Cuts a JSON stream (`{...}\n{...}`, as kubectl reads it) at its top-level values. `None`
+/// when the text does not start with `{`/`[` or holds anything but values and whitespace
+/// between them (then it is YAML, cut at `---` lines).
+fn json_values(text: &str) -> Option<Vec<Range<usize>>> {
+    let bytes = text.as_bytes();
+    let skip_blank = |mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let mut start = skip_blank(0);
+    if !matches!(bytes.get(start), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut values = Vec::new();
+    while start < bytes.len() {
+        if !matches!(bytes[start], b'{' | b'[') {
+            return None;
+        }
+        let (mut depth, mut i, mut in_string) = (0usize, start, false);
+        while i < bytes.len() {
+            match (in_string, bytes[i]) {
+                (true, b'\\') => i += 1,
+                (true, b'"') => in_string = false,
+                (false, b'"') => in_string = true,
+                (false, b'{' | b'[') => depth += 1,
+                (false, b'}' | b']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if i >= bytes.len() {
+            // Unbalanced: let the parser report it, on the whole rest.
+            values.push(start..text.len());
+            return Some(values);
+        }
+        values.push(start..i + 1);
+        start = skip_blank(i + 1);
+    }
+    (values.len() > 1).then_some(values)
 }
 
 /// Converts the parser's character indices to byte offsets within one chunk.
@@ -520,6 +571,20 @@ mod tests {
             split_documents("%YAML 1.2\n---\na: 1\n---\nb: 2\n").len(),
             1
         );
+    }
+
+    #[test]
+    fn json_streams_are_cut_at_top_level_values() {
+        let text = "{\"a\": \"}{\"}\n{\"b\": [1, {\"c\": 2}]}\n  [3]";
+        let ranges = split_documents(text);
+        assert_eq!(ranges.len(), 3);
+        assert_eq!(&text[ranges[1].clone()], "{\"b\": [1, {\"c\": 2}]}");
+        let (docs, diags) = parse(text);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(docs[0].root.get("a").unwrap().as_str(), Some("}{"));
+        // YAML flow documents separated by `---` are not JSON streams.
+        assert_eq!(split_documents("{a: 1}\n---\n{b: 2}\n").len(), 2);
+        assert_eq!(split_documents("{\"a\": 1}").len(), 1);
     }
 
     #[test]

@@ -11,6 +11,29 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A Gateway `infra/gw` with one HTTP listener `http` open to routes from every namespace.
+pub const GATEWAY: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: kuadrant
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}
+";
+
+/// An HTTPRoute `app/route` (one rule, `rule-1`) attached to [`GATEWAY`].
+pub const ROUTE: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: route, namespace: app}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+";
+
+/// YAML documents joined into one stream.
+pub fn stream(documents: &[&str]) -> Vec<u8> {
+    documents.join("---\n").into_bytes()
+}
+
 /// What a run printed and returned.
 #[derive(Debug)]
 pub struct Output {
@@ -43,6 +66,18 @@ impl Output {
                 self.stderr.contains(needle),
                 "stderr lacks {needle:?}:\n{}",
                 self.stderr
+            );
+        }
+        self
+    }
+
+    /// Asserts stdout contains every needle.
+    pub fn stdout_has(&self, needles: &[&str]) -> &Self {
+        for needle in needles {
+            assert!(
+                self.stdout.contains(needle),
+                "stdout lacks {needle:?}:\n{}",
+                self.stdout
             );
         }
         self

@@ -8,7 +8,7 @@ use crate::lint::doc::CheckDoc;
 use crate::policy::{BlockKind, Strategy};
 use crate::report::observed::Observed;
 use crate::yaml::Node;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Documentation of DPL4005.
 pub const DOCS: &[CheckDoc] = &[CheckDoc {
@@ -18,14 +18,43 @@ pub const DOCS: &[CheckDoc] = &[CheckDoc {
     example: "# Gateway: overrides: {strategy: merge, limits: {a: {rates: [{limit: 50, window: 10s}]}}}\n# Route:   limits: {a: {rates: [{limit: 100, window: 1m}, {limit: 10000, window: 24h}]}}",
 }];
 
-/// The windows of a limit's `rates`.
-fn windows(value: &Node) -> BTreeSet<&str> {
+/// A Gateway API duration (`1h30m`, `500ms`) in milliseconds.
+fn duration_ms(text: &str) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    let (mut total, mut rest) = (0u64, text);
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let number: u64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let (unit, len) = if rest.starts_with("ms") {
+            (1, 2)
+        } else {
+            match rest.as_bytes().first()? {
+                b'h' => (3_600_000, 1),
+                b'm' => (60_000, 1),
+                b's' => (1_000, 1),
+                _ => return None,
+            }
+        };
+        total = total.checked_add(number.checked_mul(unit)?)?;
+        rest = &rest[len..];
+    }
+    Some(total)
+}
+
+/// The windows of a limit's `rates`: duration → as written.
+fn windows(value: &Node) -> BTreeMap<u64, &str> {
     value
         .get("rates")
         .and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
         .filter_map(|rate| rate.get("window").and_then(Node::as_str))
+        .filter_map(|w| Some((duration_ms(w)?, w)))
         .collect()
 }
 
@@ -50,9 +79,11 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                 continue;
             };
             let rule = block.rule(&lower_rule.key).expect("found above");
+            let kept = windows(&rule.value);
             let lost: Vec<&str> = windows(&lower_rule.value)
-                .difference(&windows(&rule.value))
-                .copied()
+                .into_iter()
+                .filter(|(ms, _)| !kept.contains_key(ms))
+                .map(|(_, written)| written)
                 .collect();
             if lost.is_empty() || !seen.insert((*by, lower.policy, lower_rule.key.clone())) {
                 continue;
@@ -76,4 +107,22 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_ms;
+
+    #[test]
+    fn durations_compare_by_length_not_spelling() {
+        assert_eq!(duration_ms("1m"), Some(60_000));
+        assert_eq!(duration_ms("60s"), Some(60_000));
+        assert_eq!(duration_ms("1h30m"), Some(5_400_000));
+        assert_eq!(duration_ms("500ms"), Some(500));
+        assert_eq!(duration_ms("2m500ms"), Some(120_500));
+        assert_eq!(duration_ms(""), None);
+        assert_eq!(duration_ms("1d"), None);
+        assert_eq!(duration_ms("m"), None);
+        assert_eq!(duration_ms("99999999999999999999h"), None);
+    }
 }

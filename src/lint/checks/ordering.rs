@@ -56,8 +56,8 @@ pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
         );
         let consequence = if changed_paths > 0 {
             format!(
-                "their order changes the effective policy of {changed_paths} path{}",
-                if changed_paths == 1 { "" } else { "s" }
+                "their order changes the effective policy of {}",
+                crate::words::counted(changed_paths, "path")
             )
         } else {
             "their order does not change any effective policy".to_string()

@@ -60,13 +60,29 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                 continue;
             }
             "Unknown" => {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::PolicyUnreachable,
-                        format!("{} targets {}, which has no route beneath it; the policy is in the path to nothing", policy.display(), policy.target),
+                let on_paths = observed.entries_of_policy[index as usize].len();
+                let (message, label) = if on_paths == 0 {
+                    (
+                        format!(
+                            "{} targets {}, which has no route beneath it; the policy is in the path to nothing",
+                            policy.display(),
+                            policy.target
+                        ),
+                        "no route is attached beneath this target",
                     )
-                    .with_label(policy.target.name_span, "no route is attached beneath this target")
-                    .with_object(policy.display()),
+                } else {
+                    (
+                        format!(
+                            "{} is on {on_paths} path(s) but none of its rules applies on any of them (its constraints did not hold)",
+                            policy.display()
+                        ),
+                        "never applied",
+                    )
+                };
+                diagnostics.push(
+                    Diagnostic::new(Code::PolicyUnreachable, message)
+                        .with_label(policy.target.name_span, label)
+                        .with_object(policy.display()),
                 );
                 continue;
             }
@@ -93,9 +109,9 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                 Diagnostic::new(
                     Code::DefaultSupersededEverywhere,
                     format!(
-                        "default rule `{key}` of {} is superseded on every path where it applies ({paths} path{})",
+                        "default rule `{key}` of {} is superseded on every path where it applies ({})",
                         policy.display(),
-                        if paths == 1 { "" } else { "s" }
+                        crate::words::counted(paths, "path")
                     ),
                 )
                 .with_label(rule.key_span, "never effective")
