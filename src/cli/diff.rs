@@ -9,7 +9,6 @@ use crate::pipeline::{self, Evaluated, InputOptions};
 use crate::render::diff::{Palette, human, stat};
 use crate::report::diff;
 use crate::report::observed::Observed;
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// Where one side's manifests come from.
@@ -117,13 +116,10 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     old_diagnostics.extend(more);
     let (new_observed, more) = Observed::new(&new_engine);
     new_diagnostics.extend(more);
-    let mut exit = Exit::Success;
-    for (evaluated, engine_diagnostics) in [(&old, old_diagnostics), (&new, new_diagnostics)] {
-        let mut diagnostics: Vec<_> = evaluated.diagnostics().cloned().collect();
-        diagnostics.extend(engine_diagnostics);
-        session.print_diagnostics(&mut diagnostics, &evaluated.model.sources);
-        exit = worst(exit, session::input_exit(&diagnostics));
-    }
+    let exit = worst(
+        session.report_input(&old, old_diagnostics),
+        session.report_input(&new, new_diagnostics),
+    );
 
     let report = diff::build(&old_observed, &new_observed);
     if report.is_empty() && args.output == ReportFormat::Table {
@@ -131,11 +127,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
         return Ok(exit);
     }
     let palette = Palette {
-        color: match args.input.display.color {
-            super::args::ColorChoice::Always => true,
-            super::args::ColorChoice::Never => false,
-            super::args::ColorChoice::Auto => session.color && std::io::stdout().is_terminal(),
-        },
+        color: session.stdout_color,
     };
     let written = session::write_report(args.output, &report, || {
         if args.stat {

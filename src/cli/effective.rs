@@ -1,7 +1,7 @@
 //! `dopol effective`.
 
 use super::args::{ReportArgs, ReportFormat};
-use super::session::{self, Exit, Run, UsageError};
+use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
 use crate::render;
 use crate::report::effective;
@@ -16,7 +16,7 @@ pub fn run(args: &ReportArgs) -> Result<Exit, UsageError> {
     let exit = run.finish(diagnostics);
 
     let report = effective::build(&engine, &set, &filters);
-    let written = session::write_stdout(|out| match args.output {
+    let written = session::write_document(|out| match args.output {
         ReportFormat::Json => render::effective_json::write(out, &report),
         ReportFormat::Yaml => render::write_yaml(out, &report),
         ReportFormat::Table => {
@@ -37,14 +37,10 @@ pub fn run(args: &ReportArgs) -> Result<Exit, UsageError> {
             )
         }
     });
-    if let Err(e) = written {
-        eprintln!("error: cannot write output: {e}");
-        return Ok(Exit::Internal);
-    }
     // The process exits next: skip freeing what may be gigabytes of trees, one node at a time.
     std::mem::forget(report);
     std::mem::forget(set);
     std::mem::forget(engine);
     std::mem::forget(run);
-    Ok(exit)
+    Ok(worst(exit, written))
 }

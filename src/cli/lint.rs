@@ -6,7 +6,6 @@ use crate::diag::Code;
 use crate::lint::{self, LintOptions, LintStatus, doc};
 use crate::render;
 use crate::render::table::{finish, new_table};
-use std::io::IsTerminal;
 
 fn parse_codes(values: &[String]) -> Result<Vec<Code>, UsageError> {
     values
@@ -58,24 +57,19 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     let result = lint::apply(lint::collect(&run.evaluated), model, &options);
 
     let text = match args.output {
-        LintFormat::Human => {
-            let color = match args.input.display.color {
-                super::args::ColorChoice::Always => true,
-                super::args::ColorChoice::Never => false,
-                super::args::ColorChoice::Auto => {
-                    run.session.color && std::io::stdout().is_terminal()
-                }
-            };
-            render::diagnostics::render_human(&result.shown, &model.sources, color)
-        }
+        LintFormat::Human => render::diagnostics::render_human(
+            &result.shown,
+            &model.sources,
+            run.session.stdout_color,
+        ),
         LintFormat::Json => pretty(&render::lint::json(&result, &model.sources)),
         LintFormat::Sarif => pretty(&render::lint::sarif::sarif(&result, &model.sources)),
         LintFormat::Github => render::lint::github::github(&result, &model.sources),
         LintFormat::Junit => render::lint::junit::junit(&result, model, options.fail_on),
     };
-    if let Err(e) = session::write_stdout(|out| out.write_all(text.as_bytes())) {
-        eprintln!("error: cannot write output: {e}");
-        return Ok(Exit::Internal);
+    let written = session::write_document(|out| out.write_all(text.as_bytes()));
+    if written != Exit::Success {
+        return Ok(written);
     }
     if !args.input.display.quiet {
         eprintln!("{}", result.summary());

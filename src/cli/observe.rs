@@ -87,9 +87,7 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
         let p = &model.policies[policy as usize];
         if !p.rules().any(|(_, r)| r.key == key) {
             let keys: Vec<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
-            let hint = crate::suggest::closest(key, keys.iter().copied())
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
+            let hint = crate::suggest::did_you_mean(key, keys.iter().copied());
             return Err(UsageError(format!(
                 "{} has no rule `{key}` (its rules: {}){hint}",
                 p.display(),
@@ -119,9 +117,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
             Some(index) => vec![index],
             None => {
                 let hint =
-                    crate::suggest::closest(id, topology.path_ids.iter().map(String::as_str))
-                        .map(|s| format!("; did you mean `{s}`?"))
-                        .unwrap_or_default();
+                    crate::suggest::did_you_mean(id, topology.path_ids.iter().map(String::as_str));
                 return Err(UsageError(format!("no path has id `{id}`{hint}")));
             }
         },
@@ -205,10 +201,8 @@ pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
         TopologyOutput::Mermaid => TopologyFormat::Mermaid,
     };
     let text = topology::render(&run.evaluated.model, &run.evaluated.topology, format);
-    let written = session::write_stdout(|out| out.write_all(text.as_bytes()));
-    if let Err(e) = written {
-        eprintln!("error: cannot write output: {e}");
-        return Ok(Exit::Internal);
-    }
-    Ok(exit)
+    Ok(worst(
+        exit,
+        session::write_document(|out| out.write_all(text.as_bytes())),
+    ))
 }

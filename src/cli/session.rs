@@ -33,6 +33,9 @@ pub struct UsageError(pub String);
 pub struct Session {
     /// Colour on stderr.
     pub color: bool,
+    /// Colour in human documents on stdout (`lint`, `diff`): `auto` also needs stdout to be a
+    /// terminal.
+    pub stdout_color: bool,
     /// Show info-level diagnostics and statistics.
     pub verbose: bool,
     /// Show errors only.
@@ -50,8 +53,13 @@ impl Session {
                     && io::stderr().is_terminal()
             }
         };
+        let stdout_color = match display.color {
+            ColorChoice::Auto => color && io::stdout().is_terminal(),
+            _ => color,
+        };
         Session {
             color,
+            stdout_color,
             verbose: display.verbose,
             quiet: display.quiet,
         }
@@ -93,6 +101,19 @@ impl Session {
                 crate::words::counted(hidden_infos, "info diagnostic")
             );
         }
+    }
+
+    /// Prints the diagnostics of an evaluated input plus `more` (the engine's), and returns the
+    /// exit code they call for (3 on input errors).
+    pub fn report_input(
+        &self,
+        evaluated: &crate::pipeline::Evaluated,
+        more: Vec<Diagnostic>,
+    ) -> Exit {
+        let mut diagnostics: Vec<Diagnostic> = evaluated.diagnostics().cloned().collect();
+        diagnostics.extend(more);
+        self.print_diagnostics(&mut diagnostics, &evaluated.model.sources);
+        input_exit(&diagnostics)
     }
 
     /// Prints a line to stderr when verbose.
@@ -167,6 +188,17 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io:
     }
 }
 
+/// Writes a document to stdout; a failed write is an internal error (exit 4).
+pub fn write_document(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
+    match write_stdout(write) {
+        Ok(()) => Exit::Success,
+        Err(e) => {
+            eprintln!("error: cannot write output: {e}");
+            Exit::Internal
+        }
+    }
+}
+
 /// A command's evaluated input and its display settings; prints diagnostics once at the end.
 pub struct Run {
     /// How to print.
@@ -193,11 +225,7 @@ impl Run {
     /// Prints the input's diagnostics plus `more` (the engine's) and returns the exit code for
     /// report commands.
     pub fn finish(&self, more: Vec<Diagnostic>) -> Exit {
-        let mut diagnostics: Vec<Diagnostic> = self.evaluated.diagnostics().cloned().collect();
-        diagnostics.extend(more);
-        self.session
-            .print_diagnostics(&mut diagnostics, &self.evaluated.model.sources);
-        input_exit(&diagnostics)
+        self.session.report_input(&self.evaluated, more)
     }
 }
 
@@ -225,18 +253,11 @@ pub fn write_report<T: serde::Serialize>(
     table: impl FnOnce() -> String,
 ) -> Exit {
     use super::args::ReportFormat;
-    let written = write_stdout(|out| match format {
+    write_document(|out| match format {
         ReportFormat::Json => crate::render::write_json(out, report),
         ReportFormat::Yaml => crate::render::write_yaml(out, report),
         ReportFormat::Table => out.write_all(table().as_bytes()),
-    });
-    match written {
-        Ok(()) => Exit::Success,
-        Err(e) => {
-            eprintln!("error: cannot write output: {e}");
-            Exit::Internal
-        }
-    }
+    })
 }
 
 /// The worse of two exit codes (input errors win over success).

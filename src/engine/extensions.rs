@@ -5,12 +5,76 @@
 use super::Engine;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::policy::BlockKind;
-use crate::topology::targets::kind_index;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A rule by position: (policy, block, rule).
+type RulePosition = (u32, u16, u32);
+
+/// What the less specific policies on a path offer for one `unset` entry.
+#[derive(Clone, Debug, Default)]
+struct Providers {
+    /// Some higher default has a rule with the entry's key.
+    default: bool,
+    /// The higher override rules with the entry's key: (policy, block, rule).
+    overrides: BTreeSet<RulePosition>,
+}
+
+/// For every accepted policy with `unset` entries: per entry, what the policies before it offer
+/// on its paths. Each distinct policy list is scanned once, not each path.
+fn unset_providers(engine: &Engine<'_>) -> BTreeMap<u32, Vec<Providers>> {
+    let model = engine.model;
+    // Every accepted policy with `unset` entries, whether or not it is on a path.
+    let mut providers: BTreeMap<u32, Vec<Providers>> = model
+        .policies
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| !p.unset.is_empty() && engine.topology.targets.of_policy[*i].is_some())
+        .map(|(i, p)| (i as u32, vec![Providers::default(); p.unset.len()]))
+        .collect();
+    if providers.is_empty() {
+        return providers;
+    }
+    // (policy, entry, Some(override) or None for a default) for every match in one list.
+    let shared = engine.fold_distinct(|ordered| {
+        let mut found: Vec<(u32, usize, Option<RulePosition>)> = Vec::new();
+        for (position, &policy) in ordered.iter().enumerate() {
+            let unset = &model.policies[policy as usize].unset;
+            if unset.is_empty() {
+                continue;
+            }
+            for &higher in &ordered[..position] {
+                for (b, block) in model.policies[higher as usize].blocks.iter().enumerate() {
+                    for (i, entry) in unset.iter().enumerate() {
+                        let Some(r) = block.rule_index(&entry.key) else {
+                            continue;
+                        };
+                        let rule = (block.kind == BlockKind::Overrides)
+                            .then_some((higher, b as u16, r as u32));
+                        found.push((policy, i, rule));
+                    }
+                }
+            }
+        }
+        found
+    });
+    for (policy, entry, rule) in shared.results.into_iter().flatten() {
+        let provider = &mut providers
+            .get_mut(&policy)
+            .expect("policies on a path are accepted")[entry];
+        match rule {
+            Some(rule) => {
+                provider.overrides.insert(rule);
+            }
+            None => provider.default = true,
+        }
+    }
+    providers
+}
 
 /// Diagnostics about `unset` entries and extension use.
 pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
     let model = engine.model;
+    let providers = unset_providers(engine);
     let mut diagnostics = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         let index = index as u32;
@@ -48,40 +112,11 @@ pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
             )
             .with_object(policy.display())
         });
-        if policy.unset.is_empty() || engine.topology.targets.of_policy[index as usize].is_none() {
+        let Some(providers) = providers.get(&index) else {
             continue;
-        }
-
-        // Which higher policies provide each unset key, as a default or as an override.
-        let kind = kind_index(policy.kind);
-        let mut defaults: Vec<bool> = vec![false; policy.unset.len()];
-        let mut overrides: Vec<BTreeSet<(u32, u16, u32)>> =
-            vec![BTreeSet::new(); policy.unset.len()];
-        for path in &engine.topology.paths {
-            let ordered = engine.path_policies(path, kind);
-            let Some(position) = ordered.iter().position(|&p| p == index) else {
-                continue;
-            };
-            for &higher in &ordered[..position] {
-                for (b, block) in model.policies[higher as usize].blocks.iter().enumerate() {
-                    for (i, entry) in policy.unset.iter().enumerate() {
-                        let Ok(r) = block
-                            .rules
-                            .binary_search_by(|rule| rule.key.as_str().cmp(&entry.key))
-                        else {
-                            continue;
-                        };
-                        if block.kind == BlockKind::Overrides {
-                            overrides[i].insert((higher, b as u16, r as u32));
-                        } else {
-                            defaults[i] = true;
-                        }
-                    }
-                }
-            }
-        }
-        for (i, entry) in policy.unset.iter().enumerate() {
-            if let Some(&(higher, block, rule)) = overrides[i].iter().next() {
+        };
+        for (entry, provider) in policy.unset.iter().zip(providers) {
+            if let Some(&(higher, block, rule)) = provider.overrides.first() {
                 let overriding = &model.policies[higher as usize];
                 let rule = &overriding.blocks[block as usize].rules[rule as usize];
                 diagnostics.push(
@@ -98,7 +133,7 @@ pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
                     .with_label(rule.key_span, "the override")
                     .with_object(policy.display()),
                 );
-            } else if !defaults[i] {
+            } else if !provider.default {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::UnsetUnmatched,

@@ -17,7 +17,7 @@ use crate::model::Model;
 use crate::topology::targets::NO_LIST;
 use crate::topology::{Path, Target, Topology};
 use constraint::Constraints;
-use fold::{Effective, FoldObserver, Folded, NoObserver};
+use fold::{Effective, Folded, NoObserver};
 use outcomes::OutcomeRecorder;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -111,17 +111,6 @@ impl<'m> Engine<'m> {
             .iter()
             .flat_map(|t| targets.on(*t, kind).iter().copied())
             .collect()
-    }
-
-    /// Folds one path for one kind, reporting every decision to `observer`.
-    pub fn fold_path(
-        &self,
-        path: &Path,
-        kind: usize,
-        observer: &mut dyn FoldObserver<'m>,
-    ) -> Folded<'m> {
-        let ordered = self.path_policies(path, kind);
-        fold::fold(self.model, &ordered, &self.constraints, observer)
     }
 
     /// Runs `run` once per distinct policy list (in parallel) and says which list each path and

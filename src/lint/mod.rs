@@ -110,7 +110,7 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     let (observed, constraint_warnings) = Observed::new(&engine);
     diagnostics.extend(constraint_warnings);
     diagnostics.extend(checks::outcomes::check(&observed));
-    diagnostics.extend(checks::ordering::check(&engine));
+    diagnostics.extend(checks::ordering::check(&observed));
     diagnostics.extend(checks::granularity::check(&observed));
     diagnostics
 }

@@ -117,8 +117,16 @@ impl GitTree {
         Some(parts.iter().collect())
     }
 
+    /// The files at or below `path`. Paths order component by component, so they are one
+    /// contiguous range of the sorted set.
+    fn under<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a PathBuf> + 'a {
+        self.files
+            .range::<Path, _>((std::ops::Bound::Included(path), std::ops::Bound::Unbounded))
+            .take_while(move |f| f.starts_with(path))
+    }
+
     fn is_dir(&self, path: &Path) -> bool {
-        path.as_os_str().is_empty() || self.files.iter().any(|f| f.starts_with(path) && f != path)
+        path.as_os_str().is_empty() || self.under(path).any(|f| f != path)
     }
 
     fn read_blob(&self, path: &Path) -> io::Result<Vec<u8>> {
@@ -196,11 +204,7 @@ impl FileTree for GitTree {
             .in_repository(dir)
             .ok_or_else(|| io::Error::other("outside the repository"))?;
         let mut entries: Vec<(String, EntryKind)> = Vec::new();
-        for file in self
-            .files
-            .iter()
-            .filter(|f| f.starts_with(&dir) && **f != dir)
-        {
+        for file in self.under(&dir).filter(|f| **f != dir) {
             let Ok(rest) = file.strip_prefix(&dir) else {
                 continue;
             };
@@ -214,7 +218,8 @@ impl FileTree for GitTree {
             } else {
                 EntryKind::File
             };
-            if !entries.iter().any(|(n, _)| *n == name) {
+            // Files below one entry are adjacent in the sorted set.
+            if entries.last().is_none_or(|(last, _)| *last != name) {
                 entries.push((name, kind));
             }
         }

@@ -74,6 +74,11 @@ impl PolicyKind {
     }
 }
 
+/// The `ns/name` part of a policy locator (`authpolicy.kuadrant.io:ns/name` → `ns/name`).
+pub fn locator_name(locator: &str) -> &str {
+    locator.split_once(':').map_or(locator, |(_, name)| name)
+}
+
 impl fmt::Display for PolicyKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind)
@@ -164,10 +169,14 @@ pub struct Block {
 impl Block {
     /// The rule with `key`, if any.
     pub fn rule(&self, key: &str) -> Option<&Rule> {
+        self.rule_index(key).map(|i| &self.rules[i])
+    }
+
+    /// The index of the rule with `key` (rules are sorted by key).
+    pub fn rule_index(&self, key: &str) -> Option<usize> {
         self.rules
             .binary_search_by(|r| r.key.as_str().cmp(key))
             .ok()
-            .map(|i| &self.rules[i])
     }
 }
 

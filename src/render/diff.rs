@@ -1,9 +1,11 @@
 //! Human renderings of `dopol diff`: changes grouped by Gateway → route → rule (listeners with
 //! identical changes are merged), path and status changes, and `--stat`.
 
+use crate::policy::locator_name as short;
 use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
+use crate::topology::path_id_parts;
 use crate::words::counted;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
 /// ANSI colouring of `+`/`-`/`~` lines, or none.
@@ -32,21 +34,17 @@ impl Palette {
     }
 }
 
-fn short(locator: &str) -> &str {
-    locator.split_once(':').map_or(locator, |(_, nn)| nn)
-}
-
-/// `class|ns/gw|ns/gw#listener|ns/route|ns/route#rule` → its parts.
+/// `class|ns/gw|ns/gw#listener|ns/route|ns/route#rule` → gateway, listener name, route, rule
+/// name.
 fn parts(path_id: &str) -> (&str, &str, &str, &str) {
-    let p: Vec<&str> = path_id.split('|').collect();
-    match p.as_slice() {
-        [_, gateway, listener, route, rule] => (
+    match path_id_parts(path_id) {
+        Some([_, gateway, listener, route, rule]) => (
             gateway,
-            listener.rsplit_once('#').map_or(*listener, |(_, l)| l),
+            listener.rsplit_once('#').map_or(listener, |(_, l)| l),
             route,
-            rule.rsplit_once('#').map_or(*rule, |(_, r)| r),
+            rule.rsplit_once('#').map_or(rule, |(_, r)| r),
         ),
-        _ => (path_id, "", "", ""),
+        None => (path_id, "", "", ""),
     }
 }
 
@@ -210,8 +208,15 @@ pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
             ChangeKind::Changed => 2,
         }] += 1;
     }
+    // Paths that appeared or disappeared: path id → `added` / `removed`.
+    let path_changes: HashMap<&str, &str> = report
+        .paths
+        .iter()
+        .map(|p| (p.path_id.as_str(), p.change))
+        .collect();
+    let listed: HashSet<&str> = per_path.iter().map(|(p, _)| *p).collect();
     for path in &report.paths {
-        if !per_path.iter().any(|(p, _)| *p == path.path_id) {
+        if !listed.contains(path.path_id.as_str()) {
             per_path.push((&path.path_id, [0; 3]));
         }
     }
@@ -221,12 +226,7 @@ pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
         added += a;
         removed += r;
         changed += c;
-        let mark = match report
-            .paths
-            .iter()
-            .find(|p| p.path_id == *path)
-            .map(|p| p.change)
-        {
+        let mark = match path_changes.get(path).copied() {
             Some("added") => " (new path)",
             Some(_) => " (path gone)",
             None => "",

@@ -17,17 +17,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// Output format of reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Human tables.
-    Table,
-    /// YAML document.
-    Yaml,
-    /// Pretty JSON document.
-    Json,
-}
-
 /// Writes a document as pretty JSON followed by a newline.
 pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::other)?;

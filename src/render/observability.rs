@@ -1,17 +1,14 @@
 //! Human renderings of `status`, `overridden`, `reach` and `explain`.
 
 use super::table::{blank_if_same, finish, new_table};
+use crate::policy::locator_name as short;
 use crate::report::explain::{ExplainReport, KindExplanation};
 use crate::report::overridden::OverriddenReport;
 use crate::report::reach::ReachReport;
 use crate::report::status::{StatusReport, outcome_counts};
+use crate::topology::path_id_parts;
 use crate::words::{counted, counted_as};
 use std::fmt::Write;
-
-/// `ns/name` of a locator (`authpolicy.kuadrant.io:ns/name` → `ns/name`).
-fn short(locator: &str) -> &str {
-    locator.split_once(':').map_or(locator, |(_, nn)| nn)
-}
 
 /// `Kind` of a locator (`authpolicy.kuadrant.io:…` → `AuthPolicy`).
 fn kind_of(locator: &str) -> &'static str {
@@ -46,10 +43,9 @@ fn path_list(ids: &[String]) -> String {
 
 /// `class|ns/gw|ns/gw#l|ns/r|ns/r#rule` → `ns/gw#l → ns/r#rule`.
 pub fn compact_path(id: &str) -> String {
-    let parts: Vec<&str> = id.split('|').collect();
-    match parts.as_slice() {
-        [_, _, listener, _, rule] => format!("{listener} → {rule}"),
-        _ => id.to_string(),
+    match path_id_parts(id) {
+        Some([_, _, listener, _, rule]) => format!("{listener} → {rule}"),
+        None => id.to_string(),
     }
 }
 

@@ -35,12 +35,25 @@ struct Graph {
     edges: Vec<(usize, usize)>,
     /// Policy → target edges.
     policy_edges: Vec<(usize, usize)>,
-    /// Refused attachments: route node → Gateway node, reason.
-    refused: Vec<(usize, Option<usize>, String)>,
+    /// Refused attachments.
+    refused: Vec<Refusal>,
     /// Tree children (for the indented rendering; routes are repeated under each listener).
     tree: BTreeMap<usize, Vec<TreeChild>>,
     roots: Vec<usize>,
     notes: Vec<String>,
+}
+
+/// A route a Gateway refused.
+#[derive(Debug)]
+struct Refusal {
+    /// The route's node.
+    route: usize,
+    /// The Gateway's node, when the Gateway exists.
+    gateway: Option<usize>,
+    /// The Gateway API reason.
+    reason: &'static str,
+    /// The whole line for the tree rendering.
+    text: String,
 }
 
 #[derive(Clone, Debug)]
@@ -167,6 +180,24 @@ fn build(model: &Model, topology: &Topology) -> Graph {
         (node, rules)
     };
 
+    // The routes attached to each listener, sorted by namespace, name and kind.
+    let mut routes_of_listener: BTreeMap<(u32, u32), Vec<u32>> = BTreeMap::new();
+    for (r, listeners) in topology.route_listeners.iter().enumerate() {
+        for &listener in listeners {
+            routes_of_listener
+                .entry(listener)
+                .or_default()
+                .push(r as u32);
+        }
+    }
+    for routes in routes_of_listener.values_mut() {
+        routes.sort_by_key(|&r| {
+            let route = &model.routes[r as usize];
+            (&route.namespace, &route.name, route.kind)
+        });
+        routes.dedup();
+    }
+
     let mut gateways: Vec<u32> = (0..model.gateways.len() as u32).collect();
     gateways.sort_by_key(|&g| {
         let gw = &model.gateways[g as usize];
@@ -233,14 +264,10 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                 .or_default()
                 .push(TreeChild::Node(listener_node));
             attach_policies(&mut graph, Target::Listener(g, l as u32), listener_node);
-            let mut routes: Vec<u32> = (0..model.routes.len() as u32)
-                .filter(|&r| topology.route_listeners[r as usize].contains(&(g, l as u32)))
-                .collect();
-            routes.sort_by_key(|&r| {
-                let route = &model.routes[r as usize];
-                (route.namespace.clone(), route.name.clone(), route.kind)
-            });
-            for r in routes {
+            for &r in routes_of_listener
+                .get(&(g, l as u32))
+                .map_or(&[][..], Vec::as_slice)
+            {
                 let (node, rules) = route_node(&mut graph, r, &mut attach_policies);
                 graph.edges.push((listener_node, node));
                 graph
@@ -264,10 +291,11 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             .as_ref()
             .map(|s| format!("#{s}"))
             .unwrap_or_default();
-        graph.refused.push((
-            node,
+        graph.refused.push(Refusal {
+            route: node,
             gateway,
-            format!(
+            reason: rejection.reason.as_str(),
+            text: format!(
                 "{} {}/{} → Gateway {}/{}{section}: {} ({})",
                 route.kind.as_str(),
                 route.namespace,
@@ -277,7 +305,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                 rejection.reason.as_str(),
                 rejection.message
             ),
-        ));
+        });
     }
     for (p, message) in topology.targets.not_accepted.iter().enumerate() {
         if let Some(message) = message {
@@ -304,8 +332,8 @@ fn tree(graph: &Graph) -> String {
     }
     if !graph.refused.is_empty() {
         out.push_str("\nRefused attachments:\n");
-        for (_, _, text) in &graph.refused {
-            let _ = writeln!(out, "  {text}");
+        for refusal in &graph.refused {
+            let _ = writeln!(out, "  {}", refusal.text);
         }
     }
     if !graph.notes.is_empty() {
@@ -396,19 +424,14 @@ fn dot(graph: &Graph) -> String {
             quote(&graph.nodes[target].id)
         );
     }
-    for (route, gateway, text) in &graph.refused {
-        if let Some(gateway) = gateway {
-            let reason = text
-                .split(": ")
-                .nth(1)
-                .and_then(|r| r.split(' ').next())
-                .unwrap_or("refused");
+    for refusal in &graph.refused {
+        if let Some(gateway) = refusal.gateway {
             let _ = writeln!(
                 out,
                 "  {} -> {} [style=dotted, color=red, label={}];",
-                quote(&graph.nodes[*route].id),
-                quote(&graph.nodes[*gateway].id),
-                quote(reason)
+                quote(&graph.nodes[refusal.route].id),
+                quote(&graph.nodes[gateway].id),
+                quote(refusal.reason)
             );
         }
     }
@@ -436,9 +459,14 @@ fn mermaid(graph: &Graph) -> String {
     for &(policy, target) in &graph.policy_edges {
         let _ = writeln!(out, "  {} -.-> {}", id(policy), id(target));
     }
-    for (route, gateway, _) in &graph.refused {
-        if let Some(gateway) = gateway {
-            let _ = writeln!(out, "  {} -. refused .-> {}", id(*route), id(*gateway));
+    for refusal in &graph.refused {
+        if let Some(gateway) = refusal.gateway {
+            let _ = writeln!(
+                out,
+                "  {} -. refused .-> {}",
+                id(refusal.route),
+                id(gateway)
+            );
         }
     }
     out

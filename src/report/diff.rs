@@ -6,7 +6,7 @@
 //! its line diff). So a diff of two large revisions costs about two evaluations.
 
 use super::observed::Observed;
-use super::status::{Condition, enforced};
+use super::status::{Condition, conditions};
 use crate::engine::fold::Effective;
 use crate::model::Model;
 use crate::policy::all_kinds;
@@ -155,32 +155,14 @@ pub fn value_diff(before: &Node, after: &Node) -> String {
 }
 
 /// Conditions of every policy of a side, by locator.
-fn conditions(observed: &Observed<'_, '_>) -> BTreeMap<String, Vec<Condition>> {
+fn conditions_by_locator(observed: &Observed<'_, '_>) -> BTreeMap<String, Vec<Condition>> {
     let model = observed.engine.model;
-    let targets = &observed.engine.topology.targets;
-    model
-        .policies
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let conditions = match &targets.not_accepted[i] {
-                Some(message) => vec![Condition {
-                    kind: "Accepted",
-                    status: "False",
-                    reason: "TargetNotFound",
-                    message: message.clone(),
-                }],
-                None => vec![
-                    Condition {
-                        kind: "Accepted",
-                        status: "True",
-                        reason: "Accepted",
-                        message: format!("{} has been accepted", p.kind.kind),
-                    },
-                    enforced(observed, i as u32),
-                ],
-            };
-            (p.locator.clone(), conditions)
+    (0..model.policies.len() as u32)
+        .map(|p| {
+            (
+                model.policies[p as usize].locator.clone(),
+                conditions(observed, p),
+            )
         })
         .collect()
 }
@@ -291,7 +273,7 @@ pub fn build<'a>(old: &'a Observed<'_, 'a>, new: &'a Observed<'_, 'a>) -> DiffRe
         )
         .collect();
 
-    let (old_status, new_status) = (conditions(old), conditions(new));
+    let (old_status, new_status) = (conditions_by_locator(old), conditions_by_locator(new));
     let policies: BTreeSet<&String> = old_status.keys().chain(new_status.keys()).collect();
     let status = policies
         .into_iter()

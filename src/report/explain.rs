@@ -2,7 +2,7 @@
 //! for the order, then what each step did to the effective policy.
 
 use crate::engine::Engine;
-use crate::engine::fold::{BlockStep, RuleEvent};
+use crate::engine::fold::{self, BlockStep, RuleEvent};
 use crate::engine::trace::TraceRecorder;
 use crate::model::Model;
 use crate::policy::{BlockKind, Strategy, all_kinds};
@@ -122,8 +122,8 @@ pub fn explain_path(
                 return None;
             }
             let mut trace = TraceRecorder::default();
-            let folded = engine.fold_path(&topology_path, k, &mut trace);
             let model = engine.model;
+            let folded = fold::fold(model, &ordered, &engine.constraints, &mut trace);
             let locator = |p: u32| model.policies[p as usize].locator.clone();
             let position = |p: u32| ordered.iter().position(|&q| q == p).map_or(0, |i| i + 1);
             let policies = ordered_policies(engine, &topology_path, k, &ordered);
@@ -338,7 +338,7 @@ fn same_element_reason(model: &Model, previous: u32, current: u32) -> String {
         &model.policies[previous as usize],
         &model.policies[current as usize],
     );
-    let same = format!("same {} as {}", "target", a.namespaced_name());
+    let same = format!("same target as {}", a.namespaced_name());
     match (a.creation_timestamp, b.creation_timestamp) {
         (Some(x), Some(y)) if x < y => format!("{same}; created later, so more specific"),
         (Some(_), None) => {

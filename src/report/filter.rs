@@ -78,9 +78,7 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
     };
     if matches.is_empty() {
         let candidates: Vec<String> = model.policies.iter().map(|p| p.namespaced_name()).collect();
-        let hint = crate::suggest::closest(reference, candidates.iter().map(String::as_str))
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
+        let hint = crate::suggest::did_you_mean(reference, candidates.iter().map(String::as_str));
         return Err(format!("no policy matches `{reference}`{hint}"));
     }
     Ok(matches)

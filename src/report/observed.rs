@@ -60,7 +60,10 @@ impl<'e, 'm> Observed<'e, 'm> {
         let mut found = Vec::new();
         for &index in &self.entries_of_policy[policy as usize] {
             let (entry, fold) = self.entry(index);
-            for (rule, outcome) in fold.outcomes.iter().filter(|(r, _)| r.policy == policy) {
+            // Outcomes are sorted by rule, so by policy first.
+            let start = fold.outcomes.partition_point(|(r, _)| r.policy < policy);
+            let end = fold.outcomes.partition_point(|(r, _)| r.policy <= policy);
+            for (rule, outcome) in &fold.outcomes[start..end] {
                 let key = model.policies[policy as usize].blocks[rule.block as usize].rules
                     [rule.rule as usize]
                     .key

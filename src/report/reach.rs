@@ -2,7 +2,7 @@
 //! Gateway, listener and route, and where it lost, with the outcome and who decided it.
 
 use super::observed::Observed;
-use super::status::{PathOutcome, path_outcome};
+use super::status::{self, PathOutcome, path_outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -101,7 +101,7 @@ pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> Rea
     let mut effective: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let mut lost = Vec::new();
     for observation in &observations {
-        if observation.outcome.as_str() == "effective" {
+        if !status::lost(observation.outcome) {
             effective
                 .entry(observation.path)
                 .or_default()
@@ -114,9 +114,10 @@ pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> Rea
         }
     }
 
+    let reached = effective.len();
     let mut gateways: Vec<ReachedGateway> = Vec::new();
-    for (path_index, keys) in &effective {
-        let path = topology.paths[*path_index as usize];
+    for (path_index, keys) in effective {
+        let path = topology.paths[path_index as usize];
         let gateway = &model.gateways[path.gateway as usize];
         let listener = &gateway.listeners[path.listener as usize];
         let route = &model.routes[path.route as usize];
@@ -152,8 +153,8 @@ pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> Rea
             .rules
             .push(ReachedRule {
                 rule: route.rules[path.rule as usize].name.clone(),
-                path_id: topology.path_id(*path_index as usize).to_string(),
-                keys: keys.clone(),
+                path_id: topology.path_id(path_index as usize).to_string(),
+                keys,
             });
     }
     ReachReport {
@@ -161,7 +162,7 @@ pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> Rea
         kind: "PolicyReach",
         policy: model.policies[policy as usize].locator.clone(),
         rule: key.map(str::to_string),
-        reached: effective.len(),
+        reached,
         paths: on_paths.len(),
         effective: gateways,
         lost,

@@ -160,32 +160,38 @@ pub fn enforced(observed: &Observed<'_, '_>, policy: u32) -> Condition {
     }
 }
 
+/// A policy's conditions: `Accepted`, then `Enforced` if it was accepted.
+pub fn conditions(observed: &Observed<'_, '_>, policy: u32) -> Vec<Condition> {
+    let engine = observed.engine;
+    match &engine.topology.targets.not_accepted[policy as usize] {
+        Some(message) => vec![Condition {
+            kind: "Accepted",
+            status: "False",
+            reason: "TargetNotFound",
+            message: message.clone(),
+        }],
+        None => vec![
+            Condition {
+                kind: "Accepted",
+                status: "True",
+                reason: "Accepted",
+                message: format!(
+                    "{} has been accepted",
+                    engine.model.policies[policy as usize].kind.kind
+                ),
+            },
+            enforced(observed, policy),
+        ],
+    }
+}
+
 /// Builds the status of every policy passing the filters.
 pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
     let model = observed.engine.model;
-    let targets = &observed.engine.topology.targets;
     let mut items: Vec<PolicyStatus> = (0..model.policies.len() as u32)
         .filter(|&p| filters.shows_policy(model, p))
         .map(|p| {
             let policy = &model.policies[p as usize];
-            let mut conditions = Vec::new();
-            match &targets.not_accepted[p as usize] {
-                Some(message) => conditions.push(Condition {
-                    kind: "Accepted",
-                    status: "False",
-                    reason: "TargetNotFound",
-                    message: message.clone(),
-                }),
-                None => {
-                    conditions.push(Condition {
-                        kind: "Accepted",
-                        status: "True",
-                        reason: "Accepted",
-                        message: format!("{} has been accepted", policy.kind.kind),
-                    });
-                    conditions.push(enforced(observed, p));
-                }
-            }
             let mut rules: BTreeMap<&str, Vec<PathOutcome>> = policy
                 .rules()
                 .map(|(_, r)| (r.key.as_str(), Vec::new()))
@@ -203,7 +209,7 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
             }
             PolicyStatus {
                 policy: policy.locator.clone(),
-                conditions,
+                conditions: conditions(observed, p),
                 rules: rules
                     .into_iter()
                     .map(|(key, outcomes)| RuleStatus {

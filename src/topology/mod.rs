@@ -149,6 +149,17 @@ fn route_prefix(route: &Route) -> String {
     format!("{rt}|{rt}#")
 }
 
+/// The five parts of a path id, as written in it: class, `ns/gw`, `ns/gw#listener`, `ns/route`,
+/// `ns/route#rule`; `None` if `id` is not a path id.
+pub fn path_id_parts(id: &str) -> Option<[&str; 5]> {
+    let mut parts = id.split('|');
+    let split = [(); 5].map(|()| parts.next());
+    match (split, parts.next()) {
+        ([Some(a), Some(b), Some(c), Some(d), Some(e)], None) => Some([a, b, c, d, e]),
+        _ => None,
+    }
+}
+
 /// The ids of many paths, sharing the per-listener and per-route parts.
 fn path_ids(model: &Model, paths: &[Path]) -> Vec<String> {
     let listener_prefixes: Vec<Vec<String>> = (0..model.gateways.len() as u32)
@@ -172,4 +183,25 @@ fn path_ids(model: &Model, paths: &[Path]) -> Vec<String> {
             id
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_id_parts;
+
+    #[test]
+    fn path_ids_split_into_their_five_parts() {
+        assert_eq!(
+            path_id_parts("istio|infra/gw|infra/gw#http|app/r|app/r#rule-1"),
+            Some([
+                "istio",
+                "infra/gw",
+                "infra/gw#http",
+                "app/r",
+                "app/r#rule-1"
+            ])
+        );
+        assert_eq!(path_id_parts("a|b|c|d"), None);
+        assert_eq!(path_id_parts("a|b|c|d|e|f"), None);
+    }
 }

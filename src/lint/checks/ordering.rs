@@ -7,9 +7,9 @@
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::engine::fold::{self, NoObserver};
-use crate::engine::{Engine, path_elements};
 use crate::lint::doc::CheckDoc;
-use crate::topology::targets::kind_index;
+use crate::report::observed::Observed;
+use std::collections::BTreeMap;
 
 /// Documentation of DPL4004.
 pub const DOCS: &[CheckDoc] = &[CheckDoc {
@@ -19,8 +19,10 @@ pub const DOCS: &[CheckDoc] = &[CheckDoc {
     example: "# two bare AuthPolicies targeting HTTPRoute shop, both without creationTimestamp",
 }];
 
-/// Checks every same-element pair ordered by name.
-pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
+/// Checks every same-element pair ordered by name. The as-is folds are the ones `observed`
+/// already holds; only the swapped order is folded, once per distinct policy list.
+pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+    let engine = observed.engine;
     let model = engine.model;
     let targets = &engine.topology.targets;
     let mut diagnostics = Vec::new();
@@ -28,26 +30,26 @@ pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
         let Some(target) = targets.of_policy[older as usize] else {
             continue;
         };
-        let kind = kind_index(model.policies[older as usize].kind);
+        // Distinct policy lists holding the pair → how many paths use each.
+        let mut paths_per_fold: BTreeMap<u32, usize> = BTreeMap::new();
+        for &index in &observed.entries_of_policy[older as usize] {
+            *paths_per_fold
+                .entry(observed.entry(index).0.fold)
+                .or_default() += 1;
+        }
         let mut changed_paths = 0usize;
-        for path in engine
-            .topology
-            .paths
-            .iter()
-            .filter(|p| path_elements(p).contains(&target))
-        {
-            let ordered = engine.path_policies(path, kind);
-            let mut swapped = ordered.clone();
+        for (fold, paths) in paths_per_fold {
+            let as_is = &observed.shared.results[fold as usize];
+            let mut swapped = as_is.policies.clone();
             if let (Some(i), Some(j)) = (
                 swapped.iter().position(|&p| p == older),
                 swapped.iter().position(|&p| p == newer),
             ) {
                 swapped.swap(i, j);
             }
-            let as_is = fold::fold(model, &ordered, &engine.constraints, &mut NoObserver).effective;
             let other = fold::fold(model, &swapped, &engine.constraints, &mut NoObserver).effective;
-            if as_is != other {
-                changed_paths += 1;
+            if as_is.folded.effective != other {
+                changed_paths += paths;
             }
         }
         let (a, b) = (

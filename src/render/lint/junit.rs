@@ -17,7 +17,9 @@ fn xml(s: &str) -> String {
 }
 
 #[derive(Default)]
-struct Case {
+struct Case<'a> {
+    /// The first failing finding's message (the `<failure message>` attribute).
+    first_failure: Option<&'a str>,
     failures: Vec<String>,
     output: Vec<String>,
 }
@@ -58,6 +60,7 @@ pub fn junit(result: &LintResult, model: &Model, fail_on: Severity) -> String {
         };
         let entry = suites.entry(file).or_default().entry(case).or_default();
         if d.severity >= fail_on {
+            entry.first_failure.get_or_insert(&d.message);
             entry.failures.push(line);
         } else {
             entry.output.push(line);
@@ -90,11 +93,7 @@ pub fn junit(result: &LintResult, model: &Model, fail_on: Severity) -> String {
                 continue;
             }
             out.push_str(">\n");
-            if !case.failures.is_empty() {
-                let first = case.failures[0]
-                    .split("] ")
-                    .nth(1)
-                    .unwrap_or(&case.failures[0]);
+            if let Some(first) = case.first_failure {
                 out.push_str(&format!(
                     "      <failure message=\"{}\">{}</failure>\n",
                     xml(first),
