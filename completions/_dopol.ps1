@@ -114,6 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;reach' {
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'The policy, as with the other commands'' `--policy` (same as the positional argument)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')

@@ -621,12 +621,16 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__reach)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -107,6 +107,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand --version 'Print version'
         }
         &'dopol;reach'= {
+            cand --policy 'The policy, as with the other commands'' `--policy` (same as the positional argument)'
             cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
             cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
             cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'

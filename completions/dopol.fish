@@ -94,6 +94,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -s v -l verbose -d '
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l policy -d 'The policy, as with the other commands\' `--policy` (same as the positional argument)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r

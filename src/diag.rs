@@ -104,12 +104,13 @@ codes! {
     NotAnObject = "DPL1004", "not-a-kubernetes-object", Warning, Input, "A document has no apiVersion/kind and was skipped.";
     InvalidObject = "DPL1005", "invalid-object", Error, Input, "A known object has the wrong shape (wrong type, missing or invalid field) and was left out.";
     DuplicateObject = "DPL1006", "duplicate-object", Error, Input, "The same object (group, kind, namespace, name) is defined twice; the first definition is used.";
-    DeprecatedApiVersion = "DPL1007", "deprecated-api-version", Warning, Input, "The object uses a deprecated apiVersion.";
+    DeprecatedApiVersion = "DPL1007", "deprecated-api-version", Error, Finding, "The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.";
     EmptyInput = "DPL1008", "empty-input", Error, Input, "The inputs contain no Kubernetes objects.";
     UnknownField = "DPL1009", "unknown-field", Warning, Input, "A field dopol knows the schema of is not part of it (a typo, or wrong indentation).";
     ExclusiveBlocks = "DPL1010", "exclusive-blocks", Error, Input, "A policy mixes `defaults`, `overrides` and bare rules, which the CRD forbids.";
     EmptyBlock = "DPL1011", "empty-block", Error, Input, "The active defaults/overrides block (or the bare spec) holds no rule.";
     UnsupportedApiVersion = "DPL1012", "unsupported-api-version", Warning, Input, "A kind dopol reads appears with an apiVersion it does not know; the object was skipped.";
+    InvalidName = "DPL1013", "invalid-name", Error, Input, "A name, namespace, hostname or section name breaks the rule the API server applies (RFC 1123, Gateway API patterns); the object was left out.";
     ParentNotFound = "DPL2001", "parent-not-found", Warning, Finding, "A route's parentRef names a Gateway that is not in the input.";
     NoMatchingParent = "DPL2002", "no-matching-parent", Warning, Finding, "A parentRef's sectionName or port matches no listener of the Gateway (NoMatchingParent).";
     NotAllowedByListeners = "DPL2003", "not-allowed-by-listeners", Warning, Finding, "No listener allows the route's namespace or kind (NotAllowedByListeners).";

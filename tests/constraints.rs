@@ -239,7 +239,7 @@ fn not_applied_and_deactivated_outcomes_reach_every_report() {
     ])
     .stdout;
     assert!(
-        reach.contains("reaches 0 of 1 paths") && reach.contains("deactivated  app/unsetkey-rule"),
+        reach.contains("reaches 0 of 1 path") && reach.contains("deactivated  app/unsetkey-rule"),
         "{reach}"
     );
 }

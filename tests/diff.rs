@@ -307,10 +307,10 @@ Gateway infra/public
             +   authorizationHeader:
             +     prefix: APIKEY
 Status:
-  shop/cart-auth: Accepted True (Accepted), Enforced True (Enforced) → Accepted True (Accepted), Enforced True (Enforced)
-    AuthPolicy has been successfully enforced
-  shop/checkout-auth: Accepted True (Accepted), Enforced True (Enforced) → Accepted True (Accepted), Enforced False (Overridden)
-    AuthPolicy is overridden by [shop/cart-auth]
+  shop/cart-auth
+    Enforced True (Enforced): \"AuthPolicy has been partially enforced\" → \"AuthPolicy has been successfully enforced\"
+  shop/checkout-auth
+    Enforced True (Enforced) → False (Overridden): AuthPolicy is overridden by [shop/cart-auth]
 ";
     assert_eq!(out.stdout, expected);
     let stat = run_in(

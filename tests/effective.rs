@@ -118,7 +118,8 @@ fn missing_targets_and_sections_make_policies_not_accepted() {
         "[DPL3002] Gateway target gw#htps was not found",
         "did you mean `https`?",
         "[DPL3002] HTTPRoute target shop#logout was not found",
-        "[DPL3001] Gateway target gw was not found; AuthPolicy app/wrong-namespace",
+        "[DPL3001] Gateway target gw was not found in namespace `app` (a Gateway gw exists in namespace `infra`); AuthPolicy app/wrong-namespace is not accepted (TargetNotFound)",
+        "help: a targetRef names an object in the policy's own namespace (`app`); create AuthPolicy app/wrong-namespace in namespace `infra` instead",
         "testdata/targets/manifests.yaml:22:72",
     ]);
     let doc = out.json();
@@ -421,12 +422,26 @@ fn assume_gateways_creates_stand_ins_for_application_repositories() {
 }
 
 #[test]
-fn deprecated_api_version_is_evaluated_with_a_warning() {
+fn unserved_api_version_is_reported_and_still_evaluated_as_v1() {
     let out = effective(&["testdata/deprecated"], &[]);
     out.code(0).stderr_has(&[
-        "[DPL1007] RateLimitPolicy infra/old uses the deprecated apiVersion `kuadrant.io/v1beta3`",
+        "× [DPL1007] RateLimitPolicy infra/old uses `kuadrant.io/v1beta3`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to kuadrant.io/v1",
+        "help: change `apiVersion` to kuadrant.io/v1; dopol evaluates this object as v1 meanwhile",
     ]);
-    assert_eq!(items(&out.json()).len(), 1);
+    let doc = out.json();
+    assert_eq!(items(&doc).len(), 1);
+    let rules = rules(
+        &doc,
+        "RateLimitPolicy",
+        "kuadrant|infra/gw|infra/gw#http|infra/route|infra/route#rule-1",
+    );
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0].key, "global");
+    assert_eq!(rules[0].source, "ratelimitpolicy.kuadrant.io:infra/old");
+    // lint fails on it with the default --fail-on error.
+    dopol(&["lint", "-f", "testdata/deprecated"])
+        .code(1)
+        .stdout_has(&["× [DPL1007]"]);
 }
 
 #[test]

@@ -53,7 +53,7 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
     (
         "DPL1007",
         &["testdata/deprecated"],
-        "warning",
+        "error",
         "testdata/deprecated/manifests.yaml",
         14,
     ),
@@ -91,6 +91,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         "warning",
         "testdata/lint/unsupported-api-version/manifests.yaml",
         15,
+    ),
+    (
+        "DPL1013",
+        &["testdata/lint/invalid-name"],
+        "error",
+        "testdata/lint/invalid-name/manifests.yaml",
+        5,
     ),
     (
         "DPL2001",

@@ -209,7 +209,7 @@ fn atomic_override_rule_level_loss_unknown_and_not_accepted() {
         cond(
             "False",
             "TargetNotFound",
-            "HTTPRoute target nope was not found"
+            "AuthPolicy target nope was not found"
         )
     );
     assert_eq!(
@@ -398,7 +398,7 @@ fn explain_shows_order_reasons_and_each_step() {
     ]);
     out.code(0);
     let expected = "\
-Legend: + added  = superseded (E kept its rule)  ~ replaced  - dropped  x deactivated  ! not applied
+Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  x deactivated  ! not applied
 
 Path kuadrant|infra/gw|infra/gw#http|app/route|app/route#rule-1
 
@@ -471,7 +471,8 @@ fn explain_names_same_target_ordering_by_timestamp_and_by_name() {
     assert!(out.stdout.contains("same target as app/zeta-timestamped; no creationTimestamp counts as newest, so more specific"), "{}", out.stdout);
     assert!(out.stdout.contains("same target as app/alpha; same creationTimestamp (or none): ordered by name, so more specific"), "{}", out.stdout);
     assert!(
-        out.stdout.contains("= shared  kept from app/beta"),
+        out.stdout
+            .contains("= shared  E already has it, from app/beta"),
         "{}",
         out.stdout
     );

@@ -143,8 +143,19 @@ pub struct ReportArgs {
 pub struct ReachArgs {
     /// The policy (`ns/name`, `Kind/ns/name` or a locator), optionally with `#` and a rule key:
     /// `infra/gw-auth#authentication#jwt`.
-    #[arg(value_name = "POLICY[#RULEKEY]")]
-    pub policy: String,
+    #[arg(
+        value_name = "POLICY[#RULEKEY]",
+        required_unless_present = "policy_flag"
+    )]
+    pub policy: Option<String>,
+    /// The policy, as with the other commands' `--policy` (same as the positional argument).
+    #[arg(
+        long = "policy",
+        id = "policy_flag",
+        value_name = "POLICY[#RULEKEY]",
+        conflicts_with = "policy"
+    )]
+    pub policy_flag: Option<String>,
     #[command(flatten)]
     pub input: InputArgs,
     /// Output format.

@@ -68,7 +68,12 @@ fn split_policy_and_key(reference: &str) -> (&str, Option<&str>) {
 pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
-    let (reference, key) = split_policy_and_key(&args.policy);
+    let Some(policy_arg) = args.policy.as_deref().or(args.policy_flag.as_deref()) else {
+        return Err(UsageError(
+            "name a policy: dopol reach POLICY[#RULEKEY]".into(),
+        ));
+    };
+    let (reference, key) = split_policy_and_key(policy_arg);
     let matches = filter::resolve_policy_ref(model, reference).map_err(UsageError)?;
     let policy = match matches.as_slice() {
         [one] => *one,

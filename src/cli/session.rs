@@ -7,6 +7,7 @@ use crate::model::Model;
 use crate::pipeline::InputOptions;
 use crate::report::filter::{self, Filters};
 use crate::source::SourceMap;
+use crate::words::{counted, counted_as};
 use std::io::{self, IsTerminal, Write};
 
 /// Process exit codes (SPEC §8).
@@ -131,6 +132,15 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
         .iter()
         .map(|s| crate::load::ObjectSelector::parse(s).map_err(UsageError))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(namespace) = &args.namespace
+        && let Some(why) = crate::load::names::NameRule::Label.violation(namespace)
+    {
+        let hint = crate::load::names::template_help(namespace)
+            .map_or(String::new(), |h| format!(" ({h})"));
+        return Err(UsageError(format!(
+            "-n `{namespace}` is not a valid namespace name: {why}{hint}"
+        )));
+    }
     Ok(InputOptions {
         files: args.files.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
@@ -234,15 +244,15 @@ fn print_stats(session: &Session, evaluated: &crate::pipeline::Evaluated) {
     let stats = &evaluated.model.stats;
     let model = &evaluated.model;
     session.info(&format!(
-        "read {} files, {} documents: {} objects dopol reads ({} gateways, {} routes, {} policies), {} objects of other kinds skipped; {} paths",
-        stats.files,
-        stats.documents,
-        stats.objects,
-        model.gateways.len(),
-        model.routes.len(),
-        model.policies.len(),
-        stats.skipped_other_kinds,
-        evaluated.topology.paths.len()
+        "read {}, {}: {} dopol reads ({}, {}, {}), {} of other kinds skipped; {}",
+        counted(stats.files, "file"),
+        counted(stats.documents, "document"),
+        counted(stats.objects, "object"),
+        counted(model.gateways.len(), "gateway"),
+        counted(model.routes.len(), "route"),
+        counted_as(model.policies.len(), "policy", "policies"),
+        counted(stats.skipped_other_kinds, "object"),
+        counted(evaluated.topology.paths.len(), "path")
     ));
 }
 

@@ -124,8 +124,14 @@ fn describe_value(value: &Value) -> String {
         Value::Float(f) => format!("a double ({f})"),
         Value::String(s) => format!("a string ({})", abbreviate(s)),
         Value::Bytes(_) => "bytes".to_string(),
-        Value::List(items) => format!("a list of {} elements", items.len()),
-        Value::Map(map) => format!("a map of {} entries", map.map.len()),
+        Value::List(items) => format!(
+            "a list of {}",
+            crate::words::counted(items.len(), "element")
+        ),
+        Value::Map(map) => format!(
+            "a map of {}",
+            crate::words::counted_as(map.map.len(), "entry", "entries")
+        ),
         Value::Null => "null".to_string(),
         other => format!("a value of type {}", other.type_of()),
     }

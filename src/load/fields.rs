@@ -6,6 +6,7 @@
 //! dopol models completely. Field paths ([`FieldPath`]) are built on the stack and only
 //! formatted when a message is needed.
 
+use super::names::NameRule;
 use crate::diag::{Code, Diagnostic};
 use crate::yaml::{Entry, Key, Node, Value};
 use std::fmt;
@@ -175,6 +176,42 @@ impl<'o> Fields<'o> {
                 self.unknown_field(&entry.key, path, known);
             }
         }
+    }
+
+    /// Checks a name-like string against `rule` (an `invalid-name` error when it breaks it).
+    /// Returns the value when valid.
+    pub fn check_name<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &FieldPath<'_>,
+        rule: NameRule,
+    ) -> Option<&'n str> {
+        let value = self.str(node, path)?;
+        match rule.violation(value) {
+            None => Some(value),
+            Some(why) => {
+                let mut diagnostic = Diagnostic::new(
+                    Code::InvalidName,
+                    format!("`{path}` `{value}` is not a valid {}: {why}", rule.noun()),
+                )
+                .with_label(node.span, format!("invalid {}", rule.noun()));
+                diagnostic.help = super::names::template_help(value);
+                self.push(diagnostic);
+                None
+            }
+        }
+    }
+
+    /// An optional name-like field (`None` when absent or null, or invalid).
+    pub fn opt_name<'n>(
+        &mut self,
+        parent: &'n Node,
+        key: &str,
+        parent_path: &FieldPath<'_>,
+        rule: NameRule,
+    ) -> Option<&'n str> {
+        let node = parent.get(key).filter(|n| !n.is_null())?;
+        self.check_name(node, &parent_path.key(key), rule)
     }
 
     /// All diagnostics recorded so far.

@@ -8,6 +8,7 @@
 pub mod fields;
 pub mod files;
 pub mod git;
+pub mod names;
 pub mod objects;
 pub mod text;
 

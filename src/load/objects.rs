@@ -7,6 +7,7 @@
 //! every later stage relies on it.
 
 use super::fields::{FieldPath, Fields};
+use super::names::NameRule;
 use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
 use crate::yaml::{Node, Value};
@@ -128,6 +129,9 @@ pub struct Object {
     pub kind: Box<str>,
     /// Namespace (`None` for cluster-scoped kinds).
     pub namespace: Option<Box<str>>,
+    /// Whether the namespace came from `-n` / `default` rather than `metadata.namespace` (as
+    /// when a guide's YAML is applied with `kubectl -n X`); hints about namespaces depend on it.
+    pub namespace_defaulted: bool,
     /// Name.
     pub name: Box<str>,
     /// Parsed `metadata.creationTimestamp`.
@@ -369,12 +373,20 @@ fn read_metadata(
     if let Some(metadata) = metadata
         && fields.map(metadata, &metadata_path).is_some()
     {
+        // A Namespace's own name is a label; every other kind's name is a subdomain.
+        let name_rule = if group.is_empty() && kind == "Namespace" {
+            NameRule::Label
+        } else {
+            NameRule::Subdomain
+        };
         name = fields
             .required(metadata, "name", &metadata_path)
-            .and_then(|n| fields.non_empty_str(n, &metadata_path.key("name")));
-        namespace = fields
-            .opt_str(metadata, "namespace", &metadata_path)
-            .filter(|ns| !ns.is_empty());
+            .and_then(|n| fields.check_name(n, &metadata_path.key("name"), name_rule));
+        // An empty namespace means "not set", as kubectl reads it.
+        namespace = match metadata.get("namespace") {
+            Some(n) if n.as_str() == Some("") => None,
+            _ => fields.opt_name(metadata, "namespace", &metadata_path, NameRule::Label),
+        };
         for field in ["labels", "annotations"] {
             let path = metadata_path.key(field);
             if let Some(map) = metadata.get(field)
@@ -401,6 +413,7 @@ fn read_metadata(
     }
     let failed = fields.failed();
     let name = name.map(str::to_owned);
+    let namespace_defaulted = !spec.cluster_scoped && namespace.is_none();
     let namespace = if spec.cluster_scoped {
         None
     } else {
@@ -415,6 +428,7 @@ fn read_metadata(
         version: version.into(),
         kind: kind.into(),
         namespace: namespace.map(Into::into),
+        namespace_defaulted,
         name: name?.into(),
         creation_timestamp,
         root,

@@ -7,6 +7,7 @@
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::load::fields::{FieldPath, Fields};
+use crate::load::names::NameRule;
 use crate::load::{KindSpec, Object};
 use crate::source::Span;
 use crate::yaml::Node;
@@ -163,6 +164,8 @@ pub struct Listener {
     pub protocol: String,
     /// Hostname, if set.
     pub hostname: Option<String>,
+    /// Where `hostname` is written.
+    pub hostname_span: Option<Span>,
     /// Namespaces allowed to attach routes.
     pub from: FromNamespaces,
     /// Explicit `allowedRoutes.kinds`, if set.
@@ -245,6 +248,8 @@ pub struct ParentRef {
     pub kind: String,
     /// Namespace (default: the route's).
     pub namespace: String,
+    /// Whether `namespace` is written.
+    pub namespace_written: bool,
     /// Name.
     pub name: String,
     /// `sectionName`: a listener name.
@@ -279,6 +284,8 @@ pub struct Route {
     pub namespace: String,
     /// Name.
     pub name: String,
+    /// Whether the namespace was not written (it came from `-n` or `default`).
+    pub namespace_defaulted: bool,
     /// `spec.hostnames`.
     pub hostnames: Vec<String>,
     /// `spec.parentRefs`.
@@ -400,7 +407,8 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
 fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<Listener> {
     fields.map(node, path)?;
     let name_node = fields.required(node, "name", path);
-    let name = name_node.and_then(|n| fields.non_empty_str(n, &path.key("name")));
+    let name =
+        name_node.and_then(|n| fields.check_name(n, &path.key("name"), NameRule::SectionName));
     let port_path = path.key("port");
     let port = fields.required(node, "port", path).and_then(|n| {
         let port = fields.int(n, &port_path)?;
@@ -417,7 +425,8 @@ fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Op
     let protocol = fields
         .required(node, "protocol", path)
         .and_then(|n| fields.non_empty_str(n, &path.key("protocol")));
-    let hostname = fields.opt_str(node, "hostname", path);
+    let hostname_node = node.get("hostname").filter(|n| !n.is_null());
+    let hostname = fields.opt_name(node, "hostname", path, NameRule::Hostname);
     let (from, kinds, allowed_routes_span) =
         match node.get("allowedRoutes").filter(|n| !n.is_null()) {
             Some(allowed) => {
@@ -432,6 +441,7 @@ fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Op
         port: port?,
         protocol: protocol?.to_string(),
         hostname: hostname.map(str::to_string),
+        hostname_span: hostname_node.map(|n| n.span),
         from,
         kinds,
         name_span: name_node?.span,
@@ -584,19 +594,19 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
                 Some(n) => fields.int(n, &path.key("port")),
                 None => None,
             };
-            let section_name = fields.opt_str(item, "sectionName", &path);
+            let section_name = fields.opt_name(item, "sectionName", &path, NameRule::SectionName);
             let group = fields
                 .opt_str(item, "group", &path)
                 .unwrap_or(GATEWAY_GROUP);
             let kind = fields.opt_str(item, "kind", &path).unwrap_or("Gateway");
-            let ref_namespace = fields
-                .opt_str(item, "namespace", &path)
-                .unwrap_or(namespace);
+            let written_namespace = fields.opt_name(item, "namespace", &path, NameRule::Namespace);
+            let ref_namespace = written_namespace.unwrap_or(namespace);
             if let Some(name) = name {
                 parent_refs.push(ParentRef {
                     group: group.to_string(),
                     kind: kind.to_string(),
                     namespace: ref_namespace.to_string(),
+                    namespace_written: written_namespace.is_some(),
                     name: name.to_string(),
                     section_name: section_name.map(str::to_string),
                     port,
@@ -617,7 +627,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
             .iter()
             .enumerate()
         {
-            if let Some(h) = fields.str(item, &path.index(i)) {
+            if let Some(h) = fields.check_name(item, &path.index(i), NameRule::Hostname) {
                 hostnames.push(h.to_string());
             }
         }
@@ -630,6 +640,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
     Some(Route {
         kind,
         namespace: namespace.to_string(),
+        namespace_defaulted: object.namespace_defaulted,
         name: object.name.to_string(),
         hostnames,
         parent_refs,
@@ -670,7 +681,7 @@ fn decode_rules(
         if fields.map(item, &path).is_none() {
             continue;
         }
-        let explicit = fields.opt_str(item, "name", &path);
+        let explicit = fields.opt_name(item, "name", &path, NameRule::SectionName);
         let span = item
             .get("name")
             .map(|n| n.span)
@@ -749,6 +760,7 @@ mod tests {
             port: 80,
             protocol: "HTTP".into(),
             hostname: None,
+            hostname_span: None,
             from: FromNamespaces::Same,
             kinds: None,
             name_span: Span::default(),

@@ -5,6 +5,7 @@
 //! stand-in Gateways when `--assume-gateways` asks for them. Objects the API server would reject
 //! are left out, with their diagnostics kept.
 
+pub mod elsewhere;
 pub mod gateway;
 
 use crate::diag::{Code, Diagnostic};
@@ -50,6 +51,9 @@ pub struct Model {
     /// Loading counters.
     pub stats: LoadStats,
 }
+
+/// A parentRef, as (index into `Model::routes`, index into the route's parentRefs).
+type RefSite = (usize, usize);
 
 /// One decoded object (or nothing, when the API server would reject it).
 enum Decoded {
@@ -122,26 +126,30 @@ fn decode_policy(
     let all_versions: Vec<&str> = kind
         .versions
         .iter()
-        .chain(kind.deprecated_versions)
+        .chain(kind.unserved_versions)
         .copied()
         .collect();
     if !gateway::check_version(object, diagnostics, &all_versions) {
         return Decoded::Rejected;
     }
-    if kind.deprecated_versions.contains(&&*object.version) {
+    if kind.unserved_versions.contains(&&*object.version) {
         diagnostics.push(
             Diagnostic::new(
                 Code::DeprecatedApiVersion,
                 format!(
-                    "{} uses the deprecated apiVersion `{}`; use {}/{}",
+                    "{} uses `{}`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to {}/{}",
                     object.display(),
                     object.api_version(),
                     kind.group,
                     kind.versions[0]
                 ),
             )
-            .with_label(object.api_version_span(), "deprecated")
-            .with_object(object.display()),
+            .with_label(object.api_version_span(), "not served")
+            .with_object(object.display())
+            .with_help(format!(
+                "change `apiVersion` to {}/{}; dopol evaluates this object as {} meanwhile, so the result shows what the migrated object does",
+                kind.group, kind.versions[0], kind.versions[0]
+            )),
         );
     }
     family
@@ -198,10 +206,10 @@ impl Model {
             .iter()
             .map(|g| (g.namespace.clone(), g.name.clone()))
             .collect();
-        let mut missing: BTreeMap<(String, String), (Vec<String>, crate::source::Span)> =
-            BTreeMap::new();
-        for route in &self.routes {
-            for parent in &route.parent_refs {
+        // Per missing Gateway: the sections routes use, and the first (route, parentRef).
+        let mut missing: BTreeMap<(String, String), (Vec<String>, RefSite)> = BTreeMap::new();
+        for (r, route) in self.routes.iter().enumerate() {
+            for (i, parent) in route.parent_refs.iter().enumerate() {
                 if parent.group != gateway::GATEWAY_GROUP || parent.kind != "Gateway" {
                     continue;
                 }
@@ -209,9 +217,7 @@ impl Model {
                 if existing.contains(&key) {
                     continue;
                 }
-                let entry = missing
-                    .entry(key)
-                    .or_insert_with(|| (Vec::new(), parent.span));
+                let entry = missing.entry(key).or_insert_with(|| (Vec::new(), (r, i)));
                 if let Some(section) = &parent.section_name
                     && !entry.0.contains(section)
                 {
@@ -219,22 +225,14 @@ impl Model {
                 }
             }
         }
-        for ((namespace, name), (mut sections, span)) in missing {
+        for ((namespace, name), (mut sections, (r, i))) in missing {
             sections.sort();
             if sections.is_empty() {
                 sections.push("default".into());
             }
-            self.diagnostics.push(
-                Diagnostic::new(
-                    Code::AssumedGateway,
-                    format!(
-                        "Gateway {namespace}/{name} is not in the input; assuming a stand-in (class `unknown`, listeners: {})",
-                        sections.join(", ")
-                    ),
-                )
-                .with_label(span, "first route referring to it")
-                .with_object(format!("Gateway {namespace}/{name}")),
-            );
+            let span = self.routes[r].parent_refs[i].span;
+            let diagnostic = self.assumed_gateway_diagnostic(&namespace, &name, &sections, (r, i));
+            self.diagnostics.push(diagnostic);
             let listeners = sections
                 .into_iter()
                 .map(|section| Listener {
@@ -242,6 +240,7 @@ impl Model {
                     port: 0,
                     protocol: "HTTP".into(),
                     hostname: None,
+                    hostname_span: None,
                     from: gateway::FromNamespaces::All,
                     kinds: None,
                     name_span: span,
@@ -257,6 +256,49 @@ impl Model {
                 assumed: true,
             });
         }
+    }
+
+    /// DPL2009 for a stand-in: info, or a warning when a Gateway of that name is in the input
+    /// under another namespace (the stand-in then likely hides a namespace mistake).
+    fn assumed_gateway_diagnostic(
+        &self,
+        namespace: &str,
+        name: &str,
+        sections: &[String],
+        (route, parent): RefSite,
+    ) -> Diagnostic {
+        let route = &self.routes[route];
+        let parent = &route.parent_refs[parent];
+        let mut diagnostic = Diagnostic::new(
+            Code::AssumedGateway,
+            format!(
+                "Gateway {namespace}/{name} is not in the input; assuming a stand-in (class `unknown`, listeners: {})",
+                sections.join(", ")
+            ),
+        )
+        .with_label(parent.span, "first route referring to it")
+        .with_object(format!("Gateway {namespace}/{name}"));
+        let others = elsewhere::namespaces_of(
+            self.gateways
+                .iter()
+                .filter(|g| !g.assumed)
+                .map(|g| (g.namespace.as_str(), g.name.as_str())),
+            name,
+            namespace,
+        );
+        if !others.is_empty() {
+            diagnostic.message = format!(
+                "{}, although {}",
+                diagnostic.message,
+                elsewhere::exists_clause("Gateway", name, &others)
+            );
+            diagnostic.severity = crate::diag::Severity::Warning;
+            diagnostic.help = Some(elsewhere::parent_ref_help(
+                &elsewhere::ParentRefSite::of(route, parent),
+                &others,
+            ));
+        }
+        diagnostic
     }
 
     /// The namespace object named `name`, if in the input.

@@ -35,7 +35,7 @@ static KINDS: [PolicyKind; 3] = [
         group: "kuadrant.io",
         kind: "AuthPolicy",
         versions: &["v1"],
-        deprecated_versions: &["v1beta3"],
+        unserved_versions: &["v1beta3"],
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
         target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute', 'GRPCRoute', and 'Gateway'",
     },
@@ -44,7 +44,7 @@ static KINDS: [PolicyKind; 3] = [
         group: "kuadrant.io",
         kind: "RateLimitPolicy",
         versions: &["v1"],
-        deprecated_versions: &["v1beta3"],
+        unserved_versions: &["v1beta3"],
         target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
         target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute', 'GRPCRoute', and 'Gateway'",
     },
@@ -53,7 +53,7 @@ static KINDS: [PolicyKind; 3] = [
         group: "kuadrant.io",
         kind: "TokenRateLimitPolicy",
         versions: &["v1alpha1"],
-        deprecated_versions: &[],
+        unserved_versions: &[],
         target_kinds: &["Gateway", "HTTPRoute"],
         target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute' and 'Gateway'",
     },
@@ -323,6 +323,7 @@ impl Decoder<'_, '_> {
         Some(Policy {
             kind: self.kind,
             namespace: object.namespace_str().to_string(),
+            namespace_defaulted: object.namespace_defaulted,
             name: object.name.to_string(),
             creation_timestamp: object.creation_timestamp,
             locator: format!(
@@ -350,7 +351,12 @@ impl Decoder<'_, '_> {
         let kind = kind_node.and_then(|n| self.fields.non_empty_str(n, &path.key("kind")));
         let name_node = self.fields.required(node, "name", &path);
         let name = name_node.and_then(|n| self.fields.non_empty_str(n, &path.key("name")));
-        let section_name = self.fields.opt_str(node, "sectionName", &path);
+        let section_name = self.fields.opt_name(
+            node,
+            "sectionName",
+            &path,
+            crate::load::names::NameRule::SectionName,
+        );
         if let (Some(group), Some(group_node)) = (group, group_node)
             && group != GATEWAY_GROUP
         {

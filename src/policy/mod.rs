@@ -50,8 +50,9 @@ pub struct PolicyKind {
     pub kind: &'static str,
     /// Current API versions.
     pub versions: &'static [&'static str],
-    /// Older versions still read, with a deprecation warning.
-    pub deprecated_versions: &'static [&'static str],
+    /// Older versions current releases no longer serve (the API server rejects them): still
+    /// read with the current shape, so that a migration can be checked, and reported as errors.
+    pub unserved_versions: &'static [&'static str],
     /// Target kinds (`Gateway`, `HTTPRoute`, `GRPCRoute`).
     pub target_kinds: &'static [&'static str],
     /// The API server's message when the target kind is not allowed.
@@ -227,6 +228,8 @@ pub struct Policy {
     pub kind: &'static PolicyKind,
     /// Namespace.
     pub namespace: String,
+    /// Whether the namespace was not written (it came from `-n` or `default`).
+    pub namespace_defaulted: bool,
     /// Name.
     pub name: String,
     /// `metadata.creationTimestamp`.

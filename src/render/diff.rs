@@ -3,6 +3,7 @@
 
 use crate::policy::locator_name as short;
 use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
+use crate::report::status::Condition;
 use crate::topology::path_id_parts;
 use crate::words::counted;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -168,25 +169,9 @@ pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
     if !report.status.is_empty() {
         out.push_str("Status:\n");
         for change in &report.status {
-            let render = |conditions: &[crate::report::status::Condition]| -> String {
-                if conditions.is_empty() {
-                    return "(absent)".into();
-                }
-                conditions
-                    .iter()
-                    .map(|c| format!("{} {} ({})", c.kind, c.status, c.reason))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let _ = writeln!(
-                out,
-                "  {}: {} → {}",
-                short(&change.policy),
-                render(&change.before),
-                render(&change.after)
-            );
-            if let Some(after) = change.after.iter().find(|c| c.kind == "Enforced") {
-                let _ = writeln!(out, "    {}", after.message);
+            let _ = writeln!(out, "  {}", short(&change.policy));
+            for line in condition_changes(&change.before, &change.after) {
+                let _ = writeln!(out, "    {line}");
             }
         }
     }
@@ -247,4 +232,38 @@ pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
         counted(report.status.len(), "status change")
     );
     out
+}
+
+/// One line per condition type that changed: the state change with the new message, or, when
+/// only the message changed, the old and the new message.
+fn condition_changes(before: &[Condition], after: &[Condition]) -> Vec<String> {
+    let state = |c: Option<&Condition>| {
+        c.map_or("(absent)".to_string(), |c| {
+            format!("{} ({})", c.status, c.reason)
+        })
+    };
+    ["Accepted", "Enforced"]
+        .into_iter()
+        .filter_map(|kind| {
+            let old = before.iter().find(|c| c.kind == kind);
+            let new = after.iter().find(|c| c.kind == kind);
+            match (old, new) {
+                (old, new) if old == new => None,
+                (Some(o), Some(n)) if (o.status, o.reason) == (n.status, n.reason) => {
+                    Some(format!(
+                        "{kind} {}: \"{}\" → \"{}\"",
+                        state(Some(o)),
+                        o.message,
+                        n.message
+                    ))
+                }
+                (old, new) => Some(format!(
+                    "{kind} {} → {}{}",
+                    state(old),
+                    state(new),
+                    new.map_or(String::new(), |n| format!(": {}", n.message))
+                )),
+            }
+        })
+        .collect()
 }

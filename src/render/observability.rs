@@ -2,7 +2,7 @@
 
 use super::table::{blank_if_same, finish, new_table};
 use crate::policy::locator_name as short;
-use crate::report::explain::{ExplainReport, KindExplanation};
+use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanation};
 use crate::report::overridden::OverriddenReport;
 use crate::report::reach::ReachReport;
 use crate::report::status::{StatusReport, outcome_counts};
@@ -142,8 +142,9 @@ pub fn reach_text(report: &ReachReport) -> String {
     };
     let _ = writeln!(
         out,
-        "{subject} reaches {} of {} paths",
-        report.reached, report.paths
+        "{subject} reaches {} of {}",
+        report.reached,
+        crate::words::counted(report.paths, "path")
     );
     for gateway in &report.effective {
         let _ = writeln!(out, "\nGateway {}", gateway.gateway);
@@ -228,7 +229,7 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
         for change in &step.changes {
             let detail = match change.action {
                 "added" | "not-applied" => String::new(),
-                "superseded" => format!("  kept from {}", join_short(&change.by)),
+                "superseded" => superseded_detail(step, change),
                 "replaced" => format!("  {} → {}", short(&change.source), join_short(&change.by)),
                 "dropped" => format!(
                     "  from {}, by {}",
@@ -256,10 +257,31 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
     }
 }
 
+/// What happened to a default that lost, stated for this rule: either E already holds the key
+/// (from the policy named), or the block was atomic and E already had other rules, so none of
+/// the block's rules applied — E then has no rule of that key to "keep".
+fn superseded_detail(step: &ExplainedStep, change: &Change) -> String {
+    let holder = step
+        .effective
+        .iter()
+        .find(|(key, _)| *key == change.key)
+        .map(|(_, holder)| short(holder));
+    match (step.strategy, holder) {
+        ("merge", Some(holder)) => format!("  E already has it, from {holder}"),
+        (_, Some(holder)) => {
+            format!("  not applied (atomic defaults, E not empty); E has its own, from {holder}")
+        }
+        (_, None) => format!(
+            "  not applied: atomic defaults apply only to an empty E, and E has rules from {}",
+            join_short(&change.by)
+        ),
+    }
+}
+
 /// `dopol explain` as text.
 pub fn explain_text(report: &ExplainReport) -> String {
     let mut out = String::from(
-        "Legend: + added  = superseded (E kept its rule)  ~ replaced  - dropped  x deactivated  ! not applied\n",
+        "Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  x deactivated  ! not applied\n",
     );
     for item in &report.items {
         let _ = writeln!(out, "\nPath {}", item.path_id);

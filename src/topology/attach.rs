@@ -9,8 +9,8 @@
 
 use super::hostname::listener_accepts_hostnames;
 use crate::diag::{Code, Diagnostic};
-use crate::model::Model;
 use crate::model::gateway::{FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route};
+use crate::model::{Model, elsewhere};
 use std::collections::{HashMap, HashSet};
 
 /// Why a parentRef produced no attachment.
@@ -194,6 +194,37 @@ fn refusal(
 }
 
 impl Context<'_> {
+    /// `ParentNotFound`, saying where a Gateway of that name is when it is in another
+    /// namespace (and then not offering `--assume-gateways`, which would hide the cause).
+    fn parent_not_found(&self, route: &Route, parent: &ParentRef) -> Refusal {
+        let elsewhere = elsewhere::namespaces_of(
+            self.model
+                .gateways
+                .iter()
+                .filter(|g| !g.assumed)
+                .map(|g| (g.namespace.as_str(), g.name.as_str())),
+            &parent.name,
+            &parent.namespace,
+        );
+        let mut message = format!(
+            "parentRef names Gateway {}/{}, which is not in the input",
+            parent.namespace, parent.name
+        );
+        let help = if elsewhere.is_empty() {
+            "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in"
+                .to_string()
+        } else {
+            message = format!(
+                "{message}; {}",
+                elsewhere::exists_clause("Gateway", &parent.name, &elsewhere)
+            );
+            elsewhere::parent_ref_help(&elsewhere::ParentRefSite::of(route, parent), &elsewhere)
+        };
+        let mut refused = refusal(RejectionReason::ParentNotFound, None, message, parent);
+        refused.diagnostic.help = Some(help);
+        refused
+    }
+
     fn attach(
         &mut self,
         route: &Route,
@@ -204,16 +235,7 @@ impl Context<'_> {
             .gateways
             .get(&(parent.namespace.as_str(), parent.name.as_str()))
         else {
-            let message = format!(
-                "parentRef names Gateway {}/{}, which is not in the input",
-                parent.namespace, parent.name
-            );
-            let mut refused = refusal(RejectionReason::ParentNotFound, None, message, parent);
-            refused.diagnostic.help = Some(
-                "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in"
-                    .to_string(),
-            );
-            return Err(refused);
+            return Err(self.parent_not_found(route, parent));
         };
         let gateway = &self.model.gateways[gateway_index as usize];
 
@@ -307,11 +329,16 @@ impl Context<'_> {
                 message,
                 parent,
             );
-            let first = &gateway.listeners[allowed[0] as usize];
-            refused.diagnostic.labels.push(crate::diag::Label {
-                span: first.name_span,
-                message: "listener hostname".into(),
-            });
+            // Every allowed listener has a hostname here (one without intersects everything).
+            for &i in &allowed {
+                let listener = &gateway.listeners[i as usize];
+                if let Some(span) = listener.hostname_span {
+                    refused.diagnostic.labels.push(crate::diag::Label {
+                        span,
+                        message: format!("hostname of listener `{}`", listener.name),
+                    });
+                }
+            }
             return Err(refused);
         }
         Ok(matching.into_iter().map(|l| (gateway_index, l)).collect())

@@ -7,8 +7,8 @@
 //! `namespace/name`. The older policy is the less specific one.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Model;
 use crate::model::gateway::RouteKind;
+use crate::model::{Model, elsewhere};
 use crate::policy::{Level, Policy, PolicyKind, all_kinds};
 use std::collections::HashMap;
 
@@ -260,22 +260,47 @@ fn resolve_one(
 ) -> Result<Target, Unresolved> {
     let target = &policy.target;
     let section = target.section_name.as_deref();
-    let message = match section {
-        Some(s) => format!("{} target {}#{s} was not found", target.kind, target.name),
-        None => format!("{} target {} was not found", target.kind, target.name),
+    // The condition message names the *policy's* kind, as the operator writes it; the lint
+    // message names the target's kind, which says more about what is missing.
+    let (message, described) = match section {
+        Some(s) => (
+            format!(
+                "{} target {}#{s} was not found",
+                policy.kind.kind, target.name
+            ),
+            format!("{} target {}#{s} was not found", target.kind, target.name),
+        ),
+        None => (
+            format!("{} target {} was not found", policy.kind.kind, target.name),
+            format!("{} target {} was not found", target.kind, target.name),
+        ),
     };
     let not_found = |code: Code, candidates: Vec<&str>, wanted: &str, span| {
-        let mut diagnostic = Diagnostic::new(
-            code,
-            format!(
-                "{message}; {} is not accepted (TargetNotFound)",
-                policy.display()
-            ),
-        )
-        .with_label(span, "not found");
-        if let Some(suggestion) = crate::suggest::closest(wanted, candidates.iter().copied()) {
-            diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
-        }
+        let elsewhere = match code {
+            Code::TargetNotFound => target_elsewhere(model, policy),
+            _ => Vec::new(),
+        };
+        let not_accepted = format!("{} is not accepted (TargetNotFound)", policy.display());
+        let (text, help) = if elsewhere.is_empty() {
+            let help = crate::suggest::closest(wanted, candidates.iter().copied())
+                .map(|suggestion| format!("did you mean `{suggestion}`?"));
+            (format!("{described}; {not_accepted}"), help)
+        } else {
+            let text = format!(
+                "{described} in namespace `{}` ({}); {not_accepted}",
+                policy.namespace,
+                elsewhere::exists_clause(&target.kind, &target.name, &elsewhere)
+            );
+            let help = elsewhere::target_ref_help(
+                &policy.display(),
+                &policy.namespace,
+                policy.namespace_defaulted,
+                &elsewhere,
+            );
+            (text, Some(help))
+        };
+        let mut diagnostic = Diagnostic::new(code, text).with_label(span, "not found");
+        diagnostic.help = help;
         Err(Box::new((message.clone(), diagnostic)))
     };
     let ns = policy.namespace.as_str();
@@ -336,4 +361,26 @@ fn resolve_one(
             }
         }
     }
+}
+
+/// The other namespaces holding an object of the policy's target kind and name.
+fn target_elsewhere<'m>(model: &'m Model, policy: &Policy) -> Vec<&'m str> {
+    let target = &policy.target;
+    let objects: Box<dyn Iterator<Item = (&str, &str)>> = match RouteKind::from_kind(&target.kind) {
+        None => Box::new(
+            model
+                .gateways
+                .iter()
+                .filter(|g| !g.assumed)
+                .map(|g| (g.namespace.as_str(), g.name.as_str())),
+        ),
+        Some(kind) => Box::new(
+            model
+                .routes
+                .iter()
+                .filter(move |r| r.kind == kind)
+                .map(|r| (r.namespace.as_str(), r.name.as_str())),
+        ),
+    };
+    elsewhere::namespaces_of(objects, &target.name, &policy.namespace)
 }

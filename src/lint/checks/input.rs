@@ -45,7 +45,7 @@ pub const DOCS: &[CheckDoc] = &[
     },
     CheckDoc {
         code: Code::DeprecatedApiVersion,
-        explanation: "The object uses an older API version (kuadrant.io/v1beta3) that dopol still reads with the same shape. It may be removed from the cluster's CRDs.",
+        explanation: "The object uses an API version current releases no longer serve: the Kuadrant CRDs from 1.0 on serve AuthPolicy and RateLimitPolicy only as kuadrant.io/v1, so the API server rejects kuadrant.io/v1beta3 objects. dopol still evaluates the object as v1 (the shape is the same), so that the migration can be checked before it is applied, and reports an error so that CI does not pass manifests the cluster refuses.",
         fix: "Change apiVersion to the current version (kuadrant.io/v1).",
         example: "apiVersion: kuadrant.io/v1beta3\nkind: RateLimitPolicy",
     },
@@ -78,5 +78,11 @@ pub const DOCS: &[CheckDoc] = &[
         explanation: "A kind dopol reads appears with an API version it does not know (for instance an old v1beta2 AuthPolicy with a different shape). The object is skipped rather than misread.",
         fix: "Migrate the object to a supported version, or ignore this if the version is intentionally unsupported.",
         example: "apiVersion: kuadrant.io/v1beta2\nkind: AuthPolicy",
+    },
+    CheckDoc {
+        code: Code::InvalidName,
+        explanation: "A name breaks the rule the API server checks before anything else: `metadata.name` must be a lowercase RFC 1123 subdomain (at most 253 characters; a Namespace's name an RFC 1123 label), `metadata.namespace` an RFC 1123 label (at most 63), and the Gateway API types have their own patterns — `Hostname` for listener `hostname` and route `hostnames` (an optional `*.` then a subdomain), `SectionName` for listener and rule names and every `sectionName`, `Namespace` for a parentRef's `namespace`. `kubectl apply` would be refused, so dopol leaves the object out. The commonest cause is an unfilled template placeholder such as `${KUADRANT_GATEWAY_NAME}` or `{{ .Values.host }}`: the help says so when the value looks like one.",
+        fix: "Use a valid name; for a template, render it first (`envsubst < manifest.yaml | dopol lint -f -`, `helm template ... | dopol lint -f -`).",
+        example: "metadata:\n  name: ${KUADRANT_GATEWAY_NAME}\nspec:\n  listeners:\n  - {name: api, hostname: maas.${CLUSTER_DOMAIN}, port: 80, protocol: HTTP}",
     },
 ];

@@ -2,19 +2,20 @@
 //! (DPL4002), and a default rule superseded on every path where it applies (DPL4003). They read
 //! the same rule outcomes as `dopol status`.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::engine::fold::RuleEvent;
 use crate::lint::doc::CheckDoc;
-use crate::policy::BlockKind;
+use crate::policy::{BlockKind, Level, Policy};
 use crate::report::observed::Observed;
 use crate::report::status::enforced;
+use crate::topology::targets::Target;
 use std::collections::BTreeMap;
 
 /// Documentation of the outcome codes.
 pub const DOCS: &[CheckDoc] = &[
     CheckDoc {
         code: Code::PolicyOverridden,
-        explanation: "The policy is accepted and on the path to routes, but none of its rules is effective anywhere: more specific defaults or less specific overrides win every time. The operator reports Enforced=False, reason Overridden. It is dead configuration, or a sign the hierarchy is not what its author thinks.",
+        explanation: "The policy is accepted and on the path to routes, but none of its rules is effective anywhere: more specific defaults or less specific overrides win every time. The operator reports Enforced=False, reason Overridden. For an override, or a policy on a route or route rule, it is dead configuration or a sign the hierarchy is not what its author thinks (warning). A Gateway- or listener-level policy of defaults that every route replaces is the documented pattern — a deny-all default each route replaces with its own policy — and is reported as info, so `--fail-on warning` does not fail the recommended setup.",
         fix: "Check `dopol reach` for the policy; delete it, or change the strategy (merge instead of atomic) or the level it targets.",
         example: "# route policy with bare rules under a Gateway policy with atomic overrides",
     },
@@ -38,25 +39,13 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         let index = index as u32;
-        if observed.engine.topology.targets.of_policy[index as usize].is_none() {
+        let Some(target) = observed.engine.topology.targets.of_policy[index as usize] else {
             continue;
-        }
+        };
         let condition = enforced(observed, index);
         match condition.reason {
             "Overridden" => {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Code::PolicyOverridden,
-                        format!(
-                            "{}: none of its rules is effective on any path ({})",
-                            policy.display(),
-                            condition.message
-                        ),
-                    )
-                    .with_label(policy.name_span, "overridden everywhere")
-                    .with_object(policy.display())
-                    .with_help(format!("see `dopol reach {}`", policy.namespaced_name())),
-                );
+                diagnostics.push(overridden(policy, target, &condition.message));
                 continue;
             }
             "Unknown" => {
@@ -73,8 +62,9 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                 } else {
                     (
                         format!(
-                            "{} is on {on_paths} path(s) but none of its rules applies on any of them (its constraints did not hold)",
-                            policy.display()
+                            "{} is on {} but none of its rules applies on any of them (its constraints did not hold)",
+                            policy.display(),
+                            crate::words::counted(on_paths, "path")
                         ),
                         "never applied",
                     )
@@ -120,4 +110,39 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+/// DPL4001. A Gateway- or listener-level policy of defaults that every route replaces is the
+/// documented pattern (a deny-all default each route brings its own policy for): info. An
+/// override, or a route-level policy, that loses everywhere is probably an accident: warning.
+fn overridden(policy: &Policy, target: Target, condition: &str) -> Diagnostic {
+    let replaced_default = matches!(target.level(), Level::Gateway | Level::Listener)
+        && policy.blocks.iter().all(|b| !b.kind.is_override());
+    let (severity, label, why) = if replaced_default {
+        (
+            Severity::Info,
+            "replaced on every route",
+            format!(
+                "a {}-level default every route replaces, as when each route brings its own policy",
+                target.level().as_str()
+            ),
+        )
+    } else {
+        (
+            Severity::Warning,
+            "overridden everywhere",
+            condition.to_string(),
+        )
+    };
+    Diagnostic::new(
+        Code::PolicyOverridden,
+        format!(
+            "{}: none of its rules is effective on any path ({why})",
+            policy.display()
+        ),
+    )
+    .with_severity(severity)
+    .with_label(policy.name_span, label)
+    .with_object(policy.display())
+    .with_help(format!("see `dopol reach {}`", policy.namespaced_name()))
 }
