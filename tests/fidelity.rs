@@ -5,32 +5,16 @@
 //! `testdata/fidelity/` and asserts exact text or values.
 
 mod common;
-use common::{dopol, rules};
+use common::{Finding, dopol, findings, rules};
 use serde_json::Value;
 
-/// `(code, severity, line, message)` of one lint diagnostic.
-type Found = (String, String, u64, String);
-
 /// Every lint diagnostic, in output order, with the document and the exit code.
-fn lint(dir: &str, extra: &[&str]) -> (Vec<Found>, Value, i32) {
+fn lint(dir: &str, extra: &[&str]) -> (Vec<Finding>, Value, i32) {
     let mut args = vec!["lint", "-o", "json", "-f", dir];
     args.extend_from_slice(extra);
     let out = dopol(&args);
     let doc = out.json();
-    let found = doc["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["code"].as_str().unwrap().to_string(),
-                d["severity"].as_str().unwrap().to_string(),
-                d["line"].as_u64().unwrap_or(0),
-                d["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    (found, doc, out.code)
+    (findings(&doc), doc, out.code)
 }
 
 fn condition<'a>(status: &'a Value, policy: &str, kind: &str) -> &'a Value {
@@ -197,7 +181,8 @@ fn references_to_objects_in_another_namespace_say_where_they_are() {
         "[DPL3001] Gateway target kuadrant-ingressgateway was not found in namespace `default` (a Gateway kuadrant-ingressgateway exists in namespace `gateway-system`); AuthPolicy default/gw-auth is not accepted (TargetNotFound)",
         "help: a targetRef names an object in the policy's own namespace; AuthPolicy default/gw-auth has no metadata.namespace and was read into the default namespace; if it belongs in `gateway-system` (as with `kubectl apply -n gateway-system`), pass `-n gateway-system` or set `metadata.namespace: gateway-system`",
         "[DPL3001] HTTPRoute target toystore was not found in namespace `shop` (an HTTPRoute toystore exists in namespace `default`); RateLimitPolicy shop/toystore is not accepted (TargetNotFound)",
-        "help: a targetRef names an object in the policy's own namespace (`shop`); create RateLimitPolicy shop/toystore in namespace `default` instead",
+        // The route found elsewhere is the one without metadata.namespace: it is the one to move.
+        "help: HTTPRoute default/toystore has no metadata.namespace and was read into the default namespace; if it belongs in `shop` (as with `kubectl apply -n shop`), pass `-n shop` or set `metadata.namespace: shop`",
     ]);
     assert!(
         !out.stdout.contains("--assume-gateways"),

@@ -187,15 +187,9 @@ impl<'o> Fields<'o> {
         rule: NameRule,
     ) -> Option<&'n str> {
         let value = self.str(node, path)?;
-        match rule.violation(value) {
+        match name_violation(node, value, path, rule) {
             None => Some(value),
-            Some(why) => {
-                let mut diagnostic = Diagnostic::new(
-                    Code::InvalidName,
-                    format!("`{path}` `{value}` is not a valid {}: {why}", rule.noun()),
-                )
-                .with_label(node.span, format!("invalid {}", rule.noun()));
-                diagnostic.help = super::names::template_help(value);
+            Some(diagnostic) => {
                 self.push(diagnostic);
                 None
             }
@@ -319,6 +313,23 @@ impl<'o> Fields<'o> {
         let node = parent.get(key).filter(|n| !n.is_null())?;
         self.str(node, &parent_path.key(key))
     }
+}
+
+/// The `invalid-name` error for `value` (written at `node`) when it breaks `rule`.
+pub fn name_violation(
+    node: &Node,
+    value: &str,
+    path: &FieldPath<'_>,
+    rule: NameRule,
+) -> Option<Diagnostic> {
+    let why = rule.violation(value)?;
+    let mut diagnostic = Diagnostic::new(
+        Code::InvalidName,
+        format!("`{path}` `{value}` is not a valid {}: {why}", rule.noun()),
+    )
+    .with_label(node.span, format!("invalid {}", rule.noun()));
+    diagnostic.help = super::names::template_help(value);
+    Some(diagnostic)
 }
 
 /// Where to point when a field is missing: the first key of the mapping (a block mapping's own

@@ -6,7 +6,7 @@
 //! Metadata is validated here (name, namespace, labels, annotations, creationTimestamp), since
 //! every later stage relies on it.
 
-use super::fields::{FieldPath, Fields};
+use super::fields::{FieldPath, Fields, name_violation};
 use super::names::NameRule;
 use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
@@ -132,6 +132,9 @@ pub struct Object {
     /// Whether the namespace came from `-n` / `default` rather than `metadata.namespace` (as
     /// when a guide's YAML is applied with `kubectl -n X`); hints about namespaces depend on it.
     pub namespace_defaulted: bool,
+    /// Whether the API server would reject the object for its name or namespace: it is decoded
+    /// (so that its other errors are reported too) and then left out.
+    pub rejected: bool,
     /// Name.
     pub name: Box<str>,
     /// Parsed `metadata.creationTimestamp`.
@@ -369,6 +372,7 @@ fn read_metadata(
     let metadata = fields.required(&root, "metadata", &root_path);
     let mut name = None;
     let mut namespace = None;
+    let mut rejected = false;
     let mut creation_timestamp = None;
     if let Some(metadata) = metadata
         && fields.map(metadata, &metadata_path).is_some()
@@ -379,14 +383,29 @@ fn read_metadata(
         } else {
             NameRule::Subdomain
         };
-        name = fields
-            .required(metadata, "name", &metadata_path)
-            .and_then(|n| fields.check_name(n, &metadata_path.key("name"), name_rule));
+        // A name that breaks its rule rejects the object, but the object is still decoded so
+        // that every other error in it is reported in the same run, as the API server does.
+        let name_path = metadata_path.key("name");
+        if let Some(node) = fields.required(metadata, "name", &metadata_path) {
+            name = fields.non_empty_str(node, &name_path);
+            if let Some(d) = name.and_then(|v| name_violation(node, v, &name_path, name_rule)) {
+                fields.report(d);
+                rejected = true;
+            }
+        }
         // An empty namespace means "not set", as kubectl reads it.
-        namespace = match metadata.get("namespace") {
-            Some(n) if n.as_str() == Some("") => None,
-            _ => fields.opt_name(metadata, "namespace", &metadata_path, NameRule::Label),
-        };
+        let namespace_path = metadata_path.key("namespace");
+        if let Some(node) = metadata.get("namespace").filter(|n| !n.is_null()) {
+            namespace = fields
+                .str(node, &namespace_path)
+                .filter(|ns| !ns.is_empty());
+            let violation =
+                namespace.and_then(|v| name_violation(node, v, &namespace_path, NameRule::Label));
+            if let Some(d) = violation {
+                fields.report(d);
+                rejected = true;
+            }
+        }
         for field in ["labels", "annotations"] {
             let path = metadata_path.key(field);
             if let Some(map) = metadata.get(field)
@@ -429,6 +448,7 @@ fn read_metadata(
         kind: kind.into(),
         namespace: namespace.map(Into::into),
         namespace_defaulted,
+        rejected,
         name: name?.into(),
         creation_timestamp,
         root,

@@ -9,21 +9,80 @@
 //! `metadata.namespace` for the referring object, or `parentRef.namespace` (with the
 //! listener's `allowedRoutes`) for a route that is meant to stay where it is.
 
-use super::gateway::{ParentRef, Route};
+use super::gateway::{Gateway, ParentRef, Route};
 
-/// The namespaces, other than `namespace`, holding an object called `name`, sorted and unique.
-pub fn namespaces_of<'a>(
-    objects: impl Iterator<Item = (&'a str, &'a str)>,
+impl Gateway {
+    /// This Gateway as a candidate for a reference that missed.
+    pub fn candidate(&self) -> Candidate<'_> {
+        Candidate {
+            namespace: &self.namespace,
+            name: &self.name,
+            defaulted: self.namespace_defaulted,
+        }
+    }
+}
+
+impl Route {
+    /// This route as a candidate for a reference that missed.
+    pub fn candidate(&self) -> Candidate<'_> {
+        Candidate {
+            namespace: &self.namespace,
+            name: &self.name,
+            defaulted: self.namespace_defaulted,
+        }
+    }
+}
+
+/// An object that might be the one a reference meant.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate<'a> {
+    /// Its namespace.
+    pub namespace: &'a str,
+    /// Its name.
+    pub name: &'a str,
+    /// Whether its namespace was not written (it came from `-n` or `default`).
+    pub defaulted: bool,
+}
+
+/// Where a referenced name exists instead.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Elsewhere<'a> {
+    /// The namespaces, other than the one looked in, holding an object of that name; sorted.
+    pub namespaces: Vec<&'a str>,
+    /// Whether every such object has no `metadata.namespace`: then it is the object that was
+    /// probably read into the wrong namespace, not the reference that is wrong.
+    pub all_defaulted: bool,
+}
+
+impl Elsewhere<'_> {
+    /// Whether the name exists nowhere else.
+    pub fn is_empty(&self) -> bool {
+        self.namespaces.is_empty()
+    }
+}
+
+/// The objects called `name` outside `namespace`.
+pub fn find<'a>(
+    objects: impl Iterator<Item = Candidate<'a>>,
     name: &str,
     namespace: &str,
-) -> Vec<&'a str> {
-    let mut found: Vec<&str> = objects
-        .filter(|&(ns, n)| n == name && ns != namespace)
-        .map(|(ns, _)| ns)
+) -> Elsewhere<'a> {
+    let found: Vec<Candidate<'a>> = objects
+        .filter(|c| c.name == name && c.namespace != namespace)
         .collect();
-    found.sort_unstable();
-    found.dedup();
-    found
+    let mut namespaces: Vec<&str> = found.iter().map(|c| c.namespace).collect();
+    namespaces.sort_unstable();
+    namespaces.dedup();
+    Elsewhere {
+        all_defaulted: !found.is_empty() && found.iter().all(|c| c.defaulted),
+        namespaces,
+    }
+}
+
+/// Help when the object found elsewhere has no `metadata.namespace`: `what` (`Gateway
+/// default/external`) probably belongs in `wanted`, where the reference looks.
+pub fn found_object_help(what: &str, wanted: &str) -> String {
+    move_object(what, wanted)
 }
 
 /// `` `a` `` or `` `a`, `b` ``.
@@ -67,10 +126,13 @@ pub fn target_ref_help(
     policy: &str,
     policy_namespace: &str,
     namespace_defaulted: bool,
-    namespaces: &[&str],
+    target: &str,
+    found: &Elsewhere<'_>,
 ) -> String {
-    let there = namespaces[0];
-    if namespace_defaulted {
+    let there = found.namespaces[0];
+    if found.all_defaulted {
+        found_object_help(target, policy_namespace)
+    } else if namespace_defaulted {
         format!(
             "a targetRef names an object in the policy's own namespace; {}",
             move_object(policy, there)
@@ -92,23 +154,35 @@ pub struct ParentRefSite<'a> {
     pub route_namespace_defaulted: bool,
     /// Whether the parentRef writes `namespace`.
     pub ref_namespace_written: bool,
+    /// The Gateway's name.
+    pub gateway: &'a str,
+    /// The namespace the parentRef looks in.
+    pub wanted_namespace: &'a str,
 }
 
 impl<'a> ParentRefSite<'a> {
     /// The facts of `parent` on `route`.
-    pub fn of(route: &'a Route, parent: &ParentRef) -> Self {
+    pub fn of(route: &'a Route, parent: &'a ParentRef) -> Self {
         ParentRefSite {
             route: format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name),
             route_namespace: &route.namespace,
             route_namespace_defaulted: route.namespace_defaulted,
             ref_namespace_written: parent.namespace_written,
+            gateway: &parent.name,
+            wanted_namespace: &parent.namespace,
         }
     }
 }
 
 /// Help for a parentRef naming a Gateway found only in other namespaces.
-pub fn parent_ref_help(site: &ParentRefSite<'_>, namespaces: &[&str]) -> String {
-    let there = namespaces[0];
+pub fn parent_ref_help(site: &ParentRefSite<'_>, found: &Elsewhere<'_>) -> String {
+    let there = found.namespaces[0];
+    if found.all_defaulted {
+        return found_object_help(
+            &format!("Gateway {there}/{}", site.gateway),
+            site.wanted_namespace,
+        );
+    }
     let cross = format!(
         "set `parentRef.namespace: {there}` (a listener of the Gateway must then admit namespace `{}` in `allowedRoutes`)",
         site.route_namespace
@@ -139,11 +213,18 @@ mod tests {
             ("default", "gw"),
             ("c", "other"),
         ];
-        assert_eq!(
-            namespaces_of(objects.iter().copied(), "gw", "default"),
-            ["a", "b"]
-        );
-        assert!(namespaces_of(objects.iter().copied(), "nope", "default").is_empty());
+        let candidates = || {
+            objects.iter().map(|&(namespace, name)| Candidate {
+                namespace,
+                name,
+                defaulted: namespace == "b" || namespace == "default",
+            })
+        };
+        let found = find(candidates(), "gw", "default");
+        assert_eq!(found.namespaces, ["a", "b"]);
+        assert!(!found.all_defaulted);
+        assert!(find(candidates(), "gw", "a").all_defaulted);
+        assert!(find(candidates(), "nope", "default").is_empty());
         assert_eq!(
             exists_clause("Gateway", "gw", &["a", "b"]),
             "a Gateway gw exists in namespaces `a`, `b`"
@@ -157,8 +238,14 @@ mod tests {
             route_namespace: "default",
             route_namespace_defaulted: true,
             ref_namespace_written: false,
+            gateway: "gw",
+            wanted_namespace: "default",
         };
-        let help = parent_ref_help(&site, &["gateway-system"]);
+        let found = Elsewhere {
+            namespaces: vec!["gateway-system"],
+            all_defaulted: false,
+        };
+        let help = parent_ref_help(&site, &found);
         assert!(
             help.contains("pass `-n gateway-system` or set `metadata.namespace: gateway-system`"),
             "{help}"
@@ -168,12 +255,24 @@ mod tests {
             "{help}"
         );
         site.route_namespace_defaulted = false;
-        let help = parent_ref_help(&site, &["gateway-system"]);
+        let help = parent_ref_help(&site, &found);
         assert!(!help.contains("-n gateway-system"), "{help}");
         site.ref_namespace_written = true;
         assert_eq!(
-            parent_ref_help(&site, &["gateway-system"]),
+            parent_ref_help(&site, &found),
             "the parentRef's `namespace` names the wrong namespace: set it to `gateway-system`"
+        );
+        let found = Elsewhere {
+            namespaces: vec!["default"],
+            all_defaulted: true,
+        };
+        site.wanted_namespace = "gateway-system";
+        assert!(
+            parent_ref_help(&site, &found).starts_with(
+                "Gateway default/gw has no metadata.namespace and was read into the default namespace; if it belongs in `gateway-system`"
+            ),
+            "{}",
+            parent_ref_help(&site, &found)
         );
     }
 }

@@ -209,6 +209,8 @@ pub struct Gateway {
     pub name_span: Span,
     /// Whether this is a stand-in created by `--assume-gateways`.
     pub assumed: bool,
+    /// Whether the namespace was not written (it came from `-n` or `default`).
+    pub namespace_defaulted: bool,
 }
 
 /// HTTPRoute or GRPCRoute.
@@ -395,6 +397,7 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
         return None;
     }
     Some(Gateway {
+        namespace_defaulted: object.namespace_defaulted,
         namespace: object.namespace_str().to_string(),
         name: object.name.to_string(),
         class_name: class_name?.to_string(),

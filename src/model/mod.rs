@@ -110,7 +110,11 @@ fn decode(object: &Object) -> DecodedObject {
     };
     diagnostics.extend(fields.into_diagnostics());
     DecodedObject {
-        value: decoded,
+        value: if object.rejected {
+            Decoded::Rejected
+        } else {
+            decoded
+        },
         diagnostics,
         ignored,
     }
@@ -254,6 +258,7 @@ impl Model {
                 listeners,
                 name_span: span,
                 assumed: true,
+                namespace_defaulted: false,
             });
         }
     }
@@ -278,24 +283,24 @@ impl Model {
         )
         .with_label(parent.span, "first route referring to it")
         .with_object(format!("Gateway {namespace}/{name}"));
-        let others = elsewhere::namespaces_of(
+        let found = elsewhere::find(
             self.gateways
                 .iter()
                 .filter(|g| !g.assumed)
-                .map(|g| (g.namespace.as_str(), g.name.as_str())),
+                .map(Gateway::candidate),
             name,
             namespace,
         );
-        if !others.is_empty() {
+        if !found.is_empty() {
             diagnostic.message = format!(
                 "{}, although {}",
                 diagnostic.message,
-                elsewhere::exists_clause("Gateway", name, &others)
+                elsewhere::exists_clause("Gateway", name, &found.namespaces)
             );
             diagnostic.severity = crate::diag::Severity::Warning;
             diagnostic.help = Some(elsewhere::parent_ref_help(
                 &elsewhere::ParentRefSite::of(route, parent),
-                &others,
+                &found,
             ));
         }
         diagnostic

@@ -197,12 +197,12 @@ impl Context<'_> {
     /// `ParentNotFound`, saying where a Gateway of that name is when it is in another
     /// namespace (and then not offering `--assume-gateways`, which would hide the cause).
     fn parent_not_found(&self, route: &Route, parent: &ParentRef) -> Refusal {
-        let elsewhere = elsewhere::namespaces_of(
+        let found = elsewhere::find(
             self.model
                 .gateways
                 .iter()
                 .filter(|g| !g.assumed)
-                .map(|g| (g.namespace.as_str(), g.name.as_str())),
+                .map(Gateway::candidate),
             &parent.name,
             &parent.namespace,
         );
@@ -210,15 +210,15 @@ impl Context<'_> {
             "parentRef names Gateway {}/{}, which is not in the input",
             parent.namespace, parent.name
         );
-        let help = if elsewhere.is_empty() {
+        let help = if found.is_empty() {
             "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in"
                 .to_string()
         } else {
             message = format!(
                 "{message}; {}",
-                elsewhere::exists_clause("Gateway", &parent.name, &elsewhere)
+                elsewhere::exists_clause("Gateway", &parent.name, &found.namespaces)
             );
-            elsewhere::parent_ref_help(&elsewhere::ParentRefSite::of(route, parent), &elsewhere)
+            elsewhere::parent_ref_help(&elsewhere::ParentRefSite::of(route, parent), &found)
         };
         let mut refused = refusal(RejectionReason::ParentNotFound, None, message, parent);
         refused.diagnostic.help = Some(help);

@@ -7,7 +7,7 @@
 //! `namespace/name`. The older policy is the less specific one.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::gateway::RouteKind;
+use crate::model::gateway::{Gateway, Route, RouteKind};
 use crate::model::{Model, elsewhere};
 use crate::policy::{Level, Policy, PolicyKind, all_kinds};
 use std::collections::HashMap;
@@ -278,7 +278,7 @@ fn resolve_one(
     let not_found = |code: Code, candidates: Vec<&str>, wanted: &str, span| {
         let elsewhere = match code {
             Code::TargetNotFound => target_elsewhere(model, policy),
-            _ => Vec::new(),
+            _ => elsewhere::Elsewhere::default(),
         };
         let not_accepted = format!("{} is not accepted (TargetNotFound)", policy.display());
         let (text, help) = if elsewhere.is_empty() {
@@ -289,12 +289,16 @@ fn resolve_one(
             let text = format!(
                 "{described} in namespace `{}` ({}); {not_accepted}",
                 policy.namespace,
-                elsewhere::exists_clause(&target.kind, &target.name, &elsewhere)
+                elsewhere::exists_clause(&target.kind, &target.name, &elsewhere.namespaces)
             );
             let help = elsewhere::target_ref_help(
                 &policy.display(),
                 &policy.namespace,
                 policy.namespace_defaulted,
+                &format!(
+                    "{} {}/{}",
+                    target.kind, elsewhere.namespaces[0], target.name
+                ),
                 &elsewhere,
             );
             (text, Some(help))
@@ -364,23 +368,24 @@ fn resolve_one(
 }
 
 /// The other namespaces holding an object of the policy's target kind and name.
-fn target_elsewhere<'m>(model: &'m Model, policy: &Policy) -> Vec<&'m str> {
+fn target_elsewhere<'m>(model: &'m Model, policy: &Policy) -> elsewhere::Elsewhere<'m> {
     let target = &policy.target;
-    let objects: Box<dyn Iterator<Item = (&str, &str)>> = match RouteKind::from_kind(&target.kind) {
-        None => Box::new(
-            model
-                .gateways
-                .iter()
-                .filter(|g| !g.assumed)
-                .map(|g| (g.namespace.as_str(), g.name.as_str())),
-        ),
-        Some(kind) => Box::new(
-            model
-                .routes
-                .iter()
-                .filter(move |r| r.kind == kind)
-                .map(|r| (r.namespace.as_str(), r.name.as_str())),
-        ),
-    };
-    elsewhere::namespaces_of(objects, &target.name, &policy.namespace)
+    let objects: Box<dyn Iterator<Item = elsewhere::Candidate<'m>>> =
+        match RouteKind::from_kind(&target.kind) {
+            None => Box::new(
+                model
+                    .gateways
+                    .iter()
+                    .filter(|g| !g.assumed)
+                    .map(Gateway::candidate),
+            ),
+            Some(kind) => Box::new(
+                model
+                    .routes
+                    .iter()
+                    .filter(move |r| r.kind == kind)
+                    .map(Route::candidate),
+            ),
+        };
+    elsewhere::find(objects, &target.name, &policy.namespace)
 }

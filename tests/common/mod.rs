@@ -222,3 +222,23 @@ pub fn triples(list: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
         .collect()
 }
+
+/// `(code, severity, line, message)` of one lint diagnostic.
+pub type Finding = (String, String, u64, String);
+
+/// The diagnostics of a `dopol lint -o json` document, in output order.
+pub fn findings(doc: &Value) -> Vec<Finding> {
+    doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap_or(0),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
