@@ -9,8 +9,8 @@ use crate::lint::doc::CheckDoc;
 pub const DOCS: &[CheckDoc] = &[
     CheckDoc {
         code: Code::ParentNotFound,
-        explanation: "A route's parentRef names a Gateway that is not among the inputs. The route gets no path through it, so no policy reaches it there. Application repositories often hold routes but not the platform's Gateway.",
-        fix: "Add the Gateway's manifest to the inputs, or run with --assume-gateways to evaluate against a stand-in.",
+        explanation: "A route's parentRef names a Gateway that is not among the inputs. The route gets no path through it, so no policy reaches it there. Application repositories often hold routes but not the platform's Gateway. The commonest cause in guides, though, is YAML without `metadata.namespace` meant for `kubectl apply -n X`: read without `-n`, it lands in `default`. When a Gateway of that name is in the input under another namespace, the message says where, and the help says which object to fix.",
+        fix: "If the Gateway is in the input under another namespace: pass `-n X` or set `metadata.namespace` on the object without one, or set `parentRef.namespace` (a listener's `allowedRoutes` must then admit the route's namespace). Otherwise add the Gateway's manifest to the inputs, or run with --assume-gateways to evaluate against a stand-in.",
         example: "parentRefs:\n- name: kuadrant-ingressgateway\n  namespace: gateway-system",
     },
     CheckDoc {
@@ -57,8 +57,8 @@ pub const DOCS: &[CheckDoc] = &[
     },
     CheckDoc {
         code: Code::AssumedGateway,
-        explanation: "With --assume-gateways, a Gateway that routes reference but the inputs lack was replaced by a stand-in (class `unknown`, one listener per sectionName used, accepting every route that names it). Results for its paths are only as good as that assumption.",
-        fix: "Add the real Gateway's manifest when you can.",
+        explanation: "With --assume-gateways, a Gateway that routes reference but the inputs lack was replaced by a stand-in (class `unknown`, one listener per sectionName used, accepting every route that names it). Results for its paths are only as good as that assumption. When a Gateway of that name is in the input under another namespace, the stand-in most likely hides a namespace mistake: the diagnostic is then a warning and says where the Gateway is.",
+        fix: "Add the real Gateway's manifest when you can; fix the namespace when the Gateway is in the input elsewhere.",
         example: "",
     },
 ];

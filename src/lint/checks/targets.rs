@@ -8,7 +8,7 @@ use crate::lint::doc::CheckDoc;
 pub const DOCS: &[CheckDoc] = &[
     CheckDoc {
         code: Code::TargetNotFound,
-        explanation: "The policy's targetRef names a Gateway or route that is not among the inputs in the policy's own namespace (targetRef has no namespace field). The policy is not accepted (TargetNotFound) and takes part in no effective policy.",
+        explanation: "The policy's targetRef names a Gateway or route that is not among the inputs in the policy's own namespace (targetRef has no namespace field). The policy is not accepted (TargetNotFound; the operator's condition message is `<policy kind> target <name>[#<section>] was not found`) and takes part in no effective policy. When an object of that name is in the input under another namespace, the message says where, and the help names the object to move (the one without `metadata.namespace`, if either lacks it).",
         fix: "Fix the name (the help suggests a close one), create the policy in the target's namespace, or add the target's manifest.",
         example: "targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: shopp}",
     },
