@@ -5,6 +5,7 @@
 //! names), and Namespace labels. Everything else in these objects is left alone: dopol is not a
 //! Gateway API validator, so it reports shape errors only in the fields it relies on.
 
+use super::matches::{HttpMatch, RuleMatches};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::load::fields::{FieldPath, Fields};
 use crate::load::names::NameRule;
@@ -275,6 +276,8 @@ pub struct RouteRule {
     pub named: bool,
     /// Where the rule is written (its name, or its first key).
     pub span: Span,
+    /// What requests it matches (CRD defaults applied).
+    pub matches: RuleMatches,
 }
 
 /// An HTTPRoute or GRPCRoute.
@@ -296,6 +299,8 @@ pub struct Route {
     pub rules: Vec<RouteRule>,
     /// Where the name is written.
     pub name_span: Span,
+    /// `metadata.creationTimestamp` (route precedence: the older route wins a tie).
+    pub creation_timestamp: Option<crate::load::Timestamp>,
 }
 
 /// Warns and returns `false` when a Gateway API object uses an unknown version.
@@ -649,6 +654,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
         parent_refs,
         rules,
         name_span: object.name_span(),
+        creation_timestamp: object.creation_timestamp,
     })
 }
 
@@ -669,6 +675,7 @@ fn decode_rules(
                     .as_map()
                     .and_then(|m| m.first())
                     .map_or(spec.span, |e| e.key.span),
+                matches: RuleMatches::Http(vec![HttpMatch::everything()]),
             }],
             RouteKind::Grpc => Vec::new(),
         };
@@ -690,16 +697,19 @@ fn decode_rules(
             .map(|n| n.span)
             .or_else(|| item.as_map().and_then(|m| m.first()).map(|e| e.key.span))
             .unwrap_or(item.span);
+        let matches = super::matches::decode(item, kind == RouteKind::Grpc, &path, fields);
         let rule = match explicit {
             Some(name) => RouteRule {
                 name: name.to_string(),
                 named: true,
                 span,
+                matches,
             },
             None => RouteRule {
                 name: format!("rule-{}", i + 1),
                 named: false,
                 span,
+                matches,
             },
         };
         if let Some(first) = rules.iter().find(|r| r.name == rule.name) {

@@ -7,6 +7,7 @@
 
 pub mod elsewhere;
 pub mod gateway;
+pub mod matches;
 
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::Fields;

@@ -7,6 +7,7 @@
 
 pub mod expressions;
 pub mod kuadrant;
+pub mod request;
 
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object, Timestamp};
@@ -290,6 +291,25 @@ pub trait PolicyFamily: Sync {
     /// syntax-checked: the text and the scalar holding it.
     fn request_expressions<'p>(&self, _policy: &'p Policy) -> Vec<(&'p str, Span)> {
         Vec::new()
+    }
+    /// Whether each rule of `kind`'s effective policy on the matched path applies to a request
+    /// (`dopol request`). `path` holds the effective policy of every kind on that path (a
+    /// RateLimitPolicy's `auth.*` counters depend on what the AuthPolicy exports). Families
+    /// without request-time conditions keep the default: every rule applies.
+    fn request_verdicts(
+        &self,
+        kind: &request::KindRules<'_>,
+        _path: &[request::KindRules<'_>],
+        _context: &request::RequestContext<'_>,
+    ) -> request::KindVerdicts {
+        request::KindVerdicts {
+            rules: kind
+                .rules
+                .iter()
+                .map(|_| request::RuleVerdict::unconditional())
+                .collect(),
+            notes: Vec::new(),
+        }
     }
 }
 

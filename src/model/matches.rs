@@ -1,0 +1,300 @@
+//! What a route rule matches: HTTPRoute `matches` (path, method, headers, query parameters) and
+//! GRPCRoute `matches` (service/method, headers), decoded with the CRDs' defaults applied.
+//!
+//! Only `dopol request` reads them, but they are decoded with every route so that the shape
+//! errors the API server would reject (an unknown path type, a relative path) are reported by
+//! every command, like any other field.
+
+use crate::load::fields::{FieldPath, Fields};
+use crate::yaml::Node;
+
+/// HTTPRoute path match type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PathType {
+    /// `Exact`.
+    Exact,
+    /// `PathPrefix` (element-wise).
+    PathPrefix,
+    /// `RegularExpression` (implementation-specific).
+    RegularExpression,
+}
+
+impl PathType {
+    /// The CRD's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PathType::Exact => "Exact",
+            PathType::PathPrefix => "PathPrefix",
+            PathType::RegularExpression => "RegularExpression",
+        }
+    }
+}
+
+/// Header, query-parameter and gRPC method match type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueType {
+    /// `Exact`.
+    Exact,
+    /// `RegularExpression` (whole value).
+    RegularExpression,
+}
+
+impl ValueType {
+    /// The CRD's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValueType::Exact => "Exact",
+            ValueType::RegularExpression => "RegularExpression",
+        }
+    }
+}
+
+/// A header or query-parameter match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueMatch {
+    /// Match type.
+    pub kind: ValueType,
+    /// Header or parameter name as written.
+    pub name: String,
+    /// Expected value or pattern.
+    pub value: String,
+}
+
+/// One HTTPRoute match (every condition must hold).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpMatch {
+    /// Path type (default `PathPrefix`).
+    pub path_type: PathType,
+    /// Path value (default `/`).
+    pub path: String,
+    /// HTTP method, if matched.
+    pub method: Option<String>,
+    /// Header matches.
+    pub headers: Vec<ValueMatch>,
+    /// Query parameter matches.
+    pub query: Vec<ValueMatch>,
+}
+
+impl HttpMatch {
+    /// `PathPrefix /`: the match of a rule without `matches`.
+    pub fn everything() -> HttpMatch {
+        HttpMatch {
+            path_type: PathType::PathPrefix,
+            path: "/".into(),
+            method: None,
+            headers: Vec::new(),
+            query: Vec::new(),
+        }
+    }
+}
+
+/// One GRPCRoute match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrpcMatch {
+    /// Method match type (default `Exact`).
+    pub method_type: ValueType,
+    /// Service, if matched.
+    pub service: Option<String>,
+    /// Method, if matched.
+    pub method: Option<String>,
+    /// Header matches.
+    pub headers: Vec<ValueMatch>,
+}
+
+/// A rule's matches, by route kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleMatches {
+    /// HTTPRoute matches (never empty: the CRD default is one `PathPrefix /` match).
+    Http(Vec<HttpMatch>),
+    /// GRPCRoute matches (empty: the rule matches every request).
+    Grpc(Vec<GrpcMatch>),
+}
+
+/// The nine methods Gateway API allows in an HTTPRoute match.
+pub const HTTP_METHODS: &[&str] = &[
+    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+];
+
+/// Reads `value` of `node[key]` as one of `allowed` (absent: `default`).
+fn enum_field<'a>(
+    node: &Node,
+    key: &str,
+    path: &FieldPath<'_>,
+    allowed: &[&'a str],
+    default: &'a str,
+    fields: &mut Fields,
+) -> Option<&'a str> {
+    let Some(text) = fields.opt_str(node, key, path) else {
+        return (!fields_has_wrong_type(node, key)).then_some(default);
+    };
+    match allowed.iter().find(|a| **a == text) {
+        Some(found) => Some(found),
+        None => {
+            let field = path.key(key);
+            let span = node.get(key).map_or(node.span, |n| n.span);
+            fields.invalid(
+                span,
+                format!(
+                    "`{field}` must be one of {}, found `{text}`",
+                    allowed.join(", ")
+                ),
+                "not an allowed value",
+            );
+            None
+        }
+    }
+}
+
+/// Whether `node[key]` is present, not null and not a string (already reported by `opt_str`).
+fn fields_has_wrong_type(node: &Node, key: &str) -> bool {
+    node.get(key)
+        .is_some_and(|n| !n.is_null() && n.as_str().is_none())
+}
+
+/// Decodes a list of header or query-parameter matches.
+fn value_matches(
+    node: &Node,
+    key: &str,
+    path: &FieldPath<'_>,
+    fields: &mut Fields,
+) -> Vec<ValueMatch> {
+    let Some(list) = node.get(key).filter(|n| !n.is_null()) else {
+        return Vec::new();
+    };
+    let list_path = path.key(key);
+    let items = fields.seq(list, &list_path).unwrap_or_default();
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let item_path = list_path.index(i);
+        if fields.map(item, &item_path).is_none() {
+            continue;
+        }
+        let kind = enum_field(
+            item,
+            "type",
+            &item_path,
+            &["Exact", "RegularExpression"],
+            "Exact",
+            fields,
+        );
+        let name = fields
+            .required(item, "name", &item_path)
+            .and_then(|n| fields.non_empty_str(n, &item_path.key("name")));
+        let value = fields
+            .required(item, "value", &item_path)
+            .and_then(|n| fields.str(n, &item_path.key("value")));
+        if let (Some(kind), Some(name), Some(value)) = (kind, name, value) {
+            out.push(ValueMatch {
+                kind: value_type(kind),
+                name: name.to_string(),
+                value: value.to_string(),
+            });
+        }
+    }
+    out
+}
+
+fn value_type(text: &str) -> ValueType {
+    if text == "RegularExpression" {
+        ValueType::RegularExpression
+    } else {
+        ValueType::Exact
+    }
+}
+
+/// Decodes one HTTPRoute match.
+fn http_match(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<HttpMatch> {
+    fields.map(node, path)?;
+    let mut decoded = HttpMatch::everything();
+    if let Some(p) = node.get("path").filter(|n| !n.is_null()) {
+        let p_path = path.key("path");
+        fields.map(p, &p_path)?;
+        let kind = enum_field(
+            p,
+            "type",
+            &p_path,
+            &["Exact", "PathPrefix", "RegularExpression"],
+            "PathPrefix",
+            fields,
+        )?;
+        decoded.path_type = match kind {
+            "Exact" => PathType::Exact,
+            "RegularExpression" => PathType::RegularExpression,
+            _ => PathType::PathPrefix,
+        };
+        let value = fields.opt_str(p, "value", &p_path).unwrap_or("/");
+        if decoded.path_type != PathType::RegularExpression && !value.starts_with('/') {
+            let span = p.get("value").map_or(p.span, |n| n.span);
+            fields.invalid(
+                span,
+                format!("`{p_path}.value` must be an absolute path and start with '/' when type is {kind}, found `{value}`"),
+                "not an absolute path",
+            );
+            return None;
+        }
+        decoded.path = value.to_string();
+    }
+    decoded.method = match node.get("method").filter(|n| !n.is_null()) {
+        Some(_) => Some(enum_field(node, "method", path, HTTP_METHODS, "GET", fields)?.to_string()),
+        None => None,
+    };
+    decoded.headers = value_matches(node, "headers", path, fields);
+    decoded.query = value_matches(node, "queryParams", path, fields);
+    Some(decoded)
+}
+
+/// Decodes one GRPCRoute match.
+fn grpc_match(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<GrpcMatch> {
+    fields.map(node, path)?;
+    let mut decoded = GrpcMatch {
+        method_type: ValueType::Exact,
+        service: None,
+        method: None,
+        headers: value_matches(node, "headers", path, fields),
+    };
+    if let Some(m) = node.get("method").filter(|n| !n.is_null()) {
+        let m_path = path.key("method");
+        fields.map(m, &m_path)?;
+        let kind = enum_field(
+            m,
+            "type",
+            &m_path,
+            &["Exact", "RegularExpression"],
+            "Exact",
+            fields,
+        )?;
+        decoded.method_type = value_type(kind);
+        decoded.service = fields.opt_str(m, "service", &m_path).map(str::to_string);
+        decoded.method = fields.opt_str(m, "method", &m_path).map(str::to_string);
+    }
+    Some(decoded)
+}
+
+/// Decodes a rule's `matches`, applying the CRD defaults.
+pub fn decode(rule: &Node, grpc: bool, path: &FieldPath<'_>, fields: &mut Fields) -> RuleMatches {
+    let list = rule.get("matches").filter(|n| !n.is_null());
+    let list_path = path.key("matches");
+    let items = match list {
+        Some(list) => fields.seq(list, &list_path).unwrap_or_default(),
+        None => &[],
+    };
+    if grpc {
+        RuleMatches::Grpc(
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| grpc_match(m, &list_path.index(i), fields))
+                .collect(),
+        )
+    } else if items.is_empty() {
+        RuleMatches::Http(vec![HttpMatch::everything()])
+    } else {
+        RuleMatches::Http(
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| http_match(m, &list_path.index(i), fields))
+                .collect(),
+        )
+    }
+}
