@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the effective policy of every path between two revisions, or with a what-if')
+            [CompletionResult]::new('request', 'request', [CompletionResultType]::ParameterValue, 'Simulate one request: which route rule it reaches, and which policy rules apply to it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print dopol''s man pages (or write one page per command into a directory)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -230,6 +231,35 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'dopol;request' {
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A request header, `Name: value`. Repeatable; `Host` replaces the URL''s host')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A request header, `Name: value`. Repeatable; `Host` replaces the URL''s host')
+            [CompletionResult]::new('--attr', '--attr', [CompletionResultType]::ParameterName, 'A request attribute predicates and counters may read (`auth.identity.userid=bob`, `source.address=10.0.0.1`); VALUE is JSON when it parses as JSON. Repeatable')
+            [CompletionResult]::new('--grpc', '--grpc', [CompletionResultType]::ParameterName, 'A gRPC call instead of METHOD URL: `SERVICE/METHOD`')
+            [CompletionResult]::new('--authority', '--authority', [CompletionResultType]::ParameterName, 'The gRPC `:authority` (required with --grpc); PORT picks the listener')
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'The Gateway that receives the request (`name` or `ns/name`), when several could')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind in the policies section. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'The gRPC call uses TLS (scheme https, default port 443)')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'dopol;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -254,6 +284,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the effective policy of every path between two revisions, or with a what-if')
+            [CompletionResult]::new('request', 'request', [CompletionResultType]::ParameterValue, 'Simulate one request: which route rule it reaches, and which policy rules apply to it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print dopol''s man pages (or write one page per command into a directory)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -281,6 +312,9 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;help;diff' {
+            break
+        }
+        'dopol;help;request' {
             break
         }
         'dopol;help;completions' {

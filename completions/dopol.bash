@@ -43,6 +43,9 @@ _dopol() {
             dopol,reach)
                 cmd="dopol__subcmd__reach"
                 ;;
+            dopol,request)
+                cmd="dopol__subcmd__request"
+                ;;
             dopol,status)
                 cmd="dopol__subcmd__status"
                 ;;
@@ -76,6 +79,9 @@ _dopol() {
             dopol__subcmd__help,reach)
                 cmd="dopol__subcmd__help__subcmd__reach"
                 ;;
+            dopol__subcmd__help,request)
+                cmd="dopol__subcmd__help__subcmd__request"
+                ;;
             dopol__subcmd__help,status)
                 cmd="dopol__subcmd__help__subcmd__status"
                 ;;
@@ -89,7 +95,7 @@ _dopol() {
 
     case "${cmd}" in
         dopol)
-            opts="-h -V --help --version effective overridden status reach explain topology lint diff completions man help"
+            opts="-h -V --help --version effective overridden status reach explain topology lint diff request completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,7 +309,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help)
-            opts="effective overridden status reach explain topology lint diff completions man help"
+            opts="effective overridden status reach explain topology lint diff request completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -429,6 +435,20 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help__subcmd__reach)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__help__subcmd__request)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -628,6 +648,84 @@ _dopol() {
             fi
             case "${prev}" in
                 --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__request)
+            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --color --verbose --quiet --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grpc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
             cand lint 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
             cand diff 'Compare the effective policy of every path between two revisions, or with a what-if'
+            cand request 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
             cand completions 'Print a shell completion script'
             cand man 'Print dopol''s man pages (or write one page per command into a directory)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -218,6 +219,34 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'dopol;request'= {
+            cand -H 'A request header, `Name: value`. Repeatable; `Host` replaces the URL''s host'
+            cand --header 'A request header, `Name: value`. Repeatable; `Host` replaces the URL''s host'
+            cand --attr 'A request attribute predicates and counters may read (`auth.identity.userid=bob`, `source.address=10.0.0.1`); VALUE is JSON when it parses as JSON. Repeatable'
+            cand --grpc 'A gRPC call instead of METHOD URL: `SERVICE/METHOD`'
+            cand --authority 'The gRPC `:authority` (required with --grpc); PORT picks the listener'
+            cand --gateway 'The Gateway that receives the request (`name` or `ns/name`), when several could'
+            cand --kind 'Only this policy kind in the policies section. Repeatable'
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --with 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable'
+            cand --without 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --tls 'The gRPC call uses TLS (scheme https, default port 443)'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'dopol;completions'= {
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -240,6 +269,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
             cand lint 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
             cand diff 'Compare the effective policy of every path between two revisions, or with a what-if'
+            cand request 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
             cand completions 'Print a shell completion script'
             cand man 'Print dopol''s man pages (or write one page per command into a directory)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -259,6 +289,8 @@ set edit:completion:arg-completer[dopol] = {|@words|
         &'dopol;help;lint'= {
         }
         &'dopol;help;diff'= {
+        }
+        &'dopol;help;request'= {
         }
         &'dopol;help;completions'= {
         }

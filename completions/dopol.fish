@@ -34,6 +34,7 @@ complete -c dopol -n "__fish_dopol_needs_command" -f -a "explain" -d 'Explain on
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -187,19 +188,42 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -s q -l quiet -d 'Prin
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l stat -d 'Print one line per path with the number of rules added, removed and changed (table format)'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s H -l header -d 'A request header, `Name: value`. Repeatable; `Host` replaces the URL\'s host' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l attr -d 'A request attribute predicates and counters may read (`auth.identity.userid=bob`, `source.address=10.0.0.1`); VALUE is JSON when it parses as JSON. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l grpc -d 'A gRPC call instead of METHOD URL: `SERVICE/METHOD`' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l authority -d 'The gRPC `:authority` (required with --grpc); PORT picks the listener' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l gateway -d 'The Gateway that receives the request (`name` or `ns/name`), when several could' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l kind -d 'Only this policy kind in the policies section. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+yaml\t'A YAML document'
+json\t'A JSON document (SPEC §8 contracts)'"
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l tls -d 'The gRPC call uses TLS (scheme https, default port 443)'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand man" -l out-dir -d 'Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of printing the main page' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s h -l help -d 'Print help'
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "status" -d 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule\'s outcomes'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "status" -d 'Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -9,6 +9,7 @@ pub mod effective;
 pub mod generate;
 pub mod lint;
 pub mod observe;
+pub mod request;
 pub mod session;
 
 use args::{Cli, Command};
@@ -42,6 +43,7 @@ pub fn run(cli: &Cli) -> Exit {
         Command::Topology(args) => observe::topology(args),
         Command::Lint(args) => lint::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Request(args) => request::run(args),
         Command::Completions(args) => Ok(generate::completions(args)),
         Command::Man(args) => Ok(generate::man(args)),
     };

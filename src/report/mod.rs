@@ -11,6 +11,7 @@ pub mod filter;
 pub mod observed;
 pub mod overridden;
 pub mod reach;
+pub mod request;
 pub mod status;
 
 /// The `apiVersion` of every machine-readable document dopol prints.

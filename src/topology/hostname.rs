@@ -19,7 +19,7 @@ pub fn hostnames_intersect(listener: &str, route: &str) -> bool {
 }
 
 /// Whether exact `host` has at least one more label than `suffix` and ends with `.suffix`.
-fn matches_wildcard(host: &str, suffix: &str) -> bool {
+pub fn matches_wildcard(host: &str, suffix: &str) -> bool {
     host.len() > suffix.len() + 1
         && host.ends_with(suffix)
         && host.as_bytes()[host.len() - suffix.len() - 1] == b'.'

@@ -1,0 +1,39 @@
+//! `dopol request`: reads the request first (a malformed one is a usage error before any
+//! manifest is read), then the manifests, then prints the trace.
+
+use super::args::RequestArgs;
+use super::session::{self, Exit, Run, UsageError, worst};
+use crate::engine::Engine;
+use crate::render::request as render;
+use crate::report::filter;
+use crate::report::request::{self, input};
+
+/// Runs `dopol request`.
+pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
+    let wanted = input::RequestArgs {
+        method_url: args.method.clone().zip(args.url.clone()),
+        grpc: args.grpc.clone(),
+        authority: args.authority.clone(),
+        tls: args.tls,
+        headers: args.headers.clone(),
+        attributes: args.attributes.clone(),
+    };
+    let parsed = input::parse(&wanted).map_err(UsageError)?;
+    let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
+    let run = Run::start(&args.input)?;
+    let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    let all_kinds: Vec<_> = crate::policy::all_kinds().collect();
+    let (trace, more) = request::simulate(&engine, &parsed, args.gateway.as_deref(), |k| {
+        kinds.is_empty() || kinds.iter().any(|w| std::ptr::eq(*w, all_kinds[k]))
+    })
+    .map_err(UsageError)?;
+    diagnostics.extend(more);
+    let exit = run.finish(diagnostics);
+    let written = session::write_report(args.output, &trace, || render::text(&trace));
+    let found = if trace.matched.is_some() {
+        Exit::Success
+    } else {
+        Exit::Findings
+    };
+    Ok(worst(worst(exit, written), found))
+}

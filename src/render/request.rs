@@ -1,0 +1,147 @@
+//! `dopol request` as text: the request, the listener and why, the match and the step that
+//! decided, up to five losing candidates, then per policy kind which rules apply and why.
+
+use super::table::{finish, new_table};
+use crate::policy::locator_name as short;
+use crate::report::request::{CandidateView, KindView, RequestTrace};
+use std::fmt::Write;
+
+/// Losing candidates shown in the table (JSON has them all).
+const SHOWN_CANDIDATES: usize = 5;
+
+/// The trace as text.
+pub fn text(trace: &RequestTrace) -> String {
+    let mut out = String::new();
+    let r = &trace.request;
+    let target = match &r.grpc {
+        Some(g) => format!("gRPC {}/{} at {}:{}", g.service, g.method, r.host, r.port),
+        None => {
+            let query = r.query.as_ref().map_or(String::new(), |q| format!("?{q}"));
+            format!(
+                "{} {}://{}:{}{}{query}",
+                r.method,
+                r.scheme.as_str(),
+                r.host,
+                r.port,
+                r.path
+            )
+        }
+    };
+    let _ = writeln!(out, "Request   {target}");
+    match &trace.listener {
+        Some(l) => {
+            let _ = writeln!(
+                out,
+                "Listener  {} ({}): {}",
+                l.listener,
+                l.reason.as_str(),
+                l.message
+            );
+        }
+        None => out.push_str("Listener  none\n"),
+    }
+    match (&trace.matched, &trace.not_found) {
+        (Some(m), _) => {
+            let decided = m
+                .decided_by
+                .map_or("no other rule matched".to_string(), |s| {
+                    format!("decided by {}", s.as_str())
+                });
+            let _ = writeln!(
+                out,
+                "Match     {} (match {}; {decided})",
+                m.rule, m.match_index
+            );
+            let _ = writeln!(out, "Path      {}", m.path_id);
+        }
+        (None, Some(nf)) => {
+            let status = nf
+                .status
+                .as_str()
+                .map_or(nf.status.to_string(), str::to_string);
+            let _ = writeln!(
+                out,
+                "Match     none: {status} ({}): {}",
+                nf.reason, nf.message
+            );
+        }
+        (None, None) => {}
+    }
+    candidates(&mut out, &trace.candidates);
+    for kind in &trace.policies {
+        policy_kind(&mut out, kind);
+    }
+    if !trace.notes.is_empty() {
+        out.push_str("\nNotes:\n");
+        for note in &trace.notes {
+            let _ = writeln!(out, "  - {note}");
+        }
+    }
+    out
+}
+
+fn candidates(out: &mut String, candidates: &[CandidateView]) {
+    if candidates.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nOther candidates ({}):", candidates.len());
+    let mut table = new_table(&["PATH", "MATCHED", "LOST AT", "WHY"]);
+    for c in candidates.iter().take(SHOWN_CANDIDATES) {
+        table.add_row(vec![
+            c.path_id.clone(),
+            if c.matched { "yes" } else { "no" }.to_string(),
+            c.lost_because.to_string(),
+            c.message.clone(),
+        ]);
+    }
+    for line in finish(&table).lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    if candidates.len() > SHOWN_CANDIDATES {
+        let _ = writeln!(
+            out,
+            "  … and {} more (-o json lists them all)",
+            candidates.len() - SHOWN_CANDIDATES
+        );
+    }
+}
+
+fn policy_kind(out: &mut String, kind: &KindView) {
+    let _ = writeln!(out, "\n{}:", kind.policy_kind);
+    let mut table = new_table(&["RULE", "APPLIES", "WHY", "SOURCE"]);
+    let mut counters = Vec::new();
+    for (key, rule) in &kind.rules {
+        table.add_row(vec![
+            key.clone(),
+            rule.verdict.applies.as_str().to_string(),
+            rule.verdict.why.clone(),
+            short(&rule.source).to_string(),
+        ]);
+        if let Some(counter) = &rule.verdict.counter {
+            let values: Vec<String> = counter
+                .counters
+                .iter()
+                .map(|c| format!("{}={}", c.expression, c.value.as_deref().unwrap_or("?")))
+                .collect();
+            counters.push(format!(
+                "{key}: {} in {}{}",
+                counter.limit,
+                counter.namespace,
+                if values.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", values.join(", "))
+                }
+            ));
+        }
+    }
+    for line in finish(&table).lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    if !counters.is_empty() {
+        out.push_str("  Counted as:\n");
+        for line in counters {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+}

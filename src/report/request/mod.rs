@@ -1,0 +1,415 @@
+//! `dopol request`: which route rule a request reaches, and which of the effective policy rules
+//! on that path apply to it (request.md).
+//!
+//! Three steps, each its own module: [`input`] reads the request from the command line,
+//! [`listener`] picks the Gateway and listener, [`routing`] ranks the candidate route rules by
+//! Gateway API's precedence. The matched path's effective policy is folded like `effective`
+//! folds it — one path, not every path — and each family says which of its rules apply
+//! ([`crate::policy::PolicyFamily::request_verdicts`]); this module names no family.
+
+pub mod input;
+pub mod listener;
+pub mod routing;
+
+use crate::diag::Diagnostic;
+use crate::engine::Engine;
+use crate::engine::fold::{self, NoObserver};
+use crate::policy::request::{EffectiveRule, KindRules, RequestContext, RuleVerdict};
+use crate::policy::{all_kinds, families};
+use input::Request;
+use listener::{Chosen, ListenerChoice, ListenerReason};
+use routing::{Routed, Step};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// `listener` of the trace.
+#[derive(Clone, Debug, Serialize)]
+pub struct ListenerView {
+    /// `ns/name`.
+    pub gateway: String,
+    /// `ns/gateway#listener`.
+    pub listener: String,
+    /// The listener's hostname.
+    pub hostname: Option<String>,
+    /// Why it serves the request.
+    pub reason: ListenerReason,
+    /// In words, with the less specific listeners that also matched.
+    pub message: String,
+}
+
+/// `match` of the trace.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchView {
+    /// The path id.
+    pub path_id: String,
+    /// `ns/name` of the route.
+    pub route: String,
+    /// `ns/route#rule`.
+    pub rule: String,
+    /// 0-based index of the match that decided in the rule's `matches`.
+    pub match_index: usize,
+    /// The precedence step that beat the best losing matched candidate.
+    #[serde(serialize_with = "step_or_null")]
+    pub decided_by: Option<Step>,
+}
+
+fn step_or_null<S: serde::Serializer>(step: &Option<Step>, s: S) -> Result<S::Ok, S::Error> {
+    match step {
+        Some(step) => s.serialize_str(step.as_str()),
+        None => s.serialize_none(),
+    }
+}
+
+/// `notFound` of the trace.
+#[derive(Clone, Debug, Serialize)]
+pub struct NotFound {
+    /// `404`, or `"UNIMPLEMENTED"` for gRPC.
+    pub status: serde_json::Value,
+    /// `no-listener`, `conflicted-listeners`, `no-route`.
+    pub reason: &'static str,
+    /// The nearest miss, if any.
+    pub nearest: Option<String>,
+    /// In words.
+    pub message: String,
+}
+
+/// One losing candidate.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateView {
+    /// The path id.
+    pub path_id: String,
+    /// Whether its rule matched (and lost on precedence).
+    pub matched: bool,
+    /// The precedence step, or the first failing condition.
+    pub lost_because: &'static str,
+    /// Failing conditions of its nearest match (non-matching candidates only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failing: Option<usize>,
+    /// In words.
+    pub message: String,
+}
+
+/// One rule of a kind's effective policy, with its verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleView {
+    /// The rule's value.
+    pub value: crate::yaml::Node,
+    /// Locator of the policy that gave it.
+    pub source: String,
+    /// The family's verdict (`applies`, `why`, `predicates`, `counter`).
+    #[serde(flatten)]
+    pub verdict: RuleVerdict,
+}
+
+/// One policy kind's effective policy on the matched path.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KindView {
+    /// The kind.
+    pub policy_kind: &'static str,
+    /// Sorted unique sources.
+    pub sources: Vec<String>,
+    /// Rule key → rule.
+    pub rules: BTreeMap<String, RuleView>,
+}
+
+/// The `RequestTrace` document.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestTrace {
+    /// `dopol/v1`.
+    pub api_version: &'static str,
+    /// `RequestTrace`.
+    pub kind: &'static str,
+    /// The request as dopol understood it.
+    pub request: Request,
+    /// The listener that serves it.
+    pub listener: Option<ListenerView>,
+    /// The matched rule.
+    #[serde(rename = "match")]
+    pub matched: Option<MatchView>,
+    /// Why nothing matched.
+    pub not_found: Option<NotFound>,
+    /// Every other path through the chosen listener.
+    pub candidates: Vec<CandidateView>,
+    /// The effective policies of the matched path, with verdicts.
+    pub policies: Vec<KindView>,
+    /// Warnings about this answer.
+    pub notes: Vec<String>,
+}
+
+/// Simulates `request`. `Err` is a usage error (an unknown or ambiguous Gateway).
+pub fn simulate(
+    engine: &Engine<'_>,
+    request: &Request,
+    gateway: Option<&str>,
+    show_kind: impl Fn(usize) -> bool,
+) -> Result<(RequestTrace, Vec<Diagnostic>), String> {
+    let mut trace = RequestTrace {
+        api_version: crate::report::API_VERSION,
+        kind: "RequestTrace",
+        request: request.clone(),
+        listener: None,
+        matched: None,
+        not_found: None,
+        candidates: Vec::new(),
+        policies: Vec::new(),
+        notes: request.notes.clone(),
+    };
+    if request.scheme == input::Scheme::Https {
+        trace.notes.push(
+            "TLS is not modelled: certificates, SNI and 421 Misdirected Request play no part here"
+                .into(),
+        );
+    }
+    let chosen = match listener::choose(engine.model, request, gateway)? {
+        ListenerChoice::Chosen(chosen) => chosen,
+        ListenerChoice::NoListener(message) => {
+            trace.not_found = Some(not_found(request, "no-listener", None, message));
+            return Ok((trace, Vec::new()));
+        }
+        ListenerChoice::Conflicted(message) => {
+            trace.not_found = Some(not_found(request, "conflicted-listeners", None, message));
+            return Ok((trace, Vec::new()));
+        }
+    };
+    trace.listener = Some(listener_view(engine, &chosen));
+    if chosen.reason == ListenerReason::Assumed {
+        trace.notes.push(
+            "the Gateway is a --assume-gateways stand-in: its listener receives every request"
+                .into(),
+        );
+    }
+    let routed = routing::route(
+        engine.model,
+        engine.topology,
+        chosen.gateway,
+        chosen.listener,
+        request,
+    );
+    trace.notes.extend(routed.notes.iter().cloned());
+    trace.candidates = candidate_views(engine, &routed);
+    let diagnostics = match routed.winner() {
+        Some(winner) => {
+            trace.matched = Some(match_view(engine, &routed, &mut trace.notes));
+            let path = winner.path;
+            policies(engine, path, request, &show_kind, &mut trace)
+        }
+        None => {
+            let nearest = routed.candidates.first();
+            let message = match nearest {
+                Some(c) => format!(
+                    "no rule through listener {} matches; the nearest miss is {} ({})",
+                    trace.listener.as_ref().map_or("", |l| l.listener.as_str()),
+                    engine.topology.path_id(c.path),
+                    failure_text(c)
+                ),
+                None => "no route is attached to the listener".into(),
+            };
+            let nearest = nearest.map(|c| engine.topology.path_id(c.path).to_string());
+            trace.not_found = Some(not_found(request, "no-route", nearest, message));
+            Vec::new()
+        }
+    };
+    Ok((trace, diagnostics))
+}
+
+fn not_found(
+    request: &Request,
+    reason: &'static str,
+    nearest: Option<String>,
+    message: String,
+) -> NotFound {
+    NotFound {
+        status: if request.grpc.is_some() {
+            serde_json::json!("UNIMPLEMENTED")
+        } else {
+            serde_json::json!(404)
+        },
+        reason,
+        nearest,
+        message,
+    }
+}
+
+fn listener_view(engine: &Engine<'_>, chosen: &Chosen) -> ListenerView {
+    let gateway = &engine.model.gateways[chosen.gateway as usize];
+    let listener = &gateway.listeners[chosen.listener as usize];
+    ListenerView {
+        gateway: format!("{}/{}", gateway.namespace, gateway.name),
+        listener: format!("{}/{}#{}", gateway.namespace, gateway.name, listener.name),
+        hostname: listener.hostname.clone(),
+        reason: chosen.reason,
+        message: chosen.message.clone(),
+    }
+}
+
+fn failure_text(c: &routing::Candidate) -> String {
+    c.failures
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `ns/route#rule` of a path.
+fn rule_name(engine: &Engine<'_>, path: usize) -> (String, String) {
+    let p = engine.topology.paths[path];
+    let route = &engine.model.routes[p.route as usize];
+    let name = format!("{}/{}", route.namespace, route.name);
+    let rule = format!("{name}#{}", route.rules[p.rule as usize].name);
+    (name, rule)
+}
+
+fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> MatchView {
+    let winner = routed.winner().expect("called with a winner");
+    let runner_up = routed.candidates.get(1).filter(|c| c.matched());
+    let decided_by = runner_up.and_then(|c| routed.lost_because(c));
+    let (route, rule) = rule_name(engine, winner.path);
+    if decided_by == Some(Step::RouteName) {
+        let (other, _) = rule_name(engine, runner_up.expect("decided against it").path);
+        notes.push(format!(
+            "{route} beat {other} on names only (same or no creationTimestamp): offline manifests usually lack timestamps, so the cluster may order them otherwise"
+        ));
+    }
+    if winner.regex_path {
+        notes.push(
+            "a RegularExpression path match decided: regular expressions are implementation-specific (dopol uses Rust `regex` syntax, whole-path)"
+                .into(),
+        );
+    }
+    MatchView {
+        path_id: engine.topology.path_id(winner.path).to_string(),
+        route,
+        rule,
+        match_index: winner.match_index,
+        decided_by,
+    }
+}
+
+fn candidate_views(engine: &Engine<'_>, routed: &Routed) -> Vec<CandidateView> {
+    let skip = usize::from(routed.winner().is_some());
+    routed.candidates[skip..]
+        .iter()
+        .map(|c| {
+            let path_id = engine.topology.path_id(c.path).to_string();
+            if c.matched() {
+                let step = routed.lost_because(c).unwrap_or(Step::RuleOrder);
+                let (_, winner) = routed
+                    .winner()
+                    .map(|w| rule_name(engine, w.path))
+                    .unwrap_or_default();
+                CandidateView {
+                    path_id,
+                    matched: true,
+                    lost_because: step.as_str(),
+                    failing: None,
+                    message: format!("matched, but {winner} wins at step {}", step.as_str()),
+                }
+            } else {
+                CandidateView {
+                    path_id,
+                    matched: false,
+                    lost_because: c.failures[0].code,
+                    failing: Some(c.failures.len()),
+                    message: failure_text(c),
+                }
+            }
+        })
+        .collect()
+}
+
+/// Folds the matched path's effective policy of every shown kind and asks each family for its
+/// verdicts; returns the constraint warnings of that fold.
+fn policies(
+    engine: &Engine<'_>,
+    path: usize,
+    request: &Request,
+    show_kind: &impl Fn(usize) -> bool,
+    trace: &mut RequestTrace,
+) -> Vec<Diagnostic> {
+    let model = engine.model;
+    let topology_path = engine.topology.paths[path];
+    let mut diagnostics = Vec::new();
+    let mut kinds: Vec<KindRules<'_>> = Vec::new();
+    for (k, kind) in all_kinds().enumerate().filter(|(k, _)| show_kind(*k)) {
+        let ordered = engine.path_policies(&topology_path, k);
+        if ordered.is_empty() {
+            continue;
+        }
+        let folded = fold::fold(model, &ordered, &engine.constraints, &mut NoObserver);
+        for failure in &folded.failures {
+            diagnostics.push(engine.constraint_warning(path as u32, failure));
+        }
+        if folded.effective.is_empty() {
+            continue;
+        }
+        let rules = folded
+            .effective
+            .iter()
+            .map(|(key, r)| {
+                let policy = &model.policies[r.policy as usize];
+                EffectiveRule {
+                    key,
+                    value: &policy.blocks[r.block as usize].rules[r.rule as usize].value,
+                    source: policy,
+                }
+            })
+            .collect();
+        kinds.push(KindRules { kind, rules });
+    }
+    let attributes = request.attribute_roots();
+    let (route, _) = rule_name(engine, path);
+    let context = RequestContext {
+        attributes: &attributes,
+        route: &route,
+    };
+    for kind_rules in &kinds {
+        let Some(family) = families()
+            .iter()
+            .find(|f| f.name() == kind_rules.kind.family)
+        else {
+            continue;
+        };
+        let verdicts = family.request_verdicts(kind_rules, &kinds, &context);
+        trace.notes.extend(verdicts.notes);
+        trace.policies.push(kind_view(kind_rules, verdicts.rules));
+    }
+    trace.policies.sort_by_key(|k| k.policy_kind);
+    diagnostics
+}
+
+fn kind_view(rules: &KindRules<'_>, verdicts: Vec<RuleVerdict>) -> KindView {
+    let mut sources: Vec<String> = rules
+        .rules
+        .iter()
+        .map(|r| r.source.locator.clone())
+        .collect();
+    sources.sort();
+    sources.dedup();
+    KindView {
+        policy_kind: rules.kind.kind,
+        sources,
+        rules: rules
+            .rules
+            .iter()
+            .zip(
+                verdicts
+                    .into_iter()
+                    .chain(std::iter::repeat_with(RuleVerdict::unconditional)),
+            )
+            .map(|(rule, verdict)| {
+                (
+                    rule.key.to_string(),
+                    RuleView {
+                        value: rule.value.clone(),
+                        source: rule.source.locator.clone(),
+                        verdict,
+                    },
+                )
+            })
+            .collect(),
+    }
+}
