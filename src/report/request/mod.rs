@@ -268,10 +268,15 @@ fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> 
     let runner_up = routed.candidates.get(1).filter(|c| c.matched());
     let decided_by = runner_up.and_then(|c| routed.lost_because(c));
     let (route, rule) = rule_name(engine, winner.path);
-    if decided_by == Some(Step::RouteName) {
-        let (other, _) = rule_name(engine, runner_up.expect("decided against it").path);
+    let by_name: Vec<String> = routed.candidates[1..]
+        .iter()
+        .filter(|c| c.matched() && routed.lost_because(c) == Some(Step::RouteName))
+        .map(|c| rule_name(engine, c.path).0)
+        .collect();
+    if !by_name.is_empty() {
         notes.push(format!(
-            "{route} beat {other} on names only (same or no creationTimestamp): offline manifests usually lack timestamps, so the cluster may order them otherwise"
+            "{route} beat {} on names only (same or no creationTimestamp): offline manifests usually lack timestamps, so the cluster may order them otherwise",
+            by_name.join(", ")
         ));
     }
     if winner.regex_path {

@@ -1,0 +1,380 @@
+//! `dopol request` through the real binary: listener choice, Gateway API route precedence (every
+//! step), nearest misses, gRPC, usage and input errors, and the RequestTrace document.
+
+mod common;
+use common::{dopol, root, run_in};
+use serde_json::Value;
+
+const PRECEDENCE: &str = "testdata/request/precedence";
+const LISTENERS: &str = "testdata/request/listeners";
+
+/// `dopol request -o json -f DIR args...`: the trace and the exit code.
+fn trace(dir: &str, args: &[&str]) -> (Value, i32) {
+    let mut all = vec!["request", "-o", "json", "-f", dir];
+    all.extend_from_slice(args);
+    let out = dopol(&all);
+    assert!(out.stdout.starts_with('{'), "no trace: {}", out.stderr);
+    (out.json(), out.code)
+}
+
+/// `(rule, decidedBy)` of the match.
+fn matched(doc: &Value) -> (String, Value) {
+    let m = &doc["match"];
+    assert!(!m.is_null(), "no match: {:#}", doc["notFound"]);
+    (
+        m["rule"].as_str().unwrap().to_string(),
+        m["decidedBy"].clone(),
+    )
+}
+
+/// `(last path element, lostBecause)` of the losing candidates.
+fn losers(doc: &Value) -> Vec<(String, String)> {
+    doc["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let id = c["pathId"].as_str().unwrap();
+            (
+                id.rsplit('|').next().unwrap().to_string(),
+                c["lostBecause"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_precedence_step_decides_somewhere() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["GET", "http://api.example.com/orders"],
+            "app/precise#rule-1",
+            "hostname-precise",
+        ),
+        (
+            &["GET", "http://x.test/shop/cart"],
+            "app/paths#exact",
+            "path-type",
+        ),
+        (
+            &["GET", "http://x.test/shop/cart/"],
+            "app/paths#longer",
+            "path-length",
+        ),
+        (
+            &["POST", "http://x.test/shop/cart/items", "-H", "x-team: a"],
+            "app/paths#method",
+            "method",
+        ),
+        (
+            &[
+                "GET",
+                "http://x.test/shop/cart/items",
+                "-H",
+                "X-Team: a",
+                "-H",
+                "x-env: prod",
+            ],
+            "app/paths#two-headers",
+            "header-count",
+        ),
+        (
+            &["GET", "http://x.test/search?q=a%20b&q=other"],
+            "app/paths#query",
+            "query-count",
+        ),
+        (
+            &["GET", "http://x.test/shop/x"],
+            "app/paths#prefix",
+            "creation-timestamp",
+        ),
+        (
+            &["GET", "http://x.test/tie"],
+            "app/alpha#rule-1",
+            "rule-order",
+        ),
+    ];
+    for (args, rule, step) in cases {
+        let (doc, code) = trace(PRECEDENCE, args);
+        assert_eq!(code, 0, "{args:?}");
+        assert_eq!(
+            matched(&doc),
+            (rule.to_string(), Value::from(*step)),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn losers_say_where_they_lost_and_name_only_ties_are_noted() {
+    let (doc, _) = trace(PRECEDENCE, &["GET", "http://x.test/tie"]);
+    let lost = losers(&doc);
+    assert_eq!(lost[0], ("app/alpha#rule-2".into(), "rule-order".into()));
+    assert_eq!(lost[1], ("app/beta#rule-1".into(), "route-name".into()));
+    assert_eq!(doc["candidates"][1]["matched"], true);
+    assert_eq!(
+        doc["candidates"][1]["message"],
+        "matched, but app/alpha#rule-1 wins at step route-name"
+    );
+    assert!(
+        doc["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("app/alpha beat app/beta on names only"),
+        "{:#}",
+        doc["notes"]
+    );
+    // The header entry repeated in one match counts once: `headers` (X-Team twice) ties with
+    // nothing and loses to `two-headers` at header-count.
+    let (doc, _) = trace(
+        PRECEDENCE,
+        &[
+            "GET",
+            "http://x.test/shop/cart/items",
+            "-H",
+            "x-team: a",
+            "-H",
+            "x-env: prod",
+        ],
+    );
+    assert_eq!(
+        losers(&doc)[0],
+        ("app/paths#headers".into(), "header-count".into())
+    );
+}
+
+#[test]
+fn a_wildcard_route_serves_hosts_the_precise_one_does_not() {
+    // Hostname precedence ranks matching rules only: `precise` does not apply to www.
+    let (doc, _) = trace(PRECEDENCE, &["GET", "http://www.example.com/orders"]);
+    assert_eq!(matched(&doc), ("app/wildcard#rule-1".into(), Value::Null));
+    let (doc, _) = trace(PRECEDENCE, &["GET", "http://www.example.com/v2/x"]);
+    assert_eq!(matched(&doc).0, "app/wildcard#regex");
+    assert!(
+        doc["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("implementation-specific")
+    );
+}
+
+#[test]
+fn no_match_is_a_404_with_the_nearest_miss() {
+    let (doc, code) = trace(
+        PRECEDENCE,
+        &["GET", "http://x.test/search?x=1", "-H", "x-team: b"],
+    );
+    // /search rules: `plain-search` matches. Use a path nothing matches instead.
+    assert_eq!(code, 0, "{doc:#}");
+    let (doc, code) = trace(PRECEDENCE, &["DELETE", "http://x.test/shopping"]);
+    assert_eq!(code, 1);
+    assert!(doc["match"].is_null());
+    let nf = &doc["notFound"];
+    assert_eq!(
+        (nf["status"].as_u64(), nf["reason"].as_str()),
+        (Some(404), Some("no-route"))
+    );
+    assert_eq!(
+        nf["nearest"],
+        "istio|infra/gw|infra/gw#http|app/alpha|app/alpha#rule-1"
+    );
+    let first = &doc["candidates"][0];
+    assert_eq!(
+        (
+            first["matched"].as_bool(),
+            first["lostBecause"].as_str(),
+            first["failing"].as_u64()
+        ),
+        (Some(false), Some("path"), Some(1))
+    );
+    assert_eq!(
+        first["message"],
+        "path /shopping is not under PathPrefix /tie"
+    );
+    // A miss on two conditions ranks after every miss on one.
+    let method = doc["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["pathId"].as_str().unwrap().ends_with("#method"))
+        .unwrap();
+    assert_eq!(method["failing"], 2);
+    assert_eq!(
+        method["message"],
+        "path /shopping is not under PathPrefix /shop/cart/items; method DELETE is not POST"
+    );
+}
+
+#[test]
+fn the_most_specific_listener_serves_and_isolates_its_routes() {
+    let cases = [
+        (
+            "http://shop.example.com/",
+            "infra/edge#exact",
+            "exact-hostname",
+        ),
+        (
+            "http://a.api.example.com/",
+            "infra/edge#deep-wild",
+            "wildcard-hostname",
+        ),
+        (
+            "http://www.example.com/",
+            "infra/edge#wild",
+            "wildcard-hostname",
+        ),
+        ("http://other.test/", "infra/edge#catch-all", "catch-all"),
+        ("http://10.0.0.1/", "infra/edge#catch-all", "catch-all"),
+        (
+            "https://shop.example.com/",
+            "infra/edge#tls",
+            "exact-hostname",
+        ),
+    ];
+    for (url, listener, reason) in cases {
+        let (doc, code) = trace(LISTENERS, &["GET", url]);
+        assert_eq!(code, 0, "{url}");
+        assert_eq!(
+            (
+                doc["listener"]["listener"].as_str(),
+                doc["listener"]["reason"].as_str()
+            ),
+            (Some(listener), Some(reason)),
+            "{url}"
+        );
+    }
+    let (doc, _) = trace(LISTENERS, &["GET", "http://shop.example.com/special"]);
+    assert_eq!(
+        doc["listener"]["message"],
+        "listener `exact` has hostname shop.example.com; less specific listeners that also match: `wild`, `catch-all`"
+    );
+    // `catch-all-only` is attached to the catch-all listener only: never a candidate here.
+    assert_eq!(matched(&doc).0, "app/everywhere#rule-1");
+    assert!(losers(&doc).is_empty(), "{:#}", doc["candidates"]);
+    let (doc, _) = trace(LISTENERS, &["GET", "http://other.test/special"]);
+    assert_eq!(
+        matched(&doc),
+        ("app/catch-all-only#rule-1".into(), Value::from("path-type"))
+    );
+    let (doc, _) = trace(LISTENERS, &["GET", "https://shop.example.com/"]);
+    assert!(
+        doc["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("TLS is not modelled")
+    );
+}
+
+#[test]
+fn conflicted_or_absent_listeners_are_404s_and_two_gateways_need_a_choice() {
+    let (doc, code) = trace(LISTENERS, &["GET", "http://twin.example.com:8080/"]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["notFound"]["reason"], "conflicted-listeners");
+    assert!(doc["listener"].is_null());
+    let (doc, code) = trace(LISTENERS, &["GET", "http://x:7777/"]);
+    assert_eq!(
+        (code, doc["notFound"]["reason"].as_str()),
+        (1, Some("no-listener"))
+    );
+    let out = dopol(&["request", "-f", LISTENERS, "GET", "http://x:9090/"]);
+    out.code(2).stderr_has(&[
+        "several Gateways can receive http://x:9090 (infra/internal, infra/internal-2); pass --gateway",
+    ]);
+    assert!(out.stdout.is_empty());
+    let (doc, code) = trace(
+        LISTENERS,
+        &["GET", "http://x:9090/", "--gateway", "infra/internal-2"],
+    );
+    assert_eq!(
+        (code, doc["listener"]["gateway"].as_str()),
+        (1, Some("infra/internal-2"))
+    );
+    dopol(&[
+        "request",
+        "-f",
+        LISTENERS,
+        "GET",
+        "http://x:9090/",
+        "--gateway",
+        "nope",
+    ])
+    .code(2)
+    .stderr_has(&["--gateway `nope` is not in the input"]);
+}
+
+#[test]
+fn usage_errors_print_nothing_on_stdout() {
+    for args in [
+        &["GET", "ftp://x/"][..],
+        &["GET", "http://x/", "-H", "bad header"],
+        &["GET", "http://x/", "--attr", "request.method=POST"],
+        &["G ET", "http://x/"],
+        &["--grpc", "Svc"],
+    ] {
+        let mut all = vec!["request", "-f", PRECEDENCE];
+        all.extend_from_slice(args);
+        let out = dopol(&all);
+        out.code(2);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn the_trace_document_follows_the_contract() {
+    let (doc, code) = trace(
+        PRECEDENCE,
+        &[
+            "get",
+            "http://X.Test:80/shop/cart?id=3#frag",
+            "-H",
+            "User-Agent: curl",
+            "--attr",
+            "auth.identity.userid=bob",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(doc["apiVersion"], "dopol/v1");
+    assert_eq!(doc["kind"], "RequestTrace");
+    assert_eq!(
+        doc["request"],
+        serde_json::json!({
+            "method": "GET", "scheme": "http", "host": "x.test", "port": 80,
+            "path": "/shop/cart", "query": "id=3", "headers": {"user-agent": "curl"},
+            "grpc": null, "attributes": {"auth": {"identity": {"userid": "bob"}}}
+        })
+    );
+    assert_eq!(
+        doc["match"],
+        serde_json::json!({
+            "pathId": "istio|infra/gw|infra/gw#http|app/paths|app/paths#exact",
+            "route": "app/paths", "rule": "app/paths#exact", "matchIndex": 0,
+            "decidedBy": "path-type"
+        })
+    );
+    assert_eq!(
+        doc["notes"][0],
+        "method `get` read as `GET` (methods are case-sensitive)"
+    );
+    assert_eq!(doc["notFound"], Value::Null);
+    assert_eq!(doc["policies"], serde_json::json!([]));
+}
+
+#[test]
+fn input_errors_still_print_the_trace_with_exit_3() {
+    let manifests =
+        std::fs::read_to_string(root().join(PRECEDENCE).join("manifests.yaml")).unwrap();
+    let broken = format!(
+        "{manifests}---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: Bad_Name, namespace: app}}\n"
+    );
+    let out = run_in(
+        &root(),
+        &["request", "-f", "-", "GET", "http://x.test/shop/cart"],
+        Some(broken.as_bytes()),
+    );
+    out.code(3).stderr_has(&["[DPL1013]"]);
+    assert!(
+        out.stdout.contains("Match     app/paths#exact"),
+        "{}",
+        out.stdout
+    );
+}
