@@ -378,3 +378,37 @@ fn input_errors_still_print_the_trace_with_exit_3() {
         out.stdout
     );
 }
+
+#[test]
+fn grpc_requests_rank_service_method_and_headers() {
+    let grpc = "testdata/request/grpc";
+    let authority = "grpc.example.com:50051";
+    let cases: &[(&[&str], &str, Value)] = &[
+        (&["--grpc", "shop.v1.Cart/Add"], "app/cart#add", "method-length".into()),
+        (
+            &["--grpc", "shop.v1.Cart/Add", "-H", "x-canary: true"],
+            "app/cart#add-canary",
+            "header-count".into(),
+        ),
+        (&["--grpc", "shop.v1.Cart/Remove"], "app/cart#any-method", "hostname-precise".into()),
+        (&["--grpc", "shop.v2.Orders/List"], "app/cart#regex", "hostname-precise".into()),
+    ];
+    for (args, rule, step) in cases {
+        let mut all = args.to_vec();
+        all.extend(["--authority", authority]);
+        let (doc, code) = trace(grpc, &all);
+        assert_eq!(code, 0, "{args:?}");
+        assert_eq!(matched(&doc), (rule.to_string(), step.clone()), "{args:?}");
+        assert_eq!(doc["request"]["method"], "POST");
+        // The HTTPRoute on the same listener is never a candidate for a gRPC request.
+        assert!(!losers(&doc).iter().any(|(p, _)| p.starts_with("app/web")));
+    }
+    let (doc, _) = trace(grpc, &["--grpc", "shop.v1.Cart/Remove", "--authority", authority]);
+    assert_eq!(
+        losers(&doc)[1],
+        ("app/cart#add".to_string(), "grpc-method".to_string())
+    );
+    let (doc, code) = trace(grpc, &["--grpc", "a.B/C", "--authority", "other:50052"]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["notFound"]["status"], "UNIMPLEMENTED");
+}
