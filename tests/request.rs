@@ -412,3 +412,86 @@ fn grpc_requests_rank_service_method_and_headers() {
     assert_eq!(code, 1);
     assert_eq!(doc["notFound"]["status"], "UNIMPLEMENTED");
 }
+
+/// A YAML file as JSON, read with dopol's own parser.
+fn yaml_file(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut diagnostics = Vec::new();
+    let documents = dopol::yaml::parse_chunk(
+        dopol::source::SourceId(0),
+        &text,
+        0..text.len(),
+        &mut diagnostics,
+    );
+    assert!(diagnostics.is_empty(), "{path:?}: {diagnostics:?}");
+    documents[0].root.to_json()
+}
+
+/// The `dopol request` arguments of one conformance case.
+fn case_args(dir: &std::path::Path, gateway: &str, request: &Value) -> Vec<String> {
+    let mut args: Vec<String> = vec!["request".into(), "-o".into(), "json".into()];
+    for file in ["manifests.yaml", "base.yaml"] {
+        if dir.join(file).exists() {
+            args.extend(["-f".into(), dir.join(file).to_string_lossy().into_owned()]);
+        }
+    }
+    if !gateway.is_empty() {
+        args.extend(["--gateway".into(), gateway.to_string()]);
+    }
+    match request["grpc"].as_str() {
+        Some(call) => args.extend([
+            "--grpc".into(),
+            call.into(),
+            "--authority".into(),
+            request["authority"].as_str().unwrap().into(),
+        ]),
+        None => args.extend([
+            request["method"].as_str().unwrap_or("GET").into(),
+            request["url"].as_str().unwrap().into(),
+        ]),
+    }
+    for (name, value) in request["headers"].as_object().into_iter().flatten() {
+        args.extend(["-H".into(), format!("{name}: {}", value.as_str().unwrap())]);
+    }
+    args
+}
+
+/// Gateway API's own conformance cases (`testdata/request/conformance/`, transcribed with the
+/// upstream expectation of which route rule each request reaches).
+#[test]
+fn gateway_api_conformance_cases() {
+    let base = root().join("testdata/request/conformance");
+    let mut dirs: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("expect.yaml").exists())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 10, "conformance cases missing");
+    let mut checked = 0;
+    for dir in dirs {
+        let expect = yaml_file(&dir.join("expect.yaml"));
+        let gateway = expect["gateway"].as_str().unwrap_or("");
+        for case in expect["cases"].as_array().unwrap() {
+            let args = case_args(&dir, gateway, &case["request"]);
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = dopol(&argv);
+            let doc = out.json();
+            let want = &case["expect"];
+            let label = format!("{}: {:?}", dir.display(), case["request"]);
+            if want["status"].is_null() {
+                assert_eq!(out.code, 0, "{label}: {:#}", doc["notFound"]);
+                let route = want["route"].as_str().unwrap();
+                assert_eq!(doc["match"]["route"], route, "{label}");
+                if let Some(rule) = want["rule"].as_str() {
+                    assert_eq!(doc["match"]["rule"], format!("{route}#{rule}"), "{label}");
+                }
+            } else {
+                assert_eq!(out.code, 1, "{label}: {:#}", doc["match"]);
+                assert!(doc["match"].is_null(), "{label}");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 175, "conformance cases checked");
+}
