@@ -384,14 +384,26 @@ fn grpc_requests_rank_service_method_and_headers() {
     let grpc = "testdata/request/grpc";
     let authority = "grpc.example.com:50051";
     let cases: &[(&[&str], &str, Value)] = &[
-        (&["--grpc", "shop.v1.Cart/Add"], "app/cart#add", "method-length".into()),
+        (
+            &["--grpc", "shop.v1.Cart/Add"],
+            "app/cart#add",
+            "method-length".into(),
+        ),
         (
             &["--grpc", "shop.v1.Cart/Add", "-H", "x-canary: true"],
             "app/cart#add-canary",
             "header-count".into(),
         ),
-        (&["--grpc", "shop.v1.Cart/Remove"], "app/cart#any-method", "hostname-precise".into()),
-        (&["--grpc", "shop.v2.Orders/List"], "app/cart#regex", "hostname-precise".into()),
+        (
+            &["--grpc", "shop.v1.Cart/Remove"],
+            "app/cart#any-method",
+            "hostname-precise".into(),
+        ),
+        (
+            &["--grpc", "shop.v2.Orders/List"],
+            "app/cart#regex",
+            "hostname-precise".into(),
+        ),
     ];
     for (args, rule, step) in cases {
         let mut all = args.to_vec();
@@ -403,7 +415,10 @@ fn grpc_requests_rank_service_method_and_headers() {
         // The HTTPRoute on the same listener is never a candidate for a gRPC request.
         assert!(!losers(&doc).iter().any(|(p, _)| p.starts_with("app/web")));
     }
-    let (doc, _) = trace(grpc, &["--grpc", "shop.v1.Cart/Remove", "--authority", authority]);
+    let (doc, _) = trace(
+        grpc,
+        &["--grpc", "shop.v1.Cart/Remove", "--authority", authority],
+    );
     assert_eq!(
         losers(&doc)[1],
         ("app/cart#add".to_string(), "grpc-method".to_string())
@@ -494,4 +509,21 @@ fn gateway_api_conformance_cases() {
         }
     }
     assert_eq!(checked, 175, "conformance cases checked");
+}
+
+#[test]
+fn a_fallback_below_a_more_specific_hostname_is_noted() {
+    // `wildcard` (*.example.com) applies to www.example.com but has no rule for /shop/cart;
+    // `paths` (no hostnames) serves it — where Envoy-based data planes answer 404.
+    let (doc, code) = trace(PRECEDENCE, &["GET", "http://www.example.com/shop/cart"]);
+    assert_eq!(code, 0);
+    assert_eq!(matched(&doc).0, "app/paths#exact");
+    assert!(
+        doc["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("Envoy-based data planes group routes by virtual host and answer 404 here"),
+        "{:#}",
+        doc["notes"]
+    );
 }

@@ -279,6 +279,16 @@ fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> 
             by_name.join(", ")
         ));
     }
+    let fell_back = routed.candidates.iter().any(|c| {
+        !c.matched()
+            && c.host_rank > winner.host_rank
+            && c.failures.iter().all(|f| f.code != "hostname")
+    });
+    if fell_back {
+        notes.push(format!(
+            "a route with a more specific hostname applies to this host but has no matching rule, so {route} serves it; Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)"
+        ));
+    }
     if winner.regex_path {
         notes.push(
             "a RegularExpression path match decided: regular expressions are implementation-specific (dopol uses Rust `regex` syntax, whole-path)"

@@ -83,6 +83,9 @@ pub struct Candidate {
     rank: Vec<(Step, Key)>,
     /// Whether the match uses a regular expression on the path (implementation-specific).
     pub regex_path: bool,
+    /// Characters of the route's longest hostname that applies to the request (0 when it has
+    /// none, or none applies).
+    pub host_rank: usize,
 }
 
 impl Candidate {
@@ -512,6 +515,10 @@ fn evaluate(
             },
             failures,
             regex_path: matches!(m, MatchRef::Http(h) if h.path_type == PathType::RegularExpression),
+            host_rank: hostnames
+                .as_deref()
+                .and_then(|h| h.iter().map(|h| h.len()).max())
+                .unwrap_or(0),
         };
         let better = match &best {
             None => true,
