@@ -527,3 +527,142 @@ fn a_fallback_below_a_more_specific_hostname_is_noted() {
         doc["notes"]
     );
 }
+
+const KUADRANT: &str = "testdata/request/kuadrant";
+
+/// `(applies, why)` of one rule of one kind in a trace.
+fn verdict(doc: &Value, kind: &str, key: &str) -> (Value, String) {
+    let rule = doc["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["policyKind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind}"))["rules"][key]
+        .clone();
+    assert!(!rule.is_null(), "no rule {key} of {kind}");
+    (
+        rule["applies"].clone(),
+        rule["why"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn kuadrant_rules_apply_by_their_when_in_kleene_logic() {
+    let (doc, code) = trace(
+        KUADRANT,
+        &["POST", "http://api.toystore.com/toys", "-H", "x-team: toys"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(doc["policies"][0]["policyKind"], "AuthPolicy");
+    assert_eq!(verdict(&doc, "AuthPolicy", "conditions#").0, true);
+    assert_eq!(
+        verdict(&doc, "AuthPolicy", "authorization#admins-only-for-writes").0,
+        true
+    );
+    assert_eq!(
+        verdict(&doc, "AuthPolicy", "authorization#team-header").0,
+        true
+    );
+    // A predicate on an attribute that was not given is unknown and names it.
+    let (applies, why) = verdict(&doc, "RateLimitPolicy", "per-user");
+    assert_eq!(applies, "unknown");
+    assert_eq!(
+        why,
+        "its `when`: `auth.identity.userid != 'bob'` needs auth.identity.userid (wasm-shim CEL); pass --attr auth.identity.userid=VALUE"
+    );
+    let rlp = &doc["policies"][1]["rules"];
+    assert_eq!(
+        rlp["per-user"]["predicates"],
+        serde_json::json!([{"predicate": "auth.identity.userid != 'bob'", "result": "unknown", "needs": ["auth.identity.userid"]}])
+    );
+    // Counters: the operator's limit identifier, and the descriptor values where known.
+    assert_eq!(
+        rlp["writes"]["counter"],
+        serde_json::json!({
+            "namespace": "shop/toystore",
+            "limit": "limit.writes__5569393a",
+            "counters": [
+                {"expression": "request.method", "value": "POST"},
+                {"expression": "request.headers['x-team']", "value": "toys"}
+            ]
+        })
+    );
+    assert_eq!(
+        rlp["per-user"]["counter"]["limit"],
+        "limit.per_user__473b55c4"
+    );
+    assert_eq!(
+        rlp["per-user"]["counter"]["counters"][0]["value"],
+        Value::Null
+    );
+    assert!(
+        rlp["everyone"]["counter"]["counters"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // The RateLimitPolicy reads auth.*: the note says the AuthPolicy on the path exports it.
+    assert!(
+        doc["notes"].as_array().unwrap().iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .contains("the effective AuthPolicy exports it")),
+        "{:#}",
+        doc["notes"]
+    );
+}
+
+#[test]
+fn kuadrant_attributes_decide_and_a_false_top_level_when_switches_everything_off() {
+    let (doc, _) = trace(
+        KUADRANT,
+        &[
+            "GET",
+            "http://api.toystore.com/toys",
+            "--attr",
+            "auth.identity.userid=bob",
+        ],
+    );
+    assert_eq!(verdict(&doc, "RateLimitPolicy", "bob").0, true);
+    assert_eq!(verdict(&doc, "RateLimitPolicy", "per-user").0, false);
+    assert_eq!(
+        verdict(&doc, "RateLimitPolicy", "writes"),
+        (
+            Value::from(false),
+            "its `when`: `request.method == 'POST'` is false (wasm-shim CEL)".to_string()
+        )
+    );
+    // A limit that does not apply carries no counter key.
+    assert!(doc["policies"][1]["rules"]["writes"]["counter"].is_null());
+    // Authorino's selector form: an absent header is not `toys`.
+    assert_eq!(
+        verdict(&doc, "AuthPolicy", "authorization#team-header").0,
+        false
+    );
+
+    let (doc, _) = trace(KUADRANT, &["GET", "http://api.toystore.com/health"]);
+    assert_eq!(matched(&doc).0, "shop/toystore#health");
+    let (applies, why) = verdict(&doc, "AuthPolicy", "authentication#api-key");
+    assert_eq!(applies, false);
+    assert!(
+        why.ends_with("so the auth service is not called (the request passes unauthenticated)"),
+        "{why}"
+    );
+    let (applies, why) = verdict(&doc, "RateLimitPolicy", "everyone");
+    assert_eq!(applies, false);
+    assert!(
+        why.ends_with("so no limit of this kind counts the request"),
+        "{why}"
+    );
+    // `--kind` narrows the policies section.
+    let (doc, _) = trace(
+        KUADRANT,
+        &[
+            "GET",
+            "http://api.toystore.com/toys",
+            "--kind",
+            "AuthPolicy",
+        ],
+    );
+    assert_eq!(doc["policies"].as_array().unwrap().len(), 1);
+}

@@ -38,6 +38,7 @@
 mod budget;
 mod check;
 mod eval;
+pub mod kleene;
 mod limits;
 mod parse;
 mod scalar;

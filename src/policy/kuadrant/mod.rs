@@ -11,6 +11,8 @@
 //! active block) are reported as errors but the policy is still evaluated, blocks in the RFC
 //! 0009 order, as SPEC §3 asks.
 
+mod request;
+
 use super::{
     Block, BlockKind, Constraint, Policy, PolicyFamily, PolicyKind, Rule, Strategy, TargetRef,
     UnsetEntry,
@@ -140,6 +142,15 @@ impl PolicyFamily for Kuadrant {
             collect_expressions(&rule.value, &mut found);
         }
         found
+    }
+
+    fn request_verdicts(
+        &self,
+        kind: &super::request::KindRules<'_>,
+        path: &[super::request::KindRules<'_>],
+        context: &super::request::RequestContext<'_>,
+    ) -> super::request::KindVerdicts {
+        request::verdicts(kind, path, context)
     }
 
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {

@@ -196,16 +196,8 @@ fn headers(args: &[String]) -> Result<BTreeMap<String, String>, String> {
     Ok(out)
 }
 
-/// Roots `--attr` may set; `request.*` only beyond the attributes dopol derives itself.
-const ATTR_ROOTS: &[&str] = &[
-    "source",
-    "destination",
-    "connection",
-    "auth",
-    "metadata",
-    "filter_state",
-    "request",
-];
+/// Roots `--attr` may set (`request.*` only beyond the attributes dopol derives itself).
+const ATTR_ROOTS: &[&str] = crate::expr::kleene::ATTRIBUTE_ROOTS;
 
 /// `request.*` attributes dopol derives from the request (request.md §4).
 pub const DERIVED_REQUEST: &[&str] = &[
