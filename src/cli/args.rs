@@ -333,6 +333,8 @@ pub struct ManArgs {
   dopol request -f manifests/ POST http://api.toystore.com/toys --attr auth.identity.userid=bob
   dopol request -f manifests/ --grpc shop.v1.Cart/Add --authority grpc.example.com:50051
 
+Here -n only sets the namespace of objects without one; it filters nothing.
+
 Exit codes: 0 a route rule matched, 1 no route matched (404 / UNIMPLEMENTED), 2 usage error,
 3 input errors (the trace is still printed), 4 internal error.")]
 pub struct RequestArgs {
