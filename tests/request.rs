@@ -687,3 +687,59 @@ fn the_readme_example_is_what_dopol_prints() {
     out.code(0);
     assert_eq!(out.stdout, shown);
 }
+
+#[test]
+fn odd_requests_never_break_the_answer() {
+    let paths = [
+        "/",
+        "//",
+        "/a/../b",
+        "/./x",
+        "/%zz",
+        "/%2F%2f",
+        "/é/ü",
+        "/v2example",
+        "/v2/",
+        "/a?b=c&&d",
+        "/x?%ff=%00",
+        "/?q",
+        "/very/long/path/with/many/segments/a/b/c/d/e/f/g/h/i/j/k",
+    ];
+    for dir in [
+        PRECEDENCE,
+        LISTENERS,
+        "testdata/request/conformance/httproute-query-param-matching",
+    ] {
+        for path in paths {
+            for host in [
+                "x.test",
+                "api.example.com",
+                "[::1]",
+                "127.0.0.1",
+                "shop.example.com.",
+            ] {
+                let url = format!("http://{host}{path}");
+                let mut args = vec!["request", "-o", "json", "-f", dir, "OPTIONS", &url];
+                args.extend(["-H", "x-team: a", "-H", "X-Team: b"]);
+                if dir.contains("conformance") {
+                    args.extend([
+                        "-f",
+                        "testdata/request/conformance/httproute-query-param-matching/base.yaml",
+                    ]);
+                }
+                let out = dopol(&args);
+                assert!(
+                    out.code == 0 || out.code == 1 || out.code == 2,
+                    "{dir} {url}: exit {}: {}",
+                    out.code,
+                    out.stderr
+                );
+                if out.code != 2 {
+                    let doc = out.json();
+                    assert_eq!(doc["kind"], "RequestTrace");
+                    assert_eq!(doc["match"].is_null(), out.code == 1, "{dir} {url}");
+                }
+            }
+        }
+    }
+}
