@@ -9,6 +9,7 @@ pub mod effective;
 pub mod effective_json;
 pub mod lint;
 pub mod observability;
+pub mod snippet;
 pub mod table;
 pub mod topology;
 pub mod value;
