@@ -455,3 +455,46 @@ fn fast_json_matches_the_serde_rendering_of_the_report() {
         assert_eq!(String::from_utf8(fast).unwrap(), reference, "{dir}");
     }
 }
+
+/// A stream with one Gateway, `routes` HTTPRoutes and a limit on the Gateway: one path per route.
+fn many_routes(routes: usize) -> String {
+    let mut text = String::from(common::GATEWAY);
+    text.push_str(
+        "---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata: {name: gw-limits, namespace: infra}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}\n  limits:\n    per-client: {rates: [{limit: 100, window: 1m}]}\n",
+    );
+    for i in 0..routes {
+        text.push_str("---\n");
+        text.push_str(&ROUTE.replace("name: route,", &format!("name: route-{i},")));
+    }
+    text
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly_with_exit_0() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.yaml");
+    std::fs::write(&file, many_routes(3000)).unwrap();
+    for format in ["json", "yaml"] {
+        let args = ["effective", "-f", file.to_str().unwrap(), "-o", format];
+        // The whole document is far bigger than a pipe's buffer and the writer's.
+        assert!(dopol(&args).code(0).stdout.len() > 512 * 1024, "{format}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dopol"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{format}");
+        assert!(head.starts_with(if format == "json" {
+            b"{"
+        } else {
+            b"apiVersion"
+        }));
+    }
+}

@@ -24,10 +24,12 @@ pub fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()
     out.write_all(b"\n")
 }
 
-/// Writes a document as YAML.
+/// Writes a document as YAML as it is produced; a write error (a closed pipe) keeps its kind.
 pub fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
-    let text = serde_saphyr::to_string(value).map_err(io::Error::other)?;
-    out.write_all(text.as_bytes())
+    serde_saphyr::to_io_writer(&mut &mut *out, value).map_err(|e| match e {
+        serde_saphyr::SerializeError::IO { error } => error,
+        other => io::Error::other(other),
+    })
 }
 
 /// Items rendered per parallel batch (bounds the memory held before writing).

@@ -35,7 +35,10 @@ impl<'a> Snippet<'a> {
             return None;
         }
         let len = self.file.text().len();
-        let first_line = self.file.line_index(span.offset()).saturating_sub(before + 1);
+        let first_line = self
+            .file
+            .line_index(span.offset())
+            .saturating_sub(before + 1);
         let last_line = self.file.line_index(span.offset() + span.len());
         let start = self.file.line_start(first_line).unwrap_or(0);
         let end = self
