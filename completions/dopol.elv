@@ -54,6 +54,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand --verbose 'Print input statistics and info-level diagnostics'
             cand -q 'Print only error diagnostics'
             cand --quiet 'Print only error diagnostics'
+            cand --compact 'With `-o json`: print each distinct effective policy once and map every path id to the ids of its policies (`kind: EffectivePolicyIndex`; `jq ''.paths["<pathId>"]''`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -55,6 +55,7 @@ json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l compact -d 'With `-o json`: print each distinct effective policy once and map every path id to the ids of its policies (`kind: EffectivePolicyIndex`; `jq \'.paths["<pathId>"]\'`)'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r

@@ -1,48 +1,89 @@
 #!/usr/bin/env bash
-# dopol benchmark: generates synthetic manifest sets, then times `dopol effective -o json` on
-# them and, in-process, each stage (YAML parse, decode, topology, engine, render).
+# dopol benchmark: every command against the YAML floor, on the same bytes, in one run.
 #
-#   scripts/bench.sh                 # 10k routes (the reference size), 5 runs
-#   ROUTES="2500 5000 10000 20000" RUNS=3 scripts/bench.sh   # scaling series
+#   PARSEBASE=/path/to/parsebase GEN_CORPUS=/path/to/gen_corpus.py scripts/bench.sh
+#   SIZES="3600 36000" RUNS=1 ...   # routes per corpus (default "3600 7200 18000 36000"), runs
 #
-# Then times `dopol lint` on a ~100-object repository (the pre-commit case; target well under
-# 50 ms wall, process start included).
+# PARSEBASE is the floor: a binary that splits a YAML stream at column-0 `---` lines and parses
+# the documents in parallel (`PARSEBASE value FILE`). GEN_CORPUS writes one multi-document file
+# (`GEN_CORPUS OUT ROUTES`) the way `kubectl get -A -o yaml` does. Neither is part of this
+# repository; the script stops with a message when either is missing.
 #
-# Reports medians. "parse" is reading the files and parsing the YAML into dopol's spanned
-# trees (what every command pays); "ratio" is the whole run divided by it (target <= 1.5).
+# For each size the corpus is timed in two forms: the single file, and one file per object (a
+# directory). Each command's wall time is divided by the floor's wall time on the same bytes (for
+# `diff`, the floor of one side); peak memory (maximum RSS) is divided by the input's size (for
+# `diff`, both inputs). Medians of RUNS runs. Then `dopol lint` on a ~100-object repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUTES=${ROUTES:-10000}
-RUNS=${RUNS:-5}
+: "${PARSEBASE:?set PARSEBASE to the parsebase binary (the YAML floor), e.g. built with cargo build --release}"
+: "${GEN_CORPUS:?set GEN_CORPUS to gen_corpus.py (the corpus generator)}"
+[ -x "$PARSEBASE" ] || { echo "PARSEBASE=$PARSEBASE is not an executable" >&2; exit 2; }
+[ -f "$GEN_CORPUS" ] || { echo "GEN_CORPUS=$GEN_CORPUS does not exist" >&2; exit 2; }
+SIZES=${SIZES:-3600 7200 18000 36000}
+RUNS=${RUNS:-3}
 WORK=${BENCH_DIR:-${TMPDIR:-/tmp}/dopol-bench}
+DOPOL=target/release/dopol
+mkdir -p "$WORK"
+cargo build --release --quiet --bin dopol --example gen_manifests
 
-cargo build --release --quiet --bin dopol --example gen_manifests --example stage_timings
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-printf '%-7s %8s %9s %7s | %7s %7s %7s %7s %7s %7s %6s | %8s %8s\n' \
-  routes MB documents paths parse decode topo engine render total ratio cli_wall peak_MB
-for routes in $ROUTES; do
-  dir="$WORK/$routes"
-  [ -d "$dir" ] || target/release/examples/gen_manifests --routes "$routes" "$dir" 2>/dev/null
-  stages=$(mktemp)
-  for _ in $(seq "$RUNS"); do target/release/examples/stage_timings "$dir" >>"$stages"; done
-  stage() { awk -v s="$1" '$1 == s {print $2}' "$stages" | median; }
-  mb=$(awk '$1 == "input" {print $2; exit}' "$stages")
-  docs=$(awk '$1 == "input" {print $4; exit}' "$stages")
-  paths=$(awk '$1 == "input" {print $6; exit}' "$stages")
-  parse=$(stage parse); total=$(stage total)
-  walls=$(mktemp); peaks=$(mktemp)
+# Prints "<median wall seconds> <median peak KB>" of RUNS runs of a command (output discarded).
+measure() {
+  local walls peaks one
+  walls=$(mktemp) peaks=$(mktemp) one=$(mktemp)
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f '%e %M' -o "$walls.one" target/release/dopol effective -f "$dir" -o json >/dev/null
-    read -r wall peak <"$walls.one"; echo "$wall" >>"$walls"; echo "$peak" >>"$peaks"
+    /usr/bin/time -f '%e %M' -o "$one" "$@" >/dev/null 2>&1 || true
+    read -r wall peak <"$one"; echo "$wall" >>"$walls"; echo "$peak" >>"$peaks"
   done
-  printf '%-7s %8s %9s %7s | %7s %7s %7s %7s %7s %7s %6.2f | %7ss %8.0f\n' \
-    "$routes" "$mb" "$docs" "$paths" "$parse" "$(stage decode)" "$(stage topology)" "$(stage engine)" \
-    "$(stage render)" "$total" "$(echo "$total $parse" | awk '{print $1 / $2}')" \
-    "$(median <"$walls")" "$(median <"$peaks" | awk '{print $1 / 1024}')"
-  rm -f "$stages" "$walls" "$walls.one" "$peaks"
+  echo "$(median <"$walls") $(median <"$peaks")"
+  rm -f "$walls" "$peaks" "$one"
+}
+
+# One corpus of ROUTES routes: the file, its revision (limits ending in 7 end in 8) and both as
+# one file per object.
+prepare() {
+  local routes=$1 base="$WORK/c$1"
+  [ -f "$base.yaml" ] || python3 "$GEN_CORPUS" "$base.yaml" "$routes" >/dev/null
+  [ -f "$base-b.yaml" ] || sed -E 's/^( *limit: [0-9]*)7$/\18/' "$base.yaml" >"$base-b.yaml"
+  for side in "" -b; do
+    [ -d "$base$side.d" ] && continue
+    mkdir -p "$base$side.d"
+    awk -v dir="$base$side.d" '/^---/ {n++; if (out) close(out); out = sprintf("%s/%06d.yaml", dir, n)} {print > out}' "$base$side.yaml"
+  done
+}
+
+# Times every command on one form (a file or a directory) of one corpus; prints table rows.
+run_form() {
+  local routes=$1 form=$2 input=$3 other=$4 bytes=$5 floor=$6
+  local -a names=("effective -o json" "lint" "status -o json" "overridden" "reach" "topology" "diff A B")
+  local -a commands=(
+    "effective -f $input -o json" "lint -f $input" "status -f $input -o json"
+    "overridden -f $input" "reach RateLimitPolicy/team-0/gw-0-limits -f $input"
+    "topology -f $input" "diff $input $other")
+  for i in "${!names[@]}"; do
+    # shellcheck disable=SC2086 # the command line is split on purpose
+    read -r wall peak < <(measure "$DOPOL" ${commands[$i]})
+    local input_bytes=$bytes
+    [ "$i" -eq 6 ] && input_bytes=$((bytes * 2))
+    awk -v r="$routes" -v mb="$bytes" -v f="$form" -v c="${names[$i]}" -v w="$wall" -v fl="$floor" \
+      -v p="$peak" -v ib="$input_bytes" 'BEGIN {
+        printf "%-6s %6.1f %-6s %-18s %7.2f %7.2f %6.2f %8.0f %6.2f\n",
+          r, mb / 1e6, f, c, w, fl, w / fl, p / 1024, p * 1024 / ib }'
+  done
+}
+
+printf '%-6s %6s %-6s %-18s %7s %7s %6s %8s %6s\n' \
+  routes MB form command time_s floor_s ratio peak_MB mem/in
+for routes in $SIZES; do
+  prepare "$routes"
+  base="$WORK/c$routes"
+  bytes=$(stat -c %s "$base.yaml")
+  read -r floor _ < <(measure "$PARSEBASE" value "$base.yaml")
+  run_form "$routes" file "$base.yaml" "$base-b.yaml" "$bytes" "$floor"
+  run_form "$routes" dir "$base.d" "$base-b.d" "$bytes" "$floor"
 done
-echo "(stage times in ms, medians of $RUNS runs; cli_wall and peak_MB from /usr/bin/time on the dopol binary)"
+echo "(medians of $RUNS runs; ratio = time / floor on the same bytes; mem/in = peak RSS / input bytes)"
 
 lint_dir="$WORK/lint-100"
 [ -d "$lint_dir" ] || target/release/examples/gen_manifests --routes 22 --gateways 1 "$lint_dir" 2>/dev/null
@@ -50,7 +91,7 @@ objects=$(cat "$lint_dir"/*.yaml | grep -c '^kind:')
 lint_runs=$(mktemp)
 for _ in $(seq 21); do
   start=$(date +%s%N)
-  target/release/dopol lint -f "$lint_dir" >/dev/null 2>&1 || true
+  "$DOPOL" lint -f "$lint_dir" >/dev/null 2>&1 || true
   echo $(( ($(date +%s%N) - start) / 1000 )) >>"$lint_runs"
 done
 printf 'lint of %s objects: median %.1f ms wall over 21 runs\n' "$objects" "$(median <"$lint_runs" | awk '{print $1 / 1000}')"

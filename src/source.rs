@@ -58,6 +58,7 @@ pub struct SourceFile {
     name: String,
     text: Arc<str>,
     line_starts: OnceLock<Vec<u32>>,
+    lone_cr: OnceLock<bool>,
 }
 
 impl SourceFile {
@@ -69,11 +70,6 @@ impl SourceFile {
     /// The decoded text (invalid UTF-8 was replaced by U+FFFD and reported).
     pub fn text(&self) -> &str {
         &self.text
-    }
-
-    /// Shared handle to the text, for renderers that need owned source code.
-    pub fn text_arc(&self) -> Arc<str> {
-        Arc::clone(&self.text)
     }
 
     fn line_starts(&self) -> &[u32] {
@@ -90,15 +86,37 @@ impl SourceFile {
         })
     }
 
+    /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).
+    pub fn line_index(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len()) as u32;
+        match self.line_starts().binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
+    /// Byte offset where a 0-based line starts, or `None` past the last line.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts().get(line).map(|&s| s as usize)
+    }
+
+    /// Whether the text has a carriage return not followed by `\n` (which some renderers count as
+    /// a line break of its own, so `\n`-based line numbers do not apply).
+    pub fn has_lone_cr(&self) -> bool {
+        *self.lone_cr.get_or_init(|| {
+            let bytes = self.text.as_bytes();
+            bytes
+                .iter()
+                .enumerate()
+                .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        })
+    }
+
     /// Line and column of a byte offset (clamped to the text and to a character boundary).
     pub fn line_col(&self, offset: u32) -> LineCol {
         let offset = (offset as usize).min(self.text.len());
-        let starts = self.line_starts();
-        let line_index = match starts.binary_search(&(offset as u32)) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
-        let line_start = starts[line_index] as usize;
+        let line_index = self.line_index(offset);
+        let line_start = self.line_starts()[line_index] as usize;
         let mut end = offset;
         while !self.text.is_char_boundary(end) {
             end -= 1;
@@ -130,6 +148,7 @@ impl SourceMap {
             name: name.into(),
             text: text.into(),
             line_starts: OnceLock::new(),
+            lone_cr: OnceLock::new(),
         }));
         id
     }

@@ -470,3 +470,129 @@ fn fast_json_matches_the_serde_rendering_of_the_report() {
         assert_eq!(String::from_utf8(fast).unwrap(), reference, "{dir}");
     }
 }
+
+/// A stream with one Gateway, `routes` HTTPRoutes and a limit on the Gateway: one path per route.
+fn many_routes(routes: usize) -> String {
+    let mut text = String::from(common::GATEWAY);
+    text.push_str(
+        "---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata: {name: gw-limits, namespace: infra}\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}\n  limits:\n    per-client: {rates: [{limit: 100, window: 1m}]}\n",
+    );
+    for i in 0..routes {
+        text.push_str("---\n");
+        text.push_str(&ROUTE.replace("name: route,", &format!("name: route-{i},")));
+    }
+    text
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly_with_exit_0() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.yaml");
+    std::fs::write(&file, many_routes(3000)).unwrap();
+    for format in ["json", "yaml"] {
+        let args = ["effective", "-f", file.to_str().unwrap(), "-o", format];
+        // The whole document is far bigger than a pipe's buffer and the writer's.
+        assert!(dopol(&args).code(0).stdout.len() > 512 * 1024, "{format}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dopol"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{format}");
+        assert!(head.starts_with(if format == "json" {
+            b"{"
+        } else {
+            b"apiVersion"
+        }));
+    }
+}
+
+#[test]
+fn compact_json_lists_each_policy_once_and_maps_every_path_to_it() {
+    for dir in [
+        "testdata/levels",
+        "testdata/ordering",
+        "testdata/examples/shop",
+        "testdata/rfc0009/d2",
+    ] {
+        let full = effective(&[dir], &[]).code(0).json();
+        let compact = effective(&[dir], &["--compact"]).code(0).json();
+        assert_eq!(compact["apiVersion"], "dopol/v1");
+        assert_eq!(compact["kind"], "EffectivePolicyIndex");
+        let policies = compact["policies"].as_object().unwrap();
+        let paths = compact["paths"].as_object().unwrap();
+        // Every item of the full list is found through its path and kind, with the same rules.
+        let items = full["items"].as_array().unwrap();
+        for item in items {
+            let kind = item["policyKind"].as_str().unwrap();
+            let id = paths[item["pathId"].as_str().unwrap()][kind]
+                .as_str()
+                .unwrap();
+            let policy = &policies[id];
+            assert_eq!(policy["policyKind"], item["policyKind"], "{dir} {id}");
+            assert_eq!(policy["rules"], item["rules"], "{dir} {id}");
+            assert_eq!(policy["sources"], item["sources"], "{dir} {id}");
+        }
+        // Nothing more: as many references as items, every policy used, none listed twice.
+        let references: Vec<&str> = paths
+            .values()
+            .flat_map(|kinds| kinds.as_object().unwrap().values())
+            .map(|id| id.as_str().unwrap())
+            .collect();
+        assert_eq!(references.len(), items.len(), "{dir}");
+        for (id, policy) in policies {
+            assert!(references.contains(&id.as_str()), "{dir}: {id} unused");
+            let twins = policies.values().filter(|other| *other == policy).count();
+            assert_eq!(twins, 1, "{dir}: {id} listed twice");
+        }
+    }
+}
+
+#[test]
+fn compact_json_values_filters_and_usage() {
+    let doc = effective(&["testdata/levels"], &["--compact"])
+        .code(0)
+        .json();
+    let login = "kuadrant|infra/gw|infra/gw#http|app/shop|app/shop#login";
+    assert_eq!(
+        doc["paths"][login],
+        serde_json::json!({"RateLimitPolicy": "p1"})
+    );
+    assert_eq!(
+        doc["policies"]["p1"]["rules"]["login"]["value"]["rates"][0]["limit"],
+        5
+    );
+    assert_eq!(
+        doc["policies"]["p1"]["sources"],
+        serde_json::json!(["ratelimitpolicy.kuadrant.io:app/login-limits"])
+    );
+    assert_eq!(doc["policies"].as_object().unwrap().len(), 3);
+    // Filters apply as in the full list.
+    let auth = effective(
+        &["testdata/ordering"],
+        &["--compact", "--kind", "AuthPolicy"],
+    )
+    .code(0)
+    .json();
+    let kinds: Vec<&str> = auth["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|k| k.as_object().unwrap().keys().map(String::as_str))
+        .collect();
+    assert!(
+        !kinds.is_empty() && kinds.iter().all(|k| *k == "AuthPolicy"),
+        "{kinds:?}"
+    );
+    // Only with -o json.
+    dopol(&["effective", "-f", "testdata/levels", "--compact"])
+        .code(2)
+        .stderr_has(&["--compact needs -o json"]);
+}

@@ -28,7 +28,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Show the effective policy of every path, with the source of every rule.
-    Effective(ReportArgs),
+    Effective(EffectiveArgs),
     /// Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom.
     Overridden(ReportArgs),
     /// Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule's outcomes.
@@ -138,6 +138,17 @@ pub struct ReportArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
     pub output: ReportFormat,
+}
+
+/// Arguments of `effective`.
+#[derive(Debug, Args)]
+pub struct EffectiveArgs {
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// With `-o json`: print each distinct effective policy once and map every path id to the
+    /// ids of its policies (`kind: EffectivePolicyIndex`; `jq '.paths["<pathId>"]'`).
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// `dopol reach`.

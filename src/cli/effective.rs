@@ -1,13 +1,18 @@
 //! `dopol effective`.
 
-use super::args::{ReportArgs, ReportFormat};
+use super::args::{EffectiveArgs, ReportFormat};
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
 use crate::render;
-use crate::report::effective;
+use crate::report::{effective, effective_index::EffectiveIndex};
 
 /// Runs `dopol effective`.
-pub fn run(args: &ReportArgs) -> Result<Exit, UsageError> {
+pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
+    let args = &effective_args.report;
+    let compact = effective_args.compact;
+    if compact && args.output != ReportFormat::Json {
+        return Err(UsageError("--compact needs -o json".into()));
+    }
     let run = Run::start(&args.input)?;
     let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
@@ -17,6 +22,7 @@ pub fn run(args: &ReportArgs) -> Result<Exit, UsageError> {
 
     let report = effective::build(&engine, &set, &filters);
     let written = session::write_document(|out| match args.output {
+        ReportFormat::Json if compact => render::write_json(out, &EffectiveIndex::new(&report)),
         ReportFormat::Json => render::effective_json::write(out, &report),
         ReportFormat::Yaml => render::write_yaml(out, &report),
         ReportFormat::Table => {

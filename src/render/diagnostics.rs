@@ -5,39 +5,39 @@
 //! own snippet. Output width is fixed so the text is the same on every terminal.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::render::snippet::Snippet;
 use crate::source::SourceMap;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::fmt;
-use std::sync::Arc;
 
 /// Width diagnostics are wrapped at.
 const WIDTH: usize = 100;
 
-struct Report {
+struct Report<'a> {
     code: &'static str,
     severity: miette::Severity,
     message: String,
     help: Option<String>,
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<Snippet<'a>>,
     labels: Vec<LabeledSpan>,
-    related: Vec<Report>,
+    related: Vec<Report<'a>>,
 }
 
-impl fmt::Debug for Report {
+impl fmt::Debug for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl fmt::Display for Report {
+impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for Report {}
+impl std::error::Error for Report<'_> {}
 
-impl miette::Diagnostic for Report {
+impl miette::Diagnostic for Report<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         (!self.code.is_empty()).then(|| Box::new(self.code) as Box<dyn fmt::Display>)
     }
@@ -75,7 +75,7 @@ fn miette_severity(severity: Severity) -> miette::Severity {
 /// Labels further than this many lines from the primary one get their own snippet.
 const NEARBY_LINES: u32 = 6;
 
-fn to_report(diagnostic: &Diagnostic, sources: &SourceMap) -> Report {
+fn to_report<'a>(diagnostic: &Diagnostic, sources: &'a SourceMap) -> Report<'a> {
     let primary = diagnostic.primary_span();
     let primary_source = primary.map(|s| s.source);
     let primary_line = primary.map(|s| sources.start_of(s).line);
@@ -99,22 +99,18 @@ fn to_report(diagnostic: &Diagnostic, sources: &SourceMap) -> Report {
         if nearby {
             labels.push(labeled);
         } else {
-            let file = sources.get(label.span.source);
             related.push(Report {
                 code: "",
                 severity: miette::Severity::Advice,
                 message: label.message.clone(),
                 help: None,
-                source: Some(NamedSource::new(file.name(), file.text_arc())),
+                source: Some(Snippet::new(sources.get(label.span.source))),
                 labels: vec![labeled],
                 related: Vec::new(),
             });
         }
     }
-    let source = primary_source.map(|id| {
-        let file = sources.get(id);
-        NamedSource::new(file.name(), file.text_arc())
-    });
+    let source = primary_source.map(|id| Snippet::new(sources.get(id)));
     let mut message = diagnostic.message.clone();
     if source.is_none()
         && let Some(file) = &diagnostic.file

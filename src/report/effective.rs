@@ -99,10 +99,15 @@ pub fn sources_of<'m>(rules: &[EffectiveRule<'m>]) -> Vec<&'m str> {
     sources
 }
 
-impl<'m> EffectiveReport<'_, 'm> {
+impl<'s, 'm> EffectiveReport<'s, 'm> {
     /// The rules of an item, sorted by key.
     pub fn rules(&self, item: &EffectiveItem<'m>) -> Vec<EffectiveRule<'m>> {
-        rules_of(self.model, &self.set.folds[item.fold as usize].effective)
+        rules_of(self.model, self.effective(item))
+    }
+
+    /// The fold result behind an item (items with equal results have equal rules).
+    pub fn effective(&self, item: &EffectiveItem<'m>) -> &'s Effective<'m> {
+        &self.set.folds[item.fold as usize].effective
     }
 
     /// How many distinct folds the engine produced (fold ids are below this).
@@ -111,7 +116,8 @@ impl<'m> EffectiveReport<'_, 'm> {
     }
 }
 
-struct RuleMap<'a, 'm>(&'a [EffectiveRule<'m>]);
+/// Rules as a JSON object: key → `{value, source}`.
+pub(crate) struct RuleMap<'a, 'm>(pub(crate) &'a [EffectiveRule<'m>]);
 
 impl Serialize for RuleMap<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

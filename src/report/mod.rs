@@ -6,6 +6,7 @@
 
 pub mod diff;
 pub mod effective;
+pub mod effective_index;
 pub mod explain;
 pub mod filter;
 pub mod observed;

@@ -1,0 +1,135 @@
+//! `dopol effective -o json --compact`: each distinct effective policy once, paths by id.
+//!
+//! In `EffectivePolicyList` every path repeats its rules, so the document grows to many times
+//! the input (20× on the benchmark). Paths with the same policy list share one fold in the
+//! engine, so the distinct effective policies are few: this form (`EffectivePolicyIndex`) lists
+//! each of them once under `policies`, and `paths` maps every path id to the ids of its effective
+//! policies by kind. Both are JSON objects, so a consumer finds a path in O(1)
+//! (`jq '.paths["<pathId>"]'`) and its policy with one more lookup.
+
+use crate::engine::fold::Effective;
+use crate::report::effective::{EffectiveReport, RuleMap, sources_of};
+use rustc_hash::FxHashMap;
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
+
+/// The `kind` of the compact document.
+pub const KIND: &str = "EffectivePolicyIndex";
+
+/// `EffectivePolicyIndex`, a view over an effective report (same filters, same order).
+pub struct EffectiveIndex<'r, 's, 'm> {
+    report: &'r EffectiveReport<'s, 'm>,
+    /// For each fold, its policy number (by first appearance in item order; folds with the same
+    /// rules share one), or `u32::MAX`.
+    number_of_fold: Vec<u32>,
+    /// For each policy number, the index of the first item that has it.
+    first_item: Vec<usize>,
+}
+
+impl<'r, 's, 'm> EffectiveIndex<'r, 's, 'm> {
+    /// Numbers the report's distinct effective policies in the order they first appear.
+    pub fn new(report: &'r EffectiveReport<'s, 'm>) -> Self {
+        let mut number_of_fold = vec![u32::MAX; report.fold_count()];
+        let mut number_of_rules: FxHashMap<&Effective<'m>, u32> = FxHashMap::default();
+        let mut first_item = Vec::new();
+        for (index, item) in report.items.iter().enumerate() {
+            if number_of_fold[item.fold as usize] != u32::MAX {
+                continue;
+            }
+            // Different policy lists can fold to the same rules: those share one entry too.
+            let next = first_item.len() as u32;
+            let number = *number_of_rules
+                .entry(report.effective(item))
+                .or_insert_with(|| {
+                    first_item.push(index);
+                    next
+                });
+            number_of_fold[item.fold as usize] = number;
+        }
+        EffectiveIndex {
+            report,
+            number_of_fold,
+            first_item,
+        }
+    }
+
+    /// The id of the policy a fold produced: `p` and its number.
+    fn policy_id(&self, fold: u32) -> String {
+        format!("p{}", self.number_of_fold[fold as usize])
+    }
+}
+
+/// One distinct effective policy: its kind, rules and sources.
+struct PolicyView<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>, usize);
+
+impl Serialize for PolicyView<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let item = &self.0.report.items[self.1];
+        let rules = self.0.report.rules(item);
+        let mut s = serializer.serialize_struct("EffectivePolicy", 3)?;
+        s.serialize_field("policyKind", item.policy_kind)?;
+        s.serialize_field("rules", &RuleMap(&rules))?;
+        s.serialize_field("sources", &sources_of(&rules))?;
+        s.end()
+    }
+}
+
+/// `policies`: policy id → policy, in order of first appearance.
+struct Policies<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>);
+
+impl Serialize for Policies<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.first_item.len()))?;
+        for (number, &index) in self.0.first_item.iter().enumerate() {
+            map.serialize_entry(&format!("p{number}"), &PolicyView(self.0, index))?;
+        }
+        map.end()
+    }
+}
+
+/// One path's entry: policy kind → policy id, for the items of that path.
+struct PathView<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>, &'a [usize]);
+
+impl Serialize for PathView<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.1.len()))?;
+        for &index in self.1 {
+            let item = &self.0.report.items[index];
+            map.serialize_entry(item.policy_kind, &self.0.policy_id(item.fold))?;
+        }
+        map.end()
+    }
+}
+
+/// `paths`: path id → its policies by kind, in path order.
+struct Paths<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>);
+
+impl Serialize for Paths<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let items = &self.0.report.items;
+        let mut map = serializer.serialize_map(None)?;
+        let mut group: Vec<usize> = Vec::with_capacity(4);
+        for index in 0..items.len() {
+            group.push(index);
+            let last_of_path = items
+                .get(index + 1)
+                .is_none_or(|n| n.path != items[index].path);
+            if last_of_path {
+                map.serialize_entry(items[index].path_id, &PathView(self.0, &group))?;
+                group.clear();
+            }
+        }
+        map.end()
+    }
+}
+
+impl Serialize for EffectiveIndex<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("EffectivePolicyIndex", 4)?;
+        s.serialize_field("apiVersion", crate::report::API_VERSION)?;
+        s.serialize_field("kind", KIND)?;
+        s.serialize_field("policies", &Policies(self))?;
+        s.serialize_field("paths", &Paths(self))?;
+        s.end()
+    }
+}
