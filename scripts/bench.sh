@@ -56,16 +56,17 @@ prepare() {
 # Times every command on one form (a file or a directory) of one corpus; prints table rows.
 run_form() {
   local routes=$1 form=$2 input=$3 other=$4 bytes=$5 floor=$6
-  local -a names=("effective -o json" "lint" "status -o json" "overridden" "reach" "topology" "diff A B")
+  local -a names=("effective -o json" "lint" "status -o json" "overridden" "reach" "topology" "request" "diff A B")
   local -a commands=(
     "effective -f $input -o json" "lint -f $input" "status -f $input -o json"
     "overridden -f $input" "reach RateLimitPolicy/team-0/gw-0-limits -f $input"
-    "topology -f $input" "diff $input $other")
+    "topology -f $input" "request -f $input GET http://svc-0.gw0.example.com/api/v1/x"
+    "diff $input $other")
   for i in "${!names[@]}"; do
     # shellcheck disable=SC2086 # the command line is split on purpose
     read -r wall peak < <(measure "$DOPOL" ${commands[$i]})
     local input_bytes=$bytes
-    [ "$i" -eq 6 ] && input_bytes=$((bytes * 2))
+    [ "${names[$i]}" = "diff A B" ] && input_bytes=$((bytes * 2))
     awk -v r="$routes" -v mb="$bytes" -v f="$form" -v c="${names[$i]}" -v w="$wall" -v fl="$floor" \
       -v p="$peak" -v ib="$input_bytes" 'BEGIN {
         printf "%-6s %6.1f %-6s %-18s %7.2f %7.2f %6.2f %8.0f %6.2f\n",

@@ -5,7 +5,6 @@
 //! names), and Namespace labels. Everything else in these objects is left alone: dopol is not a
 //! Gateway API validator, so it reports shape errors only in the fields it relies on.
 
-use super::matches::{HttpMatch, RuleMatches};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::load::fields::{FieldPath, Fields};
 use crate::load::names::NameRule;
@@ -276,8 +275,6 @@ pub struct RouteRule {
     pub named: bool,
     /// Where the rule is written (its name, or its first key).
     pub span: Span,
-    /// What requests it matches (CRD defaults applied).
-    pub matches: RuleMatches,
 }
 
 /// An HTTPRoute or GRPCRoute.
@@ -301,6 +298,8 @@ pub struct Route {
     pub name_span: Span,
     /// `metadata.creationTimestamp` (route precedence: the older route wins a tie).
     pub creation_timestamp: Option<crate::load::Timestamp>,
+    /// Index into `Model::objects` (set by [`super::Model::build`]).
+    pub object: u32,
 }
 
 /// Warns and returns `false` when a Gateway API object uses an unknown version.
@@ -655,6 +654,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
         rules,
         name_span: object.name_span(),
         creation_timestamp: object.creation_timestamp,
+        object: 0,
     })
 }
 
@@ -675,7 +675,6 @@ fn decode_rules(
                     .as_map()
                     .and_then(|m| m.first())
                     .map_or(spec.span, |e| e.key.span),
-                matches: RuleMatches::Http(vec![HttpMatch::everything()]),
             }],
             RouteKind::Grpc => Vec::new(),
         };
@@ -697,19 +696,19 @@ fn decode_rules(
             .map(|n| n.span)
             .or_else(|| item.as_map().and_then(|m| m.first()).map(|e| e.key.span))
             .unwrap_or(item.span);
-        let matches = super::matches::decode(item, kind == RouteKind::Grpc, &path, fields);
+        // Checked here (the API server rejects a bad match with the route), decoded again
+        // only by `dopol request`: no other command needs them, and keeping them costs memory.
+        super::matches::decode(item, kind == RouteKind::Grpc, &path, fields);
         let rule = match explicit {
             Some(name) => RouteRule {
                 name: name.to_string(),
                 named: true,
                 span,
-                matches,
             },
             None => RouteRule {
                 name: format!("rule-{}", i + 1),
                 named: false,
                 span,
-                matches,
             },
         };
         if let Some(first) = rules.iter().find(|r| r.name == rule.name) {

@@ -179,7 +179,7 @@ impl Model {
             ..Model::default()
         };
         let decoded: Vec<DecodedObject> = loaded.objects.par_iter().map(decode).collect();
-        for mut object in decoded {
+        for (index, mut object) in decoded.into_iter().enumerate() {
             model.diagnostics.append(&mut object.diagnostics);
             if let Some((name, codes)) = object.ignored {
                 model.ignored_codes.insert(name, codes);
@@ -188,7 +188,10 @@ impl Model {
                 Decoded::Class(c) => model.classes.push(c),
                 Decoded::Namespace(n) => model.namespaces.push(n),
                 Decoded::Gateway(g) => model.gateways.push(g),
-                Decoded::Route(r) => model.routes.push(r),
+                Decoded::Route(mut r) => {
+                    r.object = index as u32;
+                    model.routes.push(r);
+                }
                 Decoded::Policy(p) => model.policies.push(*p),
                 Decoded::Rejected => {}
             }

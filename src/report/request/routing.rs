@@ -466,18 +466,16 @@ enum MatchRef<'a> {
 
 /// Evaluates one candidate path's rule: its best match, or its nearest miss.
 fn evaluate(
-    model: &Model,
-    topology: &Topology,
+    route: &Route,
+    rule: (usize, &RuleMatches),
     path: usize,
     listener_hostname: Option<&str>,
     request: &Request,
     regexes: &mut Regexes,
 ) -> Candidate {
-    let p = topology.paths[path];
-    let route = &model.routes[p.route as usize];
-    let rule = &route.rules[p.rule as usize];
+    let (rule_index, rule_matches) = rule;
     let hostnames = applicable_hostnames(route, listener_hostname, request);
-    let matches: Vec<MatchRef<'_>> = match &rule.matches {
+    let matches: Vec<MatchRef<'_>> = match rule_matches {
         RuleMatches::Http(list) => list.iter().map(MatchRef::Http).collect(),
         RuleMatches::Grpc(list) if list.is_empty() => vec![MatchRef::Grpc(None)],
         RuleMatches::Grpc(list) => list.iter().map(|m| MatchRef::Grpc(Some(m))).collect(),
@@ -504,12 +502,7 @@ fn evaluate(
             path,
             match_index: index,
             rank: if failures.is_empty() {
-                rank(
-                    route,
-                    hostnames.as_deref().unwrap_or(&[]),
-                    p.rule as usize,
-                    m,
-                )
+                rank(route, hostnames.as_deref().unwrap_or(&[]), rule_index, m)
             } else {
                 Vec::new()
             },
@@ -559,14 +552,30 @@ pub fn route(
         .hostname
         .as_deref();
     let mut regexes = Regexes::default();
-    let mut candidates: Vec<Candidate> = topology
-        .paths
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.gateway == gateway && p.listener == listener)
-        .filter(|(_, p)| model.routes[p.route as usize].kind == kind)
-        .map(|(i, _)| evaluate(model, topology, i, listener_hostname, request, &mut regexes))
-        .collect();
+    // The candidate routes' matches, decoded once per route (the model does not keep them).
+    let mut matches: HashMap<u32, Vec<RuleMatches>> = HashMap::new();
+    let mut candidates = Vec::new();
+    for (i, p) in topology.paths.iter().enumerate() {
+        let route = &model.routes[p.route as usize];
+        if p.gateway != gateway || p.listener != listener || route.kind != kind {
+            continue;
+        }
+        let rules = matches
+            .entry(p.route)
+            .or_insert_with(|| crate::model::matches::of_route(model, route));
+        let Some(rule) = rules.get(p.rule as usize) else {
+            continue;
+        };
+        let rule = (p.rule as usize, rule);
+        candidates.push(evaluate(
+            route,
+            rule,
+            i,
+            listener_hostname,
+            request,
+            &mut regexes,
+        ));
+    }
     candidates.sort_by(|a, b| {
         compare(a, b).then_with(|| topology.path_id(a.path).cmp(topology.path_id(b.path)))
     });
