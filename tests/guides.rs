@@ -309,3 +309,37 @@ fn token_rate_limiting_tutorial_limits_each_tier_behind_the_gateway_auth() {
         ]
     );
 }
+
+#[test]
+fn simple_rl_requests_reach_the_rules_the_guide_names() {
+    let manifests = applied("simple-rl-for-app-developers", ENV);
+    let request = |method: &str, url: &str| {
+        let out = run_in(
+            &root(),
+            &["request", "-o", "json", "-f", "-", method, url],
+            Some(&manifests),
+        );
+        let doc = out.json();
+        (out.code, doc)
+    };
+    // "Up to 5 successful requests every 10 seconds to POST /toys": the create-toy rule, whose
+    // limit applies to a POST.
+    let (code, doc) = request("POST", "http://api.toystore.com/toys");
+    assert_eq!(code, 0);
+    assert_eq!(doc["match"]["rule"], "default/toystore#create-toy");
+    assert_eq!(doc["policies"][0]["rules"]["create-toy"]["applies"], true);
+    // "Unlimited successful (200 OK) to GET /toys": no RateLimitPolicy on get-toys.
+    let (code, doc) = request("GET", "http://api.toystore.com/toys");
+    assert_eq!(
+        (code, doc["match"]["rule"].as_str()),
+        (0, Some("default/toystore#get-toys"))
+    );
+    assert_eq!(doc["policies"], serde_json::json!([]));
+    // The guide's side note curls `/toy` and expects 200, but no rule matches it: 404.
+    let (code, doc) = request("GET", "http://api.toystore.com/toy");
+    assert_eq!(code, 1);
+    assert_eq!(
+        doc["notFound"]["nearest"],
+        "istio|api-gateway/external|api-gateway/external#http|default/toystore|default/toystore#get-toys"
+    );
+}
