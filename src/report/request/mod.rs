@@ -16,6 +16,7 @@ use crate::engine::Engine;
 use crate::engine::fold::{self, NoObserver};
 use crate::policy::request::{EffectiveRule, KindRules, RequestContext, RuleVerdict};
 use crate::policy::{all_kinds, families};
+use crate::report::effective;
 use input::Request;
 use listener::{Chosen, ListenerChoice, ListenerReason};
 use routing::{Routed, Step};
@@ -306,16 +307,16 @@ fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> 
 
 fn candidate_views(engine: &Engine<'_>, routed: &Routed) -> Vec<CandidateView> {
     let skip = usize::from(routed.winner().is_some());
+    let winner = routed
+        .winner()
+        .map(|w| rule_name(engine, w.path).1)
+        .unwrap_or_default();
     routed.candidates[skip..]
         .iter()
         .map(|c| {
             let path_id = engine.topology.path_id(c.path).to_string();
             if c.matched() {
                 let step = routed.lost_because(c).unwrap_or(Step::RuleOrder);
-                let (_, winner) = routed
-                    .winner()
-                    .map(|w| rule_name(engine, w.path))
-                    .unwrap_or_default();
                 CandidateView {
                     path_id,
                     matched: true,
@@ -349,6 +350,7 @@ fn policies(
     let topology_path = engine.topology.paths[path];
     let mut diagnostics = Vec::new();
     let mut kinds: Vec<KindRules<'_>> = Vec::new();
+    let mut sources: Vec<Vec<&str>> = Vec::new();
     for (k, kind) in all_kinds().enumerate().filter(|(k, _)| show_kind(*k)) {
         let ordered = engine.path_policies(&topology_path, k);
         if ordered.is_empty() {
@@ -361,16 +363,14 @@ fn policies(
         if folded.effective.is_empty() {
             continue;
         }
-        let rules = folded
-            .effective
+        let found = effective::rules_of(model, &folded.effective);
+        sources.push(effective::sources_of(&found));
+        let rules = found
             .iter()
-            .map(|(key, r)| {
-                let policy = &model.policies[r.policy as usize];
-                EffectiveRule {
-                    key,
-                    value: &policy.blocks[r.block as usize].rules[r.rule as usize].value,
-                    source: policy,
-                }
+            .map(|r| EffectiveRule {
+                key: r.key,
+                value: r.value,
+                source: &model.policies[r.policy as usize],
             })
             .collect();
         kinds.push(KindRules { kind, rules });
@@ -381,7 +381,7 @@ fn policies(
         attributes: &attributes,
         route: &route,
     };
-    for kind_rules in &kinds {
+    for (kind_rules, sources) in kinds.iter().zip(sources) {
         let Some(family) = families()
             .iter()
             .find(|f| f.name() == kind_rules.kind.family)
@@ -390,23 +390,18 @@ fn policies(
         };
         let verdicts = family.request_verdicts(kind_rules, &kinds, &context);
         trace.notes.extend(verdicts.notes);
-        trace.policies.push(kind_view(kind_rules, verdicts.rules));
+        trace
+            .policies
+            .push(kind_view(kind_rules, sources, verdicts.rules));
     }
     trace.policies.sort_by_key(|k| k.policy_kind);
     diagnostics
 }
 
-fn kind_view(rules: &KindRules<'_>, verdicts: Vec<RuleVerdict>) -> KindView {
-    let mut sources: Vec<String> = rules
-        .rules
-        .iter()
-        .map(|r| r.source.locator.clone())
-        .collect();
-    sources.sort();
-    sources.dedup();
+fn kind_view(rules: &KindRules<'_>, sources: Vec<&str>, verdicts: Vec<RuleVerdict>) -> KindView {
     KindView {
         policy_kind: rules.kind.kind,
-        sources,
+        sources: sources.into_iter().map(str::to_string).collect(),
         rules: rules
             .rules
             .iter()

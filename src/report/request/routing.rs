@@ -160,6 +160,14 @@ impl Regexes {
     }
 }
 
+/// The request as matching reads it: its query parameters decoded once, and the regular
+/// expressions compiled once, for every candidate.
+struct Probe<'r> {
+    request: &'r Request,
+    query: Vec<(String, String)>,
+    regexes: Regexes,
+}
+
 /// The route's hostnames that apply to the request: they intersect the listener's hostname and
 /// match the host. `None` when the route has hostnames and none applies.
 fn applicable_hostnames<'r>(
@@ -229,22 +237,18 @@ fn distinct_by_name(matches: &[ValueMatch], case_insensitive: bool) -> Vec<&Valu
     out
 }
 
-fn value_matches(m: &ValueMatch, value: &str, regexes: &mut Regexes) -> bool {
-    match m.kind {
-        ValueType::Exact => value == m.value,
-        ValueType::RegularExpression => regexes.full_match(&m.value, value),
+/// Whether `got` is `want` (`Exact`) or wholly matches it (`RegularExpression`).
+fn value_is(kind: ValueType, want: &str, got: &str, regexes: &mut Regexes) -> bool {
+    match kind {
+        ValueType::Exact => got == want,
+        ValueType::RegularExpression => regexes.full_match(want, got),
     }
 }
 
-fn header_failures(
-    matches: &[ValueMatch],
-    request: &Request,
-    regexes: &mut Regexes,
-    out: &mut Vec<Failure>,
-) {
+fn header_failures(matches: &[ValueMatch], probe: &mut Probe<'_>, out: &mut Vec<Failure>) {
     for m in distinct_by_name(matches, true) {
-        let got = request.headers.get(&m.name.to_ascii_lowercase());
-        if !got.is_some_and(|v| value_matches(m, v, regexes)) {
+        let got = probe.request.headers.get(&m.name.to_ascii_lowercase());
+        if !got.is_some_and(|v| value_is(m.kind, &m.value, v, &mut probe.regexes)) {
             out.push(Failure {
                 code: "headers",
                 message: match got {
@@ -301,9 +305,10 @@ fn percent_decode(text: &str) -> String {
 }
 
 /// The failing conditions of one HTTPRoute match.
-fn http_failures(m: &HttpMatch, request: &Request, regexes: &mut Regexes) -> Vec<Failure> {
+fn http_failures(m: &HttpMatch, probe: &mut Probe<'_>) -> Vec<Failure> {
+    let request = probe.request;
     let mut out = Vec::new();
-    if !path_matches(m, &request.path, regexes) {
+    if !path_matches(m, &request.path, &mut probe.regexes) {
         let how = match m.path_type {
             PathType::Exact => "is not",
             PathType::PathPrefix => "is not under",
@@ -327,11 +332,14 @@ fn http_failures(m: &HttpMatch, request: &Request, regexes: &mut Regexes) -> Vec
             message: format!("method {} is not {method}", request.method),
         });
     }
-    header_failures(&m.headers, request, regexes, &mut out);
-    let params = query_params(request.query.as_deref().unwrap_or(""));
+    header_failures(&m.headers, probe, &mut out);
     for q in distinct_by_name(&m.query, false) {
-        let got = params.iter().find(|(n, _)| *n == q.name).map(|(_, v)| v);
-        if !got.is_some_and(|v| value_matches(q, v, regexes)) {
+        let got = probe
+            .query
+            .iter()
+            .find(|(n, _)| *n == q.name)
+            .map(|(_, v)| v);
+        if !got.is_some_and(|v| value_is(q.kind, &q.value, v, &mut probe.regexes)) {
             out.push(Failure {
                 code: "query",
                 message: match got {
@@ -350,38 +358,24 @@ fn http_failures(m: &HttpMatch, request: &Request, regexes: &mut Regexes) -> Vec
 }
 
 /// The failing conditions of one GRPCRoute match.
-fn grpc_failures(m: &GrpcMatch, request: &Request, regexes: &mut Regexes) -> Vec<Failure> {
+fn grpc_failures(m: &GrpcMatch, probe: &mut Probe<'_>) -> Vec<Failure> {
     let mut out = Vec::new();
-    let call = request.grpc.as_ref();
+    let call = probe.request.grpc.as_ref();
     let (service, method) = call.map_or(("", ""), |c| (c.service.as_str(), c.method.as_str()));
-    let test = |want: &Option<String>, got: &str, regexes: &mut Regexes| match want {
-        None => true,
-        Some(w) => match m.method_type {
-            ValueType::Exact => w == got,
-            ValueType::RegularExpression => regexes.full_match(w, got),
-        },
-    };
-    if !test(&m.service, service, regexes) {
-        out.push(Failure {
-            code: "service",
-            message: format!(
-                "service {service} is not {} {}",
-                m.method_type.as_str(),
-                m.service.as_deref().unwrap_or("")
-            ),
-        });
+    for (code, what, want, got) in [
+        ("service", "service", &m.service, service),
+        ("grpc-method", "method", &m.method, method),
+    ] {
+        // An omitted part matches anything.
+        let Some(want) = want else { continue };
+        if !value_is(m.method_type, want, got, &mut probe.regexes) {
+            out.push(Failure {
+                code,
+                message: format!("{what} {got} is not {} {want}", m.method_type.as_str()),
+            });
+        }
     }
-    if !test(&m.method, method, regexes) {
-        out.push(Failure {
-            code: "grpc-method",
-            message: format!(
-                "method {method} is not {} {}",
-                m.method_type.as_str(),
-                m.method.as_deref().unwrap_or("")
-            ),
-        });
-    }
-    header_failures(&m.headers, request, regexes, &mut out);
+    header_failures(&m.headers, probe, &mut out);
     out
 }
 
@@ -467,14 +461,13 @@ enum MatchRef<'a> {
 /// Evaluates one candidate path's rule: its best match, or its nearest miss.
 fn evaluate(
     route: &Route,
+    hostnames: Option<&[&str]>,
     rule: (usize, &RuleMatches),
     path: usize,
-    listener_hostname: Option<&str>,
-    request: &Request,
-    regexes: &mut Regexes,
+    probe: &mut Probe<'_>,
 ) -> Candidate {
     let (rule_index, rule_matches) = rule;
-    let hostnames = applicable_hostnames(route, listener_hostname, request);
+    let request = probe.request;
     let matches: Vec<MatchRef<'_>> = match rule_matches {
         RuleMatches::Http(list) => list.iter().map(MatchRef::Http).collect(),
         RuleMatches::Grpc(list) if list.is_empty() => vec![MatchRef::Grpc(None)],
@@ -494,22 +487,21 @@ fn evaluate(
             });
         }
         failures.extend(match m {
-            MatchRef::Http(m) => http_failures(m, request, regexes),
-            MatchRef::Grpc(Some(m)) => grpc_failures(m, request, regexes),
+            MatchRef::Http(m) => http_failures(m, probe),
+            MatchRef::Grpc(Some(m)) => grpc_failures(m, probe),
             MatchRef::Grpc(None) => Vec::new(),
         });
         let candidate = Candidate {
             path,
             match_index: index,
             rank: if failures.is_empty() {
-                rank(route, hostnames.as_deref().unwrap_or(&[]), rule_index, m)
+                rank(route, hostnames.unwrap_or(&[]), rule_index, m)
             } else {
                 Vec::new()
             },
             failures,
             regex_path: matches!(m, MatchRef::Http(h) if h.path_type == PathType::RegularExpression),
             host_rank: hostnames
-                .as_deref()
                 .and_then(|h| h.iter().map(|h| h.len()).max())
                 .unwrap_or(0),
         };
@@ -551,37 +543,39 @@ pub fn route(
     let listener_hostname = model.gateways[gateway as usize].listeners[listener as usize]
         .hostname
         .as_deref();
-    let mut regexes = Regexes::default();
-    // The candidate routes' matches, decoded once per route (the model does not keep them).
-    let mut matches: HashMap<u32, Vec<RuleMatches>> = HashMap::new();
+    let mut probe = Probe {
+        request,
+        query: query_params(request.query.as_deref().unwrap_or("")),
+        regexes: Regexes::default(),
+    };
+    // Per candidate route, once: its matches (the model does not keep them) and the hostnames
+    // that apply to the request.
+    type PerRoute<'m> = (Vec<RuleMatches>, Option<Vec<&'m str>>);
+    let mut per_route: HashMap<u32, PerRoute<'_>> = HashMap::new();
     let mut candidates = Vec::new();
     for (i, p) in topology.paths.iter().enumerate() {
         let route = &model.routes[p.route as usize];
         if p.gateway != gateway || p.listener != listener || route.kind != kind {
             continue;
         }
-        let rules = matches
-            .entry(p.route)
-            .or_insert_with(|| crate::model::matches::of_route(model, route));
+        let (rules, hostnames) = per_route.entry(p.route).or_insert_with(|| {
+            (
+                crate::model::matches::of_route(model, route),
+                applicable_hostnames(route, listener_hostname, request),
+            )
+        });
         let Some(rule) = rules.get(p.rule as usize) else {
             continue;
         };
         let rule = (p.rule as usize, rule);
-        candidates.push(evaluate(
-            route,
-            rule,
-            i,
-            listener_hostname,
-            request,
-            &mut regexes,
-        ));
+        candidates.push(evaluate(route, hostnames.as_deref(), rule, i, &mut probe));
     }
     candidates.sort_by(|a, b| {
         compare(a, b).then_with(|| topology.path_id(a.path).cmp(topology.path_id(b.path)))
     });
     Routed {
         candidates,
-        notes: regexes.invalid,
+        notes: probe.regexes.invalid,
     }
 }
 
