@@ -9,7 +9,9 @@
 //! `metadata.namespace` for the referring object, or `parentRef.namespace` (with the
 //! listener's `allowedRoutes`) for a route that is meant to stay where it is.
 
+use super::Model;
 use super::gateway::{Gateway, ParentRef, Route};
+use std::collections::HashMap;
 
 impl Gateway {
     /// This Gateway as a candidate for a reference that missed.
@@ -79,10 +81,35 @@ pub fn find<'a>(
     }
 }
 
-/// Help when the object found elsewhere has no `metadata.namespace`: `what` (`Gateway
-/// default/external`) probably belongs in `wanted`, where the reference looks.
-pub fn found_object_help(what: &str, wanted: &str) -> String {
-    move_object(what, wanted)
+/// The model's Gateways (stand-ins left out) and routes by kind and name, built once so that
+/// every reference that misses costs one lookup, not a scan of the model.
+pub struct ByName<'a>(HashMap<&'a str, Vec<(&'static str, Candidate<'a>)>>);
+
+impl<'a> ByName<'a> {
+    /// Indexes `model`.
+    pub fn of_model(model: &'a Model) -> ByName<'a> {
+        let mut index: HashMap<&'a str, Vec<(&'static str, Candidate<'a>)>> = HashMap::new();
+        let gateways = model.gateways.iter().filter(|g| !g.assumed);
+        let gateways = gateways.map(|g| ("Gateway", g.candidate()));
+        let routes = model
+            .routes
+            .iter()
+            .map(|r| (r.kind.as_str(), r.candidate()));
+        for (kind, candidate) in gateways.chain(routes) {
+            index
+                .entry(candidate.name)
+                .or_default()
+                .push((kind, candidate));
+        }
+        ByName(index)
+    }
+
+    /// The objects of `kind` called `name` outside `namespace`.
+    pub fn find(&self, kind: &str, name: &str, namespace: &str) -> Elsewhere<'a> {
+        let named = self.0.get(name).map_or(&[][..], Vec::as_slice);
+        let of_kind = named.iter().filter(|(k, _)| *k == kind).map(|(_, c)| *c);
+        find(of_kind, name, namespace)
+    }
 }
 
 /// `` `a` `` or `` `a`, `b` ``.
@@ -131,7 +158,7 @@ pub fn target_ref_help(
 ) -> String {
     let there = found.namespaces[0];
     if found.all_defaulted {
-        found_object_help(target, policy_namespace)
+        move_object(target, policy_namespace)
     } else if namespace_defaulted {
         format!(
             "a targetRef names an object in the policy's own namespace; {}",
@@ -178,7 +205,7 @@ impl<'a> ParentRefSite<'a> {
 pub fn parent_ref_help(site: &ParentRefSite<'_>, found: &Elsewhere<'_>) -> String {
     let there = found.namespaces[0];
     if found.all_defaulted {
-        return found_object_help(
+        return move_object(
             &format!("Gateway {there}/{}", site.gateway),
             site.wanted_namespace,
         );

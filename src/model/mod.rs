@@ -233,14 +233,22 @@ impl Model {
                 }
             }
         }
-        for ((namespace, name), (mut sections, (r, i))) in missing {
+        for (sections, _) in missing.values_mut() {
             sections.sort();
             if sections.is_empty() {
                 sections.push("default".into());
             }
+        }
+        let by_name = elsewhere::ByName::of_model(self);
+        let diagnostics: Vec<Diagnostic> = missing
+            .iter()
+            .map(|((ns, name), (sections, site))| {
+                self.assumed_gateway_diagnostic(ns, name, sections, *site, &by_name)
+            })
+            .collect();
+        self.diagnostics.extend(diagnostics);
+        for ((namespace, name), (sections, (r, i))) in missing {
             let span = self.routes[r].parent_refs[i].span;
-            let diagnostic = self.assumed_gateway_diagnostic(&namespace, &name, &sections, (r, i));
-            self.diagnostics.push(diagnostic);
             let listeners = sections
                 .into_iter()
                 .map(|section| Listener {
@@ -275,6 +283,7 @@ impl Model {
         name: &str,
         sections: &[String],
         (route, parent): RefSite,
+        by_name: &elsewhere::ByName<'_>,
     ) -> Diagnostic {
         let route = &self.routes[route];
         let parent = &route.parent_refs[parent];
@@ -287,14 +296,7 @@ impl Model {
         )
         .with_label(parent.span, "first route referring to it")
         .with_object(format!("Gateway {namespace}/{name}"));
-        let found = elsewhere::find(
-            self.gateways
-                .iter()
-                .filter(|g| !g.assumed)
-                .map(Gateway::candidate),
-            name,
-            namespace,
-        );
+        let found = by_name.find("Gateway", name, namespace);
         if !found.is_empty() {
             diagnostic.message = format!(
                 "{}, although {}",

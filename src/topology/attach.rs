@@ -74,6 +74,8 @@ struct Context<'m> {
     model: &'m Model,
     gateways: HashMap<(&'m str, &'m str), u32>,
     undecidable_reported: HashSet<(u32, u32, String)>,
+    /// Gateways by name, built on the first parentRef that misses.
+    by_name: std::cell::OnceCell<elsewhere::ByName<'m>>,
 }
 
 /// Attaches every route of the model.
@@ -88,6 +90,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
         model,
         gateways,
         undecidable_reported: HashSet::new(),
+        by_name: std::cell::OnceCell::new(),
     };
     let mut route_listeners = Vec::with_capacity(model.routes.len());
     let mut rejections = Vec::new();
@@ -197,15 +200,10 @@ impl Context<'_> {
     /// `ParentNotFound`, saying where a Gateway of that name is when it is in another
     /// namespace (and then not offering `--assume-gateways`, which would hide the cause).
     fn parent_not_found(&self, route: &Route, parent: &ParentRef) -> Refusal {
-        let found = elsewhere::find(
-            self.model
-                .gateways
-                .iter()
-                .filter(|g| !g.assumed)
-                .map(Gateway::candidate),
-            &parent.name,
-            &parent.namespace,
-        );
+        let found = self
+            .by_name
+            .get_or_init(|| elsewhere::ByName::of_model(self.model))
+            .find("Gateway", &parent.name, &parent.namespace);
         let mut message = format!(
             "parentRef names Gateway {}/{}, which is not in the input",
             parent.namespace, parent.name

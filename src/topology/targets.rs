@@ -7,7 +7,7 @@
 //! `namespace/name`. The older policy is the less specific one.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::gateway::{Gateway, Route, RouteKind};
+use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
 use crate::policy::{Level, Policy, PolicyKind, all_kinds};
 use std::collections::HashMap;
@@ -119,18 +119,21 @@ fn offsets(counts: impl Iterator<Item = usize>) -> (Vec<u32>, usize) {
 impl PolicyTargets {
     /// Resolves every policy's target.
     pub fn resolve(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> PolicyTargets {
-        let gateways: HashMap<(&str, &str), u32> = model
-            .gateways
-            .iter()
-            .enumerate()
-            .map(|(i, g)| ((g.namespace.as_str(), g.name.as_str()), i as u32))
-            .collect();
-        let routes: HashMap<(RouteKind, &str, &str), u32> = model
-            .routes
-            .iter()
-            .enumerate()
-            .map(|(i, r)| ((r.kind, r.namespace.as_str(), r.name.as_str()), i as u32))
-            .collect();
+        let lookup = Lookup {
+            gateways: model
+                .gateways
+                .iter()
+                .enumerate()
+                .map(|(i, g)| ((g.namespace.as_str(), g.name.as_str()), i as u32))
+                .collect(),
+            routes: model
+                .routes
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ((r.kind, r.namespace.as_str(), r.name.as_str()), i as u32))
+                .collect(),
+            by_name: std::cell::OnceCell::new(),
+        };
         let kinds = all_kinds().count();
         let (listener_offsets, listeners) =
             offsets(model.gateways.iter().map(|g| g.listeners.len()));
@@ -146,7 +149,7 @@ impl PolicyTargets {
             ..PolicyTargets::default()
         };
         for policy in &model.policies {
-            let resolved = resolve_one(model, policy, &gateways, &routes);
+            let resolved = resolve_one(model, policy, &lookup);
             match resolved {
                 Ok(target) => {
                     targets.of_policy.push(Some(target));
@@ -252,32 +255,35 @@ impl PolicyTargets {
 /// Why a target did not resolve: the `TargetNotFound` message and the diagnostic.
 type Unresolved = Box<(String, Diagnostic)>;
 
-fn resolve_one(
-    model: &Model,
+/// The model's Gateways and routes by identity, and by name for targets that miss.
+struct Lookup<'m> {
+    gateways: HashMap<(&'m str, &'m str), u32>,
+    routes: HashMap<(RouteKind, &'m str, &'m str), u32>,
+    /// Built on the first target that does not resolve.
+    by_name: std::cell::OnceCell<elsewhere::ByName<'m>>,
+}
+
+fn resolve_one<'m>(
+    model: &'m Model,
     policy: &Policy,
-    gateways: &HashMap<(&str, &str), u32>,
-    routes: &HashMap<(RouteKind, &str, &str), u32>,
+    lookup: &Lookup<'m>,
 ) -> Result<Target, Unresolved> {
     let target = &policy.target;
     let section = target.section_name.as_deref();
-    // The condition message names the *policy's* kind, as the operator writes it; the lint
-    // message names the target's kind, which says more about what is missing.
-    let (message, described) = match section {
-        Some(s) => (
-            format!(
-                "{} target {}#{s} was not found",
-                policy.kind.kind, target.name
-            ),
-            format!("{} target {}#{s} was not found", target.kind, target.name),
-        ),
-        None => (
-            format!("{} target {} was not found", policy.kind.kind, target.name),
-            format!("{} target {} was not found", target.kind, target.name),
-        ),
-    };
     let not_found = |code: Code, candidates: Vec<&str>, wanted: &str, span| {
+        // The condition message names the *policy's* kind, as the operator writes it; the
+        // lint message names the target's kind, which says more about what is missing.
+        let named = match section {
+            Some(s) => format!("{}#{s}", target.name),
+            None => target.name.clone(),
+        };
+        let message = format!("{} target {named} was not found", policy.kind.kind);
+        let described = format!("{} target {named} was not found", target.kind);
         let elsewhere = match code {
-            Code::TargetNotFound => target_elsewhere(model, policy),
+            Code::TargetNotFound => lookup
+                .by_name
+                .get_or_init(|| elsewhere::ByName::of_model(model))
+                .find(&target.kind, &target.name, &policy.namespace),
             _ => elsewhere::Elsewhere::default(),
         };
         let not_accepted = format!("{} is not accepted (TargetNotFound)", policy.display());
@@ -305,12 +311,12 @@ fn resolve_one(
         };
         let mut diagnostic = Diagnostic::new(code, text).with_label(span, "not found");
         diagnostic.help = help;
-        Err(Box::new((message.clone(), diagnostic)))
+        Err(Box::new((message, diagnostic)))
     };
     let ns = policy.namespace.as_str();
     match target.kind.as_str() {
         "Gateway" => {
-            let Some(&g) = gateways.get(&(ns, target.name.as_str())) else {
+            let Some(&g) = lookup.gateways.get(&(ns, target.name.as_str())) else {
                 let names = model
                     .gateways
                     .iter()
@@ -338,7 +344,7 @@ fn resolve_one(
         }
         kind => {
             let route_kind = RouteKind::from_kind(kind).unwrap_or(RouteKind::Http);
-            let Some(&r) = routes.get(&(route_kind, ns, target.name.as_str())) else {
+            let Some(&r) = lookup.routes.get(&(route_kind, ns, target.name.as_str())) else {
                 let names = model
                     .routes
                     .iter()
@@ -365,27 +371,4 @@ fn resolve_one(
             }
         }
     }
-}
-
-/// The other namespaces holding an object of the policy's target kind and name.
-fn target_elsewhere<'m>(model: &'m Model, policy: &Policy) -> elsewhere::Elsewhere<'m> {
-    let target = &policy.target;
-    let objects: Box<dyn Iterator<Item = elsewhere::Candidate<'m>>> =
-        match RouteKind::from_kind(&target.kind) {
-            None => Box::new(
-                model
-                    .gateways
-                    .iter()
-                    .filter(|g| !g.assumed)
-                    .map(Gateway::candidate),
-            ),
-            Some(kind) => Box::new(
-                model
-                    .routes
-                    .iter()
-                    .filter(move |r| r.kind == kind)
-                    .map(Route::candidate),
-            ),
-        };
-    elsewhere::find(objects, &target.name, &policy.namespace)
 }
