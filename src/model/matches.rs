@@ -116,41 +116,43 @@ pub const HTTP_METHODS: &[&str] = &[
     "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
 ];
 
-/// Reads `value` of `node[key]` as one of `allowed` (absent: `default`).
-fn enum_field<'a>(
+/// Reads `node[key]` as one of `allowed` (named by `name`); absent or null: `default`.
+fn enum_field<T: Copy>(
     node: &Node,
     key: &str,
     path: &FieldPath<'_>,
-    allowed: &[&'a str],
-    default: &'a str,
+    (allowed, name): (&[T], fn(T) -> &'static str),
+    default: T,
     fields: &mut Fields,
-) -> Option<&'a str> {
-    let Some(text) = fields.opt_str(node, key, path) else {
-        return (!fields_has_wrong_type(node, key)).then_some(default);
+) -> Option<T> {
+    let Some(value) = node.get(key).filter(|n| !n.is_null()) else {
+        return Some(default);
     };
-    match allowed.iter().find(|a| **a == text) {
-        Some(found) => Some(found),
-        None => {
-            let field = path.key(key);
-            let span = node.get(key).map_or(node.span, |n| n.span);
-            fields.invalid(
-                span,
-                format!(
-                    "`{field}` must be one of {}, found `{text}`",
-                    allowed.join(", ")
-                ),
-                "not an allowed value",
-            );
-            None
-        }
+    let field = path.key(key);
+    let text = fields.str(value, &field)?;
+    let found = allowed.iter().copied().find(|a| name(*a) == text);
+    if found.is_none() {
+        let names: Vec<&str> = allowed.iter().map(|a| name(*a)).collect();
+        fields.invalid(
+            value.span,
+            format!("`{field}` must be one of {}, found `{text}`", names.join(", ")),
+            "not an allowed value",
+        );
     }
+    found
 }
 
-/// Whether `node[key]` is present, not null and not a string (already reported by `opt_str`).
-fn fields_has_wrong_type(node: &Node, key: &str) -> bool {
-    node.get(key)
-        .is_some_and(|n| !n.is_null() && n.as_str().is_none())
-}
+/// `PathType`s, for [`enum_field`].
+const PATH_TYPES: (&[PathType], fn(PathType) -> &'static str) = (
+    &[PathType::Exact, PathType::PathPrefix, PathType::RegularExpression],
+    PathType::as_str,
+);
+
+/// `ValueType`s, for [`enum_field`].
+const VALUE_TYPES: (&[ValueType], fn(ValueType) -> &'static str) = (
+    &[ValueType::Exact, ValueType::RegularExpression],
+    ValueType::as_str,
+);
 
 /// Decodes a list of header or query-parameter matches.
 fn value_matches(
@@ -170,14 +172,7 @@ fn value_matches(
         if fields.map(item, &item_path).is_none() {
             continue;
         }
-        let kind = enum_field(
-            item,
-            "type",
-            &item_path,
-            &["Exact", "RegularExpression"],
-            "Exact",
-            fields,
-        );
+        let kind = enum_field(item, "type", &item_path, VALUE_TYPES, ValueType::Exact, fields);
         let name = fields
             .required(item, "name", &item_path)
             .and_then(|n| fields.non_empty_str(n, &item_path.key("name")));
@@ -186,21 +181,13 @@ fn value_matches(
             .and_then(|n| fields.str(n, &item_path.key("value")));
         if let (Some(kind), Some(name), Some(value)) = (kind, name, value) {
             out.push(ValueMatch {
-                kind: value_type(kind),
+                kind,
                 name: name.to_string(),
                 value: value.to_string(),
             });
         }
     }
     out
-}
-
-fn value_type(text: &str) -> ValueType {
-    if text == "RegularExpression" {
-        ValueType::RegularExpression
-    } else {
-        ValueType::Exact
-    }
 }
 
 /// Decodes one HTTPRoute match.
@@ -210,25 +197,14 @@ fn http_match(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<
     if let Some(p) = node.get("path").filter(|n| !n.is_null()) {
         let p_path = path.key("path");
         fields.map(p, &p_path)?;
-        let kind = enum_field(
-            p,
-            "type",
-            &p_path,
-            &["Exact", "PathPrefix", "RegularExpression"],
-            "PathPrefix",
-            fields,
-        )?;
-        decoded.path_type = match kind {
-            "Exact" => PathType::Exact,
-            "RegularExpression" => PathType::RegularExpression,
-            _ => PathType::PathPrefix,
-        };
+        decoded.path_type =
+            enum_field(p, "type", &p_path, PATH_TYPES, PathType::PathPrefix, fields)?;
         let value = fields.opt_str(p, "value", &p_path).unwrap_or("/");
         if decoded.path_type != PathType::RegularExpression && !value.starts_with('/') {
             let span = p.get("value").map_or(p.span, |n| n.span);
             fields.invalid(
                 span,
-                format!("`{p_path}.value` must be an absolute path and start with '/' when type is {kind}, found `{value}`"),
+                format!("`{p_path}.value` must be an absolute path and start with '/' when type is {}, found `{value}`", decoded.path_type.as_str()),
                 "not an absolute path",
             );
             return None;
@@ -236,7 +212,10 @@ fn http_match(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<
         decoded.path = value.to_string();
     }
     decoded.method = match node.get("method").filter(|n| !n.is_null()) {
-        Some(_) => Some(enum_field(node, "method", path, HTTP_METHODS, "GET", fields)?.to_string()),
+        Some(_) => {
+            let methods: (&[&str], fn(&'static str) -> &'static str) = (HTTP_METHODS, |m| m);
+            Some(enum_field(node, "method", path, methods, "GET", fields)?.to_string())
+        }
         None => None,
     };
     decoded.headers = value_matches(node, "headers", path, fields);
@@ -256,15 +235,8 @@ fn grpc_match(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Option<
     if let Some(m) = node.get("method").filter(|n| !n.is_null()) {
         let m_path = path.key("method");
         fields.map(m, &m_path)?;
-        let kind = enum_field(
-            m,
-            "type",
-            &m_path,
-            &["Exact", "RegularExpression"],
-            "Exact",
-            fields,
-        )?;
-        decoded.method_type = value_type(kind);
+        decoded.method_type =
+            enum_field(m, "type", &m_path, VALUE_TYPES, ValueType::Exact, fields)?;
         decoded.service = fields.opt_str(m, "service", &m_path).map(str::to_string);
         decoded.method = fields.opt_str(m, "method", &m_path).map(str::to_string);
     }
