@@ -135,7 +135,10 @@ fn enum_field<T: Copy>(
         let names: Vec<&str> = allowed.iter().map(|a| name(*a)).collect();
         fields.invalid(
             value.span,
-            format!("`{field}` must be one of {}, found `{text}`", names.join(", ")),
+            format!(
+                "`{field}` must be one of {}, found `{text}`",
+                names.join(", ")
+            ),
             "not an allowed value",
         );
     }
@@ -144,7 +147,11 @@ fn enum_field<T: Copy>(
 
 /// `PathType`s, for [`enum_field`].
 const PATH_TYPES: (&[PathType], fn(PathType) -> &'static str) = (
-    &[PathType::Exact, PathType::PathPrefix, PathType::RegularExpression],
+    &[
+        PathType::Exact,
+        PathType::PathPrefix,
+        PathType::RegularExpression,
+    ],
     PathType::as_str,
 );
 
@@ -172,7 +179,14 @@ fn value_matches(
         if fields.map(item, &item_path).is_none() {
             continue;
         }
-        let kind = enum_field(item, "type", &item_path, VALUE_TYPES, ValueType::Exact, fields);
+        let kind = enum_field(
+            item,
+            "type",
+            &item_path,
+            VALUE_TYPES,
+            ValueType::Exact,
+            fields,
+        );
         let name = fields
             .required(item, "name", &item_path)
             .and_then(|n| fields.non_empty_str(n, &item_path.key("name")));

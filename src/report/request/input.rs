@@ -2,6 +2,7 @@
 //! `--attr`. Everything here is checked before any manifest is read, and a mistake is a usage
 //! error (exit 2) naming what is wrong.
 
+use crate::topology::hostname::matches_wildcard;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -374,10 +375,16 @@ fn grpc(
 }
 
 impl Request {
-    /// Whether the host is an IP address (it then matches only hostname-less listeners and
-    /// routes).
-    pub fn host_is_ip(&self) -> bool {
-        self.host.starts_with('[') || self.host.parse::<std::net::Ipv4Addr>().is_ok()
+    /// Whether a listener or route hostname (precise, or `*.suffix` covering one or more
+    /// labels) matches the host. An IP address matches no hostname.
+    pub fn host_matches(&self, hostname: &str) -> bool {
+        let is_ip = self.host.starts_with('[') || self.host.parse::<std::net::Ipv4Addr>().is_ok();
+        let hostname = hostname.to_ascii_lowercase();
+        !is_ip
+            && match hostname.strip_prefix("*.") {
+                Some(suffix) => matches_wildcard(&self.host, suffix),
+                None => hostname == self.host,
+            }
     }
 
     /// The attribute roots request-time conditions see (request.md §4): `request` derived from

@@ -4,7 +4,6 @@
 use super::input::Request;
 use crate::model::Model;
 use crate::model::gateway::{Gateway, Listener};
-use crate::topology::hostname::matches_wildcard;
 use serde::Serialize;
 
 /// Why this listener serves the request.
@@ -78,15 +77,12 @@ fn receives(gateway: &Gateway, listener: &Listener, request: &Request) -> Option
     let Some(hostname) = listener.hostname.as_deref() else {
         return Some(Specificity::CatchAll);
     };
-    if request.host_is_ip() {
-        return None;
-    }
-    let hostname = hostname.to_ascii_lowercase();
-    match hostname.strip_prefix("*.") {
-        Some(suffix) => matches_wildcard(&request.host, suffix)
-            .then(|| Specificity::Wildcard(suffix.split('.').count())),
-        None => (hostname == request.host).then_some(Specificity::Exact),
-    }
+    request
+        .host_matches(hostname)
+        .then(|| match hostname.strip_prefix("*.") {
+            Some(suffix) => Specificity::Wildcard(suffix.split('.').count()),
+            None => Specificity::Exact,
+        })
 }
 
 /// The receiving listeners of one Gateway, most specific first.

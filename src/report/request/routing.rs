@@ -8,7 +8,7 @@ use crate::model::Model;
 use crate::model::gateway::{Route, RouteKind};
 use crate::model::matches::{GrpcMatch, HttpMatch, PathType, RuleMatches, ValueMatch, ValueType};
 use crate::topology::Topology;
-use crate::topology::hostname::{hostnames_intersect, matches_wildcard};
+use crate::topology::hostname::hostnames_intersect;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -183,21 +183,9 @@ fn applicable_hostnames<'r>(
         .iter()
         .map(String::as_str)
         .filter(|h| listener_hostname.is_none_or(|l| hostnames_intersect(l, h)))
-        .filter(|h| host_matches(h, request))
+        .filter(|h| request.host_matches(h))
         .collect();
     (!found.is_empty()).then_some(found)
-}
-
-/// Whether a hostname (precise or `*.suffix`) matches the request's host.
-pub fn host_matches(hostname: &str, request: &Request) -> bool {
-    if request.host_is_ip() {
-        return false;
-    }
-    let hostname = hostname.to_ascii_lowercase();
-    match hostname.strip_prefix("*.") {
-        Some(suffix) => matches_wildcard(&request.host, suffix),
-        None => hostname == request.host,
-    }
 }
 
 /// Whether the path matches a path match.
