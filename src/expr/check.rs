@@ -5,7 +5,8 @@
 //! rejects anything but `spec`, `self` and the standard library, enforces
 //! the limits on the tree's depth, on comprehension nesting and on variable
 //! uses, measures the tree's height, and inserts the evaluation budget's
-//! charges.
+//! charges. Request-time predicates and counters (`dopol request`) go
+//! through the same walk with any name allowed ([`check_request`]).
 
 use super::budget::{REGEX_STEPS, charge_before, meter_step};
 use super::parse::{env, parse};
@@ -87,6 +88,16 @@ const MACROS: &[&str] = &["has", "all", "exists", "exists_one", "map", "filter"]
 /// The variables a constraint may use.
 const CONSTRAINT_VARIABLES: &[&str] = &["spec", "self"];
 
+/// Which names an expression may use.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Names {
+    /// A constraint: `spec`, `self` and the standard library.
+    Constraint,
+    /// A request-time predicate or counter: any variable and function (an unbound one fails
+    /// at evaluation). The tree limits and the metering are the same.
+    Any,
+}
+
 /// Parses `text` and checks it as a constraint.
 pub(super) fn compile_constraint(text: &str) -> Result<Constraint, ExprError> {
     let (mut expr, info) = parse(text)?;
@@ -94,12 +105,29 @@ pub(super) fn compile_constraint(text: &str) -> Result<Constraint, ExprError> {
         text,
         info: &info,
         loops: Vec::new(),
+        names: Names::Constraint,
     };
     let shape = checker.visit(&mut expr, 0, 0)?;
     Ok(Constraint {
         expr,
         height: shape.height,
     })
+}
+
+/// Checks a parsed request-time expression against the tree limits and inserts the budget's
+/// charges, as for constraints, but with any variable and function allowed.
+pub(super) fn check_request(
+    text: &str,
+    info: &SourceInfo,
+    expr: &mut IdedExpr,
+) -> Result<(), ExprError> {
+    let mut checker = Checker {
+        text,
+        info,
+        loops: Vec::new(),
+        names: Names::Any,
+    };
+    checker.visit(expr, 0, 0).map(|_| ())
 }
 
 /// The size of a checked subtree.
@@ -130,6 +158,7 @@ struct Checker<'a> {
     text: &'a str,
     info: &'a SourceInfo,
     loops: Vec<LoopScope>,
+    names: Names,
 }
 
 impl Checker<'_> {
@@ -298,7 +327,10 @@ impl Checker<'_> {
             }
             return Ok(());
         }
-        if CONSTRAINT_VARIABLES.contains(&name) || env().types().find_type(name).is_some() {
+        if self.names == Names::Any
+            || CONSTRAINT_VARIABLES.contains(&name)
+            || env().types().find_type(name).is_some()
+        {
             return Ok(());
         }
         Err(self.error_at_node(
@@ -308,7 +340,7 @@ impl Checker<'_> {
     }
 
     fn check_function(&self, name: &str, id: u64) -> Result<(), ExprError> {
-        if ALLOWED_FUNCTIONS.contains(&name) {
+        if self.names == Names::Any || ALLOWED_FUNCTIONS.contains(&name) {
             Ok(())
         } else if MACROS.contains(&name) {
             Err(self.error_at_call(id, format!("wrong arguments for the `{name}` macro")))

@@ -16,7 +16,8 @@
 //! cannot tell which of its keys the user left out.
 //!
 //! Safety: the same guards as constraints ([`crate::expr`]): text limits before parsing, the
-//! large-stack worker threads, tree depth / comprehension nesting / variable-use limits, and
+//! large-stack worker threads, the constraint checker's tree depth / comprehension nesting /
+//! variable-use limits (with any name allowed), and
 //! the evaluation budget charged by comprehension steps and regex matches. The wasm-shim string
 //! functions are re-implemented here with the wasm-shim's semantics (`Kuadrant/wasm-shim`
 //! `src/data/cel/strings.rs`) because the `cel` crate's `strings` extension has no size limit
@@ -27,11 +28,12 @@
 //! wasm-shim counts `indexOf`/`lastIndexOf` offsets in bytes, so results differ for non-ASCII
 //! strings only.
 
-use super::budget::{Budget, REGEX_STEPS, STEP_FUNCTION, charge_before, meter_step};
+use super::MAX_EVALUATION_STEPS;
+use super::budget::{Budget, STEP_FUNCTION};
+use super::check::check_request;
 use super::eval::json_to_cel;
 use super::limits::check_text_limits;
 use super::parse::{env, on_worker, parse};
-use super::{MAX_COMPREHENSION_NESTING, MAX_EVALUATION_STEPS, MAX_TREE_DEPTH, MAX_VARIABLE_USES};
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 use cel::extractors::{Arguments, This};
 use cel::{Context, ExecutionError, ResolveResult, Value};
@@ -141,12 +143,12 @@ fn evaluate_here<T>(
     evaluator: Evaluator,
     finish: fn(Value) -> Result<T, String>,
 ) -> Outcome<T> {
-    let mut expr = match parse(text) {
-        Ok((expr, _)) => expr,
+    let (mut expr, info) = match parse(text) {
+        Ok(parsed) => parsed,
         Err(error) => return Outcome::failed(format!("does not compile: {error}")),
     };
-    if let Err(error) = Preparer::default().visit(&mut expr, 0, 0) {
-        return Outcome::failed(format!("rejected: {error}"));
+    if let Err(error) = check_request(text, &info, &mut expr) {
+        return Outcome::failed(format!("rejected: {}", error.message));
     }
     let tree = bindings(attributes, evaluator);
     let budget = Arc::new(Budget::new(MAX_EVALUATION_STEPS));
@@ -478,115 +480,6 @@ fn references(expr: &IdedExpr, bound: &mut Vec<String>, found: &mut Vec<Referenc
             bound.truncate(depth);
         }
         _ => {}
-    }
-}
-
-/// Enforces the tree limits of [`crate::expr`] and inserts the budget's charges, as
-/// constraints get, but with any variable allowed (unbound ones fail at evaluation).
-#[derive(Default)]
-struct Preparer {
-    /// Per enclosing comprehension: its variables and how often they are used.
-    loops: Vec<(Vec<String>, usize)>,
-}
-
-impl Preparer {
-    /// Checks `expr` and returns its node count.
-    fn visit(
-        &mut self,
-        expr: &mut IdedExpr,
-        depth: usize,
-        nesting: usize,
-    ) -> Result<usize, String> {
-        if depth >= MAX_TREE_DEPTH {
-            return Err(format!(
-                "the expression is nested more than {MAX_TREE_DEPTH} levels deep"
-            ));
-        }
-        let below = depth + 1;
-        let nodes = match &mut expr.expr {
-            Expr::Ident(name) => self.use_variable(name)?,
-            Expr::Select(select) => self.visit(&mut select.operand, below, nesting)?,
-            Expr::Call(call) => {
-                let mut nodes = 0;
-                if let Some(target) = call.target.as_deref_mut() {
-                    nodes += self.visit(target, below, nesting)?;
-                }
-                for arg in &mut call.args {
-                    nodes += self.visit(arg, below, nesting)?;
-                }
-                nodes
-            }
-            Expr::Comprehension(c) => self.visit_comprehension(c, below, nesting)?,
-            Expr::List(list) => {
-                let mut nodes = 0;
-                for element in &mut list.elements {
-                    nodes += self.visit(element, below, nesting)?;
-                }
-                nodes
-            }
-            Expr::Map(map) => {
-                let mut nodes = 0;
-                for entry in &mut map.entries {
-                    nodes += match &mut entry.expr {
-                        EntryExpr::MapEntry(e) => {
-                            self.visit(&mut e.key, below, nesting)?
-                                + self.visit(&mut e.value, below, nesting)?
-                        }
-                        EntryExpr::StructField(f) => self.visit(&mut f.value, below, nesting)?,
-                    };
-                }
-                nodes
-            }
-            Expr::Struct(_) => return Err("message literals are not supported".into()),
-            Expr::Unspecified => return Err("incomplete expression".into()),
-            Expr::Literal(_) => 0,
-        };
-        if matches!(&expr.expr, Expr::Call(call) if call.func_name == "matches") {
-            charge_before(expr, REGEX_STEPS);
-        }
-        Ok(nodes + 1)
-    }
-
-    fn visit_comprehension(
-        &mut self,
-        c: &mut cel::common::ast::ComprehensionExpr,
-        depth: usize,
-        nesting: usize,
-    ) -> Result<usize, String> {
-        if nesting >= MAX_COMPREHENSION_NESTING {
-            return Err(format!(
-                "comprehensions are nested more than {MAX_COMPREHENSION_NESTING} levels deep"
-            ));
-        }
-        let range = self.visit(&mut c.iter_range, depth, nesting)?;
-        let variables = [Some(&c.iter_var), c.iter_var2.as_ref()];
-        self.loops
-            .push((variables.into_iter().flatten().cloned().collect(), 0));
-        let init = self.visit(&mut c.accu_init, depth, nesting)?;
-        let condition = self.visit(&mut c.loop_cond, depth, nesting + 1)?;
-        let step = self.visit(&mut c.loop_step, depth, nesting + 1)?;
-        let result = self.visit(&mut c.result, depth, nesting)?;
-        self.loops.pop();
-        meter_step(c, step + 1);
-        Ok(range + init + condition + step + result)
-    }
-
-    /// Counts a use of a comprehension variable (each use may copy a large value).
-    fn use_variable(&mut self, name: &str) -> Result<usize, String> {
-        let scope = self
-            .loops
-            .iter_mut()
-            .rev()
-            .find(|(variables, _)| variables.iter().any(|v| v == name));
-        if let Some((_, uses)) = scope {
-            *uses += 1;
-            if *uses > MAX_VARIABLE_USES {
-                return Err(format!(
-                    "`{name}` is used more than {MAX_VARIABLE_USES} times in its comprehension"
-                ));
-            }
-        }
-        Ok(0)
     }
 }
 
