@@ -175,15 +175,10 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
         }
     };
     let (engine, diagnostics) = Engine::new(model, topology);
-    let all_kinds: Vec<_> = crate::policy::all_kinds().collect();
     let report = explain::ExplainReport {
         items: paths
             .into_iter()
-            .map(|p| {
-                explain::explain_path(&engine, p, |k| {
-                    kinds.is_empty() || kinds.iter().any(|w| std::ptr::eq(*w, all_kinds[k]))
-                })
-            })
+            .map(|p| explain::explain_path(&engine, p, |k| filter::shows_kind_index(&kinds, k)))
             .collect(),
     };
     let exit = run.finish(diagnostics);

@@ -22,9 +22,8 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
     let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
     let run = Run::start(&args.input)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
-    let all_kinds: Vec<_> = crate::policy::all_kinds().collect();
     let (trace, more) = request::simulate(&engine, &parsed, args.gateway.as_deref(), |k| {
-        kinds.is_empty() || kinds.iter().any(|w| std::ptr::eq(*w, all_kinds[k]))
+        filter::shows_kind_index(&kinds, k)
     })
     .map_err(UsageError)?;
     diagnostics.extend(more);

@@ -92,6 +92,15 @@ pub fn matches_name(pattern: &str, namespace: &str, name: &str) -> bool {
     }
 }
 
+/// Whether `--kind` (`kinds`, empty for all) shows the kind at `index` in
+/// [`policy::all_kinds`].
+pub fn shows_kind_index(kinds: &[&PolicyKind], index: usize) -> bool {
+    kinds.is_empty()
+        || policy::all_kinds()
+            .nth(index)
+            .is_some_and(|kind| kinds.iter().any(|k| std::ptr::eq(*k, kind)))
+}
+
 impl Filters {
     /// Whether a policy kind is shown.
     pub fn shows_kind(&self, kind: &PolicyKind) -> bool {
