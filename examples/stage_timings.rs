@@ -36,7 +36,7 @@ fn main() {
     dopol::platform::tune_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     assert!(!args.is_empty(), "usage: stage_timings DIR...");
-    let kinds = known_kinds();
+    let kinds = known_kinds(&dopol::policy::Registry::builtin());
     let options = ObjectOptions {
         default_namespace: "default",
         kinds: &kinds,

@@ -21,6 +21,8 @@ pub struct InputOptions {
     pub assume_gateways: bool,
     /// `--with` / `--without`.
     pub overlay: load::Overlay,
+    /// The policy families to read.
+    pub registry: std::sync::Arc<crate::policy::Registry>,
 }
 
 impl Default for InputOptions {
@@ -30,6 +32,7 @@ impl Default for InputOptions {
             default_namespace: "default".into(),
             assume_gateways: false,
             overlay: load::Overlay::default(),
+            registry: std::sync::Arc::new(crate::policy::Registry::builtin()),
         }
     }
 }
@@ -57,7 +60,7 @@ impl Evaluated {
 
 /// Reads the inputs from `tree` and builds the model and topology.
 pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Read) -> Evaluated {
-    let kinds = known_kinds();
+    let kinds = known_kinds(&options.registry);
     let object_options = ObjectOptions {
         default_namespace: &options.default_namespace,
         kinds: &kinds,
@@ -74,6 +77,7 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         loaded,
         &ModelOptions {
             assume_gateways: options.assume_gateways,
+            registry: options.registry.clone(),
         },
     );
     let topology = Topology::build(&model);

@@ -3,12 +3,12 @@
 use super::args::{DiffArgs, InputArgs, ReportFormat};
 use super::session::{self, Exit, Session, UsageError, worst};
 use crate::engine::Engine;
+use crate::engine::observed::Observed;
 use crate::load::files::{FileTree, WorkTree};
 use crate::load::git::{GitTree, is_safe_revision};
 use crate::pipeline::{self, Evaluated, InputOptions};
 use crate::render::diff::{Palette, human, stat};
 use crate::report::diff;
-use crate::report::observed::Observed;
 use std::path::Path;
 
 /// Where one side's manifests come from.

@@ -3,10 +3,10 @@
 use super::args::{ExplainArgs, ReachArgs, ReportArgs, ReportFormat, TopologyArgs, TopologyOutput};
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
+use crate::engine::observed::Observed;
 use crate::render::observability;
 use crate::render::topology::{self, TopologyFormat};
 use crate::report::filter::{self, matches_name};
-use crate::report::observed::Observed;
 use crate::report::{explain, overridden, reach, status};
 
 /// Runs a report over every rule's outcomes (`overridden`, `status`).
@@ -116,7 +116,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
     let topology = &run.evaluated.topology;
-    let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
+    let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
     let paths: Vec<usize> = match (&args.path, &args.route) {
         (Some(id), _) => match topology.find_path(id) {
             Some(index) => vec![index],
@@ -178,7 +178,11 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     let report = explain::ExplainReport {
         items: paths
             .into_iter()
-            .map(|p| explain::explain_path(&engine, p, |k| filter::shows_kind_index(&kinds, k)))
+            .map(|p| {
+                explain::explain_path(&engine, p, |k| {
+                    filter::shows_kind_index(&model.registry, &kinds, k)
+                })
+            })
             .collect(),
     };
     let exit = run.finish(diagnostics);

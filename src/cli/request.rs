@@ -19,11 +19,12 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
         attributes: args.attributes.clone(),
     };
     let parsed = input::parse(&wanted).map_err(UsageError)?;
-    let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
+    let registry = super::session::registry(&args.input);
+    let kinds = filter::parse_kinds(&registry, &args.kinds).map_err(UsageError)?;
     let run = Run::start(&args.input)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     let (trace, more) = request::simulate(&engine, &parsed, args.gateway.as_deref(), |k| {
-        filter::shows_kind_index(&kinds, k)
+        filter::shows_kind_index(&registry, &kinds, k)
     })
     .map_err(UsageError)?;
     diagnostics.extend(more);

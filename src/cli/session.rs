@@ -145,11 +145,17 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
         files: args.files.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
+        registry: registry(args),
         overlay: crate::load::Overlay {
             with: args.with.clone(),
             without,
         },
     })
+}
+
+/// The policy families of a run.
+pub fn registry(_args: &InputArgs) -> std::sync::Arc<crate::policy::Registry> {
+    std::sync::Arc::new(crate::policy::Registry::builtin())
 }
 
 /// `--without` selectors that matched nothing are a usage error.
@@ -165,7 +171,7 @@ pub fn check_overlay(evaluated: &crate::pipeline::Evaluated) -> Result<(), Usage
 
 /// Report filters from the flags (unknown kinds or policies are usage errors).
 pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Filters, UsageError> {
-    let kinds = filter::parse_kinds(&args.kinds).map_err(UsageError)?;
+    let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
     let policies = match &args.policy {
         Some(reference) => Some(filter::resolve_policy_ref(model, reference).map_err(UsageError)?),
         None => None,

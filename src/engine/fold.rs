@@ -1,24 +1,16 @@
-//! The fold (SPEC §4 step 4, and the §4.1 extensions).
+//! What every family's fold produces: the effective policy of a path (rule key → the rule that
+//! provides it, with every policy that contributed to its value), and the decisions it reports
+//! on the way.
 //!
-//! Start with an empty effective policy `E`; for each policy `S` from the most specific to the
-//! least specific, and each of its blocks (defaults, bare, overrides), `E := merge(S, E)` with
-//! the strategy of `S`'s block:
-//!
-//! | strategy of S        | result                                                    |
-//! |----------------------|-----------------------------------------------------------|
-//! | atomic defaults/bare | E if E has any rule, else S's rules                       |
-//! | atomic overrides     | S's rules only                                            |
-//! | merge defaults       | E plus each S rule whose key E lacks (E wins clashes)     |
-//! | merge overrides      | S's rules plus each E rule whose key S lacks (S wins)     |
-//!
-//! Rules keep the policy that declared them as their source. Every decision is reported to a
-//! [`FoldObserver`], which is how `status`, `overridden`, `reach` and `explain` learn who beat
-//! whom without re-deriving it from the final result.
+//! A fold is the family's ([`crate::policy::Evaluator::fold`]); this module holds only the
+//! shapes the engine and the reports share. Every decision is reported to a [`FoldObserver`],
+//! which is how `status`, `overridden`, `reach` and `explain` learn who beat whom without
+//! re-deriving it from the final result.
 
-use super::constraint::{ConstraintOutcome, Constraints};
 use crate::model::Model;
-use crate::policy::{BlockKind, Strategy};
+use crate::yaml::Node;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Identifies one rule of one block of one policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,8 +23,77 @@ pub struct RuleRef {
     pub rule: u32,
 }
 
+/// A value several policies contributed to (a deep merge), highest priority first.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The merged value.
+    pub value: Node,
+    /// Every contributing policy, highest priority first; `origins[0]` is the source.
+    pub origins: Vec<u32>,
+}
+
+impl PartialEq for Merged {
+    fn eq(&self, other: &Merged) -> bool {
+        self.origins == other.origins && self.value.same_value(&other.value)
+    }
+}
+
+/// One rule of an effective policy: the winning policy's rule (its `source`), and — when the
+/// value is not that rule's value verbatim — the merged value with all its origins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EffectiveRule {
+    /// The source's rule.
+    pub rule: RuleRef,
+    /// The merged value and origins, when others contributed.
+    pub merged: Option<Arc<Merged>>,
+}
+
+impl EffectiveRule {
+    /// A rule taken whole from one policy.
+    pub fn whole(rule: RuleRef) -> EffectiveRule {
+        EffectiveRule { rule, merged: None }
+    }
+
+    /// The policies whose values make up the rule's value, highest priority first.
+    pub fn origins(&self) -> &[u32] {
+        match &self.merged {
+            Some(merged) => &merged.origins,
+            None => std::slice::from_ref(&self.rule.policy),
+        }
+    }
+
+    /// The rule's value.
+    pub fn value<'a>(&'a self, model: &'a Model) -> &'a Node {
+        match &self.merged {
+            Some(merged) => &merged.value,
+            None => {
+                let r = &self.rule;
+                &model.policies[r.policy as usize].blocks[r.block as usize].rules[r.rule as usize]
+                    .value
+            }
+        }
+    }
+}
+
+impl Eq for EffectiveRule {}
+
+impl std::hash::Hash for EffectiveRule {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // Equal rules have equal sources; the merged value only refines equality.
+        self.rule.hash(state);
+    }
+}
+
+impl std::ops::Deref for EffectiveRule {
+    type Target = RuleRef;
+
+    fn deref(&self) -> &RuleRef {
+        &self.rule
+    }
+}
+
 /// The effective policy: rule key → the rule that provides it.
-pub type Effective<'m> = BTreeMap<&'m str, RuleRef>;
+pub type Effective<'m> = BTreeMap<&'m str, EffectiveRule>;
 
 /// What happened to a rule at one fold step. The last event about a rule is its outcome.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,6 +115,11 @@ pub enum RuleEvent {
         /// The policy whose `unset` named it.
         by: u32,
     },
+    /// The policy contributed to the rule's value but is not its source (a deep merge).
+    Merged {
+        /// The source.
+        by: u32,
+    },
     /// Its block's constraint did not hold or failed.
     NotApplied {
         /// Why.
@@ -70,6 +136,7 @@ impl RuleEvent {
             RuleEvent::Superseded { .. } => "superseded",
             RuleEvent::Overridden { .. } => "overridden",
             RuleEvent::Deactivated { .. } => "deactivated",
+            RuleEvent::Merged { .. } => "merged",
             RuleEvent::NotApplied { .. } => "not-applied",
         }
     }
@@ -78,7 +145,9 @@ impl RuleEvent {
     pub fn by(&self) -> Vec<u32> {
         match self {
             RuleEvent::Superseded { by } => by.clone(),
-            RuleEvent::Overridden { by } | RuleEvent::Deactivated { by } => vec![*by],
+            RuleEvent::Overridden { by }
+            | RuleEvent::Deactivated { by }
+            | RuleEvent::Merged { by } => vec![*by],
             RuleEvent::Added | RuleEvent::NotApplied { .. } => Vec::new(),
         }
     }
@@ -119,10 +188,11 @@ pub struct NoObserver;
 
 impl FoldObserver<'_> for NoObserver {}
 
-/// A constraint that could not be evaluated during a fold (reported as a warning per path).
+/// A condition of a block that could not be evaluated during a fold (reported as a warning
+/// per path, worded by the family).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConstraintFailure {
-    /// The policy whose block carries the constraint.
+pub struct FoldFailure {
+    /// The policy whose block carries the condition.
     pub policy: u32,
     /// The block.
     pub block: u16,
@@ -136,142 +206,7 @@ pub struct Folded<'m> {
     /// The effective policy.
     pub effective: Effective<'m>,
     /// Constraints that failed to evaluate (their blocks were not applied).
-    pub failures: Vec<ConstraintFailure>,
-}
-
-/// Folds `ordered` (least specific first) into the effective policy.
-pub fn fold<'m>(
-    model: &'m Model,
-    ordered: &[u32],
-    constraints: &Constraints,
-    observer: &mut dyn FoldObserver<'m>,
-) -> Folded<'m> {
-    let mut failures = Vec::new();
-    let mut effective: Effective<'m> = BTreeMap::new();
-    // Keys deactivated by the `unset`s of policies already folded, with the unsetting policy.
-    let mut unset: BTreeMap<&'m str, u32> = BTreeMap::new();
-    for &policy_index in ordered.iter().rev() {
-        let policy = &model.policies[policy_index as usize];
-        for (block_index, block) in policy.blocks.iter().enumerate() {
-            let block_index = block_index as u16;
-            let rule_ref = |rule: usize| RuleRef {
-                policy: policy_index,
-                block: block_index,
-                rule: rule as u32,
-            };
-
-            if let Some(constraint) = &block.constraint {
-                let outcome =
-                    constraints.evaluate(model, policy_index, block_index, constraint, &effective);
-                let skipped = match outcome {
-                    ConstraintOutcome::Applied => None,
-                    ConstraintOutcome::False(reason) | ConstraintOutcome::Invalid(reason) => {
-                        Some(reason)
-                    }
-                    ConstraintOutcome::Failed(reason) => {
-                        failures.push(ConstraintFailure {
-                            policy: policy_index,
-                            block: block_index,
-                            reason: reason.clone(),
-                        });
-                        Some(reason)
-                    }
-                };
-                if let Some(reason) = skipped {
-                    observer.block(
-                        policy_index,
-                        block_index,
-                        &BlockStep::NotApplied {
-                            reason: reason.clone(),
-                        },
-                    );
-                    for i in 0..block.rules.len() {
-                        observer.rule(
-                            rule_ref(i),
-                            RuleEvent::NotApplied {
-                                reason: reason.clone(),
-                            },
-                        );
-                    }
-                    observer.after_block(policy_index, block_index, &effective);
-                    continue;
-                }
-            }
-            observer.block(policy_index, block_index, &BlockStep::Applied);
-
-            // Deactivation applies to defaults only; overrides cannot be deactivated.
-            let mut active: Vec<usize> = Vec::with_capacity(block.rules.len());
-            for (i, rule) in block.rules.iter().enumerate() {
-                match unset.get(rule.key.as_str()) {
-                    Some(&by) if block.kind != BlockKind::Overrides => {
-                        observer.rule(rule_ref(i), RuleEvent::Deactivated { by });
-                    }
-                    _ => active.push(i),
-                }
-            }
-
-            match (block.kind.is_override(), block.strategy) {
-                (false, Strategy::Atomic) => {
-                    if effective.is_empty() {
-                        for &i in &active {
-                            effective.insert(block.rules[i].key.as_str(), rule_ref(i));
-                            observer.rule(rule_ref(i), RuleEvent::Added);
-                        }
-                    } else if !active.is_empty() {
-                        let by = sources(&effective);
-                        for &i in &active {
-                            observer.rule(rule_ref(i), RuleEvent::Superseded { by: by.clone() });
-                        }
-                    }
-                }
-                (true, Strategy::Atomic) => {
-                    for (_, lost) in std::mem::take(&mut effective) {
-                        observer.rule(lost, RuleEvent::Overridden { by: policy_index });
-                    }
-                    for &i in &active {
-                        effective.insert(block.rules[i].key.as_str(), rule_ref(i));
-                        observer.rule(rule_ref(i), RuleEvent::Added);
-                    }
-                }
-                (false, Strategy::Merge) => {
-                    for &i in &active {
-                        let key = block.rules[i].key.as_str();
-                        match effective.get(key) {
-                            Some(existing) => {
-                                observer.rule(
-                                    rule_ref(i),
-                                    RuleEvent::Superseded {
-                                        by: vec![existing.policy],
-                                    },
-                                );
-                            }
-                            None => {
-                                effective.insert(key, rule_ref(i));
-                                observer.rule(rule_ref(i), RuleEvent::Added);
-                            }
-                        }
-                    }
-                }
-                (true, Strategy::Merge) => {
-                    for &i in &active {
-                        let key = block.rules[i].key.as_str();
-                        if let Some(lost) = effective.insert(key, rule_ref(i)) {
-                            observer.rule(lost, RuleEvent::Overridden { by: policy_index });
-                        }
-                        observer.rule(rule_ref(i), RuleEvent::Added);
-                    }
-                }
-            }
-            observer.after_block(policy_index, block_index, &effective);
-        }
-        for entry in &policy.unset {
-            unset.entry(entry.key.as_str()).or_insert(policy_index);
-        }
-    }
-    Folded {
-        effective,
-        failures,
-    }
+    pub failures: Vec<FoldFailure>,
 }
 
 /// The sorted, unique policies providing the rules of `effective`.

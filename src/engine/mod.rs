@@ -1,23 +1,23 @@
-//! The merge engine: orders the policies on a path and folds them (SPEC §4, §4.1).
+//! The merge engine: collects the policies on every path and hands them to their family's
+//! fold (SPEC §4; families §1).
 //!
-//! [`Engine`] holds the model, its topology and the compiled constraints. For one path and one
-//! policy kind it lists the accepted policies attached to any element of the path, least
-//! specific first ([`Engine::path_policies`]), and folds them ([`fold::fold`]). Evaluating every
-//! path ([`Engine::effective_all`]) runs in parallel; paths with the same policy list share one
-//! fold.
+//! [`Engine`] holds the model, its topology and one [`Evaluator`] per family. For one path and
+//! one policy kind it lists the policies attached to each element of the path
+//! ([`Engine::levels`]) and asks the kind's family to fold them. Evaluating every path
+//! ([`Engine::effective_all`]) runs in parallel; paths whose elements carry the same lists share
+//! one fold when the family says its folds depend on nothing else.
 
-pub mod constraint;
-pub mod extensions;
 pub mod fold;
+pub mod observed;
 pub mod outcomes;
 pub mod trace;
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::model::Model;
+use crate::policy::{Evaluator, PathLevel, PathView};
 use crate::topology::targets::NO_LIST;
 use crate::topology::{Path, Target, Topology};
-use constraint::Constraints;
-use fold::{Effective, Folded, NoObserver};
+use fold::{Effective, FoldObserver, Folded, NoObserver};
 use outcomes::OutcomeRecorder;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap;
 pub struct EffectiveEntry {
     /// Index into `Topology::paths`.
     pub path: u32,
-    /// Index into [`crate::policy::all_kinds`].
+    /// Index into the model's kind registry.
     pub kind: usize,
     /// Index into the shared results ([`EffectiveSet::folds`], [`SharedFolds::results`]).
     pub fold: u32,
@@ -45,7 +45,7 @@ pub struct SharedFolds<T> {
 /// One fold with the outcome of every rule it saw.
 #[derive(Debug)]
 pub struct PathOutcomes<'m> {
-    /// The policies, least specific first.
+    /// The policies, least specific element first.
     pub policies: Vec<u32>,
     /// The fold.
     pub folded: Folded<'m>,
@@ -70,67 +70,152 @@ impl<'m> EffectiveSet<'m> {
     }
 }
 
-/// Model + topology + compiled constraints: everything needed to evaluate paths.
+/// Model + topology + one evaluator per family: everything needed to evaluate paths.
 pub struct Engine<'m> {
     /// The model.
     pub model: &'m Model,
     /// Its topology.
     pub topology: &'m Topology,
-    /// Compiled constraints.
-    pub constraints: Constraints,
+    /// One per family of the model's registry.
+    evaluators: Vec<Box<dyn Evaluator<'m> + 'm>>,
 }
 
-/// The elements of a path, least specific first.
-pub fn path_elements(path: &Path) -> [Target; 4] {
-    [
-        Target::Gateway(path.gateway),
-        Target::Listener(path.gateway, path.listener),
-        Target::Route(path.route),
-        Target::RouteRule(path.route, path.rule),
-    ]
-}
+/// Marks a fold that no other path shares.
+const SHARED: u32 = u32::MAX;
 
 impl<'m> Engine<'m> {
-    /// Prepares an engine (compiling every constraint); returns compile diagnostics too.
-    /// Also checks the RFC 0009 extensions (`unset` entries that cannot work, extension use).
+    /// Prepares an engine: each family prepares its evaluation (compiling what it needs) and
+    /// reports what it found on the way.
     pub fn new(model: &'m Model, topology: &'m Topology) -> (Engine<'m>, Vec<Diagnostic>) {
-        let (constraints, mut diagnostics) = Constraints::compile(model);
+        let mut diagnostics = Vec::new();
+        let evaluators = model
+            .registry
+            .families()
+            .map(|family| {
+                let (evaluator, found) = family.evaluator(model, topology);
+                diagnostics.extend(found);
+                evaluator
+            })
+            .collect();
         let engine = Engine {
             model,
             topology,
-            constraints,
+            evaluators,
         };
-        diagnostics.extend(extensions::check(&engine));
+        for evaluator in engine.evaluators() {
+            diagnostics.extend(evaluator.engine_checks(&engine));
+        }
         (engine, diagnostics)
     }
 
-    /// Accepted policies of `kind` on the path, least specific first (SPEC §4 step 2).
-    pub fn path_policies(&self, path: &Path, kind: usize) -> Vec<u32> {
+    /// The evaluator of the family of kind number `kind`.
+    pub fn evaluator(&self, kind: usize) -> &dyn Evaluator<'m> {
+        self.evaluators[self.model.registry.family_index(kind)].as_ref()
+    }
+
+    /// Every family's evaluator.
+    pub fn evaluators(&self) -> impl Iterator<Item = &dyn Evaluator<'m>> {
+        self.evaluators.iter().map(|e| e.as_ref())
+    }
+
+    /// The policies of `kind` on each element of `path`, least specific element first; empty
+    /// when the kind's family does not follow the delegation the path goes through. A family
+    /// whose policies take part once keeps each at its most specific element.
+    pub fn levels(&self, path: &Path, kind: usize) -> Vec<(Target, Vec<u32>)> {
+        let family = self.model.registry.family_at(kind);
+        if path.chain != crate::topology::NO_CHAIN && !family.follows_delegation() {
+            return Vec::new();
+        }
         let targets = &self.topology.targets;
-        path_elements(path)
-            .iter()
-            .flat_map(|t| targets.on(*t, kind).iter().copied())
+        let mut levels: Vec<(Target, Vec<u32>)> = self
+            .topology
+            .elements(path)
+            .into_iter()
+            .map(|t| (t, targets.on(t, kind).to_vec()))
+            .collect();
+        if family.attaches_once() {
+            let mut seen: Vec<u32> = Vec::new();
+            for (_, policies) in levels.iter_mut().rev() {
+                policies.retain(|p| !seen.contains(p));
+                seen.extend(policies.iter().copied());
+            }
+        }
+        levels
+    }
+
+    /// Every policy of `kind` on the path, least specific element first.
+    pub fn path_policies(&self, path: &Path, kind: usize) -> Vec<u32> {
+        self.levels(path, kind)
+            .into_iter()
+            .flat_map(|(_, p)| p)
             .collect()
     }
 
-    /// Runs `run` once per distinct policy list (in parallel) and says which list each path and
-    /// kind with policies uses: paths whose four elements carry the same lists share one fold.
-    pub fn fold_distinct<T: Send>(&self, run: impl Fn(&[u32]) -> T + Sync) -> SharedFolds<T> {
-        let kinds = crate::policy::all_kinds().count();
+    /// Folds path number `path` for `kind`.
+    pub fn fold_path(
+        &self,
+        path: u32,
+        kind: usize,
+        observer: &mut dyn FoldObserver<'m>,
+    ) -> (Vec<u32>, Folded<'m>) {
+        let levels = self.levels(&self.topology.paths[path as usize], kind);
+        self.fold_levels(path, kind, &levels, observer)
+    }
+
+    /// Folds given levels (a path's, possibly reordered).
+    pub fn fold_levels(
+        &self,
+        path: u32,
+        kind: usize,
+        levels: &[(Target, Vec<u32>)],
+        observer: &mut dyn FoldObserver<'m>,
+    ) -> (Vec<u32>, Folded<'m>) {
+        let levels: Vec<PathLevel<'_>> = levels
+            .iter()
+            .map(|(target, policies)| PathLevel {
+                target: *target,
+                policies,
+            })
+            .collect();
+        let view = PathView {
+            path,
+            levels: &levels,
+        };
+        let folded = self.evaluator(kind).fold(&view, observer);
+        (view.policies(), folded)
+    }
+
+    /// Runs `run` once per distinct fold (in parallel) and says which one each path and kind
+    /// with policies uses: paths whose four elements carry the same lists share one fold when
+    /// their family allows it and no delegation chain is involved.
+    pub fn fold_distinct<T: Send>(
+        &self,
+        run: impl Fn(u32, usize, &[(Target, Vec<u32>)]) -> T + Sync,
+    ) -> SharedFolds<T> {
+        let kinds = self.model.registry.kind_count();
+        let shares: Vec<bool> = (0..kinds)
+            .map(|k| self.evaluator(k).shares_folds())
+            .collect();
         let targets = &self.topology.targets;
-        let mut distinct: FxHashMap<[u32; 4], u32> = FxHashMap::default();
-        let mut keys: Vec<[u32; 4]> = Vec::new();
+        let mut distinct: FxHashMap<([u32; 4], u32, usize), u32> = FxHashMap::default();
+        let mut keys: Vec<(u32, usize)> = Vec::new();
         let mut entries: Vec<EffectiveEntry> = Vec::new();
         for (index, path) in self.topology.paths.iter().enumerate() {
-            let elements = path_elements(path);
-            for kind in 0..kinds {
-                let key = elements.map(|t| targets.list_id(t, kind));
-                if key.iter().all(|&id| id == NO_LIST) {
+            let elements = self.topology.leaf_elements(path);
+            let chained = path.chain != crate::topology::NO_CHAIN;
+            for (kind, &shared) in shares.iter().enumerate() {
+                let lists = elements.map(|t| targets.list_id(t, kind));
+                if !chained && lists.iter().all(|&id| id == NO_LIST) {
                     continue;
                 }
+                let own = if shared && !chained {
+                    SHARED
+                } else {
+                    index as u32
+                };
                 let next = keys.len() as u32;
-                let fold = *distinct.entry(key).or_insert_with(|| {
-                    keys.push(key);
+                let fold = *distinct.entry((lists, own, kind)).or_insert_with(|| {
+                    keys.push((index as u32, kind));
                     next
                 });
                 entries.push(EffectiveEntry {
@@ -142,25 +227,21 @@ impl<'m> Engine<'m> {
         }
         let results = keys
             .par_iter()
-            .map(|key| {
-                let ordered: Vec<u32> = key
-                    .iter()
-                    .filter(|&&id| id != NO_LIST)
-                    .flat_map(|&id| targets.lists[id as usize].iter().copied())
-                    .collect();
-                run(&ordered)
+            .map(|&(path, kind)| {
+                let levels = self.levels(&self.topology.paths[path as usize], kind);
+                run(path, kind, &levels)
             })
             .collect();
         SharedFolds { results, entries }
     }
 
     /// The effective policy of every path and kind (empty ones left out), in path order then
-    /// kind order, plus warnings for constraints that failed to evaluate.
+    /// kind order, plus warnings for conditions that failed to evaluate.
     pub fn effective_all(&self) -> (EffectiveSet<'m>, Vec<Diagnostic>) {
-        let shared = self.fold_distinct(|ordered| {
-            fold::fold(self.model, ordered, &self.constraints, &mut NoObserver)
+        let shared = self.fold_distinct(|path, kind, levels| {
+            self.fold_levels(path, kind, levels, &mut NoObserver).1
         });
-        let diagnostics = self.constraint_warnings(&shared, |folded| &folded.failures);
+        let diagnostics = self.fold_warnings(&shared, |folded| folded);
         let entries = shared
             .entries
             .into_iter()
@@ -175,51 +256,38 @@ impl<'m> Engine<'m> {
         )
     }
 
-    /// Every rule's outcome on every path with policies (SPEC §5), plus constraint warnings.
+    /// Every rule's outcome on every path with policies (SPEC §5), plus fold warnings.
     pub fn outcomes_all(&self) -> (SharedFolds<PathOutcomes<'m>>, Vec<Diagnostic>) {
-        let shared = self.fold_distinct(|ordered| {
+        let shared = self.fold_distinct(|path, kind, levels| {
             let mut recorder = OutcomeRecorder::default();
-            let folded = fold::fold(self.model, ordered, &self.constraints, &mut recorder);
+            let (policies, folded) = self.fold_levels(path, kind, levels, &mut recorder);
             PathOutcomes {
-                policies: ordered.to_vec(),
+                policies,
                 outcomes: recorder.finish(&folded.effective),
                 folded,
             }
         });
-        let diagnostics = self.constraint_warnings(&shared, |outcomes| &outcomes.folded.failures);
+        let diagnostics = self.fold_warnings(&shared, |outcomes| &outcomes.folded);
         (shared, diagnostics)
     }
 
-    fn constraint_warnings<T>(
+    fn fold_warnings<T>(
         &self,
         shared: &SharedFolds<T>,
-        failures: impl Fn(&T) -> &Vec<fold::ConstraintFailure>,
+        folded: impl Fn(&T) -> &Folded<'m>,
     ) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
         for entry in &shared.entries {
-            for failure in failures(&shared.results[entry.fold as usize]) {
-                diagnostics.push(self.constraint_warning(entry.path, failure));
+            for failure in &folded(&shared.results[entry.fold as usize]).failures {
+                diagnostics.push(self.fold_warning(entry.path, entry.kind, failure));
             }
         }
         diagnostics
     }
 
-    /// The warning for a constraint that failed on one path.
-    pub fn constraint_warning(&self, path: u32, failure: &fold::ConstraintFailure) -> Diagnostic {
-        let policy = &self.model.policies[failure.policy as usize];
-        let block = &policy.blocks[failure.block as usize];
-        let span = block.constraint.as_ref().map_or(block.span, |c| c.span);
-        Diagnostic::new(
-            Code::ConstraintEvaluation,
-            format!(
-                "the `{}` block of {} was not applied on path {}: {}",
-                block.kind.as_str(),
-                policy.display(),
-                self.topology.path_id(path as usize),
-                failure.reason
-            ),
-        )
-        .with_label(span, "this constraint")
-        .with_object(policy.display())
+    /// The warning for a fold failure on one path.
+    pub fn fold_warning(&self, path: u32, kind: usize, failure: &fold::FoldFailure) -> Diagnostic {
+        self.evaluator(kind)
+            .fold_warning(self.topology.path_id(path as usize), failure)
     }
 }

@@ -31,7 +31,7 @@ impl OutcomeRecorder {
             self.outcomes
                 .iter()
                 .filter(|(_, o)| **o == RuleEvent::Added)
-                .all(|(r, _)| effective.values().any(|e| e == r)),
+                .all(|(r, _)| effective.values().any(|e| e.rule == *r)),
             "a rule recorded as effective is not in the effective policy"
         );
         self.outcomes.into_iter().collect()

@@ -11,9 +11,9 @@ pub mod doc;
 
 use crate::diag::{self, Code, Diagnostic, Severity};
 use crate::engine::Engine;
+use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::pipeline::Evaluated;
-use crate::report::observed::Observed;
 use crate::words::counted;
 
 /// What to report and what fails the run.
@@ -109,9 +109,10 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     diagnostics.extend(engine_diagnostics);
     let (observed, constraint_warnings) = Observed::new(&engine);
     diagnostics.extend(constraint_warnings);
-    diagnostics.extend(checks::outcomes::check(&observed));
     diagnostics.extend(checks::ordering::check(&observed));
-    diagnostics.extend(checks::granularity::check(&observed));
+    for evaluator in engine.evaluators() {
+        diagnostics.extend(evaluator.lint(&observed));
+    }
     diagnostics
 }
 

@@ -211,6 +211,8 @@ pub struct Gateway {
     pub assumed: bool,
     /// Whether the namespace was not written (it came from `-n` or `default`).
     pub namespace_defaulted: bool,
+    /// Index into `Model::objects` (set by [`super::Model::build`]; unused for a stand-in).
+    pub object: u32,
 }
 
 /// HTTPRoute or GRPCRoute.
@@ -408,6 +410,7 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
         listeners,
         name_span: object.name_span(),
         assumed: false,
+        object: 0,
     })
 }
 

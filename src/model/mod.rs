@@ -12,11 +12,12 @@ pub mod matches;
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
-use crate::policy::{self, Policy};
+use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// The annotation listing diagnostic codes to suppress on an object.
 pub const IGNORE_ANNOTATION: &str = "dopol.io/ignore";
@@ -26,11 +27,15 @@ pub const IGNORE_ANNOTATION: &str = "dopol.io/ignore";
 pub struct ModelOptions {
     /// Create a stand-in for every Gateway that routes name but the input lacks.
     pub assume_gateways: bool,
+    /// The policy families to read.
+    pub registry: Arc<Registry>,
 }
 
 /// Every decoded object.
 #[derive(Debug, Default)]
 pub struct Model {
+    /// The policy families and kinds of this run.
+    pub registry: Arc<Registry>,
     /// The input files.
     pub sources: SourceMap,
     /// GatewayClasses.
@@ -75,7 +80,7 @@ struct DecodedObject {
 }
 
 /// Decodes one object: the typed value, its diagnostics, and its `dopol.io/ignore` codes.
-fn decode(object: &Object) -> DecodedObject {
+fn decode(object: &Object, registry: &Registry) -> DecodedObject {
     let ignored = object.annotation(IGNORE_ANNOTATION).map(|codes| {
         let codes = codes
             .split(',')
@@ -102,7 +107,7 @@ fn decode(object: &Object) -> DecodedObject {
                     .map_or(Decoded::Rejected, Decoded::Route),
             }
         }
-        (group, kind) => match policy::find_kind(group, kind) {
+        (group, kind) => match registry.find(group, kind) {
             Some((family, kind)) => {
                 decode_policy(family, kind, object, &mut fields, &mut diagnostics)
             }
@@ -163,9 +168,9 @@ fn decode_policy(
 }
 
 /// Every kind the loader should keep.
-pub fn known_kinds() -> Vec<KindSpec> {
+pub fn known_kinds(registry: &Registry) -> Vec<KindSpec> {
     let mut kinds = gateway::GATEWAY_KINDS.to_vec();
-    kinds.extend(policy::all_kinds().map(|k| k.kind_spec()));
+    kinds.extend(registry.kinds().map(|k| k.kind_spec()));
     kinds
 }
 
@@ -173,12 +178,17 @@ impl Model {
     /// Decodes loaded objects (in parallel; the result keeps input order).
     pub fn build(loaded: Loaded, options: &ModelOptions) -> Model {
         let mut model = Model {
+            registry: options.registry.clone(),
             sources: loaded.sources,
             diagnostics: loaded.diagnostics,
             stats: loaded.stats,
             ..Model::default()
         };
-        let decoded: Vec<DecodedObject> = loaded.objects.par_iter().map(decode).collect();
+        let decoded: Vec<DecodedObject> = loaded
+            .objects
+            .par_iter()
+            .map(|o| decode(o, &options.registry))
+            .collect();
         for (index, mut object) in decoded.into_iter().enumerate() {
             model.diagnostics.append(&mut object.diagnostics);
             if let Some((name, codes)) = object.ignored {
@@ -187,7 +197,10 @@ impl Model {
             match object.value {
                 Decoded::Class(c) => model.classes.push(c),
                 Decoded::Namespace(n) => model.namespaces.push(n),
-                Decoded::Gateway(g) => model.gateways.push(g),
+                Decoded::Gateway(mut g) => {
+                    g.object = index as u32;
+                    model.gateways.push(g);
+                }
                 Decoded::Route(mut r) => {
                     r.object = index as u32;
                     model.routes.push(r);
@@ -271,6 +284,7 @@ impl Model {
                 name_span: span,
                 assumed: true,
                 namespace_defaulted: false,
+                object: u32::MAX,
             });
         }
     }

@@ -9,7 +9,6 @@
 use crate::diag::{Code, Diagnostic};
 use crate::expr::{self, ExprError};
 use crate::model::Model;
-use crate::policy::families;
 use crate::source::{SourceMap, Span};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -37,9 +36,7 @@ pub fn expression_span(sources: &SourceMap, scalar: Span, error: &ExprError) -> 
 pub fn check_request_expressions(model: &Model) -> Vec<Diagnostic> {
     let mut by_text: BTreeMap<&str, Vec<(Span, u32)>> = BTreeMap::new();
     for (index, policy) in model.policies.iter().enumerate() {
-        let Some(family) = families().iter().find(|f| f.name() == policy.kind.family) else {
-            continue;
-        };
+        let family = model.registry.family_of(policy.kind);
         for (text, span) in family.request_expressions(policy) {
             by_text.entry(text).or_default().push((span, index as u32));
         }

@@ -5,14 +5,24 @@
 //! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
 //! family is a new decoder, not a change to the engine.
 
+pub mod evaluator;
 pub mod expressions;
 pub mod kuadrant;
+pub mod registry;
 pub mod request;
 
+use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object, Timestamp};
+use crate::model::Model;
 use crate::source::Span;
+use crate::topology::Topology;
 use crate::yaml::Node;
+pub use evaluator::{
+    AncestorRef, AncestorStatus, Attachment, Condition, Evaluator, PathLevel, PathView,
+    PolicyConditions, Via,
+};
+pub use registry::Registry;
 use std::fmt;
 
 /// How specific a target is, least specific first.
@@ -222,6 +232,66 @@ impl fmt::Display for TargetRef {
     }
 }
 
+/// A label selector over targets of one kind in the policy's namespace (`targetSelectors`).
+#[derive(Clone, Debug)]
+pub struct TargetSelector {
+    /// Group of the selected kind.
+    pub group: String,
+    /// The selected kind.
+    pub kind: String,
+    /// `matchLabels`, sorted by key.
+    pub match_labels: Vec<(String, String)>,
+    /// `matchExpressions`.
+    pub match_expressions: Vec<LabelRequirement>,
+    /// `sectionName`: a listener or rule of each selected object.
+    pub section_name: Option<String>,
+    /// Whether an empty selector selects nothing (kgateway) rather than everything (Kubernetes).
+    pub empty_selects_nothing: bool,
+    /// The whole entry.
+    pub span: Span,
+}
+
+/// One `matchExpressions` entry.
+#[derive(Clone, Debug)]
+pub struct LabelRequirement {
+    /// The label key.
+    pub key: String,
+    /// The operator.
+    pub operator: LabelOperator,
+    /// The values (`In`, `NotIn`).
+    pub values: Vec<String>,
+}
+
+/// A label selector operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelOperator {
+    /// The label's value is one of the values.
+    In,
+    /// The label is absent or its value is none of the values.
+    NotIn,
+    /// The label is present.
+    Exists,
+    /// The label is absent.
+    DoesNotExist,
+}
+
+impl TargetSelector {
+    /// Whether an object with `labels` is selected.
+    pub fn selects(&self, labels: &[(String, String)]) -> bool {
+        if self.match_labels.is_empty() && self.match_expressions.is_empty() {
+            return !self.empty_selects_nothing;
+        }
+        let get = |key: &str| labels.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        self.match_labels.iter().all(|(k, v)| get(k) == Some(v))
+            && self.match_expressions.iter().all(|r| match r.operator {
+                LabelOperator::In => get(&r.key).is_some_and(|v| r.values.contains(v)),
+                LabelOperator::NotIn => get(&r.key).is_none_or(|v| !r.values.contains(v)),
+                LabelOperator::Exists => get(&r.key).is_some(),
+                LabelOperator::DoesNotExist => get(&r.key).is_none(),
+            })
+    }
+}
+
 /// A decoded policy.
 #[derive(Clone, Debug)]
 pub struct Policy {
@@ -237,8 +307,16 @@ pub struct Policy {
     pub creation_timestamp: Option<Timestamp>,
     /// `<kind>.<group>:<ns>/<name>`.
     pub locator: String,
-    /// What it targets.
-    pub target: TargetRef,
+    /// What it targets, by name (`targetRef`, then `targetRefs`; duplicates dropped).
+    pub targets: Vec<TargetRef>,
+    /// What it targets by labels (`targetSelectors`).
+    pub selectors: Vec<TargetSelector>,
+    /// A family-defined priority among policies on one attachment point (kgateway's
+    /// `kgateway.dev/policy-weight`); 0 when the family has none.
+    pub priority: i32,
+    /// Errors the controller records on the policy (an invalid policy keeps its place but
+    /// takes no part in merges); empty for a valid policy.
+    pub errors: Vec<String>,
     /// Blocks in processing order: defaults, bare, overrides.
     pub blocks: Vec<Block>,
     /// `spec.unset` entries.
@@ -272,7 +350,7 @@ impl Policy {
 }
 
 /// A product's policies: how its objects decode into [`Policy`] values.
-pub trait PolicyFamily: Sync {
+pub trait PolicyFamily: Send + Sync {
     /// The family's name.
     fn name(&self) -> &'static str;
     /// The policy kinds it defines.
@@ -292,6 +370,31 @@ pub trait PolicyFamily: Sync {
     fn request_expressions<'p>(&self, _policy: &'p Policy) -> Vec<(&'p str, Span)> {
         Vec::new()
     }
+    /// Whether a policy that reaches one path through several of its attachments takes part
+    /// once, at the most specific of them (`true`, the common rule), or once per attachment.
+    fn attaches_once(&self) -> bool {
+        true
+    }
+    /// Whether its policies apply to paths reached through route delegation.
+    fn follows_delegation(&self) -> bool {
+        false
+    }
+    /// Attachments other than targets and selectors (kgateway's ExtensionRef filters), in no
+    /// particular order; the diagnostics say which ones do not resolve.
+    fn extra_attachments(&self, _model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+        (Vec::new(), Vec::new())
+    }
+    /// Orders the attachments of one element, in the order [`Evaluator::fold`] expects; returns
+    /// the neighbouring pairs whose order was decided by name only.
+    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
+        evaluator::order_by_age(model, attachments)
+    }
+    /// Prepares the evaluation of its policies over one model: the merger, status and checks.
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>);
     /// Whether each rule of `kind`'s effective policy on the matched path applies to a request
     /// (`dopol request`). `path` holds the effective policy of every kind on that path (a
     /// RateLimitPolicy's `auth.*` counters depend on what the AuthPolicy exports). Families
@@ -311,37 +414,4 @@ pub trait PolicyFamily: Sync {
             notes: Vec::new(),
         }
     }
-}
-
-/// Every policy family dopol knows.
-pub fn families() -> &'static [&'static dyn PolicyFamily] {
-    &[&kuadrant::Kuadrant]
-}
-
-/// Finds the kind for `(group, kind)`.
-pub fn find_kind(
-    group: &str,
-    kind: &str,
-) -> Option<(&'static dyn PolicyFamily, &'static PolicyKind)> {
-    families().iter().find_map(|family| {
-        family
-            .kinds()
-            .iter()
-            .find(|k| k.group == group && k.kind == kind)
-            .map(|k| (*family, k))
-    })
-}
-
-/// Finds a kind by name, case-insensitively (`AuthPolicy`, `authpolicy`, `authpolicies`).
-pub fn find_kind_by_name(name: &str) -> Option<&'static PolicyKind> {
-    let lower = name.to_ascii_lowercase();
-    families().iter().flat_map(|f| f.kinds().iter()).find(|k| {
-        let kind = k.kind.to_ascii_lowercase();
-        lower == kind || lower == format!("{kind}s") || lower == kind.replace("policy", "policies")
-    })
-}
-
-/// All policy kinds, in family order.
-pub fn all_kinds() -> impl Iterator<Item = &'static PolicyKind> {
-    families().iter().flat_map(|f| f.kinds().iter())
 }

@@ -53,7 +53,7 @@ fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
     let mut out = String::new();
     match change.change {
         ChangeKind::Added => {
-            let after = change.after.expect("added rules have an after");
+            let after = change.after.as_ref().expect("added rules have an after");
             let _ = writeln!(
                 out,
                 "{}",
@@ -61,7 +61,7 @@ fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
             );
         }
         ChangeKind::Removed => {
-            let before = change.before.expect("removed rules have a before");
+            let before = change.before.as_ref().expect("removed rules have a before");
             let _ = writeln!(
                 out,
                 "{}",
@@ -73,7 +73,10 @@ fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
             );
         }
         ChangeKind::Changed => {
-            let (before, after) = (change.before.expect("before"), change.after.expect("after"));
+            let (before, after) = (
+                change.before.as_ref().expect("before"),
+                change.after.as_ref().expect("after"),
+            );
             let what = match (change.value_changed, change.source_changed) {
                 (true, true) => format!(
                     "value and source changed ({} → {})",

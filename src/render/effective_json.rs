@@ -55,6 +55,17 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
         push_pretty(&mut out, rule.value, "          ")?;
         out.extend_from_slice(b",\n          \"source\": ");
         push_str(&mut out, rule.source);
+        out.extend_from_slice(b",\n          \"origins\": [");
+        for (j, origin) in rule.origins.iter().enumerate() {
+            out.extend_from_slice(if j == 0 { b"\n" } else { b",\n" });
+            out.extend_from_slice(b"            ");
+            push_str(&mut out, origin);
+        }
+        out.extend_from_slice(if rule.origins.is_empty() {
+            b"]"
+        } else {
+            b"\n          ]"
+        });
         out.extend_from_slice(if i + 1 == rules.len() {
             b"\n        }\n"
         } else {
@@ -110,6 +121,8 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
         head.clear();
         head.extend_from_slice(b"    {\n      \"policyKind\": ");
         push_str(&mut head, item.policy_kind);
+        head.extend_from_slice(b",\n      \"policyGroup\": ");
+        push_str(&mut head, item.policy_group);
         head.extend_from_slice(b",\n      \"pathId\": ");
         push_str(&mut head, item.path_id);
         head.extend_from_slice(b",\n");

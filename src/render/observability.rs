@@ -10,14 +10,6 @@ use crate::topology::path_id_parts;
 use crate::words::{counted, counted_as};
 use std::fmt::Write;
 
-/// `Kind` of a locator (`authpolicy.kuadrant.io:…` → `AuthPolicy`).
-fn kind_of(locator: &str) -> &'static str {
-    let prefix = locator.split_once(':').map_or("", |(p, _)| p);
-    crate::policy::all_kinds()
-        .find(|k| k.locator_prefix() == prefix)
-        .map_or("", |k| k.kind)
-}
-
 fn join_short(locators: &[String]) -> String {
     locators
         .iter()
@@ -62,7 +54,7 @@ pub fn status_table(report: &StatusReport) -> String {
             None => ("-", accepted.reason, accepted.message.as_str()),
         };
         conditions.add_row(vec![
-            kind_of(&item.policy),
+            item.policy_kind,
             short(&item.policy),
             accepted.status,
             status,
@@ -106,7 +98,7 @@ pub fn overridden_table(report: &OverriddenReport) -> String {
     for item in &report.items {
         let policy = format!(
             "{} {} ({})",
-            kind_of(&item.policy),
+            item.policy_kind,
             short(&item.policy),
             item.block
         );
@@ -138,7 +130,7 @@ pub fn reach_text(report: &ReachReport) -> String {
     let mut out = String::new();
     let subject = match &report.rule {
         Some(key) => format!("rule {key} of {}", short(&report.policy)),
-        None => format!("{} {}", kind_of(&report.policy), short(&report.policy)),
+        None => format!("{} {}", report.policy_kind, short(&report.policy)),
     };
     let _ = writeln!(
         out,

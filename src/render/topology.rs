@@ -3,7 +3,7 @@
 //! were not accepted. Three renderings of one graph: an indented tree, Graphviz DOT, Mermaid.
 
 use crate::model::Model;
-use crate::policy::{BlockKind, all_kinds};
+use crate::policy::BlockKind;
 use crate::topology::{Target, Topology};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -110,7 +110,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
     };
 
     // Policies attached to each element, in engine order, kinds in registry order.
-    let kinds = all_kinds().count();
+    let kinds = model.registry.kind_count();
     let policies_on = |target: Target| -> Vec<u32> {
         (0..kinds)
             .flat_map(|k| topology.targets.on(target, k).to_vec())

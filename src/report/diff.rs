@@ -5,11 +5,10 @@
 //! values are compared structurally, and rendered to YAML only for a value that changed (for
 //! its line diff). So a diff of two large revisions costs about two evaluations.
 
-use super::observed::Observed;
 use super::status::{Condition, conditions};
 use crate::engine::fold::Effective;
+use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::all_kinds;
 use crate::yaml::Node;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -17,12 +16,14 @@ use serde::ser::SerializeStruct;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A rule as it is on one side.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RuleVersion<'a> {
     /// The value.
     pub value: &'a Node,
     /// The source policy's locator.
     pub source: &'a str,
+    /// Every contributing policy's locator, highest priority first.
+    pub origins: Vec<&'a str>,
 }
 
 /// What happened to a rule key on a path.
@@ -125,12 +126,20 @@ fn effective_by_path<'o, 'm>(
     by_path
 }
 
-fn version<'a>(model: &'a Model, effective: &Effective<'a>, key: &str) -> Option<RuleVersion<'a>> {
+fn version<'a>(
+    model: &'a Model,
+    effective: &'a Effective<'_>,
+    key: &str,
+) -> Option<RuleVersion<'a>> {
     let rule = effective.get(key)?;
-    let policy = &model.policies[rule.policy as usize];
     Some(RuleVersion {
-        value: &policy.blocks[rule.block as usize].rules[rule.rule as usize].value,
-        source: &policy.locator,
+        value: rule.value(model),
+        source: &model.policies[rule.policy as usize].locator,
+        origins: rule
+            .origins()
+            .iter()
+            .map(|&p| model.policies[p as usize].locator.as_str())
+            .collect(),
     })
 }
 
@@ -169,9 +178,12 @@ fn conditions_by_locator(observed: &Observed<'_, '_>) -> BTreeMap<String, Vec<Co
 
 /// Compares two evaluated sides. Paths are visited in the new side's order, then the paths
 /// only the old side has, in its order; no sorting of path ids is needed.
-pub fn build<'a>(old: &'a Observed<'_, 'a>, new: &'a Observed<'_, 'a>) -> DiffReport<'a> {
-    let kinds: Vec<&'static str> = all_kinds().map(|k| k.kind).collect();
+pub fn build<'a, 'o: 'a, 'n: 'a>(
+    old: &'a Observed<'_, 'o>,
+    new: &'a Observed<'_, 'n>,
+) -> DiffReport<'a> {
     let (old_model, new_model) = (old.engine.model, new.engine.model);
+    let kinds: Vec<&'static str> = new_model.registry.kinds().map(|k| k.kind).collect();
     let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
     let old_effective = effective_by_path(old);
     let new_effective = effective_by_path(new);
@@ -220,13 +232,13 @@ pub fn build<'a>(old: &'a Observed<'_, 'a>, new: &'a Observed<'_, 'a>) -> DiffRe
             for key in keys {
                 let b = before.and_then(|e| version(old_model, e, key));
                 let a = after.and_then(|e| version(new_model, e, key));
-                let (change, value_changed, source_changed) = match (b, a) {
+                let (change, value_changed, source_changed) = match (&b, &a) {
                     (None, Some(_)) => (ChangeKind::Added, false, false),
                     (Some(_), None) => (ChangeKind::Removed, false, false),
                     (Some(b), Some(a)) => {
                         let value_changed = !b.value.same_value(a.value);
                         let source_changed = b.source != a.source;
-                        if !value_changed && !source_changed {
+                        if !value_changed && !source_changed && b.origins == a.origins {
                             continue;
                         }
                         (ChangeKind::Changed, value_changed, source_changed)
@@ -238,17 +250,13 @@ pub fn build<'a>(old: &'a Observed<'_, 'a>, new: &'a Observed<'_, 'a>) -> DiffRe
                     path_id,
                     key,
                     change,
-                    before: b,
-                    after: a,
+                    before: b.clone(),
+                    after: a.clone(),
                     value_changed,
                     source_changed,
-                    value_diff: if value_changed {
-                        Some(value_diff(
-                            b.expect("changed").value,
-                            a.expect("changed").value,
-                        ))
-                    } else {
-                        None
+                    value_diff: match (&b, &a) {
+                        (Some(b), Some(a)) if value_changed => Some(value_diff(b.value, a.value)),
+                        _ => None,
                     },
                 });
             }
@@ -301,6 +309,10 @@ impl Serialize for VersionView<'_, '_> {
         let mut s = serializer.serialize_struct("RuleVersion", 2)?;
         s.serialize_field("value", self.0.value)?;
         s.serialize_field("source", self.0.source)?;
+        // Only a merged value has origins beyond its source (families §1); Kuadrant's never do.
+        if self.0.origins.len() > 1 {
+            s.serialize_field("origins", &self.0.origins)?;
+        }
         s.end()
     }
 }

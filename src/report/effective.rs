@@ -6,14 +6,13 @@
 use crate::engine::fold::Effective;
 use crate::engine::{EffectiveSet, Engine};
 use crate::model::Model;
-use crate::policy::all_kinds;
 use crate::report::filter::Filters;
 use crate::yaml::Node;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
 /// One rule of an effective policy.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EffectiveRule<'m> {
     /// Rule key.
     pub key: &'m str,
@@ -23,6 +22,9 @@ pub struct EffectiveRule<'m> {
     pub policy: u32,
     /// Locator of the source policy.
     pub source: &'m str,
+    /// Locators of every policy that contributed to the value, highest priority first
+    /// (`[source]` for a value taken whole from one policy).
+    pub origins: Vec<&'m str>,
 }
 
 /// The effective policy of one path for one kind.
@@ -30,6 +32,8 @@ pub struct EffectiveRule<'m> {
 pub struct EffectiveItem<'m> {
     /// The policy kind.
     pub policy_kind: &'static str,
+    /// The policy kind's API group.
+    pub policy_group: &'static str,
     /// Index into `Topology::paths`.
     pub path: u32,
     /// The path id.
@@ -54,7 +58,7 @@ pub fn build<'s, 'm>(
 ) -> EffectiveReport<'s, 'm> {
     let model = engine.model;
     let topology = engine.topology;
-    let kinds: Vec<_> = all_kinds().collect();
+    let kinds: Vec<_> = model.registry.kinds().collect();
     let items = set
         .entries
         .iter()
@@ -67,6 +71,7 @@ pub fn build<'s, 'm>(
         })
         .map(|e| EffectiveItem {
             policy_kind: kinds[e.kind].kind,
+            policy_group: kinds[e.kind].group,
             path: e.path,
             path_id: topology.path_id(e.path as usize),
             fold: e.fold,
@@ -76,17 +81,19 @@ pub fn build<'s, 'm>(
 }
 
 /// The rules of an effective policy, sorted by key.
-pub fn rules_of<'m>(model: &'m Model, effective: &Effective<'m>) -> Vec<EffectiveRule<'m>> {
+pub fn rules_of<'a>(model: &'a Model, effective: &'a Effective<'_>) -> Vec<EffectiveRule<'a>> {
     effective
         .iter()
-        .map(|(key, r)| {
-            let policy = &model.policies[r.policy as usize];
-            EffectiveRule {
-                key,
-                value: &policy.blocks[r.block as usize].rules[r.rule as usize].value,
-                policy: r.policy,
-                source: policy.locator.as_str(),
-            }
+        .map(|(key, r)| EffectiveRule {
+            key,
+            value: r.value(model),
+            policy: r.policy,
+            source: model.policies[r.policy as usize].locator.as_str(),
+            origins: r
+                .origins()
+                .iter()
+                .map(|&p| model.policies[p as usize].locator.as_str())
+                .collect(),
         })
         .collect()
 }
@@ -101,7 +108,7 @@ pub fn sources_of<'m>(rules: &[EffectiveRule<'m>]) -> Vec<&'m str> {
 
 impl<'s, 'm> EffectiveReport<'s, 'm> {
     /// The rules of an item, sorted by key.
-    pub fn rules(&self, item: &EffectiveItem<'m>) -> Vec<EffectiveRule<'m>> {
+    pub fn rules(&self, item: &EffectiveItem<'m>) -> Vec<EffectiveRule<'_>> {
         rules_of(self.model, self.effective(item))
     }
 
@@ -124,9 +131,10 @@ impl Serialize for RuleMap<'_, '_> {
         struct ValueAndSource<'a, 'm>(&'a EffectiveRule<'m>);
         impl Serialize for ValueAndSource<'_, '_> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let mut s = serializer.serialize_struct("Rule", 2)?;
+                let mut s = serializer.serialize_struct("Rule", 3)?;
                 s.serialize_field("value", self.0.value)?;
                 s.serialize_field("source", self.0.source)?;
+                s.serialize_field("origins", &self.0.origins)?;
                 s.end()
             }
         }
@@ -146,8 +154,9 @@ struct ItemView<'r, 's, 'm> {
 impl Serialize for ItemView<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let rules = self.report.rules(self.item);
-        let mut s = serializer.serialize_struct("EffectivePolicy", 4)?;
+        let mut s = serializer.serialize_struct("EffectivePolicy", 5)?;
         s.serialize_field("policyKind", self.item.policy_kind)?;
+        s.serialize_field("policyGroup", self.item.policy_group)?;
         s.serialize_field("pathId", self.item.path_id)?;
         s.serialize_field("rules", &RuleMap(&rules))?;
         s.serialize_field("sources", &sources_of(&rules))?;

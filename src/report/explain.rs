@@ -2,10 +2,10 @@
 //! for the order, then what each step did to the effective policy.
 
 use crate::engine::Engine;
-use crate::engine::fold::{self, BlockStep, RuleEvent};
+use crate::engine::fold::{BlockStep, RuleEvent};
 use crate::engine::trace::TraceRecorder;
 use crate::model::Model;
-use crate::policy::{BlockKind, Strategy, all_kinds};
+use crate::policy::{BlockKind, Strategy};
 use crate::topology::targets::Target;
 use serde::Serialize;
 
@@ -113,17 +113,20 @@ pub fn explain_path(
     show_kind: impl Fn(usize) -> bool,
 ) -> PathExplanation {
     let topology_path = engine.topology.paths[path];
-    let kinds = all_kinds()
+    let kinds = engine
+        .model
+        .registry
+        .kinds()
         .enumerate()
         .filter(|(k, _)| show_kind(*k))
         .filter_map(|(k, kind)| {
-            let ordered = engine.path_policies(&topology_path, k);
-            if ordered.is_empty() {
+            let levels = engine.levels(&topology_path, k);
+            if levels.iter().all(|(_, p)| p.is_empty()) {
                 return None;
             }
             let mut trace = TraceRecorder::default();
             let model = engine.model;
-            let folded = fold::fold(model, &ordered, &engine.constraints, &mut trace);
+            let (ordered, folded) = engine.fold_levels(path as u32, k, &levels, &mut trace);
             let locator = |p: u32| model.policies[p as usize].locator.clone();
             let position = |p: u32| ordered.iter().position(|&q| q == p).map_or(0, |i| i + 1);
             let policies = ordered_policies(engine, &topology_path, k, &ordered);
@@ -172,6 +175,7 @@ pub fn explain_path(
                                     ("deactivated", vec![locator(*by)])
                                 }
                                 RuleEvent::NotApplied { .. } => ("not-applied", Vec::new()),
+                                RuleEvent::Merged { by } => ("merged", vec![locator(*by)]),
                             };
                             Change {
                                 key,
@@ -271,7 +275,9 @@ fn ordered_policies(
     let model = engine.model;
     let targets = &engine.topology.targets;
     let element_of = |p: u32| -> Target {
-        crate::engine::path_elements(path)
+        engine
+            .topology
+            .elements(path)
             .into_iter()
             .find(|t| targets.on(*t, kind).contains(&p))
             .expect("a policy on the path is attached to one of its elements")

@@ -4,7 +4,7 @@
 //! computed from every input object, then shown or not.
 
 use crate::model::Model;
-use crate::policy::{self, PolicyKind};
+use crate::policy::{PolicyKind, Registry};
 use crate::topology::{Path, Topology};
 
 /// What to show.
@@ -23,15 +23,19 @@ pub struct Filters {
     pub policies: Option<Vec<u32>>,
 }
 
-/// Parses `--kind` values (`AuthPolicy`, `authpolicy`, `ratelimitpolicies`, ...).
-pub fn parse_kinds(values: &[String]) -> Result<Vec<&'static PolicyKind>, String> {
+/// Parses `--kind` values (`AuthPolicy`, `authpolicy`, `ratelimitpolicies`,
+/// `TrafficPolicy.gateway.kgateway.dev`, ...).
+pub fn parse_kinds(
+    registry: &Registry,
+    values: &[String],
+) -> Result<Vec<&'static PolicyKind>, String> {
     values
         .iter()
         .flat_map(|v| v.split(','))
         .filter(|v| !v.trim().is_empty())
         .map(|v| {
-            policy::find_kind_by_name(v.trim()).ok_or_else(|| {
-                let known: Vec<&str> = policy::all_kinds().map(|k| k.kind).collect();
+            registry.find_by_name(v.trim()).ok_or_else(|| {
+                let known: Vec<&str> = registry.kinds().map(|k| k.kind).collect();
                 format!("unknown policy kind `{v}` (known: {})", known.join(", "))
             })
         })
@@ -56,7 +60,9 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
         let (kind, ns, name) = match parts.as_slice() {
             [ns, name] => (None, *ns, *name),
             [kind, ns, name] => {
-                let kind = policy::find_kind_by_name(kind)
+                let kind = model
+                    .registry
+                    .find_by_name(kind)
                     .ok_or_else(|| format!("unknown policy kind `{kind}`"))?;
                 (Some(kind), *ns, *name)
             }
@@ -92,13 +98,9 @@ pub fn matches_name(pattern: &str, namespace: &str, name: &str) -> bool {
     }
 }
 
-/// Whether `--kind` (`kinds`, empty for all) shows the kind at `index` in
-/// [`policy::all_kinds`].
-pub fn shows_kind_index(kinds: &[&PolicyKind], index: usize) -> bool {
-    kinds.is_empty()
-        || policy::all_kinds()
-            .nth(index)
-            .is_some_and(|kind| kinds.iter().any(|k| std::ptr::eq(*k, kind)))
+/// Whether `--kind` (`kinds`, empty for all) shows the kind at `index` in `registry`.
+pub fn shows_kind_index(registry: &Registry, kinds: &[&PolicyKind], index: usize) -> bool {
+    kinds.is_empty() || kinds.iter().any(|k| std::ptr::eq(*k, registry.kind(index)))
 }
 
 impl Filters {

@@ -9,7 +9,6 @@ pub mod effective;
 pub mod effective_index;
 pub mod explain;
 pub mod filter;
-pub mod observed;
 pub mod overridden;
 pub mod reach;
 pub mod request;

@@ -1,8 +1,8 @@
 //! `dopol overridden`: the rules that lost somewhere — which default was replaced, where, and
 //! by whom — grouped by policy, rule, outcome and winner.
 
-use super::observed::Observed;
 use super::status::lost;
+use crate::engine::observed::Observed;
 use crate::report::filter::Filters;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 pub struct LostRule {
     /// Locator of the rule's policy.
     pub policy: String,
+    /// The policy's kind (for tables).
+    #[serde(skip)]
+    pub policy_kind: &'static str,
     /// The block the rule is in (`defaults`, `bare`, `overrides`).
     pub block: &'static str,
     /// Rule key.
@@ -55,6 +58,7 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> OverriddenReport
         &'static str,
         Vec<String>,
         Option<String>,
+        &'static str,
     );
     let mut groups: BTreeMap<Group, Vec<u32>> = BTreeMap::new();
     for policy in (0..model.policies.len() as u32).filter(|&p| filters.shows_policy(model, p)) {
@@ -76,29 +80,33 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> OverriddenReport
                     .map(str::to_string)
                     .collect(),
                 observation.outcome.reason().map(str::to_string),
+                p.kind.kind,
             );
             groups.entry(key).or_default().push(observation.path);
         }
     }
     let items = groups
         .into_iter()
-        .map(|((policy, block, key, outcome, by, reason), mut paths)| {
-            paths.sort_unstable();
-            paths.dedup();
-            LostRule {
-                policy,
-                block,
-                key,
-                outcome,
-                by,
-                reason,
-                path_ids: paths
-                    .iter()
-                    .map(|&i| engine.topology.path_id(i as usize).to_string())
-                    .collect(),
-                paths,
-            }
-        })
+        .map(
+            |((policy, block, key, outcome, by, reason, policy_kind), mut paths)| {
+                paths.sort_unstable();
+                paths.dedup();
+                LostRule {
+                    policy,
+                    policy_kind,
+                    block,
+                    key,
+                    outcome,
+                    by,
+                    reason,
+                    path_ids: paths
+                        .iter()
+                        .map(|&i| engine.topology.path_id(i as usize).to_string())
+                        .collect(),
+                    paths,
+                }
+            },
+        )
         .collect();
     OverriddenReport { items }
 }

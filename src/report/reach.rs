@@ -1,8 +1,8 @@
 //! `dopol reach POLICY[#RULEKEY]`: where a policy (or one of its rules) is effective, grouped by
 //! Gateway, listener and route, and where it lost, with the outcome and who decided it.
 
-use super::observed::Observed;
 use super::status::{self, PathOutcome, path_outcome};
+use crate::engine::observed::Observed;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -67,6 +67,9 @@ pub struct ReachReport {
     pub kind: &'static str,
     /// Locator.
     pub policy: String,
+    /// The policy's kind (for text output).
+    #[serde(skip)]
+    pub policy_kind: &'static str,
     /// The rule key asked about, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
@@ -161,6 +164,7 @@ pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> Rea
         api_version: crate::report::API_VERSION,
         kind: "PolicyReach",
         policy: model.policies[policy as usize].locator.clone(),
+        policy_kind: model.policies[policy as usize].kind.kind,
         rule: key.map(str::to_string),
         reached,
         paths: on_paths.len(),

@@ -1,32 +1,13 @@
-//! `dopol status`: the conditions the Kuadrant operator would write on each policy, computed
-//! offline (SPEC §5), and every rule's outcome on every path.
-//!
-//! `Enforced` is computed the operator's way: for each path whose policy list contains P and
-//! each rule key k of P — if k is absent from the path's effective policy, every source of that
-//! effective policy counts as overriding P; if present with another source, that source counts;
-//! if present with P as source, P is affecting the path. One choice the spec leaves open: P
-//! never counts as overriding itself (it can be a source of a path that lacks one of its keys,
-//! when an `unset` dropped that key).
+//! `dopol status`: the conditions each policy's controller would write on it, computed offline
+//! by its family (SPEC §5; families §2.7, §3.5), and every rule's outcome on every path.
 
-use super::observed::{Observation, Observed};
+use crate::engine::observed::{Observation, Observed};
 use crate::engine::outcomes::Outcome;
 use crate::report::filter::Filters;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-/// A status condition.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Condition {
-    /// `Accepted` or `Enforced`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// `True` or `False`.
-    pub status: &'static str,
-    /// CamelCase reason.
-    pub reason: &'static str,
-    /// Human message.
-    pub message: String,
-}
+pub use crate::policy::evaluator::{AncestorStatus, Condition, PolicyConditions};
 
 /// One rule outcome on one path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -57,13 +38,19 @@ pub struct RuleStatus {
 pub struct PolicyStatus {
     /// Locator.
     pub policy: String,
-    /// `Accepted`, then `Enforced` (accepted policies only).
+    /// Top-level conditions (Kuadrant: `Accepted`, then `Enforced` for accepted policies).
     pub conditions: Vec<Condition>,
+    /// Per-ancestor conditions, for families whose controllers write them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ancestors: Option<Vec<AncestorStatus>>,
     /// Every rule key of the policy, sorted.
     pub rules: Vec<RuleStatus>,
     /// Index into `Model::policies` (not serialized).
     #[serde(skip)]
     pub index: u32,
+    /// The policy's kind (not serialized; for tables).
+    #[serde(skip)]
+    pub policy_kind: &'static str,
 }
 
 /// `PolicyStatusList`.
@@ -97,92 +84,19 @@ pub fn path_outcome(observed: &Observed<'_, '_>, observation: &Observation<'_>) 
     }
 }
 
-/// The `Enforced` condition of an accepted policy.
-pub fn enforced(observed: &Observed<'_, '_>, policy: u32) -> Condition {
-    let model = observed.engine.model;
-    let p = &model.policies[policy as usize];
-    let keys: BTreeSet<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
-    let mut affecting = false;
-    let mut overriding: BTreeSet<u32> = BTreeSet::new();
-    for &index in &observed.entries_of_policy[policy as usize] {
-        let (_, fold) = observed.entry(index);
-        let effective = &fold.folded.effective;
-        for key in &keys {
-            match effective.get(key) {
-                Some(rule) if rule.policy == policy => affecting = true,
-                Some(rule) => {
-                    overriding.insert(rule.policy);
-                }
-                None => overriding.extend(
-                    effective
-                        .values()
-                        .map(|r| r.policy)
-                        .filter(|&q| q != policy),
-                ),
-            }
-        }
-    }
-    let kind = p.kind.kind;
-    let overriders = || {
-        let mut names: Vec<String> = overriding
-            .iter()
-            .map(|&q| model.policies[q as usize].namespaced_name())
-            .collect();
-        names.sort();
-        names.dedup();
-        names.join(" ")
-    };
-    match (affecting, overriding.is_empty()) {
-        (false, true) => Condition {
-            kind: "Enforced",
-            status: "False",
-            reason: "Unknown",
-            message: format!("{kind} is not in the path to any existing routes"),
-        },
-        (false, false) => Condition {
-            kind: "Enforced",
-            status: "False",
-            reason: "Overridden",
-            message: format!("{kind} is overridden by [{}]", overriders()),
-        },
-        (true, false) => Condition {
-            kind: "Enforced",
-            status: "True",
-            reason: "Enforced",
-            message: format!("{kind} has been partially enforced"),
-        },
-        (true, true) => Condition {
-            kind: "Enforced",
-            status: "True",
-            reason: "Enforced",
-            message: format!("{kind} has been successfully enforced"),
-        },
-    }
+/// A policy's conditions, as its family's controller writes them.
+pub fn conditions(observed: &Observed<'_, '_>, policy: u32) -> Vec<Condition> {
+    policy_conditions(observed, policy).conditions
 }
 
-/// A policy's conditions: `Accepted`, then `Enforced` if it was accepted.
-pub fn conditions(observed: &Observed<'_, '_>, policy: u32) -> Vec<Condition> {
+/// A policy's conditions and per-ancestor conditions.
+pub fn policy_conditions(observed: &Observed<'_, '_>, policy: u32) -> PolicyConditions {
     let engine = observed.engine;
-    match &engine.topology.targets.not_accepted[policy as usize] {
-        Some(message) => vec![Condition {
-            kind: "Accepted",
-            status: "False",
-            reason: "TargetNotFound",
-            message: message.clone(),
-        }],
-        None => vec![
-            Condition {
-                kind: "Accepted",
-                status: "True",
-                reason: "Accepted",
-                message: format!(
-                    "{} has been accepted",
-                    engine.model.policies[policy as usize].kind.kind
-                ),
-            },
-            enforced(observed, policy),
-        ],
-    }
+    let model = engine.model;
+    let kind = model
+        .registry
+        .kind_index(model.policies[policy as usize].kind);
+    engine.evaluator(kind).conditions(observed, policy)
 }
 
 /// Builds the status of every policy passing the filters.
@@ -207,9 +121,11 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
                     .or_default()
                     .push(path_outcome(observed, &observation));
             }
+            let status = policy_conditions(observed, p);
             PolicyStatus {
                 policy: policy.locator.clone(),
-                conditions: conditions(observed, p),
+                conditions: status.conditions,
+                ancestors: status.ancestors,
                 rules: rules
                     .into_iter()
                     .map(|(key, outcomes)| RuleStatus {
@@ -218,6 +134,7 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
                     })
                     .collect(),
                 index: p,
+                policy_kind: policy.kind.kind,
             }
         })
         .collect();
@@ -232,6 +149,7 @@ pub fn outcome_counts(outcomes: &[PathOutcome]) -> Vec<(&'static str, usize)> {
         "superseded",
         "overridden",
         "deactivated",
+        "merged",
         "not-applied",
     ]
     .into_iter()
@@ -242,5 +160,5 @@ pub fn outcome_counts(outcomes: &[PathOutcome]) -> Vec<(&'static str, usize)> {
 
 /// Whether an outcome means the rule lost.
 pub fn lost(outcome: &Outcome) -> bool {
-    *outcome != Outcome::Added
+    !matches!(outcome, Outcome::Added | Outcome::Merged { .. })
 }

@@ -26,7 +26,13 @@ pub struct Path {
     pub route: u32,
     /// Index into the route's rules.
     pub rule: u32,
+    /// Index into `Topology::chains` when the path goes through route delegation (the
+    /// delegating rules, root first), else [`NO_CHAIN`].
+    pub chain: u32,
 }
+
+/// Marks a path reached without delegation.
+pub const NO_CHAIN: u32 = u32::MAX;
 
 /// The attachment graph and every path.
 #[derive(Debug, Default)]
@@ -35,6 +41,8 @@ pub struct Topology {
     pub paths: Vec<Path>,
     /// Path ids, parallel to `paths`.
     pub path_ids: Vec<String>,
+    /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
+    pub chains: Vec<Vec<(u32, u32)>>,
     /// For each route, the `(gateway, listener)` pairs that accepted it.
     pub route_listeners: Vec<Vec<(u32, u32)>>,
     /// Attachments that were refused, with the Gateway API reason.
@@ -66,6 +74,7 @@ impl Topology {
                     listener,
                     route: route_index as u32,
                     rule,
+                    chain: NO_CHAIN,
                 }));
             }
         }
@@ -95,11 +104,41 @@ impl Topology {
         Topology {
             paths,
             path_ids,
+            chains: Vec::new(),
             route_listeners,
             rejections: attachments.rejections,
             targets,
             diagnostics,
         }
+    }
+
+    /// The elements of a path, least specific first: its Gateway and listener, then each
+    /// delegating route and rule of its chain (root first), then its own route and rule.
+    pub fn elements(&self, path: &Path) -> Vec<Target> {
+        let mut elements = vec![
+            Target::Gateway(path.gateway),
+            Target::Listener(path.gateway, path.listener),
+        ];
+        if path.chain != NO_CHAIN {
+            for &(route, rule) in &self.chains[path.chain as usize] {
+                elements.extend([Target::Route(route), Target::RouteRule(route, rule)]);
+            }
+        }
+        elements.extend([
+            Target::Route(path.route),
+            Target::RouteRule(path.route, path.rule),
+        ]);
+        elements
+    }
+
+    /// The Gateway, listener, route and rule of a path (its leaf route and rule).
+    pub fn leaf_elements(&self, path: &Path) -> [Target; 4] {
+        [
+            Target::Gateway(path.gateway),
+            Target::Listener(path.gateway, path.listener),
+            Target::Route(path.route),
+            Target::RouteRule(path.route, path.rule),
+        ]
     }
 
     /// The id of path number `index`.

@@ -9,7 +9,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
-use crate::policy::{Level, Policy, PolicyKind, all_kinds};
+use crate::policy::{Attachment, Level, Policy, TargetRef, TargetSelector, Via};
 use std::collections::HashMap;
 
 /// An element of the hierarchy a policy can attach to.
@@ -68,13 +68,6 @@ impl Target {
     }
 }
 
-/// The position of a kind in [`all_kinds`], used as a compact key.
-pub fn kind_index(kind: &PolicyKind) -> usize {
-    all_kinds()
-        .position(|k| std::ptr::eq(k, kind))
-        .expect("kinds come from the registry")
-}
-
 /// Where each policy attaches.
 ///
 /// Policy lists are stored once per (element, kind) in `lists`; every element of the model has a
@@ -82,12 +75,15 @@ pub fn kind_index(kind: &PolicyKind) -> usize {
 /// is four array reads — no hashing on the hot path.
 #[derive(Debug, Default)]
 pub struct PolicyTargets {
-    /// Per policy: its target, or `None` when it is not accepted.
-    pub of_policy: Vec<Option<Target>>,
+    /// Per policy: the elements it attaches to (empty when it is not accepted).
+    pub of_policy: Vec<Vec<Target>>,
     /// Per policy: the `TargetNotFound` message when it is not accepted.
     pub not_accepted: Vec<Option<String>>,
-    /// Accepted policies per (element, kind), least specific (oldest) first.
+    /// Accepted policies per (element, kind), in their family's order (for the common
+    /// order: least specific, i.e. oldest, first).
     pub lists: Vec<Vec<u32>>,
+    /// Per list: how each of its policies reached the element (parallel to `lists`).
+    pub vias: Vec<Vec<Via>>,
     /// Neighbouring pairs `(older, newer)` on one element ordered by name only.
     pub name_ties: Vec<(u32, u32)>,
     kinds: usize,
@@ -134,7 +130,7 @@ impl PolicyTargets {
                 .collect(),
             by_name: std::cell::OnceCell::new(),
         };
-        let kinds = all_kinds().count();
+        let kinds = model.registry.kind_count();
         let (listener_offsets, listeners) =
             offsets(model.gateways.iter().map(|g| g.listeners.len()));
         let (rule_offsets, rules) = offsets(model.routes.iter().map(|r| r.rules.len()));
@@ -148,58 +144,57 @@ impl PolicyTargets {
             rule_offsets,
             ..PolicyTargets::default()
         };
-        for policy in &model.policies {
-            let resolved = resolve_one(model, policy, &lookup);
-            match resolved {
-                Ok(target) => {
-                    targets.of_policy.push(Some(target));
-                    targets.not_accepted.push(None);
-                }
-                Err(unresolved) => {
-                    let (message, diagnostic) = *unresolved;
-                    diagnostics.push(diagnostic.with_object(policy.display()));
-                    targets.of_policy.push(None);
-                    targets.not_accepted.push(Some(message));
-                }
-            }
+        let mut attachments: Vec<Attachment> = Vec::new();
+        for (index, policy) in model.policies.iter().enumerate() {
+            let (found, missed, not_accepted) =
+                resolve_policy(model, index as u32, policy, &lookup);
+            diagnostics.extend(missed.into_iter().map(|d| d.with_object(policy.display())));
+            targets.not_accepted.push(not_accepted);
+            let mut elements: Vec<Target> = found.iter().map(|a| a.target).collect();
+            elements.dedup();
+            targets.of_policy.push(elements);
+            attachments.extend(found);
         }
-        for index in 0..targets.of_policy.len() {
-            if let Some(target) = targets.of_policy[index] {
-                let slot = targets.slot(target, kind_index(model.policies[index].kind));
-                let list = match targets.slot_value(slot) {
-                    NO_LIST => {
-                        targets.lists.push(Vec::new());
-                        let id = (targets.lists.len() - 1) as u32;
-                        targets.set_slot(slot, id);
-                        id
-                    }
-                    id => id,
-                };
-                targets.lists[list as usize].push(index as u32);
-            }
-        }
-        let order_key = |i: &u32| {
-            let p = &model.policies[*i as usize];
-            (
-                p.creation_timestamp.is_none(),
-                p.creation_timestamp,
-                p.namespaced_name(),
-            )
-        };
-        for list in &mut targets.lists {
-            list.sort_by_cached_key(order_key);
-            for pair in list.windows(2) {
-                let (a, b) = (
-                    &model.policies[pair[0] as usize],
-                    &model.policies[pair[1] as usize],
-                );
-                if a.creation_timestamp == b.creation_timestamp {
-                    targets.name_ties.push((pair[0], pair[1]));
+        for family in model.registry.families() {
+            let (extra, found) = family.extra_attachments(model);
+            diagnostics.extend(found);
+            for attachment in &extra {
+                let elements = &mut targets.of_policy[attachment.policy as usize];
+                if !elements.contains(&attachment.target) {
+                    elements.push(attachment.target);
                 }
             }
+            attachments.extend(extra);
         }
+        targets.group(model, attachments);
         targets.name_ties.sort();
         targets
+    }
+
+    /// Groups attachments per (element, kind) and lets each family order its groups.
+    fn group(&mut self, model: &Model, attachments: Vec<Attachment>) {
+        let mut groups: Vec<Vec<Attachment>> = Vec::new();
+        for attachment in attachments {
+            let policy = &model.policies[attachment.policy as usize];
+            let slot = self.slot(attachment.target, model.registry.kind_index(policy.kind));
+            let list = match self.slot_value(slot) {
+                NO_LIST => {
+                    groups.push(Vec::new());
+                    let id = (groups.len() - 1) as u32;
+                    self.set_slot(slot, id);
+                    id
+                }
+                id => id,
+            };
+            groups[list as usize].push(attachment);
+        }
+        for mut group in groups {
+            let kind = model.policies[group[0].policy as usize].kind;
+            let ties = model.registry.family_of(kind).order(model, &mut group);
+            self.name_ties.extend(ties);
+            self.lists.push(group.iter().map(|a| a.policy).collect());
+            self.vias.push(group.iter().map(|a| a.via).collect());
+        }
     }
 
     fn slot(&self, target: Target, kind: usize) -> (u8, usize) {
@@ -263,12 +258,117 @@ struct Lookup<'m> {
     by_name: std::cell::OnceCell<elsewhere::ByName<'m>>,
 }
 
-fn resolve_one<'m>(
+/// The attachments of one policy through its targets and selectors; when none resolves, the
+/// `TargetNotFound` message and the diagnostics about the targets that did not.
+fn resolve_policy<'m>(
     model: &'m Model,
+    index: u32,
     policy: &Policy,
     lookup: &Lookup<'m>,
+) -> (Vec<Attachment>, Vec<Diagnostic>, Option<String>) {
+    let mut found = Vec::new();
+    let mut missed: Vec<(String, Diagnostic)> = Vec::new();
+    for (i, target) in policy.targets.iter().enumerate() {
+        match resolve_ref(model, policy, target, lookup) {
+            Ok(element) => found.push(Attachment {
+                policy: index,
+                target: element,
+                via: Via::TargetRef(i as u16),
+            }),
+            Err(unresolved) => missed.push(*unresolved),
+        }
+    }
+    for (i, selector) in policy.selectors.iter().enumerate() {
+        found.extend(
+            select(model, policy, selector)
+                .into_iter()
+                .map(|element| Attachment {
+                    policy: index,
+                    target: element,
+                    via: Via::Selector(i as u16),
+                }),
+        );
+    }
+    // Targets that miss beside ones that resolve are findings too.
+    let not_accepted = found.is_empty().then(|| {
+        missed.first().map_or_else(
+            || format!("{} has no targets", policy.kind.kind),
+            |(m, _)| m.clone(),
+        )
+    });
+    let diagnostics = missed.into_iter().map(|(_, d)| d).collect();
+    (found, diagnostics, not_accepted)
+}
+
+/// The elements a selector picks: objects of its kind in the policy's namespace whose labels
+/// it selects, or their listener or rule named `sectionName` where they have one.
+fn select(model: &Model, policy: &Policy, selector: &TargetSelector) -> Vec<Target> {
+    let labels = |object: u32| labels_of(&model.objects[object as usize]);
+    let ns = policy.namespace.as_str();
+    let mut found = Vec::new();
+    if selector.kind == "Gateway" {
+        for (g, gateway) in model.gateways.iter().enumerate() {
+            if gateway.namespace != ns
+                || gateway.assumed
+                || !selector.selects(&labels(gateway.object))
+            {
+                continue;
+            }
+            match &selector.section_name {
+                None => found.push(Target::Gateway(g as u32)),
+                Some(section) => found.extend(
+                    gateway
+                        .listeners
+                        .iter()
+                        .position(|l| &l.name == section)
+                        .map(|l| Target::Listener(g as u32, l as u32)),
+                ),
+            }
+        }
+        return found;
+    }
+    let Some(kind) = RouteKind::from_kind(&selector.kind) else {
+        return found;
+    };
+    for (r, route) in model.routes.iter().enumerate() {
+        if route.namespace != ns || route.kind != kind || !selector.selects(&labels(route.object)) {
+            continue;
+        }
+        match &selector.section_name {
+            None => found.push(Target::Route(r as u32)),
+            Some(section) => found.extend(
+                route
+                    .rules
+                    .iter()
+                    .position(|rule| rule.named && &rule.name == section)
+                    .map(|k| Target::RouteRule(r as u32, k as u32)),
+            ),
+        }
+    }
+    found
+}
+
+/// `metadata.labels` of an object, as written.
+pub fn labels_of(object: &crate::load::Object) -> Vec<(String, String)> {
+    object
+        .root
+        .get_path(&["metadata", "labels"])
+        .and_then(|l| l.as_map())
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(|e| Some((e.key.text.to_string(), e.value.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn resolve_ref<'m>(
+    model: &'m Model,
+    policy: &Policy,
+    target: &TargetRef,
+    lookup: &Lookup<'m>,
 ) -> Result<Target, Unresolved> {
-    let target = &policy.target;
     let section = target.section_name.as_deref();
     let not_found = |code: Code, candidates: Vec<&str>, wanted: &str, span| {
         // The condition message names the *policy's* kind, as the operator writes it; the

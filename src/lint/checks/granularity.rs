@@ -4,9 +4,9 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::engine::fold::RuleEvent;
+use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
 use crate::policy::{BlockKind, Strategy};
-use crate::report::observed::Observed;
 use crate::yaml::Node;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -6,9 +6,9 @@
 //! policy of some path, the result depends on apply order: a warning. Otherwise, an info.
 
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::engine::fold::{self, NoObserver};
+use crate::engine::fold::NoObserver;
+use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
-use crate::report::observed::Observed;
 use std::collections::BTreeMap;
 
 /// Documentation of DPL4004.
@@ -27,27 +27,34 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let targets = &engine.topology.targets;
     let mut diagnostics = Vec::new();
     for &(older, newer) in &targets.name_ties {
-        let Some(target) = targets.of_policy[older as usize] else {
+        let Some(&target) = targets.of_policy[older as usize].first() else {
             continue;
         };
-        // Distinct policy lists holding the pair → how many paths use each.
-        let mut paths_per_fold: BTreeMap<u32, usize> = BTreeMap::new();
+        // Distinct folds holding the pair → a path using it, and how many paths do.
+        let mut paths_per_fold: BTreeMap<u32, (u32, usize, usize)> = BTreeMap::new();
         for &index in &observed.entries_of_policy[older as usize] {
-            *paths_per_fold
-                .entry(observed.entry(index).0.fold)
-                .or_default() += 1;
+            let (entry, _) = observed.entry(index);
+            paths_per_fold
+                .entry(entry.fold)
+                .or_insert((entry.path, entry.kind, 0))
+                .2 += 1;
         }
         let mut changed_paths = 0usize;
-        for (fold, paths) in paths_per_fold {
+        for (fold, (path, kind, paths)) in paths_per_fold {
             let as_is = &observed.shared.results[fold as usize];
-            let mut swapped = as_is.policies.clone();
-            if let (Some(i), Some(j)) = (
-                swapped.iter().position(|&p| p == older),
-                swapped.iter().position(|&p| p == newer),
-            ) {
-                swapped.swap(i, j);
+            let mut levels = engine.levels(&engine.topology.paths[path as usize], kind);
+            for (_, policies) in &mut levels {
+                if let (Some(i), Some(j)) = (
+                    policies.iter().position(|&p| p == older),
+                    policies.iter().position(|&p| p == newer),
+                ) {
+                    policies.swap(i, j);
+                }
             }
-            let other = fold::fold(model, &swapped, &engine.constraints, &mut NoObserver).effective;
+            let other = engine
+                .fold_levels(path, kind, &levels, &mut NoObserver)
+                .1
+                .effective;
             if as_is.folded.effective != other {
                 changed_paths += paths;
             }

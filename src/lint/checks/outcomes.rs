@@ -1,13 +1,14 @@
 //! Outcome checks: a policy overridden on every path (DPL4001), a policy in the path to no route
 //! (DPL4002), and a default rule superseded on every path where it applies (DPL4003). They read
-//! the same rule outcomes as `dopol status`.
+//! the same rule outcomes as `dopol status`, and the Kuadrant operator's `Enforced` condition:
+//! they are the Kuadrant family's checks.
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::engine::fold::RuleEvent;
+use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
 use crate::policy::{BlockKind, Level, Policy};
-use crate::report::observed::Observed;
-use crate::report::status::enforced;
+use crate::report::status::conditions;
 use crate::topology::targets::Target;
 use std::collections::BTreeMap;
 
@@ -39,10 +40,16 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         let index = index as u32;
-        let Some(target) = observed.engine.topology.targets.of_policy[index as usize] else {
+        let Some(&target) = observed.engine.topology.targets.of_policy[index as usize].first()
+        else {
             continue;
         };
-        let condition = enforced(observed, index);
+        let Some(condition) = conditions(observed, index)
+            .into_iter()
+            .find(|c| c.kind == "Enforced")
+        else {
+            continue;
+        };
         match condition.reason {
             "Overridden" => {
                 diagnostics.push(overridden(policy, target, &condition.message));
@@ -55,7 +62,7 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                         format!(
                             "{} targets {}, which has no route beneath it; the policy is in the path to nothing",
                             policy.display(),
-                            policy.target
+                            policy.targets[0]
                         ),
                         "no route is attached beneath this target",
                     )
@@ -71,7 +78,7 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                 };
                 diagnostics.push(
                     Diagnostic::new(Code::PolicyUnreachable, message)
-                        .with_label(policy.target.name_span, label)
+                        .with_label(policy.targets[0].name_span, label)
                         .with_object(policy.display()),
                 );
                 continue;

@@ -11,6 +11,10 @@
 //! active block) are reported as errors but the policy is still evaluated, blocks in the RFC
 //! 0009 order, as SPEC §3 asks.
 
+mod constraint;
+mod evaluate;
+mod extensions;
+mod fold;
 mod request;
 
 use super::{
@@ -134,6 +138,15 @@ impl PolicyFamily for Kuadrant {
             fields,
         }
         .decode(object)
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m crate::model::Model,
+        _topology: &'m crate::topology::Topology,
+    ) -> (Box<dyn super::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let (evaluator, diagnostics) = evaluate::KuadrantEvaluator::new(model);
+        (Box::new(evaluator), diagnostics)
     }
 
     fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, crate::source::Span)> {
@@ -343,7 +356,10 @@ impl Decoder<'_, '_> {
                 object.namespace_str(),
                 object.name
             ),
-            target: target?,
+            targets: vec![target?],
+            selectors: Vec::new(),
+            priority: 0,
+            errors: Vec::new(),
             blocks,
             unset: unset?,
             name_span: object.name_span(),

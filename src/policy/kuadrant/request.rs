@@ -624,7 +624,7 @@ mod tests {
             name: name.into(),
             creation_timestamp: None,
             locator: format!("{}:{namespace}/{name}", kind.locator_prefix()),
-            target: TargetRef {
+            targets: vec![TargetRef {
                 group: "gateway.networking.k8s.io".into(),
                 kind: "HTTPRoute".into(),
                 name: "cart".into(),
@@ -632,7 +632,10 @@ mod tests {
                 span: Span::default(),
                 name_span: Span::default(),
                 section_span: None,
-            },
+            }],
+            selectors: Vec::new(),
+            priority: 0,
+            errors: Vec::new(),
             blocks: Vec::new(),
             unset: Vec::new(),
             name_span: Span::default(),

@@ -13,9 +13,8 @@ pub mod routing;
 
 use crate::diag::Diagnostic;
 use crate::engine::Engine;
-use crate::engine::fold::{self, NoObserver};
+use crate::engine::fold::NoObserver;
 use crate::policy::request::{EffectiveRule, KindRules, RequestContext, RuleVerdict};
-use crate::policy::{all_kinds, families};
 use crate::report::effective;
 use input::Request;
 use listener::{Chosen, ListenerChoice, ListenerReason};
@@ -351,18 +350,27 @@ fn policies(
     let mut diagnostics = Vec::new();
     let mut kinds: Vec<KindRules<'_>> = Vec::new();
     let mut sources: Vec<Vec<&str>> = Vec::new();
-    for (k, kind) in all_kinds().enumerate().filter(|(k, _)| show_kind(*k)) {
-        let ordered = engine.path_policies(&topology_path, k);
-        if ordered.is_empty() {
+    let mut folds = Vec::new();
+    for (k, kind) in model
+        .registry
+        .kinds()
+        .enumerate()
+        .filter(|(k, _)| show_kind(*k))
+    {
+        let levels = engine.levels(&topology_path, k);
+        if levels.iter().all(|(_, p)| p.is_empty()) {
             continue;
         }
-        let folded = fold::fold(model, &ordered, &engine.constraints, &mut NoObserver);
+        let (_, folded) = engine.fold_levels(path as u32, k, &levels, &mut NoObserver);
         for failure in &folded.failures {
-            diagnostics.push(engine.constraint_warning(path as u32, failure));
+            diagnostics.push(engine.fold_warning(path as u32, k, failure));
         }
-        if folded.effective.is_empty() {
-            continue;
+        if !folded.effective.is_empty() {
+            folds.push((kind, folded));
         }
+    }
+    for (kind, folded) in &folds {
+        let kind = *kind;
         let found = effective::rules_of(model, &folded.effective);
         sources.push(effective::sources_of(&found));
         let rules = found
@@ -382,12 +390,7 @@ fn policies(
         route: &route,
     };
     for (kind_rules, sources) in kinds.iter().zip(sources) {
-        let Some(family) = families()
-            .iter()
-            .find(|f| f.name() == kind_rules.kind.family)
-        else {
-            continue;
-        };
+        let family = model.registry.family_of(kind_rules.kind);
         let verdicts = family.request_verdicts(kind_rules, &kinds, &context);
         trace.notes.extend(verdicts.notes);
         trace

@@ -2,8 +2,8 @@
 //! that cannot work (they name an override, or no higher default at all), and a notice wherever
 //! a policy relies on an extension.
 
-use super::Engine;
 use crate::diag::{Code, Diagnostic, Label};
+use crate::engine::Engine;
 use crate::policy::BlockKind;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,14 +28,15 @@ fn unset_providers(engine: &Engine<'_>) -> BTreeMap<u32, Vec<Providers>> {
         .policies
         .iter()
         .enumerate()
-        .filter(|(i, p)| !p.unset.is_empty() && engine.topology.targets.of_policy[*i].is_some())
+        .filter(|(i, p)| !p.unset.is_empty() && !engine.topology.targets.of_policy[*i].is_empty())
         .map(|(i, p)| (i as u32, vec![Providers::default(); p.unset.len()]))
         .collect();
     if providers.is_empty() {
         return providers;
     }
     // (policy, entry, Some(override) or None for a default) for every match in one list.
-    let shared = engine.fold_distinct(|ordered| {
+    let shared = engine.fold_distinct(|_, _, levels| {
+        let ordered: Vec<u32> = levels.iter().flat_map(|(_, p)| p.iter().copied()).collect();
         let mut found: Vec<(u32, usize, Option<RulePosition>)> = Vec::new();
         for (position, &policy) in ordered.iter().enumerate() {
             let unset = &model.policies[policy as usize].unset;

@@ -1,16 +1,16 @@
 //! RFC 0009 constraints: a block's `when` CEL expression, evaluated against the lower effective
 //! policy rendered back into its spec shape (bound as `spec` and `self.spec`).
 //!
-//! Every expression is compiled once, when the engine is created; compile errors become
+//! Every expression is compiled once, when the family's evaluator is prepared; compile errors become
 //! located diagnostics and make the block never apply. Evaluation errors and non-boolean
 //! results mean "not applied" and are reported per path by the caller.
 
-use super::fold::Effective;
 use crate::diag::{Code, Diagnostic};
+use crate::engine::fold::Effective;
 use crate::expr;
 use crate::model::Model;
+use crate::policy::Constraint;
 use crate::policy::expressions::expression_span;
-use crate::policy::{self, Constraint};
 use std::collections::HashMap;
 
 /// Result of checking a block's constraint.
@@ -99,17 +99,7 @@ pub fn spec_shape(model: &Model, policy: u32, effective: &Effective<'_>) -> serd
     let kind = model.policies[policy as usize].kind;
     let rules: Vec<(&str, &crate::yaml::Node)> = effective
         .iter()
-        .map(|(key, rule)| {
-            let p = &model.policies[rule.policy as usize];
-            (
-                *key,
-                &p.blocks[rule.block as usize].rules[rule.rule as usize].value,
-            )
-        })
+        .map(|(key, rule)| (*key, rule.value(model)))
         .collect();
-    let family = policy::families()
-        .iter()
-        .find(|f| f.name() == kind.family)
-        .expect("every kind belongs to a registered family");
-    family.spec_shape(kind, &rules)
+    model.registry.family_of(kind).spec_shape(kind, &rules)
 }

@@ -1,0 +1,165 @@
+//! What a family decides once a model is loaded: how attachments are ordered, how the policies
+//! on one path merge, which conditions each policy gets, and which checks are its own.
+//!
+//! The engine knows no family: for each path it hands the family's [`Evaluator`] the policies
+//! attached to every element of the path ([`PathView`], least specific element first, each
+//! element's list in the order the family's [`super::PolicyFamily::order`] gave it) and gets an
+//! effective policy back. Families differ on every one of these axes (one fold over four levels
+//! for Kuadrant; three Envoy scopes, delegation chains and per-field deep merges for kgateway),
+//! so none of it is written into the engine.
+
+use crate::diag::Diagnostic;
+use crate::engine::Engine;
+use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
+use crate::engine::observed::Observed;
+use crate::model::Model;
+use crate::topology::Target;
+use serde::Serialize;
+
+/// How a policy reaches an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Via {
+    /// Its `targetRef`/`targetRefs` entry number `n` (in `Policy::targets`).
+    TargetRef(u16),
+    /// Its `targetSelectors` entry number `n`.
+    Selector(u16),
+    /// A route rule filter naming the policy (kgateway ExtensionRef), the filter's position.
+    Extension(u16),
+}
+
+/// One policy attached to one element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Attachment {
+    /// Index into `Model::policies`.
+    pub policy: u32,
+    /// The element.
+    pub target: Target,
+    /// How.
+    pub via: Via,
+}
+
+/// One element of a path with the policies of one kind attached to it, in the family's order.
+#[derive(Clone, Copy, Debug)]
+pub struct PathLevel<'a> {
+    /// The element.
+    pub target: Target,
+    /// Its policies.
+    pub policies: &'a [u32],
+}
+
+/// What a family folds: one path's elements (least specific first) and their policies.
+#[derive(Clone, Copy, Debug)]
+pub struct PathView<'a> {
+    /// Index into `Topology::paths` of a path with these lists (when the family shares folds,
+    /// any of the paths whose elements carry the same lists).
+    pub path: u32,
+    /// The elements, least specific first, including those without policies.
+    pub levels: &'a [PathLevel<'a>],
+}
+
+impl PathView<'_> {
+    /// Every attached policy, least specific element first, in each element's order.
+    pub fn policies(&self) -> Vec<u32> {
+        self.levels
+            .iter()
+            .flat_map(|l| l.policies.iter().copied())
+            .collect()
+    }
+}
+
+/// A status condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Condition {
+    /// `Accepted`, `Enforced`, `Attached`, ...
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// `True` or `False`.
+    pub status: &'static str,
+    /// CamelCase reason.
+    pub reason: &'static str,
+    /// Human message.
+    pub message: String,
+}
+
+/// The Gateway (and listener) a per-ancestor status is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AncestorRef {
+    /// Always `gateway.networking.k8s.io`.
+    pub group: &'static str,
+    /// Always `Gateway`.
+    pub kind: &'static str,
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Listener.
+    #[serde(rename = "sectionName", skip_serializing_if = "Option::is_none")]
+    pub section_name: Option<String>,
+}
+
+/// The conditions a controller writes for one ancestor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AncestorStatus {
+    /// The ancestor.
+    #[serde(rename = "ancestorRef")]
+    pub ancestor_ref: AncestorRef,
+    /// Its conditions.
+    pub conditions: Vec<Condition>,
+}
+
+/// A policy's status as its controller writes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PolicyConditions {
+    /// Top-level conditions.
+    pub conditions: Vec<Condition>,
+    /// Per-ancestor conditions, for families whose controllers write them.
+    pub ancestors: Option<Vec<AncestorStatus>>,
+}
+
+/// A family's evaluation of one model.
+pub trait Evaluator<'m>: Sync {
+    /// Whether two paths whose elements carry the same policy lists always fold the same, so
+    /// that one fold can serve both.
+    fn shares_folds(&self) -> bool {
+        true
+    }
+    /// Diagnostics that need the whole engine (e.g. a scan of every path), shown by every
+    /// command.
+    fn engine_checks(&self, _engine: &Engine<'m>) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+    /// The effective policy of one path.
+    fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m>;
+    /// The warning for a failure recorded by a fold on the path `path_id`.
+    fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic;
+    /// The status of `policy`.
+    fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions;
+    /// The family's own lint findings.
+    fn lint(&self, _observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+}
+
+/// The common order on one element (families §1): older `creationTimestamp` first, a missing
+/// one newest, then `namespace/name`; returns the pairs ordered by name only.
+pub fn order_by_age(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
+    attachments.sort_by_cached_key(|a| {
+        let p = &model.policies[a.policy as usize];
+        (
+            p.creation_timestamp.is_none(),
+            p.creation_timestamp,
+            p.namespaced_name(),
+        )
+    });
+    attachments
+        .windows(2)
+        .filter(|pair| {
+            let (a, b) = (
+                &model.policies[pair[0].policy as usize],
+                &model.policies[pair[1].policy as usize],
+            );
+            a.creation_timestamp == b.creation_timestamp
+        })
+        .map(|pair| (pair[0].policy, pair[1].policy))
+        .collect()
+}

@@ -1,0 +1,159 @@
+//! The Kuadrant family's evaluation of a model: the RFC 0009 fold over the four levels, the
+//! operator's `Accepted`/`Enforced` conditions (SPEC §5), and its own checks.
+//!
+//! `Enforced` is computed the operator's way: for each path whose policy list contains P and
+//! each rule key k of P — if k is absent from the path's effective policy, every source of that
+//! effective policy counts as overriding P; if present with another source, that source counts;
+//! if present with P as source, P is affecting the path. One choice the spec leaves open: P
+//! never counts as overriding itself (it can be a source of a path that lacks one of its keys,
+//! when an `unset` dropped that key).
+
+use super::constraint::Constraints;
+use super::{extensions, fold};
+use crate::diag::{Code, Diagnostic};
+use crate::engine::Engine;
+use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
+use crate::engine::observed::Observed;
+use crate::model::Model;
+use crate::policy::{Condition, Evaluator, PathView, PolicyConditions};
+use std::collections::BTreeSet;
+
+/// Compiled constraints over one model.
+pub struct KuadrantEvaluator<'m> {
+    model: &'m Model,
+    constraints: Constraints,
+}
+
+impl<'m> KuadrantEvaluator<'m> {
+    /// Compiles every constraint; compile errors are the diagnostics.
+    pub fn new(model: &'m Model) -> (KuadrantEvaluator<'m>, Vec<Diagnostic>) {
+        let (constraints, diagnostics) = Constraints::compile(model);
+        (KuadrantEvaluator { model, constraints }, diagnostics)
+    }
+}
+
+impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
+    fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
+        fold::fold(self.model, &view.policies(), &self.constraints, observer)
+    }
+
+    fn engine_checks(&self, engine: &Engine<'m>) -> Vec<Diagnostic> {
+        extensions::check(engine)
+    }
+
+    fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
+        let policy = &self.model.policies[failure.policy as usize];
+        let block = &policy.blocks[failure.block as usize];
+        let span = block.constraint.as_ref().map_or(block.span, |c| c.span);
+        Diagnostic::new(
+            Code::ConstraintEvaluation,
+            format!(
+                "the `{}` block of {} was not applied on path {path_id}: {}",
+                block.kind.as_str(),
+                policy.display(),
+                failure.reason
+            ),
+        )
+        .with_label(span, "this constraint")
+        .with_object(policy.display())
+    }
+
+    fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {
+        let engine = observed.engine;
+        let conditions = match &engine.topology.targets.not_accepted[policy as usize] {
+            Some(message) => vec![Condition {
+                kind: "Accepted",
+                status: "False",
+                reason: "TargetNotFound",
+                message: message.clone(),
+            }],
+            None => vec![
+                Condition {
+                    kind: "Accepted",
+                    status: "True",
+                    reason: "Accepted",
+                    message: format!(
+                        "{} has been accepted",
+                        engine.model.policies[policy as usize].kind.kind
+                    ),
+                },
+                enforced(observed, policy),
+            ],
+        };
+        PolicyConditions {
+            conditions,
+            ancestors: None,
+        }
+    }
+
+    fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        let mut diagnostics = crate::lint::checks::outcomes::check(observed);
+        diagnostics.extend(crate::lint::checks::granularity::check(observed));
+        diagnostics
+    }
+}
+
+/// The `Enforced` condition of an accepted policy.
+fn enforced(observed: &Observed<'_, '_>, policy: u32) -> Condition {
+    let model = observed.engine.model;
+    let p = &model.policies[policy as usize];
+    let keys: BTreeSet<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
+    let mut affecting = false;
+    let mut overriding: BTreeSet<u32> = BTreeSet::new();
+    for &index in &observed.entries_of_policy[policy as usize] {
+        let (_, fold) = observed.entry(index);
+        let effective = &fold.folded.effective;
+        for key in &keys {
+            match effective.get(key) {
+                Some(rule) if rule.policy == policy => affecting = true,
+                Some(rule) => {
+                    overriding.insert(rule.policy);
+                }
+                None => overriding.extend(
+                    effective
+                        .values()
+                        .map(|r| r.policy)
+                        .filter(|&q| q != policy),
+                ),
+            }
+        }
+    }
+    let kind = p.kind.kind;
+    let overriders = || {
+        let mut names: Vec<String> = overriding
+            .iter()
+            .map(|&q| model.policies[q as usize].namespaced_name())
+            .collect();
+        names.sort();
+        names.dedup();
+        names.join(" ")
+    };
+    let (status, reason, message) = match (affecting, overriding.is_empty()) {
+        (false, true) => (
+            "False",
+            "Unknown",
+            format!("{kind} is not in the path to any existing routes"),
+        ),
+        (false, false) => (
+            "False",
+            "Overridden",
+            format!("{kind} is overridden by [{}]", overriders()),
+        ),
+        (true, false) => (
+            "True",
+            "Enforced",
+            format!("{kind} has been partially enforced"),
+        ),
+        (true, true) => (
+            "True",
+            "Enforced",
+            format!("{kind} has been successfully enforced"),
+        ),
+    };
+    Condition {
+        kind: "Enforced",
+        status,
+        reason,
+        message,
+    }
+}

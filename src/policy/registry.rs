@@ -1,0 +1,139 @@
+//! The kinds dopol reads, as a value.
+//!
+//! A [`Registry`] lists the policy families of one run and their kinds. The model owns it (see
+//! [`crate::model::Model::registry`]), so that a run can add families — the built-in ones today,
+//! families declared in a file next — without any global table. A kind's position in the
+//! registry is its compact index (used by the topology's dense per-kind slots and by reports).
+//!
+//! Kinds are `&'static` so that a decoded [`super::Policy`] can point at its kind without a
+//! lifetime; a family built at run time leaks its (small, once per process) declarations.
+
+use super::{PolicyFamily, PolicyKind};
+use std::sync::Arc;
+
+/// The families of one run and their kinds, in registration order.
+#[derive(Clone)]
+pub struct Registry {
+    families: Vec<Arc<dyn PolicyFamily>>,
+    /// Every kind with the index of its family.
+    kinds: Vec<(&'static PolicyKind, usize)>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.kinds.iter().map(|(k, _)| k.kind))
+            .finish()
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::builtin()
+    }
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn empty() -> Registry {
+        Registry {
+            families: Vec::new(),
+            kinds: Vec::new(),
+        }
+    }
+
+    /// The families built into dopol.
+    pub fn builtin() -> Registry {
+        let mut registry = Registry::empty();
+        registry.add(Arc::new(super::kuadrant::Kuadrant));
+        registry
+    }
+
+    /// Adds a family. A kind with the group and kind of one already registered replaces it.
+    pub fn add(&mut self, family: Arc<dyn PolicyFamily>) {
+        let index = self.families.len();
+        for kind in family.kinds() {
+            match self
+                .kinds
+                .iter()
+                .position(|(k, _)| k.group == kind.group && k.kind == kind.kind)
+            {
+                Some(existing) => self.kinds[existing] = (kind, index),
+                None => self.kinds.push((kind, index)),
+            }
+        }
+        self.families.push(family);
+    }
+
+    /// Every kind, in registration order.
+    pub fn kinds(&self) -> impl Iterator<Item = &'static PolicyKind> + '_ {
+        self.kinds.iter().map(|(k, _)| *k)
+    }
+
+    /// How many kinds there are.
+    pub fn kind_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// The kind at `index`.
+    pub fn kind(&self, index: usize) -> &'static PolicyKind {
+        self.kinds[index].0
+    }
+
+    /// The position of `kind` (a kind of this registry).
+    pub fn kind_index(&self, kind: &PolicyKind) -> usize {
+        self.kinds
+            .iter()
+            .position(|(k, _)| std::ptr::eq(*k, kind))
+            .expect("kinds come from the registry")
+    }
+
+    /// The position of the family of the kind at `index` (in [`Registry::families`] order).
+    pub fn family_index(&self, index: usize) -> usize {
+        self.kinds[index].1
+    }
+
+    /// The family of the kind at `index`.
+    pub fn family_at(&self, index: usize) -> &dyn PolicyFamily {
+        self.families[self.kinds[index].1].as_ref()
+    }
+
+    /// The family of `kind`.
+    pub fn family_of(&self, kind: &PolicyKind) -> &dyn PolicyFamily {
+        self.family_at(self.kind_index(kind))
+    }
+
+    /// Every family, in registration order.
+    pub fn families(&self) -> impl Iterator<Item = &dyn PolicyFamily> {
+        self.families.iter().map(|f| f.as_ref())
+    }
+
+    /// Finds the kind for `(group, kind)`.
+    pub fn find(
+        &self,
+        group: &str,
+        kind: &str,
+    ) -> Option<(&dyn PolicyFamily, &'static PolicyKind)> {
+        self.kinds
+            .iter()
+            .find(|(k, _)| k.group == group && k.kind == kind)
+            .map(|(k, f)| (self.families[*f].as_ref(), *k))
+    }
+
+    /// Finds a kind by name, case-insensitively (`AuthPolicy`, `authpolicy`, `authpolicies`),
+    /// or by `Kind.group` (`TrafficPolicy.gateway.kgateway.dev`).
+    pub fn find_by_name(&self, name: &str) -> Option<&'static PolicyKind> {
+        let lower = name.to_ascii_lowercase();
+        let (name, group) = match lower.split_once('.') {
+            Some((name, group)) => (name.to_string(), Some(group.to_string())),
+            None => (lower, None),
+        };
+        self.kinds().find(|k| {
+            let kind = k.kind.to_ascii_lowercase();
+            let named = name == kind
+                || name == format!("{kind}s")
+                || name == kind.replace("policy", "policies");
+            named && group.as_deref().is_none_or(|g| g == k.group)
+        })
+    }
+}
