@@ -134,6 +134,13 @@ codes! {
     ConstraintInvalid = "DPL4009", "constraint-invalid", Error, Input, "A block's `when` constraint is not a valid CEL expression.";
     ConstraintEvaluation = "DPL4010", "constraint-evaluation", Warning, Finding, "A block's `when` constraint failed to evaluate or did not return a boolean, so the block was not applied.";
     PredicateInvalid = "DPL4011", "predicate-invalid", Error, Input, "A Kuadrant request-time predicate or counter expression is not valid CEL.";
+    ExtensionRefNotFound = "DPL5001", "extension-ref-not-found", Error, Finding, "A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.";
+    RouteReplaced = "DPL5002", "route-replaced", Error, Finding, "An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.";
+    InvalidPolicyWeight = "DPL5003", "invalid-policy-weight", Error, Finding, "`kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.";
+    UnknownInheritedPriority = "DPL5004", "unknown-inherited-priority", Warning, Finding, "`kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.";
+    InheritedPriorityOnGateway = "DPL5005", "inherited-priority-on-gateway", Warning, Finding, "`kgateway.dev/inherited-policy-priority` on a Gateway has no effect in kgateway, although its API doc says so.";
+    DuplicateAttachment = "DPL5006", "duplicate-attachment", Warning, Finding, "A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.";
+    SelectorSelectsNothing = "DPL5007", "selector-selects-nothing", Warning, Finding, "A targetSelector with empty matchLabels selects nothing in kgateway.";
 }
 
 impl fmt::Display for Code {

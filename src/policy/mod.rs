@@ -5,8 +5,10 @@
 //! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
 //! family is a new decoder, not a change to the engine.
 
+pub mod decode;
 pub mod evaluator;
 pub mod expressions;
+pub mod kgateway;
 pub mod kuadrant;
 pub mod registry;
 pub mod request;
@@ -388,6 +390,10 @@ pub trait PolicyFamily: Send + Sync {
     /// the neighbouring pairs whose order was decided by name only.
     fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
         evaluator::order_by_age(model, attachments)
+    }
+    /// The documentation of the lint codes only this family reports.
+    fn check_docs(&self) -> &'static [crate::lint::doc::CheckDoc] {
+        &[]
     }
     /// Prepares the evaluation of its policies over one model: the merger, status and checks.
     fn evaluator<'m>(

@@ -46,6 +46,7 @@ impl Registry {
     pub fn builtin() -> Registry {
         let mut registry = Registry::empty();
         registry.add(Arc::new(super::kuadrant::Kuadrant));
+        registry.add(Arc::new(super::kgateway::Kgateway));
         registry
     }
 

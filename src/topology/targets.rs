@@ -159,6 +159,7 @@ impl PolicyTargets {
             let (extra, found) = family.extra_attachments(model);
             diagnostics.extend(found);
             for attachment in &extra {
+                targets.not_accepted[attachment.policy as usize] = None;
                 let elements = &mut targets.of_policy[attachment.policy as usize];
                 if !elements.contains(&attachment.target) {
                     elements.push(attachment.target);

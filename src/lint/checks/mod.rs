@@ -11,8 +11,12 @@ pub mod targets;
 
 use super::doc::CheckDoc;
 
-/// Every code's documentation.
+/// Every code's documentation: the common checks', then each built-in family's own.
 pub fn all_docs() -> impl Iterator<Item = &'static CheckDoc> {
+    let families: Vec<&'static [CheckDoc]> = crate::policy::Registry::builtin()
+        .families()
+        .map(|f| f.check_docs())
+        .collect();
     [
         input::DOCS,
         attachment::DOCS,
@@ -23,6 +27,7 @@ pub fn all_docs() -> impl Iterator<Item = &'static CheckDoc> {
         extensions::DOCS,
     ]
     .into_iter()
+    .chain(families)
     .flatten()
 }
 

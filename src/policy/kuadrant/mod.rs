@@ -24,7 +24,6 @@ use super::{
 use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
-use crate::model::gateway::GATEWAY_GROUP;
 use crate::yaml::{Entry, Node, Value};
 
 /// The Kuadrant policy family.
@@ -369,51 +368,7 @@ impl Decoder<'_, '_> {
     fn decode_target(&mut self, spec: &Node, spec_path: &FieldPath<'_>) -> Option<TargetRef> {
         let path = spec_path.key("targetRef");
         let node = self.fields.required(spec, "targetRef", spec_path)?;
-        let entries = self.fields.map(node, &path)?;
-        self.fields
-            .check_known(entries, &path, &["group", "kind", "name", "sectionName"]);
-        let group_node = self.fields.required(node, "group", &path);
-        let group = group_node.and_then(|n| self.fields.str(n, &path.key("group")));
-        let kind_node = self.fields.required(node, "kind", &path);
-        let kind = kind_node.and_then(|n| self.fields.non_empty_str(n, &path.key("kind")));
-        let name_node = self.fields.required(node, "name", &path);
-        let name = name_node.and_then(|n| self.fields.non_empty_str(n, &path.key("name")));
-        let section_name = self.fields.opt_name(
-            node,
-            "sectionName",
-            &path,
-            crate::load::names::NameRule::SectionName,
-        );
-        if let (Some(group), Some(group_node)) = (group, group_node)
-            && group != GATEWAY_GROUP
-        {
-            self.fields.push(
-                Diagnostic::new(
-                    Code::InvalidTargetKind,
-                    "Invalid targetRef.group. The only supported value is 'gateway.networking.k8s.io'",
-                )
-                .with_label(group_node.span, format!("`{group}` is not allowed")),
-            );
-        }
-        if let (Some(kind), Some(kind_node)) = (kind, kind_node)
-            && !self.kind.target_kinds.contains(&kind)
-        {
-            self.fields.push(
-                Diagnostic::new(Code::InvalidTargetKind, self.kind.target_kind_message).with_label(
-                    kind_node.span,
-                    format!("{} may not target a {kind}", self.kind.kind),
-                ),
-            );
-        }
-        Some(TargetRef {
-            group: group?.to_string(),
-            kind: kind?.to_string(),
-            name: name?.to_string(),
-            section_name: section_name.map(str::to_string),
-            span: node.span,
-            name_span: name_node?.span,
-            section_span: node.get("sectionName").map(|n| n.span),
-        })
+        super::decode::target_ref(self.fields, self.kind, node, &path)
     }
 
     /// The CRD forbids `defaults` with `overrides`, and either beside bare rules.

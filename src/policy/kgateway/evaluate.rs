@@ -1,0 +1,326 @@
+//! kgateway's evaluation of one path (families §2.5) and its status (§2.7).
+//!
+//! A path's elements arrive least specific first: Gateway, listener, then per route of the
+//! delegation chain (root first) its route and rule, the leaf last; each element's policies in
+//! the order of [`super::family`] (highest priority first). They form three scopes, merged on
+//! their own and then combined per key the way Envoy resolves what kgateway writes:
+//! - route scope: one level per route of the chain (that route's rule policies, then its
+//!   whole-route policies), folded leaf first up the chain with each parent route's
+//!   `kgateway.dev/inherited-policy-priority`;
+//! - listener scope (HTTP listeners): the listener's policies;
+//! - Gateway scope: the whole-Gateway policies, after the listener's on an HTTPS listener.
+//!
+//! An invalid policy is skipped by every merge but turns the scope it takes part in into a 500:
+//! a path with such a scope has no effective TrafficPolicy.
+
+use super::{Contribution, MergeSettings, Strategy, combine_scopes, step};
+use crate::diag::{Code, Diagnostic};
+use crate::engine::fold::{
+    EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
+};
+use crate::engine::observed::Observed;
+use crate::model::Model;
+use crate::policy::{
+    AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions,
+};
+use crate::topology::{Target, Topology};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The annotation on a parent HTTPRoute choosing how its policies merge with its children's.
+pub const PRIORITY_ANNOTATION: &str = "kgateway.dev/inherited-policy-priority";
+
+/// Merge settings and the model.
+pub struct KgatewayEvaluator<'m> {
+    model: &'m Model,
+    topology: &'m Topology,
+    settings: MergeSettings,
+}
+
+/// One merged scope: key → value.
+type ScopeValues = BTreeMap<String, Contribution>;
+
+/// A scope's result: its values, and the invalid policy that turns it into a 500.
+#[derive(Debug, Default)]
+pub(super) struct ScopeResult {
+    /// Key → merged value.
+    pub values: ScopeValues,
+    /// The first invalid policy that took part.
+    pub invalid: Option<u32>,
+}
+
+/// A path's policies per level (§2.3).
+#[derive(Debug, Default)]
+pub(super) struct Split {
+    /// Route levels, root first: the route and its rule's policies then its own.
+    pub routes: Vec<(u32, Vec<u32>)>,
+    /// The HTTP listener's policies.
+    pub listener: Vec<u32>,
+    /// The Gateway scope's policies (an HTTPS listener's first).
+    pub gateway: Vec<u32>,
+    /// Whether the listener is HTTPS.
+    pub https: bool,
+}
+
+impl<'m> KgatewayEvaluator<'m> {
+    /// An evaluator with the controller's default merge settings.
+    pub fn new(model: &'m Model, topology: &'m Topology) -> KgatewayEvaluator<'m> {
+        KgatewayEvaluator {
+            model,
+            topology,
+            settings: MergeSettings::default(),
+        }
+    }
+
+    /// Merges one level: its policies in priority order, each key with the same-level strategy.
+    pub(super) fn level(&self, policies: &[u32]) -> ScopeResult {
+        let mut result = ScopeResult::default();
+        for &p in policies {
+            let policy = &self.model.policies[p as usize];
+            if !policy.errors.is_empty() {
+                result.invalid.get_or_insert(p);
+                continue;
+            }
+            for (_, rule) in policy.rules() {
+                let incoming = Contribution::whole(rule.value.clone(), p, &policy.namespace);
+                let strategy = self.settings.same_level(&rule.key);
+                let merged = step(&rule.key, result.values.get(&rule.key), Some(&incoming), strategy);
+                if let Some(value) = merged.result {
+                    result.values.insert(rule.key.clone(), value);
+                }
+            }
+        }
+        result
+    }
+
+    /// The strategy a route's annotation names (absent or unknown: ShallowMergePreferChild).
+    fn route_strategy(&self, route: u32) -> Strategy {
+        let route = &self.model.routes[route as usize];
+        let object = &self.model.objects[route.object as usize];
+        Strategy::from_annotation(object.annotation(PRIORITY_ANNOTATION)).0
+    }
+
+    /// The policies of each level of a path: the route levels (root first, each its rule's
+    /// policies then its own), the HTTP listener's, and the Gateway scope's.
+    pub(super) fn split(&self, levels: &[PathLevel<'_>]) -> Split {
+        let mut split = Split::default();
+        for level in levels {
+            match level.target {
+                Target::Gateway(_) => split.gateway = level.policies.to_vec(),
+                Target::Listener(g, l) => {
+                    let gateway = &self.model.gateways[g as usize];
+                    if gateway.listeners[l as usize].protocol == "HTTPS" {
+                        split.https = true;
+                        split.gateway.splice(0..0, level.policies.iter().copied());
+                    } else {
+                        split.listener = level.policies.to_vec();
+                    }
+                }
+                Target::Route(r) => split.routes.push((r, level.policies.to_vec())),
+                Target::RouteRule(..) => {
+                    if let Some((_, policies)) = split.routes.last_mut() {
+                        policies.splice(0..0, level.policies.iter().copied());
+                    }
+                }
+            }
+        }
+        split
+    }
+
+    /// The route scope: each route level merged, folded leaf first up the chain with the
+    /// strategy of the parent route's annotation (§2.5 step 2).
+    pub(super) fn route_scope(&self, routes: &[(u32, Vec<u32>)]) -> ScopeResult {
+        let mut out = ScopeResult::default();
+        for (route, policies) in routes.iter().rev() {
+            let level = self.level(policies);
+            let strategy = self.route_strategy(*route);
+            out.invalid = out.invalid.or(level.invalid);
+            let keys: BTreeSet<String> = out.values.keys().chain(level.values.keys()).cloned().collect();
+            for key in keys {
+                let merged = step(&key, out.values.get(&key), level.values.get(&key), strategy);
+                match merged.result {
+                    Some(value) => out.values.insert(key, value),
+                    None => out.values.remove(&key),
+                };
+            }
+        }
+        out
+    }
+
+    /// The three scopes of a path: route, listener, Gateway.
+    fn scopes(&self, levels: &[PathLevel<'_>]) -> [ScopeResult; 3] {
+        let split = self.split(levels);
+        [
+            self.route_scope(&split.routes),
+            self.level(&split.listener),
+            self.level(&split.gateway),
+        ]
+    }
+
+    /// The effective rules of a path: the scopes combined per key, or nothing when a scope is
+    /// replaced by a 500.
+    fn effective(&self, scopes: &[ScopeResult; 3]) -> BTreeMap<String, Contribution> {
+        if scopes.iter().any(|s| s.invalid.is_some()) {
+            return BTreeMap::new();
+        }
+        let keys: BTreeSet<&String> = scopes.iter().flat_map(|s| s.values.keys()).collect();
+        keys.into_iter()
+            .filter_map(|key| {
+                let [route, listener, gateway] = scopes.each_ref().map(|s| s.values.get(key));
+                combine_scopes(key, route, listener, gateway)
+                    .result
+                    .map(|c| (key.clone(), c))
+            })
+            .collect()
+    }
+
+    /// The rule of `policy` with `key`.
+    fn rule_ref(&self, policy: u32, key: &str) -> Option<RuleRef> {
+        let block = &self.model.policies[policy as usize].blocks[0];
+        block.rule_index(key).map(|rule| RuleRef {
+            policy,
+            block: 0,
+            rule: rule as u32,
+        })
+    }
+}
+
+impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
+    fn shares_folds(&self) -> bool {
+        // The fold depends on the listener's protocol and the routes' annotations.
+        false
+    }
+
+    fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
+        let scopes = self.scopes(view.levels);
+        let values = self.effective(&scopes);
+        let failures = replaced(self.model, &scopes);
+        let mut effective = BTreeMap::new();
+        for (key, contribution) in &values {
+            let source = contribution.origins[0];
+            let Some(rule) = self.rule_ref(source, key) else {
+                continue;
+            };
+            let policy = &self.model.policies[source as usize];
+            let own = &policy.blocks[0].rules[rule.rule as usize];
+            let merged = (contribution.origins.len() > 1 || !own.value.same_value(&contribution.value))
+                .then(|| {
+                    Arc::new(Merged {
+                        value: contribution.value.clone(),
+                        origins: contribution.origins.clone(),
+                    })
+                });
+            effective.insert(own.key.as_str(), EffectiveRule { rule, merged });
+        }
+        report_outcomes(self.model, view, &effective, observer);
+        Folded {
+            effective,
+            failures,
+        }
+    }
+
+    fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
+        let policy = &self.model.policies[failure.policy as usize];
+        Diagnostic::new(
+            Code::RouteReplaced,
+            format!("path {path_id}: {}", failure.reason),
+        )
+        .with_label(policy.name_span, "invalid policy")
+        .with_object(policy.display())
+    }
+
+    fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {
+        super::status::conditions(self, observed, policy)
+    }
+
+    fn lint(&self, _observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        super::checks::check(self.model, self.topology)
+    }
+}
+
+/// The scopes an invalid policy turns into a 500 (§2.5 step 5), as fold failures.
+fn replaced(model: &Model, scopes: &[ScopeResult; 3]) -> Vec<FoldFailure> {
+    ["route", "listener", "Gateway"]
+        .iter()
+        .zip(scopes)
+        .filter_map(|(name, scope)| {
+            let policy = scope.invalid?;
+            let p = &model.policies[policy as usize];
+            Some(FoldFailure {
+                policy,
+                block: 0,
+                reason: format!(
+                    "kgateway answers 500: the {name} scope includes {}, which is invalid ({}); the path has no effective TrafficPolicy",
+                    p.display(),
+                    p.errors.join("; ")
+                ),
+            })
+        })
+        .collect()
+}
+
+/// Each rule of each policy on the path: effective, merged into another's value, or superseded.
+fn report_outcomes<'m>(
+    model: &'m Model,
+    view: &PathView<'_>,
+    effective: &crate::engine::fold::Effective<'m>,
+    observer: &mut dyn FoldObserver<'m>,
+) {
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    for policy in view.policies() {
+        if !seen.insert(policy) {
+            continue;
+        }
+        for (i, rule) in model.policies[policy as usize].blocks[0].rules.iter().enumerate() {
+            let rule_ref = RuleRef {
+                policy,
+                block: 0,
+                rule: i as u32,
+            };
+            let event = match effective.get(rule.key.as_str()) {
+                Some(e) if e.policy == policy => RuleEvent::Added,
+                Some(e) if e.origins().contains(&policy) => RuleEvent::Merged { by: e.policy },
+                Some(e) => RuleEvent::Superseded {
+                    by: e.origins().to_vec(),
+                },
+                None => RuleEvent::Superseded { by: Vec::new() },
+            };
+            observer.rule(rule_ref, event);
+        }
+    }
+}
+
+impl KgatewayEvaluator<'_> {
+    /// The model.
+    pub(super) fn model(&self) -> &Model {
+        self.model
+    }
+
+    /// The topology.
+    pub(super) fn topology(&self) -> &Topology {
+        self.topology
+    }
+}
+
+/// The conditions rows of §2.7.
+pub(super) fn condition(kind: &'static str, status: &'static str, reason: &'static str, message: &str) -> Condition {
+    Condition {
+        kind,
+        status,
+        reason,
+        message: message.to_string(),
+    }
+}
+
+/// An ancestor reference to a Gateway.
+pub(super) fn ancestor(model: &Model, gateway: u32, section: Option<String>) -> AncestorRef {
+    let g = &model.gateways[gateway as usize];
+    AncestorRef {
+        group: crate::model::gateway::GATEWAY_GROUP,
+        kind: "Gateway",
+        namespace: g.namespace.clone(),
+        name: g.name.clone(),
+        section_name: section,
+    }
+}
+

@@ -1,0 +1,347 @@
+//! The kgateway family as dopol sees it: the TrafficPolicy kind, how its objects decode into
+//! rules (families §2.1), how they attach (§2.2: `targetRefs`, `targetSelectors` and ExtensionRef
+//! route filters — every attachment takes part), and their order inside one element (§2.3).
+
+use super::evaluate::KgatewayEvaluator;
+use crate::diag::{Code, Diagnostic};
+use crate::load::Object;
+use crate::load::fields::{FieldPath, Fields};
+use crate::model::Model;
+use crate::model::gateway::GATEWAY_GROUP;
+use crate::policy::{
+    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Rule, Strategy,
+    TargetSelector, Via, decode,
+};
+use crate::topology::{Target, Topology};
+use crate::yaml::{Entry, Node};
+
+/// The kgateway policy family.
+pub struct Kgateway;
+
+/// `gateway.kgateway.dev`.
+pub const GROUP: &str = "gateway.kgateway.dev";
+/// The weight annotation (a base-10 int32; higher first).
+pub const WEIGHT_ANNOTATION: &str = "kgateway.dev/policy-weight";
+
+static KINDS: [PolicyKind; 1] = [PolicyKind {
+    family: "kgateway",
+    group: GROUP,
+    kind: "TrafficPolicy",
+    versions: &["v1alpha1"],
+    unserved_versions: &[],
+    target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
+    target_kind_message: "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute' and 'GRPCRoute'",
+}];
+
+/// Spec fields that are not rules.
+const TARGETING: &[&str] = &["targetRefs", "targetSelectors"];
+/// Fields kgateway's merge metadata splits into sub-keys.
+const SPLIT: &[(&str, &[&str])] = &[
+    ("rateLimit", &["local", "global"]),
+    (
+        "compression",
+        &["responseCompression", "requestDecompression"],
+    ),
+];
+
+impl PolicyFamily for Kgateway {
+    fn name(&self) -> &'static str {
+        "kgateway"
+    }
+
+    fn kinds(&self) -> &'static [PolicyKind] {
+        &KINDS
+    }
+
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy> {
+        decode_policy(kind, object, fields)
+    }
+
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        let mut spec = serde_json::Map::new();
+        for (key, value) in rules {
+            match key.split_once('.') {
+                Some((field, sub)) => {
+                    let entry = spec
+                        .entry(field.to_string())
+                        .or_insert_with(|| serde_json::Value::Object(Default::default()));
+                    if let serde_json::Value::Object(map) = entry {
+                        map.insert(sub.to_string(), value.to_json());
+                    }
+                }
+                None => {
+                    spec.insert(key.to_string(), value.to_json());
+                }
+            }
+        }
+        serde_json::Value::Object(spec)
+    }
+
+    fn check_docs(&self) -> &'static [crate::lint::doc::CheckDoc] {
+        super::checks::DOCS
+    }
+
+    fn attaches_once(&self) -> bool {
+        false
+    }
+
+    fn follows_delegation(&self) -> bool {
+        true
+    }
+
+    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+        extension_refs(model)
+    }
+
+    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
+        order(model, attachments)
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        (Box::new(KgatewayEvaluator::new(model, topology)), Vec::new())
+    }
+}
+
+fn decode_policy(kind: &'static PolicyKind, object: &Object, fields: &mut Fields) -> Option<Policy> {
+    let root = FieldPath::ROOT;
+    let spec_path = root.key("spec");
+    let spec = fields.required(&object.root, "spec", &root)?;
+    let entries = fields.map(spec, &spec_path)?;
+    let mut targets = Vec::new();
+    if let Some(list) = spec.get("targetRefs").filter(|n| !n.is_null()) {
+        let path = spec_path.key("targetRefs");
+        for (i, node) in fields.seq(list, &path).unwrap_or_default().iter().enumerate() {
+            targets.extend(decode::target_ref(fields, kind, node, &path.index(i)));
+        }
+    }
+    let selectors = decode_selectors(fields, spec, &spec_path);
+    let rules = rules_of(entries);
+    let (priority, errors) = weight(object);
+    if fields.failed() {
+        return None;
+    }
+    Some(Policy {
+        kind,
+        namespace: object.namespace_str().to_string(),
+        namespace_defaulted: object.namespace_defaulted,
+        name: object.name.to_string(),
+        creation_timestamp: object.creation_timestamp,
+        locator: format!(
+            "{}:{}/{}",
+            kind.locator_prefix(),
+            object.namespace_str(),
+            object.name
+        ),
+        targets,
+        selectors,
+        priority,
+        errors,
+        blocks: vec![Block {
+            kind: BlockKind::Bare,
+            strategy: Strategy::Merge,
+            rules,
+            constraint: None,
+            span: spec.span,
+        }],
+        unset: Vec::new(),
+        name_span: object.name_span(),
+    })
+}
+
+/// The rules of a spec (§2.1): each top-level field but the targeting ones, two of them split.
+fn rules_of(entries: &[Entry]) -> Vec<Rule> {
+    let mut rules = Vec::new();
+    for entry in entries {
+        let field = &*entry.key.text;
+        if TARGETING.contains(&field) || entry.value.is_null() {
+            continue;
+        }
+        match SPLIT.iter().find(|(name, _)| *name == field) {
+            Some((_, subs)) => {
+                for sub in entry.value.as_map().unwrap_or_default() {
+                    if subs.contains(&&*sub.key.text) && !sub.value.is_null() {
+                        rules.push(Rule {
+                            key: format!("{field}.{}", sub.key.text),
+                            value: sub.value.clone(),
+                            key_span: sub.key.span,
+                        });
+                    }
+                }
+            }
+            None => rules.push(Rule {
+                key: field.to_string(),
+                value: entry.value.clone(),
+                key_span: entry.key.span,
+            }),
+        }
+    }
+    rules.sort_by(|a, b| a.key.cmp(&b.key));
+    rules
+}
+
+/// `kgateway.dev/policy-weight`: the weight, or 0 and the error that makes the policy invalid.
+fn weight(object: &Object) -> (i32, Vec<String>) {
+    match object.annotation(WEIGHT_ANNOTATION) {
+        None => (0, Vec::new()),
+        Some(text) => match text.parse::<i32>() {
+            Ok(weight) => (weight, Vec::new()),
+            Err(_) => (
+                0,
+                vec![format!(
+                    "invalid value for annotation {WEIGHT_ANNOTATION}: {text}; must be a valid integer"
+                )],
+            ),
+        },
+    }
+}
+
+/// `targetSelectors`: `{group?, kind, matchLabels, sectionName?}`; an empty `matchLabels`
+/// selects nothing in kgateway (families §1).
+fn decode_selectors(fields: &mut Fields, spec: &Node, spec_path: &FieldPath<'_>) -> Vec<TargetSelector> {
+    let Some(list) = spec.get("targetSelectors").filter(|n| !n.is_null()) else {
+        return Vec::new();
+    };
+    let path = spec_path.key("targetSelectors");
+    let mut selectors = Vec::new();
+    for (i, node) in fields.seq(list, &path).unwrap_or_default().iter().enumerate() {
+        let item = path.index(i);
+        let Some(entries) = fields.map(node, &item) else {
+            continue;
+        };
+        fields.check_known(entries, &item, &["group", "kind", "matchLabels", "sectionName"]);
+        let kind = fields
+            .required(node, "kind", &item)
+            .and_then(|n| fields.non_empty_str(n, &item.key("kind")));
+        let group = fields.opt_str(node, "group", &item).unwrap_or(GATEWAY_GROUP);
+        let labels = node.get("matchLabels").and_then(Node::as_map).unwrap_or_default();
+        let mut match_labels: Vec<(String, String)> = labels
+            .iter()
+            .filter_map(|e| Some((e.key.text.to_string(), e.value.as_str()?.to_string())))
+            .collect();
+        match_labels.sort();
+        let Some(kind) = kind else { continue };
+        selectors.push(TargetSelector {
+            group: group.to_string(),
+            kind: kind.to_string(),
+            match_labels,
+            match_expressions: Vec::new(),
+            section_name: fields
+                .opt_str(node, "sectionName", &item)
+                .map(str::to_string),
+            empty_selects_nothing: true,
+            span: node.span,
+        });
+    }
+    selectors
+}
+
+/// ExtensionRef filters of every route rule naming a TrafficPolicy (§2.2), with an error for
+/// each that names a policy not in the input.
+fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    let mut diagnostics = Vec::new();
+    for (r, route) in model.routes.iter().enumerate() {
+        let object = &model.objects[route.object as usize];
+        let rules = object.root.get_path(&["spec", "rules"]).and_then(Node::as_seq);
+        for (k, rule) in rules.unwrap_or_default().iter().enumerate() {
+            let filters = rule.get("filters").and_then(Node::as_seq).unwrap_or_default();
+            for (position, filter) in filters.iter().enumerate() {
+                let Some(name) = extension_ref(filter) else {
+                    continue;
+                };
+                match policy_named(model, &route.namespace, name.as_str().unwrap_or_default()) {
+                    Some(policy) => found.push(Attachment {
+                        policy,
+                        target: Target::RouteRule(r as u32, k as u32),
+                        via: Via::Extension(position as u16),
+                    }),
+                    None => diagnostics.push(
+                        Diagnostic::new(
+                            Code::ExtensionRefNotFound,
+                            format!(
+                                "rule {} of {} {}/{} names TrafficPolicy {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
+                                route.rules[k].name,
+                                route.kind.as_str(),
+                                route.namespace,
+                                route.name,
+                                route.namespace,
+                                name.as_str().unwrap_or_default()
+                            ),
+                        )
+                        .with_label(name.span, "not found")
+                        .with_object(format!(
+                            "{} {}/{}",
+                            route.kind.as_str(),
+                            route.namespace,
+                            route.name
+                        )),
+                    ),
+                }
+            }
+        }
+    }
+    (found, diagnostics)
+}
+
+/// The `name` node of an ExtensionRef filter naming a TrafficPolicy.
+fn extension_ref(filter: &Node) -> Option<&Node> {
+    if filter.get("type").and_then(Node::as_str) != Some("ExtensionRef") {
+        return None;
+    }
+    let reference = filter.get("extensionRef")?;
+    let is_policy = reference.get("group").and_then(Node::as_str) == Some(GROUP)
+        && reference.get("kind").and_then(Node::as_str) == Some("TrafficPolicy");
+    is_policy.then(|| reference.get("name")).flatten()
+}
+
+fn policy_named(model: &Model, namespace: &str, name: &str) -> Option<u32> {
+    model
+        .policies
+        .iter()
+        .position(|p| p.kind.group == GROUP && p.namespace == namespace && p.name == name)
+        .map(|i| i as u32)
+}
+
+/// §2.3: ExtensionRef attachments first, in filter order; then the others by weight (higher
+/// first), age (a missing timestamp is Go's zero time: the oldest), and
+/// `group/kind/namespace/name`. Returns the neighbours ordered by name only.
+fn order(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
+    let key = |a: &Attachment| {
+        let p = &model.policies[a.policy as usize];
+        let extension = match a.via {
+            Via::Extension(position) => (0u8, position),
+            _ => (1u8, 0),
+        };
+        (
+            extension,
+            std::cmp::Reverse(p.priority),
+            p.creation_timestamp,
+            format!("{}/{}/{}", p.kind.group, p.kind.kind, p.namespaced_name()),
+        )
+    };
+    attachments.sort_by_cached_key(key);
+    attachments
+        .windows(2)
+        .filter(|pair| {
+            let (a, b) = (
+                &model.policies[pair[0].policy as usize],
+                &model.policies[pair[1].policy as usize],
+            );
+            pair[0].policy != pair[1].policy
+                && !matches!(pair[0].via, Via::Extension(_))
+                && !matches!(pair[1].via, Via::Extension(_))
+                && a.priority == b.priority
+                && a.creation_timestamp == b.creation_timestamp
+        })
+        .map(|pair| (pair[0].policy, pair[1].policy))
+        .collect()
+}

@@ -1,0 +1,201 @@
+//! TrafficPolicy status (families §2.7): every scope instance a policy takes part in is merged
+//! and reported on its own, per ancestor Gateway, and the worst state wins
+//! (Overridden > Merged > Attached).
+//!
+//! Scope instances: the route scope of every path (ancestor: the Gateway, with the `sectionName`
+//! of the root route's parentRef the path attaches through); the scope of every HTTP listener
+//! with a path (the Gateway, no `sectionName`); the whole-Gateway level of every Gateway and the
+//! combined listener + Gateway level of every HTTPS listener (the Gateway).
+
+use super::evaluate::{KgatewayEvaluator, ancestor, condition};
+use crate::engine::observed::Observed;
+use crate::policy::{AncestorRef, AncestorStatus, PathLevel, PolicyConditions};
+use crate::topology::Target;
+use std::collections::BTreeMap;
+
+/// A policy's state in one scope instance, worst last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum State {
+    Attached,
+    Merged,
+    Overridden,
+}
+
+/// The status of `policy`.
+pub fn conditions(
+    evaluator: &KgatewayEvaluator<'_>,
+    observed: &Observed<'_, '_>,
+    policy: u32,
+) -> PolicyConditions {
+    let model = evaluator.model();
+    let p = &model.policies[policy as usize];
+    let invalid = !p.errors.is_empty();
+    let accepted = if invalid {
+        condition("Accepted", "False", "Invalid", &p.errors.join("; "))
+    } else {
+        condition("Accepted", "True", "Valid", "Policy accepted")
+    };
+    let states = instances(evaluator, observed, policy);
+    if states.is_empty() {
+        let targets = &evaluator.topology().targets;
+        let message = targets.not_accepted[policy as usize]
+            .clone()
+            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
+        let accepted = if invalid {
+            accepted
+        } else {
+            condition("Accepted", "False", "TargetNotFound", &message)
+        };
+        return PolicyConditions {
+            conditions: vec![accepted],
+            ancestors: Some(Vec::new()),
+        };
+    }
+    let attached = |state: State| {
+        if invalid {
+            return condition("Attached", "False", "Pending", "");
+        }
+        match state {
+            State::Attached => condition("Attached", "True", "Attached", "Attached to all targets"),
+            State::Merged => condition(
+                "Attached",
+                "True",
+                "Merged",
+                "Merged with other policies in target(s) and attached",
+            ),
+            State::Overridden => condition(
+                "Attached",
+                "False",
+                "Overridden",
+                "Overridden due to conflict with higher priority policy in target(s)",
+            ),
+        }
+    };
+    let worst = states.values().copied().max().unwrap_or(State::Attached);
+    let mut ancestors: Vec<AncestorStatus> = states
+        .into_iter()
+        .map(|(SortKey(reference), state)| AncestorStatus {
+            ancestor_ref: reference,
+            conditions: vec![accepted.clone(), attached(state)],
+        })
+        .collect();
+    ancestors.sort_by(|a, b| sort_key(&a.ancestor_ref).cmp(&sort_key(&b.ancestor_ref)));
+    PolicyConditions {
+        conditions: vec![accepted.clone(), attached(worst)],
+        ancestors: Some(ancestors),
+    }
+}
+
+/// kgateway sorts ancestors by `<group>/<kind>/<name>/<sectionName>/<port>.<namespace>`.
+fn sort_key(reference: &AncestorRef) -> (String, Option<String>, String) {
+    (
+        reference.name.clone(),
+        reference.section_name.clone(),
+        reference.namespace.clone(),
+    )
+}
+
+/// An ancestor as a map key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SortKey(AncestorRef);
+
+impl PartialOrd for SortKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SortKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        sort_key(&self.0).cmp(&sort_key(&other.0))
+    }
+}
+
+/// The worst state of `policy` per ancestor over every scope instance it takes part in.
+fn instances(
+    evaluator: &KgatewayEvaluator<'_>,
+    observed: &Observed<'_, '_>,
+    policy: u32,
+) -> BTreeMap<SortKey, State> {
+    let model = evaluator.model();
+    let engine = observed.engine;
+    let kind = model.registry.kind_index(model.policies[policy as usize].kind);
+    let mut states: BTreeMap<SortKey, State> = BTreeMap::new();
+    let mut record = |reference: AncestorRef, state: State| {
+        let entry = states.entry(SortKey(reference)).or_insert(state);
+        *entry = (*entry).max(state);
+    };
+    let mut listeners_seen = std::collections::BTreeSet::new();
+    for &index in &observed.entries_of_policy[policy as usize] {
+        let (entry, _) = observed.entry(index);
+        let path = &engine.topology.paths[entry.path as usize];
+        let levels = engine.levels(path, kind);
+        let view: Vec<PathLevel<'_>> = levels
+            .iter()
+            .map(|(target, policies)| PathLevel {
+                target: *target,
+                policies,
+            })
+            .collect();
+        let split = evaluator.split(&view);
+        if split.routes.iter().any(|(_, p)| p.contains(&policy)) {
+            let route = evaluator.route_scope(&split.routes);
+            let section = root_section(evaluator, path);
+            record(
+                ancestor(model, path.gateway, section),
+                state(policy, &route.values),
+            );
+        }
+        if split.listener.contains(&policy) && listeners_seen.insert((path.gateway, path.listener)) {
+            let listener = evaluator.level(&split.listener);
+            record(ancestor(model, path.gateway, None), state(policy, &listener.values));
+        }
+        if split.https && split.gateway.contains(&policy) {
+            let gateway = evaluator.level(&split.gateway);
+            record(ancestor(model, path.gateway, None), state(policy, &gateway.values));
+        }
+    }
+    // The whole-Gateway level of every Gateway the policy targets, with or without paths.
+    let targets = &engine.topology.targets;
+    for &target in &targets.of_policy[policy as usize] {
+        if let Target::Gateway(g) = target {
+            let level = evaluator.level(targets.on(target, kind));
+            record(ancestor(model, g, None), state(policy, &level.values));
+        }
+    }
+    states
+}
+
+/// The policy's state in one merged scope instance.
+fn state(policy: u32, values: &BTreeMap<String, super::Contribution>) -> State {
+    if values.is_empty() {
+        return State::Attached;
+    }
+    let contributed = values
+        .values()
+        .filter(|c| c.origins.contains(&policy))
+        .count();
+    match contributed {
+        0 => State::Overridden,
+        n if n == values.len() => State::Attached,
+        _ => State::Merged,
+    }
+}
+
+/// The `sectionName` of the root route's parentRef through which the path attaches.
+fn root_section(evaluator: &KgatewayEvaluator<'_>, path: &crate::topology::Path) -> Option<String> {
+    let model = evaluator.model();
+    let topology = evaluator.topology();
+    let root = if path.chain == crate::topology::NO_CHAIN {
+        path.route
+    } else {
+        topology.chains[path.chain as usize][0].0
+    };
+    let gateway = &model.gateways[path.gateway as usize];
+    let listener = &gateway.listeners[path.listener as usize].name;
+    model.routes[root as usize]
+        .parent_refs
+        .iter()
+        .filter(|r| r.kind == "Gateway" && r.name == gateway.name && r.namespace == gateway.namespace)
+        .find_map(|r| r.section_name.clone().filter(|s| s == listener))
+}
