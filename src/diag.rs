@@ -140,6 +140,8 @@ codes! {
     UnknownInheritedPriority = "DPL5004", "unknown-inherited-priority", Warning, Finding, "`kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.";
     InheritedPriorityOnGateway = "DPL5005", "inherited-priority-on-gateway", Warning, Finding, "`kgateway.dev/inherited-policy-priority` on a Gateway has no effect in kgateway, although its API doc says so.";
     DuplicateAttachment = "DPL5006", "duplicate-attachment", Warning, Finding, "A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.";
+    GatewayDisablesRouteProvider = "DPL5008", "gateway-disables-route-provider", Warning, Finding, "A listener or Gateway TrafficPolicy disables extAuth/extProc/jwtAuth, switching off the providers a route policy names.";
+    GatewayHeaderSetWins = "DPL5009", "gateway-header-set-wins", Warning, Finding, "A header set by a route TrafficPolicy and by a listener or Gateway one ends with the less specific value (Envoy applies header mutations of every level, least specific last).";
     SelectorSelectsNothing = "DPL5007", "selector-selects-nothing", Warning, Finding, "A targetSelector with empty matchLabels selects nothing in kgateway.";
 }
 

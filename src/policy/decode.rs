@@ -14,18 +14,18 @@ pub fn target_ref(
     node: &Node,
     path: &FieldPath<'_>,
 ) -> Option<TargetRef> {
-    let entries = fields.map(node, &path)?;
-    fields.check_known(entries, &path, &["group", "kind", "name", "sectionName"]);
-    let group_node = fields.required(node, "group", &path);
+    let entries = fields.map(node, path)?;
+    fields.check_known(entries, path, &["group", "kind", "name", "sectionName"]);
+    let group_node = fields.required(node, "group", path);
     let group = group_node.and_then(|n| fields.str(n, &path.key("group")));
-    let kind_node = fields.required(node, "kind", &path);
+    let kind_node = fields.required(node, "kind", path);
     let kind = kind_node.and_then(|n| fields.non_empty_str(n, &path.key("kind")));
-    let name_node = fields.required(node, "name", &path);
+    let name_node = fields.required(node, "name", path);
     let name = name_node.and_then(|n| fields.non_empty_str(n, &path.key("name")));
     let section_name = fields.opt_name(
         node,
         "sectionName",
-        &path,
+        path,
         crate::load::names::NameRule::SectionName,
     );
     if let (Some(group), Some(group_node)) = (group, group_node)

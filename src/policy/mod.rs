@@ -377,6 +377,11 @@ pub trait PolicyFamily: Send + Sync {
     fn attaches_once(&self) -> bool {
         true
     }
+    /// Whether a rule `sectionName` may name an unnamed rule by its positional `rule-<i>` name
+    /// (Kuadrant), or only a rule's own `name` (kgateway, Envoy Gateway).
+    fn positional_rule_names(&self) -> bool {
+        true
+    }
     /// Whether its policies apply to paths reached through route delegation.
     fn follows_delegation(&self) -> bool {
         false

@@ -168,8 +168,31 @@ impl PolicyTargets {
             attachments.extend(extra);
         }
         targets.group(model, attachments);
+        diagnostics.extend(targets.selecting_nothing(model));
         targets.name_ties.sort();
         targets
+    }
+
+    /// `TargetNotFound` for policies whose only targets are selectors that select nothing.
+    fn selecting_nothing(&self, model: &Model) -> Vec<Diagnostic> {
+        model
+            .policies
+            .iter()
+            .zip(&self.not_accepted)
+            .filter(|(p, missing)| missing.is_some() && p.targets.is_empty() && !p.selectors.is_empty())
+            .map(|(p, _)| {
+                Diagnostic::new(
+                    Code::TargetNotFound,
+                    format!(
+                        "the targetSelectors of {} select nothing; {} is not accepted (TargetNotFound)",
+                        p.display(),
+                        p.display()
+                    ),
+                )
+                .with_label(p.selectors[0].span, "selects nothing")
+                .with_object(p.display())
+            })
+            .collect()
     }
 
     /// Groups attachments per (element, kind) and lets each family order its groups.
@@ -458,10 +481,24 @@ fn resolve_ref<'m>(
                 return Ok(Target::Route(r));
             };
             let route = &model.routes[r as usize];
-            match route.rules.iter().position(|rule| rule.name == section) {
+            let positional = model
+                .registry
+                .family_of(policy.kind)
+                .positional_rule_names();
+            let named = |rule: &&crate::model::gateway::RouteRule| rule.named || positional;
+            match route
+                .rules
+                .iter()
+                .position(|rule| named(&rule) && rule.name == section)
+            {
                 Some(k) => Ok(Target::RouteRule(r, k as u32)),
                 None => {
-                    let names = route.rules.iter().map(|rule| rule.name.as_str()).collect();
+                    let names = route
+                        .rules
+                        .iter()
+                        .filter(named)
+                        .map(|rule| rule.name.as_str())
+                        .collect();
                     not_found(
                         Code::SectionNotFound,
                         names,

@@ -2,13 +2,18 @@
 //! annotations (an invalid weight, an unknown or misplaced inheritance priority), attachments
 //! that repeat, and selectors that select nothing — all silent in the controller.
 
+use super::ScopeNote;
+use super::evaluate::KgatewayEvaluator;
 use super::evaluate::PRIORITY_ANNOTATION;
 use super::family::{GROUP, WEIGHT_ANNOTATION};
 use crate::diag::{Code, Diagnostic};
+use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
 use crate::model::Model;
 use crate::model::gateway::GATEWAY_GROUP;
+use crate::policy::PathLevel;
 use crate::topology::Topology;
+use std::collections::BTreeMap;
 
 /// Documentation of kgateway's codes.
 pub const DOCS: &[CheckDoc] = &[
@@ -49,12 +54,96 @@ pub const DOCS: &[CheckDoc] = &[
         example: "targetRefs: [{kind: HTTPRoute, name: r}]\ntargetSelectors: [{kind: HTTPRoute, matchLabels: {app: r}}]",
     },
     CheckDoc {
+        code: Code::GatewayDisablesRouteProvider,
+        explanation: "kgateway installs one filter per extAuth/extProc/jwtAuth provider and enables it from every scope that names it; a `disable` value at any scope enables a global-disable filter that every provider of the field honours. A listener or Gateway policy with `disable` therefore switches off the providers a route policy names, although the route is more specific.",
+        fix: "Remove the `disable` from the listener or Gateway policy, or disable providers per route instead.",
+        example: "# Gateway policy: extAuth: {disable: {}}; route policy: extAuth: {extensionRef: {name: authz}}",
+    },
+    CheckDoc {
+        code: Code::GatewayHeaderSetWins,
+        explanation: "Envoy's header_mutation applies the mutations of every level, most specific first; later ones may override earlier ones, and kgateway never sets `most_specific_header_mutations_wins`. A header `set` by a route policy and by a listener or Gateway policy ends with the less specific value.",
+        fix: "Set the header at one level only, or use `add` at the route.",
+        example: "# route policy: headerModifiers.request.set [{name: x-env, value: route}]; Gateway policy: the same header, value gw",
+    },
+    CheckDoc {
         code: Code::SelectorSelectsNothing,
         explanation: "kgateway matches targetSelectors with istio's label matcher, which is false for an empty selector: `matchLabels: {}` selects nothing (in Kubernetes it would select everything).",
         fix: "Name the labels to select, or use targetRefs.",
         example: "targetSelectors: [{group: gateway.networking.k8s.io, kind: HTTPRoute, matchLabels: {}}]",
     },
 ];
+
+/// DPL5008 and DPL5009: what the scopes of each path do to the route's providers and headers.
+pub fn scope_checks(
+    evaluator: &KgatewayEvaluator<'_>,
+    observed: &Observed<'_, '_>,
+) -> Vec<Diagnostic> {
+    let model = evaluator.model();
+    let engine = observed.engine;
+    // (code, policy, what) → paths.
+    let mut found: BTreeMap<(Code, u32, String), usize> = BTreeMap::new();
+    for entry in &observed.shared.entries {
+        if model.registry.kind(entry.kind).group != GROUP {
+            continue;
+        }
+        let levels = engine.levels(&engine.topology.paths[entry.path as usize], entry.kind);
+        let view: Vec<PathLevel<'_>> = levels
+            .iter()
+            .map(|(target, policies)| PathLevel {
+                target: *target,
+                policies,
+            })
+            .collect();
+        for (note, policy) in evaluator.scope_notes(&view) {
+            let (code, what) = match note {
+                ScopeNote::DisablesRouteProviders { scope, providers } => (
+                    Code::GatewayDisablesRouteProvider,
+                    format!(
+                        "its {} scope `disable` switches off the route's providers ({})",
+                        scope.as_str(),
+                        providers
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+                ScopeNote::HeaderSetWins {
+                    direction,
+                    header,
+                    winner,
+                    over,
+                } => (
+                    Code::GatewayHeaderSetWins,
+                    format!(
+                        "its {} scope sets {} header `{header}`, which the {} scope also sets; the {} value is the one that stays",
+                        winner.as_str(),
+                        direction.as_str(),
+                        over.as_str(),
+                        winner.as_str()
+                    ),
+                ),
+            };
+            *found.entry((code, policy, what)).or_default() += 1;
+        }
+    }
+    found
+        .into_iter()
+        .map(|((code, policy, what), paths)| {
+            let p = &model.policies[policy as usize];
+            Diagnostic::new(
+                code,
+                format!(
+                    "{}: {what}, on {}",
+                    p.display(),
+                    crate::words::counted(paths, "path")
+                ),
+            )
+            .with_label(p.name_span, "decides it")
+            .with_object(p.display())
+        })
+        .collect()
+}
 
 /// Every finding of these checks.
 pub fn check(model: &Model, topology: &Topology) -> Vec<Diagnostic> {
@@ -66,9 +155,12 @@ pub fn check(model: &Model, topology: &Topology) -> Vec<Diagnostic> {
         for error in &policy.errors {
             if error.contains(WEIGHT_ANNOTATION) {
                 diagnostics.push(
-                    Diagnostic::new(Code::InvalidPolicyWeight, format!("{}: {error}", policy.display()))
-                        .with_label(policy.name_span, "rejected by kgateway")
-                        .with_object(policy.display()),
+                    Diagnostic::new(
+                        Code::InvalidPolicyWeight,
+                        format!("{}: {error}", policy.display()),
+                    )
+                    .with_label(policy.name_span, "rejected by kgateway")
+                    .with_object(policy.display()),
                 );
             }
         }

@@ -13,16 +13,14 @@
 //! An invalid policy is skipped by every merge but turns the scope it takes part in into a 500:
 //! a path with such a scope has no effective TrafficPolicy.
 
-use super::{Contribution, MergeSettings, Strategy, combine_scopes, step};
+use super::{Contribution, MergeSettings, Scope, ScopeNote, Strategy, combine_scopes, step};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::fold::{
     EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{
-    AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions,
-};
+use crate::policy::{AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions};
 use crate::topology::{Target, Topology};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -35,6 +33,8 @@ pub struct KgatewayEvaluator<'m> {
     model: &'m Model,
     topology: &'m Topology,
     settings: MergeSettings,
+    /// Route rules with an ExtensionRef to a missing policy: kgateway answers them with a 500.
+    broken: std::collections::HashSet<(u32, u32)>,
 }
 
 /// One merged scope: key → value.
@@ -65,10 +65,16 @@ pub(super) struct Split {
 impl<'m> KgatewayEvaluator<'m> {
     /// An evaluator with the controller's default merge settings.
     pub fn new(model: &'m Model, topology: &'m Topology) -> KgatewayEvaluator<'m> {
+        let broken = super::family::scan_extension_refs(model)
+            .1
+            .iter()
+            .map(|m| (m.route, m.rule))
+            .collect();
         KgatewayEvaluator {
             model,
             topology,
             settings: MergeSettings::default(),
+            broken,
         }
     }
 
@@ -84,7 +90,12 @@ impl<'m> KgatewayEvaluator<'m> {
             for (_, rule) in policy.rules() {
                 let incoming = Contribution::whole(rule.value.clone(), p, &policy.namespace);
                 let strategy = self.settings.same_level(&rule.key);
-                let merged = step(&rule.key, result.values.get(&rule.key), Some(&incoming), strategy);
+                let merged = step(
+                    &rule.key,
+                    result.values.get(&rule.key),
+                    Some(&incoming),
+                    strategy,
+                );
                 if let Some(value) = merged.result {
                     result.values.insert(rule.key.clone(), value);
                 }
@@ -135,7 +146,12 @@ impl<'m> KgatewayEvaluator<'m> {
             let level = self.level(policies);
             let strategy = self.route_strategy(*route);
             out.invalid = out.invalid.or(level.invalid);
-            let keys: BTreeSet<String> = out.values.keys().chain(level.values.keys()).cloned().collect();
+            let keys: BTreeSet<String> = out
+                .values
+                .keys()
+                .chain(level.values.keys())
+                .cloned()
+                .collect();
             for key in keys {
                 let merged = step(&key, out.values.get(&key), level.values.get(&key), strategy);
                 match merged.result {
@@ -193,7 +209,15 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
 
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
         let scopes = self.scopes(view.levels);
-        let values = self.effective(&scopes);
+        let broken = view.levels.iter().any(|l| match l.target {
+            Target::RouteRule(r, k) => self.broken.contains(&(r, k)),
+            _ => false,
+        });
+        let values = if broken {
+            BTreeMap::new()
+        } else {
+            self.effective(&scopes)
+        };
         let failures = replaced(self.model, &scopes);
         let mut effective = BTreeMap::new();
         for (key, contribution) in &values {
@@ -203,13 +227,14 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
             };
             let policy = &self.model.policies[source as usize];
             let own = &policy.blocks[0].rules[rule.rule as usize];
-            let merged = (contribution.origins.len() > 1 || !own.value.same_value(&contribution.value))
-                .then(|| {
-                    Arc::new(Merged {
-                        value: contribution.value.clone(),
-                        origins: contribution.origins.clone(),
-                    })
-                });
+            let merged = (contribution.origins.len() > 1
+                || !own.value.same_value(&contribution.value))
+            .then(|| {
+                Arc::new(Merged {
+                    value: contribution.value.clone(),
+                    origins: contribution.origins.clone(),
+                })
+            });
             effective.insert(own.key.as_str(), EffectiveRule { rule, merged });
         }
         report_outcomes(self.model, view, &effective, observer);
@@ -233,8 +258,10 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
         super::status::conditions(self, observed, policy)
     }
 
-    fn lint(&self, _observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
-        super::checks::check(self.model, self.topology)
+    fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        let mut diagnostics = super::checks::check(self.model, self.topology);
+        diagnostics.extend(super::checks::scope_checks(self, observed));
+        diagnostics
     }
 }
 
@@ -271,7 +298,11 @@ fn report_outcomes<'m>(
         if !seen.insert(policy) {
             continue;
         }
-        for (i, rule) in model.policies[policy as usize].blocks[0].rules.iter().enumerate() {
+        for (i, rule) in model.policies[policy as usize].blocks[0]
+            .rules
+            .iter()
+            .enumerate()
+        {
             let rule_ref = RuleRef {
                 policy,
                 block: 0,
@@ -291,6 +322,32 @@ fn report_outcomes<'m>(
 }
 
 impl KgatewayEvaluator<'_> {
+    /// The scope facts lint reports for one path: each note with the policy at the scope
+    /// that decides it.
+    pub(super) fn scope_notes(&self, levels: &[PathLevel<'_>]) -> Vec<(ScopeNote, u32)> {
+        let scopes = self.scopes(levels);
+        let keys: BTreeSet<&String> = scopes.iter().flat_map(|s| s.values.keys()).collect();
+        let mut notes = Vec::new();
+        for key in keys {
+            let [route, listener, gateway] = scopes.each_ref().map(|s| s.values.get(key));
+            for note in combine_scopes(key, route, listener, gateway).notes {
+                let scope = match &note {
+                    ScopeNote::DisablesRouteProviders { scope, .. } => *scope,
+                    ScopeNote::HeaderSetWins { winner, .. } => *winner,
+                };
+                let at = match scope {
+                    Scope::Route => route,
+                    Scope::Listener => listener,
+                    Scope::Gateway => gateway,
+                };
+                if let Some(policy) = at.and_then(|c| c.origins.first()) {
+                    notes.push((note, *policy));
+                }
+            }
+        }
+        notes
+    }
+
     /// The model.
     pub(super) fn model(&self) -> &Model {
         self.model
@@ -303,7 +360,12 @@ impl KgatewayEvaluator<'_> {
 }
 
 /// The conditions rows of §2.7.
-pub(super) fn condition(kind: &'static str, status: &'static str, reason: &'static str, message: &str) -> Condition {
+pub(super) fn condition(
+    kind: &'static str,
+    status: &'static str,
+    reason: &'static str,
+    message: &str,
+) -> Condition {
     Condition {
         kind,
         status,
@@ -323,4 +385,3 @@ pub(super) fn ancestor(model: &Model, gateway: u32, section: Option<String>) -> 
         section_name: section,
     }
 }
-

@@ -86,6 +86,10 @@ impl PolicyFamily for Kgateway {
         super::checks::DOCS
     }
 
+    fn positional_rule_names(&self) -> bool {
+        false
+    }
+
     fn attaches_once(&self) -> bool {
         false
     }
@@ -107,11 +111,18 @@ impl PolicyFamily for Kgateway {
         model: &'m Model,
         topology: &'m Topology,
     ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        (Box::new(KgatewayEvaluator::new(model, topology)), Vec::new())
+        (
+            Box::new(KgatewayEvaluator::new(model, topology)),
+            Vec::new(),
+        )
     }
 }
 
-fn decode_policy(kind: &'static PolicyKind, object: &Object, fields: &mut Fields) -> Option<Policy> {
+fn decode_policy(
+    kind: &'static PolicyKind,
+    object: &Object,
+    fields: &mut Fields,
+) -> Option<Policy> {
     let root = FieldPath::ROOT;
     let spec_path = root.key("spec");
     let spec = fields.required(&object.root, "spec", &root)?;
@@ -119,7 +130,12 @@ fn decode_policy(kind: &'static PolicyKind, object: &Object, fields: &mut Fields
     let mut targets = Vec::new();
     if let Some(list) = spec.get("targetRefs").filter(|n| !n.is_null()) {
         let path = spec_path.key("targetRefs");
-        for (i, node) in fields.seq(list, &path).unwrap_or_default().iter().enumerate() {
+        for (i, node) in fields
+            .seq(list, &path)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             targets.extend(decode::target_ref(fields, kind, node, &path.index(i)));
         }
     }
@@ -206,23 +222,41 @@ fn weight(object: &Object) -> (i32, Vec<String>) {
 
 /// `targetSelectors`: `{group?, kind, matchLabels, sectionName?}`; an empty `matchLabels`
 /// selects nothing in kgateway (families §1).
-fn decode_selectors(fields: &mut Fields, spec: &Node, spec_path: &FieldPath<'_>) -> Vec<TargetSelector> {
+fn decode_selectors(
+    fields: &mut Fields,
+    spec: &Node,
+    spec_path: &FieldPath<'_>,
+) -> Vec<TargetSelector> {
     let Some(list) = spec.get("targetSelectors").filter(|n| !n.is_null()) else {
         return Vec::new();
     };
     let path = spec_path.key("targetSelectors");
     let mut selectors = Vec::new();
-    for (i, node) in fields.seq(list, &path).unwrap_or_default().iter().enumerate() {
+    for (i, node) in fields
+        .seq(list, &path)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let item = path.index(i);
         let Some(entries) = fields.map(node, &item) else {
             continue;
         };
-        fields.check_known(entries, &item, &["group", "kind", "matchLabels", "sectionName"]);
+        fields.check_known(
+            entries,
+            &item,
+            &["group", "kind", "matchLabels", "sectionName"],
+        );
         let kind = fields
             .required(node, "kind", &item)
             .and_then(|n| fields.non_empty_str(n, &item.key("kind")));
-        let group = fields.opt_str(node, "group", &item).unwrap_or(GATEWAY_GROUP);
-        let labels = node.get("matchLabels").and_then(Node::as_map).unwrap_or_default();
+        let group = fields
+            .opt_str(node, "group", &item)
+            .unwrap_or(GATEWAY_GROUP);
+        let labels = node
+            .get("matchLabels")
+            .and_then(Node::as_map)
+            .unwrap_or_default();
         let mut match_labels: Vec<(String, String)> = labels
             .iter()
             .filter_map(|e| Some((e.key.text.to_string(), e.value.as_str()?.to_string())))
@@ -244,16 +278,32 @@ fn decode_selectors(fields: &mut Fields, spec: &Node, spec_path: &FieldPath<'_>)
     selectors
 }
 
-/// ExtensionRef filters of every route rule naming a TrafficPolicy (§2.2), with an error for
-/// each that names a policy not in the input.
-fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+/// An ExtensionRef filter naming a TrafficPolicy that is not in the route's namespace.
+pub struct MissingRef<'m> {
+    /// The route.
+    pub route: u32,
+    /// The rule.
+    pub rule: u32,
+    /// The policy name as written.
+    pub name: &'m Node,
+}
+
+/// ExtensionRef filters of every route rule naming a TrafficPolicy (§2.2): the attachments, and
+/// the filters naming a policy that is not in the input.
+pub fn scan_extension_refs(model: &Model) -> (Vec<Attachment>, Vec<MissingRef<'_>>) {
     let mut found = Vec::new();
-    let mut diagnostics = Vec::new();
+    let mut missing = Vec::new();
     for (r, route) in model.routes.iter().enumerate() {
         let object = &model.objects[route.object as usize];
-        let rules = object.root.get_path(&["spec", "rules"]).and_then(Node::as_seq);
+        let rules = object
+            .root
+            .get_path(&["spec", "rules"])
+            .and_then(Node::as_seq);
         for (k, rule) in rules.unwrap_or_default().iter().enumerate() {
-            let filters = rule.get("filters").and_then(Node::as_seq).unwrap_or_default();
+            let filters = rule
+                .get("filters")
+                .and_then(Node::as_seq)
+                .unwrap_or_default();
             for (position, filter) in filters.iter().enumerate() {
                 let Some(name) = extension_ref(filter) else {
                     continue;
@@ -264,31 +314,40 @@ fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
                         target: Target::RouteRule(r as u32, k as u32),
                         via: Via::Extension(position as u16),
                     }),
-                    None => diagnostics.push(
-                        Diagnostic::new(
-                            Code::ExtensionRefNotFound,
-                            format!(
-                                "rule {} of {} {}/{} names TrafficPolicy {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
-                                route.rules[k].name,
-                                route.kind.as_str(),
-                                route.namespace,
-                                route.name,
-                                route.namespace,
-                                name.as_str().unwrap_or_default()
-                            ),
-                        )
-                        .with_label(name.span, "not found")
-                        .with_object(format!(
-                            "{} {}/{}",
-                            route.kind.as_str(),
-                            route.namespace,
-                            route.name
-                        )),
-                    ),
+                    None => missing.push(MissingRef {
+                        route: r as u32,
+                        rule: k as u32,
+                        name,
+                    }),
                 }
             }
         }
     }
+    (found, missing)
+}
+
+/// The attachments through ExtensionRef filters, and an error for each filter that names a
+/// policy not in the input (kgateway answers that rule with a 500).
+fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+    let (found, missing) = scan_extension_refs(model);
+    let diagnostics = missing
+        .iter()
+        .map(|m| {
+            let route = &model.routes[m.route as usize];
+            let object = format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name);
+            Diagnostic::new(
+                Code::ExtensionRefNotFound,
+                format!(
+                    "rule {} of {object} names TrafficPolicy {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
+                    route.rules[m.rule as usize].name,
+                    route.namespace,
+                    m.name.as_str().unwrap_or_default()
+                ),
+            )
+            .with_label(m.name.span, "not found")
+            .with_object(object)
+        })
+        .collect();
     (found, diagnostics)
 }
 

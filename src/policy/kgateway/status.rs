@@ -79,7 +79,7 @@ pub fn conditions(
             conditions: vec![accepted.clone(), attached(state)],
         })
         .collect();
-    ancestors.sort_by(|a, b| sort_key(&a.ancestor_ref).cmp(&sort_key(&b.ancestor_ref)));
+    ancestors.sort_by_key(|a| sort_key(&a.ancestor_ref));
     PolicyConditions {
         conditions: vec![accepted.clone(), attached(worst)],
         ancestors: Some(ancestors),
@@ -119,7 +119,9 @@ fn instances(
 ) -> BTreeMap<SortKey, State> {
     let model = evaluator.model();
     let engine = observed.engine;
-    let kind = model.registry.kind_index(model.policies[policy as usize].kind);
+    let kind = model
+        .registry
+        .kind_index(model.policies[policy as usize].kind);
     let mut states: BTreeMap<SortKey, State> = BTreeMap::new();
     let mut record = |reference: AncestorRef, state: State| {
         let entry = states.entry(SortKey(reference)).or_insert(state);
@@ -146,13 +148,20 @@ fn instances(
                 state(policy, &route.values),
             );
         }
-        if split.listener.contains(&policy) && listeners_seen.insert((path.gateway, path.listener)) {
+        if split.listener.contains(&policy) && listeners_seen.insert((path.gateway, path.listener))
+        {
             let listener = evaluator.level(&split.listener);
-            record(ancestor(model, path.gateway, None), state(policy, &listener.values));
+            record(
+                ancestor(model, path.gateway, None),
+                state(policy, &listener.values),
+            );
         }
         if split.https && split.gateway.contains(&policy) {
             let gateway = evaluator.level(&split.gateway);
-            record(ancestor(model, path.gateway, None), state(policy, &gateway.values));
+            record(
+                ancestor(model, path.gateway, None),
+                state(policy, &gateway.values),
+            );
         }
     }
     // The whole-Gateway level of every Gateway the policy targets, with or without paths.
@@ -196,6 +205,8 @@ fn root_section(evaluator: &KgatewayEvaluator<'_>, path: &crate::topology::Path)
     model.routes[root as usize]
         .parent_refs
         .iter()
-        .filter(|r| r.kind == "Gateway" && r.name == gateway.name && r.namespace == gateway.namespace)
+        .filter(|r| {
+            r.kind == "Gateway" && r.name == gateway.name && r.namespace == gateway.namespace
+        })
         .find_map(|r| r.section_name.clone().filter(|s| s == listener))
 }
