@@ -195,3 +195,85 @@ fn every_case_matches_its_expectations() {
     );
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+/// The rules of the only effective TrafficPolicy of `testdata/kgateway-settings` with `flags`.
+fn settings_rules(flags: &[&str]) -> Value {
+    let mut args = vec![
+        "effective",
+        "-f",
+        "testdata/kgateway-settings",
+        "-o",
+        "json",
+    ];
+    args.extend_from_slice(flags);
+    let doc = dopol(&args).json();
+    doc["items"][0]["rules"].clone()
+}
+
+const A: &str = "trafficpolicy.gateway.kgateway.dev:shop/auth-a";
+const B: &str = "trafficpolicy.gateway.kgateway.dev:shop/auth-b";
+
+#[test]
+fn same_level_extauth_is_shallow_unless_the_controller_setting_says_deep() {
+    let shallow = settings_rules(&[]);
+    assert_eq!(
+        shallow["extAuth"]["value"],
+        serde_json::json!({"extensionRef": {"name": "ext-a"}})
+    );
+    assert_eq!(shallow["extAuth"]["origins"], serde_json::json!([A]));
+    let deep = settings_rules(&[
+        "--kgateway-policy-merge",
+        r#"{"trafficPolicy": {"extAuth": "DeepMerge"}}"#,
+    ]);
+    assert_eq!(
+        deep["extAuth"]["value"],
+        serde_json::json!({"providers": [
+            {"extensionRef": {"name": "ext-a"}},
+            {"extensionRef": {"name": "ext-b"}}
+        ]})
+    );
+    assert_eq!(deep["extAuth"]["source"], A);
+    assert_eq!(deep["extAuth"]["origins"], serde_json::json!([A, B]));
+}
+
+#[test]
+fn malformed_policy_merge_setting_is_a_usage_error_and_unknown_values_warn() {
+    let out = dopol(&[
+        "effective",
+        "-f",
+        "testdata/kgateway-settings",
+        "--kgateway-policy-merge",
+        "{bad",
+    ]);
+    out.code(2)
+        .stderr_has(&["--kgateway-policy-merge: malformed JSON"]);
+    let out = dopol(&[
+        "effective",
+        "-f",
+        "testdata/kgateway-settings",
+        "--kgateway-policy-merge",
+        r#"{"trafficPolicy": {"extAuth": "Deep"}}"#,
+    ]);
+    out.stderr_has(&["warning: --kgateway-policy-merge", "\"Deep\""]);
+    assert!(
+        settings_rules(&[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy": {"extAuth": "Deep"}}"#
+        ])["extAuth"]["origins"]
+            == serde_json::json!([A])
+    );
+}
+
+#[test]
+fn global_policy_namespace_selectors_reach_other_namespaces() {
+    assert!(settings_rules(&[]).get("buffer").is_none());
+    let rules = settings_rules(&["--kgateway-global-policy-namespace", "kgw-system"]);
+    assert_eq!(
+        rules["buffer"]["source"],
+        "trafficpolicy.gateway.kgateway.dev:kgw-system/global"
+    );
+    assert_eq!(
+        rules["buffer"]["value"],
+        serde_json::json!({"maxRequestSize": "1Mi"})
+    );
+}

@@ -71,6 +71,14 @@ pub struct InputArgs {
     /// What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable.
     #[arg(long = "without", value_name = "KIND/NS/NAME")]
     pub without: Vec<String>,
+    /// kgateway's KGW_POLICY_MERGE setting, e.g.
+    /// `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`.
+    #[arg(long, value_name = "JSON")]
+    pub kgateway_policy_merge: Option<String>,
+    /// kgateway's KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this
+    /// namespace select objects in every namespace.
+    #[arg(long, value_name = "NS")]
+    pub kgateway_global_policy_namespace: Option<String>,
     #[command(flatten)]
     pub display: DisplayArgs,
 }

@@ -19,7 +19,7 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
         attributes: args.attributes.clone(),
     };
     let parsed = input::parse(&wanted).map_err(UsageError)?;
-    let registry = super::session::registry(&args.input);
+    let registry = super::session::registry(&args.input)?;
     let kinds = filter::parse_kinds(&registry, &args.kinds).map_err(UsageError)?;
     let run = Run::start(&args.input)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);

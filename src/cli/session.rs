@@ -145,7 +145,7 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
         files: args.files.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
-        registry: registry(args),
+        registry: registry(args)?,
         overlay: crate::load::Overlay {
             with: args.with.clone(),
             without,
@@ -153,9 +153,22 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
     })
 }
 
-/// The policy families of a run.
-pub fn registry(_args: &InputArgs) -> std::sync::Arc<crate::policy::Registry> {
-    std::sync::Arc::new(crate::policy::Registry::builtin())
+/// The policy families of a run, with the controller settings given as flags (malformed
+/// settings are a usage error; unknown values a warning).
+pub fn registry(args: &InputArgs) -> Result<std::sync::Arc<crate::policy::Registry>, UsageError> {
+    let mut kgateway = crate::policy::kgateway::Kgateway::default();
+    if let Some(json) = &args.kgateway_policy_merge {
+        let (settings, warnings) = crate::policy::kgateway::MergeSettings::parse(json)
+            .map_err(|e| UsageError(format!("--kgateway-policy-merge: {e}")))?;
+        for warning in warnings {
+            eprintln!("warning: --kgateway-policy-merge: {warning}");
+        }
+        kgateway.settings = settings;
+    }
+    kgateway.global_namespace = args.kgateway_global_policy_namespace.clone();
+    Ok(std::sync::Arc::new(crate::policy::Registry::with_kgateway(
+        kgateway,
+    )))
 }
 
 /// `--without` selectors that matched nothing are a usage error.

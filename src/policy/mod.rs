@@ -249,6 +249,9 @@ pub struct TargetSelector {
     pub section_name: Option<String>,
     /// Whether an empty selector selects nothing (kgateway) rather than everything (Kubernetes).
     pub empty_selects_nothing: bool,
+    /// Whether it selects in every namespace rather than the policy's (kgateway's global
+    /// policy namespace).
+    pub all_namespaces: bool,
     /// The whole entry.
     pub span: Span,
 }

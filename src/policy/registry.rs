@@ -42,11 +42,16 @@ impl Registry {
         }
     }
 
-    /// The families built into dopol.
+    /// The families built into dopol, with their controllers' default settings.
     pub fn builtin() -> Registry {
+        Registry::with_kgateway(super::kgateway::Kgateway::default())
+    }
+
+    /// The built-in families, kgateway with the given controller settings.
+    pub fn with_kgateway(kgateway: super::kgateway::Kgateway) -> Registry {
         let mut registry = Registry::empty();
         registry.add(Arc::new(super::kuadrant::Kuadrant));
-        registry.add(Arc::new(super::kgateway::Kgateway));
+        registry.add(Arc::new(kgateway));
         registry
     }
 

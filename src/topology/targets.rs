@@ -332,10 +332,8 @@ fn select(model: &Model, policy: &Policy, selector: &TargetSelector) -> Vec<Targ
     let mut found = Vec::new();
     if selector.kind == "Gateway" {
         for (g, gateway) in model.gateways.iter().enumerate() {
-            if gateway.namespace != ns
-                || gateway.assumed
-                || !selector.selects(&labels(gateway.object))
-            {
+            let here = selector.all_namespaces || gateway.namespace == ns;
+            if !here || gateway.assumed || !selector.selects(&labels(gateway.object)) {
                 continue;
             }
             match &selector.section_name {
@@ -355,7 +353,8 @@ fn select(model: &Model, policy: &Policy, selector: &TargetSelector) -> Vec<Targ
         return found;
     };
     for (r, route) in model.routes.iter().enumerate() {
-        if route.namespace != ns || route.kind != kind || !selector.selects(&labels(route.object)) {
+        let here = selector.all_namespaces || route.namespace == ns;
+        if !here || route.kind != kind || !selector.selects(&labels(route.object)) {
             continue;
         }
         match &selector.section_name {

@@ -60,6 +60,9 @@ enum Book {
 
 /// A rule value with the policies that contributed to it, highest priority first
 /// (`origins[0]` = source). Origins never repeat a policy index (see the module docs).
+///
+/// Build values with [`Contribution::whole`] and the merge functions: a merged provider list keeps
+/// one private identity per item, which editing `value` by hand would put out of step.
 #[derive(Clone, Debug)]
 pub struct Contribution {
     /// The value.

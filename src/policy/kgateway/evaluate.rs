@@ -64,7 +64,11 @@ pub(super) struct Split {
 
 impl<'m> KgatewayEvaluator<'m> {
     /// An evaluator with the controller's default merge settings.
-    pub fn new(model: &'m Model, topology: &'m Topology) -> KgatewayEvaluator<'m> {
+    pub fn new(
+        model: &'m Model,
+        topology: &'m Topology,
+        settings: MergeSettings,
+    ) -> KgatewayEvaluator<'m> {
         let broken = super::family::scan_extension_refs(model)
             .1
             .iter()
@@ -73,7 +77,7 @@ impl<'m> KgatewayEvaluator<'m> {
         KgatewayEvaluator {
             model,
             topology,
-            settings: MergeSettings::default(),
+            settings,
             broken,
         }
     }

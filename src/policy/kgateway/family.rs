@@ -15,8 +15,14 @@ use crate::policy::{
 use crate::topology::{Target, Topology};
 use crate::yaml::{Entry, Node};
 
-/// The kgateway policy family.
-pub struct Kgateway;
+/// The kgateway policy family, with the controller settings that change its semantics.
+#[derive(Clone, Debug, Default)]
+pub struct Kgateway {
+    /// `KGW_POLICY_MERGE`.
+    pub settings: super::MergeSettings,
+    /// `KGW_GLOBAL_POLICY_NAMESPACE`: selectors of policies in it select in every namespace.
+    pub global_namespace: Option<String>,
+}
 
 /// `gateway.kgateway.dev`.
 pub const GROUP: &str = "gateway.kgateway.dev";
@@ -59,7 +65,13 @@ impl PolicyFamily for Kgateway {
         object: &Object,
         fields: &mut Fields,
     ) -> Option<Policy> {
-        decode_policy(kind, object, fields)
+        let mut policy = decode_policy(kind, object, fields)?;
+        if self.global_namespace.as_deref() == Some(policy.namespace.as_str()) {
+            for selector in &mut policy.selectors {
+                selector.all_namespaces = true;
+            }
+        }
+        Some(policy)
     }
 
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
@@ -111,10 +123,8 @@ impl PolicyFamily for Kgateway {
         model: &'m Model,
         topology: &'m Topology,
     ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        (
-            Box::new(KgatewayEvaluator::new(model, topology)),
-            Vec::new(),
-        )
+        let evaluator = KgatewayEvaluator::new(model, topology, self.settings.clone());
+        (Box::new(evaluator), Vec::new())
     }
 }
 
@@ -272,6 +282,7 @@ fn decode_selectors(
                 .opt_str(node, "sectionName", &item)
                 .map(str::to_string),
             empty_selects_nothing: true,
+            all_namespaces: false,
             span: node.span,
         });
     }

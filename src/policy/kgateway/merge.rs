@@ -13,10 +13,14 @@
 //! prefers B), except where the contract pins them otherwise (`extAuth`/`extProc` `disable`).
 //! Repeated policy indices are dropped, first occurrence kept (see [`super::contribution`]).
 
-use super::contribution::{Contribution, is_set};
 use super::deep;
-use super::strategy::Strategy;
 use std::fmt;
+
+// The whole merge API in one place, as `crate::policy::kgateway` also offers it.
+pub use super::contribution::{Contribution, ProviderId, is_set};
+pub use super::keys::rule_keys;
+pub use super::scopes::{Combined, Direction, Scope, ScopeNote, combine_scopes};
+pub use super::strategy::{MergeSettings, Strategy};
 
 /// The result of one step.
 #[derive(Clone, Debug)]
