@@ -277,3 +277,255 @@ fn global_policy_namespace_selectors_reach_other_namespaces() {
         serde_json::json!({"maxRequestSize": "1Mi"})
     );
 }
+
+/// Upstream golden inputs (testdata/realworld/kgateway, unchanged) and what their golden outputs
+/// show (README there): the file, controller flags, a path, a rule key, and its origins
+/// (`ns/name`, highest priority first).
+const GOLDEN_RULES: &[(&str, &[&str], &str, &str, &[&str])] = &[
+    (
+        "tp-merge.yaml",
+        &[],
+        "example-gateway-class|infra/example-gateway|infra/example-gateway#http|infra/example-route|infra/example-route#rule0",
+        "cors",
+        &["infra/extensionref-policy"],
+    ),
+    (
+        "tp-merge.yaml",
+        &[],
+        "example-gateway-class|infra/example-gateway|infra/example-gateway#http|infra/example-route|infra/example-route#rule0",
+        "transformation",
+        &["infra/policy-with-section-name"],
+    ),
+    (
+        "tp-merge.yaml",
+        &[],
+        "example-gateway-class|infra/example-gateway|infra/example-gateway#http|infra/example-route|infra/example-route#rule0",
+        "rateLimit.local",
+        &["infra/policy-without-section-name"],
+    ),
+    (
+        "tp-extauth-deep-merge.yaml",
+        &[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy":{"extAuth":"DeepMerge"}}"#,
+        ],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule0",
+        "extAuth",
+        &[
+            "default/route-attachment-1",
+            "default/route-attachment-2",
+            "default/listener-attachment-1",
+            "default/listener-attachment-2",
+            "default/gateway-attachment-1",
+            "default/gateway-attachment-2",
+        ],
+    ),
+    (
+        "tp-extauth-deep-merge.yaml",
+        &[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy":{"extAuth":"DeepMerge"}}"#,
+        ],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule1",
+        "extAuth",
+        &["default/route-disable"],
+    ),
+    (
+        "tp-extauth-deep-merge.yaml",
+        &[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy":{"extAuth":"DeepMerge"}}"#,
+        ],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule2",
+        "extAuth",
+        &[
+            "default/listener-attachment-1",
+            "default/listener-attachment-2",
+            "default/gateway-attachment-1",
+            "default/gateway-attachment-2",
+        ],
+    ),
+    (
+        "tp-acl-merge.yaml",
+        &[],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule0",
+        "acl",
+        &["default/route-acl-rule0-b", "default/route-acl-rule0-a"],
+    ),
+    (
+        "tp-acl-merge.yaml",
+        &[],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule1",
+        "acl",
+        &["default/gateway-acl-b", "default/gateway-acl-a"],
+    ),
+    (
+        "tp-acl-merge.yaml",
+        &[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy":{"acl":"ShallowMerge"}}"#,
+        ],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule0",
+        "acl",
+        &["default/route-acl-rule0-b"],
+    ),
+    (
+        "tp-acl-conflict-fallback-to-shallow-merge.yaml",
+        &[],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule0",
+        "acl",
+        &["default/route-acl-rule0-a"],
+    ),
+    (
+        "tp-acl-conflict-fallback-to-shallow-merge.yaml",
+        &[],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule1",
+        "acl",
+        &["default/route-acl-rule1-a", "default/route-acl-rule1-b"],
+    ),
+    (
+        "tp-acl-conflict-fallback-to-shallow-merge.yaml",
+        &[],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule2",
+        "acl",
+        &["default/gateway-acl-1", "default/gateway-acl-2"],
+    ),
+    (
+        "tp-transformation-deep-merge.yaml",
+        &[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy":{"transformation":"DeepMerge"}}"#,
+        ],
+        "kgateway|default/test|default/test#http|default/test|default/test#rule0",
+        "transformation",
+        &["default/route-attachment-1", "default/route-attachment-2"],
+    ),
+    (
+        "tp-timeout-listener-override.yaml",
+        &[],
+        "example-gateway-class|default/example-gateway|default/example-gateway#http|default/example-route|default/example-route#rule0",
+        "timeouts",
+        &["default/route-timeout"],
+    ),
+    (
+        "tp-timeout-listener-override.yaml",
+        &[],
+        "example-gateway-class|default/example-gateway|default/example-gateway#http|default/example-route|default/example-route#rule1",
+        "timeouts",
+        &["default/listener-timeout"],
+    ),
+    (
+        "tp-timeout-gateway-https-listener.yaml",
+        &[],
+        "example-gateway-class|default/example-gateway|default/example-gateway#https|default/https-route|default/https-route#rule-1",
+        "timeouts",
+        &["default/https-listener-timeout"],
+    ),
+    (
+        "tp-api-key-auth-override.yaml",
+        &[],
+        "example-gateway-class|default/example-gateway|default/example-gateway#http|default/example-route|default/example-route#rule-2",
+        "apiKeyAuth",
+        &["default/api-key-auth-route-override"],
+    ),
+    (
+        "tp-label_based.yaml",
+        &["--kgateway-global-policy-namespace", "kgateway-system"],
+        "example-gateway-class|infra/example-gateway|infra/example-gateway#http|infra/example-route|infra/example-route#rule-1",
+        "cors",
+        &["kgateway-system/global-policy"],
+    ),
+    (
+        "tp-compression-codec-conflict.yaml",
+        &[],
+        "kgateway|default/example-gateway|default/example-gateway#http|default/example-route|default/example-route#rule-1",
+        "compression.responseCompression",
+        &["default/brotli-policy"],
+    ),
+];
+
+/// Statuses the goldens show: file, flags, policy `ns/name`, Attached reason.
+const GOLDEN_STATUS: &[(&str, &[&str], &str, &str)] = &[
+    ("tp-merge.yaml", &[], "infra/extensionref-policy", "Merged"),
+    (
+        "tp-compression-codec-conflict.yaml",
+        &[],
+        "default/gzip-policy",
+        "Overridden",
+    ),
+    (
+        "tp-compression-codec-conflict.yaml",
+        &[],
+        "default/brotli-policy",
+        "Attached",
+    ),
+    (
+        "tp-acl-merge.yaml",
+        &[
+            "--kgateway-policy-merge",
+            r#"{"trafficPolicy":{"acl":"ShallowMerge"}}"#,
+        ],
+        "default/gateway-acl-a",
+        "Overridden",
+    ),
+    (
+        "tp-acl-merge.yaml",
+        &[],
+        "default/gateway-acl-a",
+        "Attached",
+    ),
+    (
+        "tp-acl-conflict-fallback-to-shallow-merge.yaml",
+        &[],
+        "default/route-acl-rule0-b",
+        "Overridden",
+    ),
+    (
+        "tp-label_based.yaml",
+        &["--kgateway-global-policy-namespace", "kgateway-system"],
+        "kgateway-system/global-policy",
+        "Merged",
+    ),
+];
+
+fn golden(file: &str, command: &str, flags: &[&str]) -> Value {
+    let path = format!("testdata/realworld/kgateway/{file}");
+    let mut args = vec![command, "-f", path.as_str(), "-o", "json"];
+    args.extend_from_slice(flags);
+    dopol(&args).json()
+}
+
+#[test]
+fn upstream_golden_inputs_give_the_goldens_results() {
+    let locator = |n: &str| format!("trafficpolicy.gateway.kgateway.dev:{n}");
+    for (file, flags, path, key, origins) in GOLDEN_RULES {
+        let doc = golden(file, "effective", flags);
+        let item = doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["pathId"] == *path);
+        let rule = &item.unwrap_or_else(|| panic!("{file}: no {path}"))["rules"][key];
+        let want: Vec<String> = origins.iter().map(|o| locator(o)).collect();
+        assert_eq!(
+            rule["origins"],
+            serde_json::json!(want),
+            "{file} {path} {key}"
+        );
+        assert_eq!(
+            rule["source"],
+            serde_json::json!(want[0]),
+            "{file} {path} {key}"
+        );
+    }
+    for (file, flags, policy, reason) in GOLDEN_STATUS {
+        let doc = golden(file, "status", flags);
+        let item = doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["policy"] == locator(policy));
+        let item = item.unwrap_or_else(|| panic!("{file}: no status for {policy}"));
+        assert_eq!(item["conditions"][1]["reason"], *reason, "{file} {policy}");
+    }
+}
