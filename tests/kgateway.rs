@@ -281,7 +281,16 @@ fn global_policy_namespace_selectors_reach_other_namespaces() {
 /// Upstream golden inputs (testdata/realworld/kgateway, unchanged) and what their golden outputs
 /// show (README there): the file, controller flags, a path, a rule key, and its origins
 /// (`ns/name`, highest priority first).
-const GOLDEN_RULES: &[(&str, &[&str], &str, &str, &[&str])] = &[
+/// (file, flags, path id, rule key, origins).
+type GoldenRule = (
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+
+const GOLDEN_RULES: &[GoldenRule] = &[
     (
         "tp-merge.yaml",
         &[],
