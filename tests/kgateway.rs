@@ -538,3 +538,53 @@ fn upstream_golden_inputs_give_the_goldens_results() {
         assert_eq!(item["conditions"][1]["reason"], *reason, "{file} {policy}");
     }
 }
+
+#[test]
+fn explain_lists_policies_in_merge_order_and_every_step() {
+    let doc = dopol(&[
+        "explain",
+        "-f",
+        "testdata/kgateway/ep-11268/manifests.yaml",
+        "--route",
+        "shop/example-route",
+        "-o",
+        "json",
+    ])
+    .json();
+    let kind = &doc["items"][0]["kinds"][0];
+    let names: Vec<&str> = kind["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "shop/extensionref-policy",
+            "shop/policy-with-section-name",
+            "shop/policy-without-section-name"
+        ]
+    );
+    assert!(
+        kind["policies"][0]["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("ExtensionRef filter #1")
+    );
+    let steps = kind["steps"].as_array().unwrap();
+    // One step per policy, then the scopes combined.
+    assert_eq!(steps.len(), 4);
+    let second: Vec<(&str, &str)> = steps[1]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["key"].as_str().unwrap(), c["action"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        second,
+        [("cors", "superseded"), ("transformation", "added")]
+    );
+    assert_eq!(steps[1]["strategy"], "AugmentedShallow");
+    assert_eq!(steps[3]["block"], "all");
+}

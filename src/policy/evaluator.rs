@@ -116,6 +116,63 @@ pub struct PolicyConditions {
     pub ancestors: Option<Vec<AncestorStatus>>,
 }
 
+/// A family's own account of one path's fold, for `dopol explain` (families whose fold is not
+/// the blocks-and-strategies fold give one).
+#[derive(Clone, Debug, Default)]
+pub struct FamilyExplanation {
+    /// How the policy list is ordered, for the heading (`in merge order: ...`).
+    pub order: &'static str,
+    /// The policies in merge order.
+    pub policies: Vec<ExplainedPolicy>,
+    /// Every merge step, in order.
+    pub steps: Vec<ExplainedMerge>,
+}
+
+/// A policy in a family's merge order.
+#[derive(Clone, Debug)]
+pub struct ExplainedPolicy {
+    /// Index into `Model::policies`.
+    pub policy: u32,
+    /// The element it is attached to.
+    pub target: Target,
+    /// The level or scope it is merged in.
+    pub level: &'static str,
+    /// Why it sits here.
+    pub why: String,
+}
+
+/// One merge step of a family's fold.
+#[derive(Clone, Debug)]
+pub struct ExplainedMerge {
+    /// The incoming policy, or `None` for a step that combines levels.
+    pub policy: Option<u32>,
+    /// What the step combines, when not one policy (e.g. `HTTPRoute infra/parent`).
+    pub subject: String,
+    /// The scope or level (`route`, `listener`, `Gateway`).
+    pub scope: &'static str,
+    /// The strategy.
+    pub strategy: &'static str,
+    /// What it did, in words.
+    pub summary: String,
+    /// Why it was skipped, when it was.
+    pub skipped: Option<String>,
+    /// The changes per key.
+    pub changes: Vec<MergeChange>,
+}
+
+/// What one step did to one key.
+#[derive(Clone, Debug)]
+pub struct MergeChange {
+    /// The rule key.
+    pub key: String,
+    /// `added`, `merged`, `replaced`, `superseded`.
+    pub action: &'static str,
+    /// The policy whose value the action is about.
+    pub source: u32,
+    /// The policies that decided it.
+    pub by: Vec<u32>,
+}
+
 /// A family's evaluation of one model.
 pub trait Evaluator<'m>: Sync {
     /// Whether two paths whose elements carry the same policy lists always fold the same, so
@@ -134,6 +191,11 @@ pub trait Evaluator<'m>: Sync {
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic;
     /// The status of `policy`.
     fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions;
+    /// The family's own account of a path's fold, when it is not the blocks-and-strategies
+    /// fold `explain` describes by default.
+    fn explain(&self, _view: &PathView<'_>) -> Option<FamilyExplanation> {
+        None
+    }
     /// The family's own lint findings.
     fn lint(&self, _observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
         Vec::new()

@@ -21,8 +21,8 @@ use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
 pub use evaluator::{
-    AncestorRef, AncestorStatus, Attachment, Condition, Evaluator, PathLevel, PathView,
-    PolicyConditions, Via,
+    AncestorRef, AncestorStatus, Attachment, Condition, Evaluator, ExplainedMerge, ExplainedPolicy,
+    FamilyExplanation, MergeChange, PathLevel, PathView, PolicyConditions, Via,
 };
 pub use registry::Registry;
 use std::fmt;

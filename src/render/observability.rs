@@ -181,6 +181,7 @@ fn action_symbol(action: &str) -> &'static str {
         "replaced" => "~",
         "dropped" => "-",
         "deactivated" => "x",
+        "merged" => "&",
         _ => "!",
     }
 }
@@ -188,9 +189,10 @@ fn action_symbol(action: &str) -> &'static str {
 fn explain_kind(out: &mut String, kind: &KindExplanation) {
     let _ = writeln!(
         out,
-        "\n{} — {}, least specific first:",
+        "\n{} — {}, {}:",
         kind.policy_kind,
-        counted_as(kind.policies.len(), "policy", "policies")
+        counted_as(kind.policies.len(), "policy", "policies"),
+        kind.order.unwrap_or("least specific first")
     );
     let mut table = new_table(&["#", "POLICY", "TARGET", "BLOCKS", "CREATED", "WHY HERE"]);
     for p in &kind.policies {
@@ -206,7 +208,11 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
     for line in finish(&table).lines() {
         let _ = writeln!(out, "  {line}");
     }
-    out.push_str("\n  Fold, most specific first (E = effective policy so far, starting empty):\n");
+    out.push_str(if kind.order.is_some() {
+        "\n  Merge steps, in order:\n"
+    } else {
+        "\n  Fold, most specific first (E = effective policy so far, starting empty):\n"
+    });
     for step in &kind.steps {
         let _ = writeln!(
             out,
@@ -221,6 +227,9 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
         for change in &step.changes {
             let detail = match change.action {
                 "added" | "not-applied" => String::new(),
+                "superseded" if kind.order.is_some() => {
+                    format!("  the value from {} stays", join_short(&change.by))
+                }
                 "superseded" => superseded_detail(step, change),
                 "replaced" => format!("  {} → {}", short(&change.source), join_short(&change.by)),
                 "dropped" => format!(
@@ -229,6 +238,7 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
                     join_short(&change.by)
                 ),
                 "deactivated" => format!("  unset by {}", join_short(&change.by)),
+                "merged" => format!("  with {}", join_short(&change.by)),
                 _ => String::new(),
             };
             let _ = writeln!(

@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::engine::fold::{BlockStep, RuleEvent};
 use crate::engine::trace::TraceRecorder;
 use crate::model::Model;
-use crate::policy::{BlockKind, Strategy};
+use crate::policy::{BlockKind, FamilyExplanation, PathLevel, PathView, Strategy};
 use crate::topology::targets::Target;
 use serde::Serialize;
 
@@ -75,7 +75,10 @@ pub struct KindExplanation {
     /// The policy kind.
     #[serde(rename = "policyKind")]
     pub policy_kind: &'static str,
-    /// Policies, least specific first.
+    /// How `policies` is ordered, when not least specific first (for the text heading).
+    #[serde(skip)]
+    pub order: Option<&'static str>,
+    /// Policies, least specific first (or in the family's merge order).
     pub policies: Vec<OrderedPolicy>,
     /// Fold steps, most specific first.
     pub steps: Vec<ExplainedStep>,
@@ -127,6 +130,20 @@ pub fn explain_path(
             let mut trace = TraceRecorder::default();
             let model = engine.model;
             let (ordered, folded) = engine.fold_levels(path as u32, k, &levels, &mut trace);
+            let view_levels: Vec<PathLevel<'_>> = levels
+                .iter()
+                .map(|(target, policies)| PathLevel {
+                    target: *target,
+                    policies,
+                })
+                .collect();
+            let view = PathView {
+                path: path as u32,
+                levels: &view_levels,
+            };
+            if let Some(own) = engine.evaluator(k).explain(&view) {
+                return Some(family_explanation(model, kind.kind, own, &folded));
+            }
             let locator = |p: u32| model.policies[p as usize].locator.clone();
             let position = |p: u32| ordered.iter().position(|&q| q == p).map_or(0, |i| i + 1);
             let policies = ordered_policies(engine, &topology_path, k, &ordered);
@@ -204,6 +221,7 @@ pub fn explain_path(
                 .collect();
             Some(KindExplanation {
                 policy_kind: kind.kind,
+                order: None,
                 policies,
                 steps,
                 effective: effective_list(model, &folded.effective),
@@ -213,6 +231,66 @@ pub fn explain_path(
     PathExplanation {
         path_id: engine.topology.path_id(path).to_string(),
         kinds,
+    }
+}
+
+/// A family's own account of its fold, in the report's shape.
+fn family_explanation(
+    model: &Model,
+    kind: &'static str,
+    own: FamilyExplanation,
+    folded: &crate::engine::fold::Folded<'_>,
+) -> KindExplanation {
+    let locator = |p: u32| model.policies[p as usize].locator.clone();
+    let position = |p: Option<u32>| {
+        p.and_then(|p| own.policies.iter().position(|q| q.policy == p))
+            .map_or(0, |i| i + 1)
+    };
+    let policies = own
+        .policies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| OrderedPolicy {
+            position: i + 1,
+            policy: locator(p.policy),
+            name: model.policies[p.policy as usize].namespaced_name(),
+            target: p.target.describe(model),
+            level: p.level,
+            created: creation_text(model, p.policy),
+            blocks: Vec::new(),
+            why: p.why.clone(),
+        })
+        .collect();
+    let steps = own
+        .steps
+        .iter()
+        .map(|s| ExplainedStep {
+            position: position(s.policy),
+            policy: s.policy.map_or_else(|| s.subject.clone(), locator),
+            block: s.scope,
+            strategy: s.strategy,
+            summary: s.summary.clone(),
+            applied: s.skipped.is_none(),
+            reason: s.skipped.clone(),
+            changes: s
+                .changes
+                .iter()
+                .map(|c| Change {
+                    key: c.key.clone(),
+                    action: c.action,
+                    source: locator(c.source),
+                    by: c.by.iter().map(|&q| locator(q)).collect(),
+                })
+                .collect(),
+            effective: Vec::new(),
+        })
+        .collect();
+    KindExplanation {
+        policy_kind: kind,
+        order: Some(own.order),
+        policies,
+        steps,
+        effective: effective_list(model, &folded.effective),
     }
 }
 

@@ -262,6 +262,14 @@ impl PolicyTargets {
         self.slot_value(self.slot(target, kind))
     }
 
+    /// How each policy of [`Self::on`] reached `target`.
+    pub fn vias_on(&self, target: Target, kind: usize) -> &[Via] {
+        match self.list_id(target, kind) {
+            NO_LIST => &[],
+            id => &self.vias[id as usize],
+        }
+    }
+
     /// Accepted policies of `kind` attached to `target`, least specific first.
     pub fn on(&self, target: Target, kind: usize) -> &[u32] {
         match self.list_id(target, kind) {

@@ -49,6 +49,67 @@ pub(super) struct ScopeResult {
     pub invalid: Option<u32>,
 }
 
+/// One recorded merge step (for `explain` and lint).
+#[derive(Clone, Debug)]
+pub(super) struct StepNote {
+    /// The incoming policy (a same-level step), or `None` for a step across route levels.
+    pub policy: Option<u32>,
+    /// For a step across route levels: the parent route whose annotation chose the strategy.
+    pub parent: Option<u32>,
+    /// The rule key.
+    pub key: String,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// What the step did.
+    #[allow(dead_code)]
+    pub how: super::How,
+    /// The origins before and after.
+    pub before: Option<Vec<u32>>,
+    /// The origins after (`None`: no value).
+    pub after: Option<Vec<u32>>,
+    /// Whether the policy was skipped as invalid.
+    pub skipped: bool,
+}
+
+impl StepNote {
+    fn of(
+        policy: Option<u32>,
+        key: &str,
+        strategy: Strategy,
+        step: &super::Step,
+        before: Option<Vec<u32>>,
+    ) -> StepNote {
+        StepNote {
+            policy,
+            parent: None,
+            key: key.to_string(),
+            strategy,
+            how: step.how,
+            before,
+            after: step.result.as_ref().map(|c| c.origins.clone()),
+            skipped: false,
+        }
+    }
+
+    fn skipped(policy: u32) -> StepNote {
+        StepNote {
+            policy: Some(policy),
+            parent: None,
+            key: String::new(),
+            strategy: Strategy::AugmentedShallow,
+            how: super::How::Unset,
+            before: None,
+            after: None,
+            skipped: true,
+        }
+    }
+
+    fn across(mut self, parent: u32) -> StepNote {
+        self.parent = Some(parent);
+        self
+    }
+}
+
 /// A path's policies per level (§2.3).
 #[derive(Debug, Default)]
 pub(super) struct Split {
@@ -84,22 +145,38 @@ impl<'m> KgatewayEvaluator<'m> {
 
     /// Merges one level: its policies in priority order, each key with the same-level strategy.
     pub(super) fn level(&self, policies: &[u32]) -> ScopeResult {
+        self.level_traced(policies, None)
+    }
+
+    /// [`Self::level`], recording every step in `notes`.
+    pub(super) fn level_traced(
+        &self,
+        policies: &[u32],
+        mut notes: Option<&mut Vec<StepNote>>,
+    ) -> ScopeResult {
         let mut result = ScopeResult::default();
         for &p in policies {
             let policy = &self.model.policies[p as usize];
             if !policy.errors.is_empty() {
                 result.invalid.get_or_insert(p);
+                if let Some(notes) = notes.as_deref_mut() {
+                    notes.push(StepNote::skipped(p));
+                }
                 continue;
             }
             for (_, rule) in policy.rules() {
                 let incoming = Contribution::whole(rule.value.clone(), p, &policy.namespace);
                 let strategy = self.settings.same_level(&rule.key);
+                let before = result.values.get(&rule.key).map(|c| c.origins.clone());
                 let merged = step(
                     &rule.key,
                     result.values.get(&rule.key),
                     Some(&incoming),
                     strategy,
                 );
+                if let Some(notes) = notes.as_deref_mut() {
+                    notes.push(StepNote::of(Some(p), &rule.key, strategy, &merged, before));
+                }
                 if let Some(value) = merged.result {
                     result.values.insert(rule.key.clone(), value);
                 }
@@ -145,9 +222,19 @@ impl<'m> KgatewayEvaluator<'m> {
     /// The route scope: each route level merged, folded leaf first up the chain with the
     /// strategy of the parent route's annotation (§2.5 step 2).
     pub(super) fn route_scope(&self, routes: &[(u32, Vec<u32>)]) -> ScopeResult {
+        self.route_scope_traced(routes, None)
+    }
+
+    /// [`Self::route_scope`], recording every step: per route level (leaf first) its own
+    /// merge, then the step that folds it into what the levels below gave.
+    pub(super) fn route_scope_traced(
+        &self,
+        routes: &[(u32, Vec<u32>)],
+        mut notes: Option<&mut Vec<StepNote>>,
+    ) -> ScopeResult {
         let mut out = ScopeResult::default();
-        for (route, policies) in routes.iter().rev() {
-            let level = self.level(policies);
+        for (depth, (route, policies)) in routes.iter().rev().enumerate() {
+            let level = self.level_traced(policies, notes.as_deref_mut());
             let strategy = self.route_strategy(*route);
             out.invalid = out.invalid.or(level.invalid);
             let keys: BTreeSet<String> = out
@@ -157,7 +244,13 @@ impl<'m> KgatewayEvaluator<'m> {
                 .cloned()
                 .collect();
             for key in keys {
+                let before = out.values.get(&key).map(|c| c.origins.clone());
                 let merged = step(&key, out.values.get(&key), level.values.get(&key), strategy);
+                if depth > 0
+                    && let Some(notes) = notes.as_deref_mut()
+                {
+                    notes.push(StepNote::of(None, &key, strategy, &merged, before).across(*route));
+                }
                 match merged.result {
                     Some(value) => out.values.insert(key, value),
                     None => out.values.remove(&key),
@@ -168,7 +261,7 @@ impl<'m> KgatewayEvaluator<'m> {
     }
 
     /// The three scopes of a path: route, listener, Gateway.
-    fn scopes(&self, levels: &[PathLevel<'_>]) -> [ScopeResult; 3] {
+    pub(super) fn scopes(&self, levels: &[PathLevel<'_>]) -> [ScopeResult; 3] {
         let split = self.split(levels);
         [
             self.route_scope(&split.routes),
@@ -179,7 +272,7 @@ impl<'m> KgatewayEvaluator<'m> {
 
     /// The effective rules of a path: the scopes combined per key, or nothing when a scope is
     /// replaced by a 500.
-    fn effective(&self, scopes: &[ScopeResult; 3]) -> BTreeMap<String, Contribution> {
+    pub(super) fn effective(&self, scopes: &[ScopeResult; 3]) -> BTreeMap<String, Contribution> {
         if scopes.iter().any(|s| s.invalid.is_some()) {
             return BTreeMap::new();
         }
@@ -256,6 +349,10 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
         )
         .with_label(policy.name_span, "invalid policy")
         .with_object(policy.display())
+    }
+
+    fn explain(&self, view: &PathView<'_>) -> Option<crate::policy::FamilyExplanation> {
+        Some(super::explain::explain(self, view))
     }
 
     fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {

@@ -26,6 +26,7 @@ mod checks;
 pub mod contribution;
 mod deep;
 mod evaluate;
+mod explain;
 mod family;
 pub mod keys;
 pub mod merge;
