@@ -142,6 +142,10 @@ codes! {
     DuplicateAttachment = "DPL5006", "duplicate-attachment", Warning, Finding, "A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.";
     GatewayDisablesRouteProvider = "DPL5008", "gateway-disables-route-provider", Warning, Finding, "A listener or Gateway TrafficPolicy disables extAuth/extProc/jwtAuth, switching off the providers a route policy names.";
     GatewayHeaderSetWins = "DPL5009", "gateway-header-set-wins", Warning, Finding, "A header set by a route TrafficPolicy and by a listener or Gateway one ends with the less specific value (Envoy applies header mutations of every level, least specific last).";
+    InvalidPolicy = "DPL5010", "invalid-policy", Error, Finding, "kgateway records an error on the TrafficPolicy (e.g. an acl CIDR with host bits set): it is rejected and its scopes answer 500.";
+    DeepMergePlainField = "DPL5011", "deep-merge-plain-field", Warning, Finding, "Under DeepMergePreferParent kgateway keeps the child's value of a plain field, not the parent's (kgateway#14724).";
+    DelegateeCanDisableAuth = "DPL5012", "delegatee-can-disable-auth", Warning, Finding, "A child route in another namespace can replace or disable the parent route's authentication, because the parent does not prefer its own policies.";
+    BuiltinShadowsPolicy = "DPL5013", "builtin-shadows-policy", Info, Finding, "A route rule sets a built-in field or filter with the same meaning as an effective TrafficPolicy field.";
     SelectorSelectsNothing = "DPL5007", "selector-selects-nothing", Warning, Finding, "A targetSelector with empty matchLabels selects nothing in kgateway.";
 }
 

@@ -320,6 +320,20 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         120,
     ),
     (
+        "DPL5010",
+        &["testdata/kgateway/invalid-acl/manifests.yaml"],
+        "error",
+        "testdata/kgateway/invalid-acl/manifests.yaml",
+        21,
+    ),
+    (
+        "DPL5013",
+        &["testdata/kgateway/builtin-shadows/manifests.yaml"],
+        "info",
+        "testdata/kgateway/builtin-shadows/manifests.yaml",
+        17,
+    ),
+    (
         "DPL5009",
         &["testdata/kgateway/scope-headers/manifests.yaml"],
         "warning",

@@ -108,6 +108,9 @@ pub enum BlockKind {
     Bare,
     /// `spec.overrides`.
     Overrides,
+    /// The spec's fields, for families without defaults and overrides (kgateway, Envoy
+    /// Gateway): merged by the family's own rules.
+    Spec,
 }
 
 impl BlockKind {
@@ -121,6 +124,7 @@ impl BlockKind {
         match self {
             BlockKind::Defaults => "defaults",
             BlockKind::Bare => "bare",
+            BlockKind::Spec => "spec",
             BlockKind::Overrides => "overrides",
         }
     }

@@ -84,16 +84,20 @@ pub fn render(model: &Model, topology: &Topology, format: TopologyFormat) -> Str
     }
 }
 
-fn policy_label(model: &Model, policy: u32) -> String {
+fn policy_label(model: &Model, policy: u32, by_extension: bool) -> String {
     let p = &model.policies[policy as usize];
-    let blocks: Vec<String> = p
+    let mut blocks: Vec<String> = p
         .blocks
         .iter()
         .map(|b| match b.kind {
             BlockKind::Bare => "bare".to_string(),
+            BlockKind::Spec => "spec".to_string(),
             k => format!("{} {}", k.as_str(), b.strategy.as_str()),
         })
         .collect();
+    if by_extension {
+        blocks.push("via ExtensionRef".into());
+    }
     format!(
         "{} {} [{}]",
         p.kind.kind,
@@ -117,6 +121,16 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             .collect()
     };
 
+    // Policies a route rule filter names (kgateway ExtensionRef).
+    let by_extension: std::collections::BTreeSet<u32> = topology
+        .targets
+        .lists
+        .iter()
+        .zip(&topology.targets.vias)
+        .flat_map(|(list, vias)| list.iter().zip(vias))
+        .filter(|(_, via)| matches!(via, crate::policy::Via::Extension(_)))
+        .map(|(p, _)| *p)
+        .collect();
     let mut policy_nodes: BTreeMap<u32, usize> = BTreeMap::new();
     let mut attach_policies = |graph: &mut Graph, target: Target, node: usize| {
         for p in policies_on(target) {
@@ -125,7 +139,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                 graph.nodes.push(Node {
                     id: format!("policy:{}", policy.locator),
                     kind: NodeKind::Policy,
-                    label: policy_label(model, p),
+                    label: policy_label(model, p, by_extension.contains(&p)),
                 });
                 graph.nodes.len() - 1
             });

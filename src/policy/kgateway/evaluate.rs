@@ -186,7 +186,7 @@ impl<'m> KgatewayEvaluator<'m> {
     }
 
     /// The strategy a route's annotation names (absent or unknown: ShallowMergePreferChild).
-    fn route_strategy(&self, route: u32) -> Strategy {
+    pub(super) fn route_strategy(&self, route: u32) -> Strategy {
         let route = &self.model.routes[route as usize];
         let object = &self.model.objects[route.object as usize];
         Strategy::from_annotation(object.annotation(PRIORITY_ANNOTATION)).0
@@ -362,6 +362,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
     fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
         let mut diagnostics = super::checks::check(self.model, self.topology);
         diagnostics.extend(super::checks::scope_checks(self, observed));
+        diagnostics.extend(super::chain_checks::check(self, observed));
         diagnostics
     }
 }

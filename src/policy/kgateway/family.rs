@@ -95,7 +95,15 @@ impl PolicyFamily for Kgateway {
     }
 
     fn check_docs(&self) -> &'static [crate::lint::doc::CheckDoc] {
-        super::checks::DOCS
+        static DOCS: std::sync::OnceLock<Vec<crate::lint::doc::CheckDoc>> =
+            std::sync::OnceLock::new();
+        DOCS.get_or_init(|| {
+            super::checks::DOCS
+                .iter()
+                .chain(super::chain_checks::DOCS)
+                .map(|d| crate::lint::doc::CheckDoc { ..*d })
+                .collect()
+        })
     }
 
     fn positional_rule_names(&self) -> bool {
@@ -151,7 +159,8 @@ fn decode_policy(
     }
     let selectors = decode_selectors(fields, spec, &spec_path);
     let rules = rules_of(entries);
-    let (priority, errors) = weight(object);
+    let (priority, mut errors) = weight(object);
+    errors.extend(acl_errors(spec));
     if fields.failed() {
         return None;
     }
@@ -172,7 +181,7 @@ fn decode_policy(
         priority,
         errors,
         blocks: vec![Block {
-            kind: BlockKind::Bare,
+            kind: BlockKind::Spec,
             strategy: Strategy::Merge,
             rules,
             constraint: None,
@@ -228,6 +237,38 @@ fn weight(object: &Object) -> (i32, Vec<String>) {
             ),
         },
     }
+}
+
+/// kgateway's validation of `acl` CIDRs: a prefix with host bits set is an error that rejects
+/// the policy (`validateACLCIDRs`).
+fn acl_errors(spec: &Node) -> Vec<String> {
+    let rules = spec.get_path(&["acl", "rules"]).and_then(Node::as_seq).unwrap_or_default();
+    rules
+        .iter()
+        .flat_map(|rule| rule.get("cidrs").and_then(Node::as_seq).unwrap_or_default())
+        .filter_map(|cidr| cidr.as_str())
+        .filter_map(|cidr| cidr_error(cidr).map(|why| format!("acl: invalid CIDR {cidr}: {why}")))
+        .collect()
+}
+
+/// Why `text` is not a network prefix (`10.0.0.0/8`), if it is not.
+fn cidr_error(text: &str) -> Option<String> {
+    let Some((address, length)) = text.split_once('/') else {
+        return Some("not in address/prefix-length form".into());
+    };
+    let (Ok(address), Ok(length)) = (address.parse::<std::net::IpAddr>(), length.parse::<u32>())
+    else {
+        return Some("not a valid address and prefix length".into());
+    };
+    let (bits, value) = match address {
+        std::net::IpAddr::V4(a) => (32, u128::from(u32::from(a)) << 96),
+        std::net::IpAddr::V6(a) => (128, u128::from(a)),
+    };
+    if length > bits {
+        return Some(format!("prefix length {length} is longer than {bits}"));
+    }
+    let host = if length == 0 { u128::MAX } else { u128::MAX >> length };
+    (value & host != 0).then(|| "host bits are set".into())
 }
 
 /// `targetSelectors`: `{group?, kind, matchLabels, sectionName?}`; an empty `matchLabels`

@@ -1,0 +1,248 @@
+//! kgateway checks about what a path's route levels do to each other (families §2.4, §2.8): a
+//! DeepMergePreferParent step that keeps the child's plain field (kgateway#14724), a parent whose
+//! authentication a child in another namespace can replace, and route rule built-ins that mean
+//! the same as an effective TrafficPolicy field.
+
+use super::evaluate::{KgatewayEvaluator, StepNote};
+use super::family::GROUP;
+use super::{How, Strategy};
+use crate::diag::{Code, Diagnostic};
+use crate::engine::observed::Observed;
+use crate::lint::doc::CheckDoc;
+use crate::model::Model;
+use crate::policy::PathLevel;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Documentation of these codes.
+pub const DOCS: &[CheckDoc] = &[
+    CheckDoc {
+        code: Code::InvalidPolicy,
+        explanation: "kgateway validates parts of a TrafficPolicy itself (an `acl` CIDR must be a network prefix, without host bits). A policy it rejects keeps its place in the order but takes part in no merge, and every scope it takes part in answers 500.",
+        fix: "Fix the value the message names, e.g. `10.0.0.0/8` instead of `10.0.0.1/8`.",
+        example: "acl: {defaultAction: deny, rules: [{cidrs: [10.0.0.1/8], action: allow}]}",
+    },
+    CheckDoc {
+        code: Code::DeepMergePlainField,
+        explanation: "`kgateway.dev/inherited-policy-priority: DeepMergePreferParent` promises that the parent route's policies win, but for every field kgateway cannot merge deeply it keeps the child's value (kgateway#14724): the parent's value of that field is lost wherever the child sets it.",
+        fix: "Use ShallowMergePreferParent when the parent's values must win, or do not set the field in the child.",
+        example: "# parent HTTPRoute: DeepMergePreferParent, parent policy timeouts: {request: 10s}; child policy timeouts: {request: 60s} → 60s",
+    },
+    CheckDoc {
+        code: Code::DelegateeCanDisableAuth,
+        explanation: "A route that delegates to routes in other namespaces without a *PreferParent inheritance priority lets each child's TrafficPolicy replace the parent's extAuth, jwtAuth, basicAuth, apiKeyAuth or oauth2 — or disable it. The parent's owner cannot enforce authentication on the delegated paths.",
+        fix: "Set `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent` (or DeepMergePreferParent) on the parent route, or keep the children in the parent's namespace.",
+        example: "# parent infra/api delegates to shop/*; infra policy extAuth; shop policy extAuth: {disable: {}}",
+    },
+    CheckDoc {
+        code: Code::BuiltinShadowsPolicy,
+        explanation: "The route rule sets a Gateway API built-in (rule `timeouts` or `retry`, a URLRewrite, RequestHeaderModifier, ResponseHeaderModifier or CORS filter) with the same meaning as a field of its effective TrafficPolicy. kgateway applies both, and the built-in usually wins; dopol does not model the built-ins, so the effective TrafficPolicy value may not be what the route does.",
+        fix: "Keep the setting in one place: the route rule or the TrafficPolicy.",
+        example: "rules: [{timeouts: {request: 5s}}]  # and a TrafficPolicy with timeouts on the route",
+    },
+];
+
+/// Built-ins of a route rule and the TrafficPolicy field with the same meaning.
+const BUILTINS: &[(&str, &str)] = &[
+    ("timeouts", "timeouts"),
+    ("retry", "retry"),
+    ("URLRewrite", "urlRewrite"),
+    ("RequestHeaderModifier", "headerModifiers"),
+    ("ResponseHeaderModifier", "headerModifiers"),
+    ("CORS", "cors"),
+];
+
+/// Every finding of these checks.
+pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+    let model = evaluator.model();
+    let mut diagnostics = invalid(model);
+    let mut plain: BTreeMap<(u32, String), usize> = BTreeMap::new();
+    let mut auth: BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+    let mut shadows: BTreeSet<(u32, u32, &'static str, &'static str)> = BTreeSet::new();
+    let engine = observed.engine;
+    for entry in &observed.shared.entries {
+        if model.registry.kind(entry.kind).group != GROUP {
+            continue;
+        }
+        let path = &engine.topology.paths[entry.path as usize];
+        let levels = engine.levels(path, entry.kind);
+        let view: Vec<PathLevel<'_>> = levels
+            .iter()
+            .map(|(target, policies)| PathLevel {
+                target: *target,
+                policies,
+            })
+            .collect();
+        let split = evaluator.split(&view);
+        if split.routes.len() > 1 {
+            let mut notes: Vec<StepNote> = Vec::new();
+            evaluator.route_scope_traced(&split.routes, Some(&mut notes));
+            for note in notes.iter().filter(|n| n.how == How::PreferParentKeptChild) {
+                if let Some(parent) = note.parent {
+                    *plain.entry((parent, note.key.clone())).or_default() += 1;
+                }
+            }
+            for (parent, keys, child_ns) in replaceable_auth(evaluator, &split.routes) {
+                let found = auth.entry(parent).or_default();
+                found.0.extend(keys);
+                found.1.insert(child_ns);
+            }
+        }
+        let effective = &observed.shared.results[entry.fold as usize].folded.effective;
+        for (builtin, field) in builtins(model, path.route, path.rule) {
+            if effective.contains_key(field) {
+                shadows.insert((path.route, path.rule, builtin, field));
+            }
+        }
+    }
+    diagnostics.extend(plain_field(model, plain));
+    diagnostics.extend(delegatee_auth(model, auth));
+    diagnostics.extend(shadowed(model, shadows));
+    diagnostics
+}
+
+/// DPL5010: errors other than the weight's.
+fn invalid(model: &Model) -> Vec<Diagnostic> {
+    model
+        .policies
+        .iter()
+        .filter(|p| p.kind.group == GROUP)
+        .flat_map(|p| {
+            p.errors
+                .iter()
+                .filter(|e| !e.contains(super::family::WEIGHT_ANNOTATION))
+                .map(move |e| {
+                    Diagnostic::new(Code::InvalidPolicy, format!("{}: {e}", p.display()))
+                        .with_label(p.name_span, "rejected by kgateway")
+                        .with_object(p.display())
+                })
+        })
+        .collect()
+}
+
+/// Auth keys of a parent level a child in another namespace may replace: for each delegating
+/// route whose strategy does not prefer the parent, the auth keys its level sets (a deep
+/// strategy keeps a parent's `disable`, so those are safe), with the child's namespace.
+fn replaceable_auth(
+    evaluator: &KgatewayEvaluator<'_>,
+    routes: &[(u32, Vec<u32>)],
+) -> Vec<(u32, Vec<String>, String)> {
+    const AUTH: &[&str] = &["extAuth", "jwtAuth", "basicAuth", "apiKeyAuth", "oauth2"];
+    let model = evaluator.model();
+    let mut found = Vec::new();
+    for pair in routes.windows(2) {
+        let ((parent, policies), (child, _)) = (&pair[0], &pair[1]);
+        let strategy = evaluator.route_strategy(*parent);
+        let (parent_route, child_route) = (&model.routes[*parent as usize], &model.routes[*child as usize]);
+        if strategy.prefers_b() || parent_route.namespace == child_route.namespace {
+            continue;
+        }
+        let level = evaluator.level(policies);
+        let keys: Vec<String> = AUTH
+            .iter()
+            .filter_map(|key| level.values.get(*key).map(|c| (key, c)))
+            .filter(|(_, c)| !(strategy.is_deep() && c.is_disable()))
+            .map(|(key, _)| key.to_string())
+            .collect();
+        if !keys.is_empty() {
+            found.push((*parent, keys, child_route.namespace.clone()));
+        }
+    }
+    found
+}
+
+fn route_object(model: &Model, route: u32) -> String {
+    let r = &model.routes[route as usize];
+    format!("{} {}/{}", r.kind.as_str(), r.namespace, r.name)
+}
+
+fn plain_field(model: &Model, found: BTreeMap<(u32, String), usize>) -> Vec<Diagnostic> {
+    found
+        .into_iter()
+        .map(|((parent, key), paths)| {
+            let object = route_object(model, parent);
+            Diagnostic::new(
+                Code::DeepMergePlainField,
+                format!(
+                    "{object} asks DeepMergePreferParent, but kgateway keeps the child's `{key}` over its own on {} (kgateway#14724)",
+                    crate::words::counted(paths, "path")
+                ),
+            )
+            .with_label(model.routes[parent as usize].name_span, "DeepMergePreferParent")
+            .with_object(object)
+            .with_help("use ShallowMergePreferParent if the parent's value must win")
+        })
+        .collect()
+}
+
+fn delegatee_auth(
+    model: &Model,
+    found: BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)>,
+) -> Vec<Diagnostic> {
+    found
+        .into_iter()
+        .map(|(parent, (keys, namespaces))| {
+            let object = route_object(model, parent);
+            let strategy = Strategy::from_annotation(
+                model.objects[model.routes[parent as usize].object as usize]
+                    .annotation(super::evaluate::PRIORITY_ANNOTATION),
+            )
+            .0;
+            Diagnostic::new(
+                Code::DelegateeCanDisableAuth,
+                format!(
+                    "{object} delegates to routes in namespace{} {} with {strategy}: their TrafficPolicies can replace or disable its {}",
+                    if namespaces.len() == 1 { "" } else { "s" },
+                    namespaces.into_iter().collect::<Vec<_>>().join(", "),
+                    keys.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .with_label(model.routes[parent as usize].name_span, "delegates")
+            .with_object(object)
+            .with_help("set `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent` on this route to keep its authentication")
+        })
+        .collect()
+}
+
+/// The built-ins a route rule sets, with the TrafficPolicy field of the same meaning.
+fn builtins(model: &Model, route: u32, rule: u32) -> Vec<(&'static str, &'static str)> {
+    let object = &model.objects[model.routes[route as usize].object as usize];
+    let Some(rule) = object
+        .root
+        .get_path(&["spec", "rules"])
+        .and_then(crate::yaml::Node::as_seq)
+        .and_then(|rules| rules.get(rule as usize))
+    else {
+        return Vec::new();
+    };
+    let filters: Vec<&str> = rule
+        .get("filters")
+        .and_then(crate::yaml::Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|f| f.get("type").and_then(crate::yaml::Node::as_str))
+        .collect();
+    BUILTINS
+        .iter()
+        .filter(|(builtin, _)| rule.get(builtin).is_some() || filters.contains(builtin))
+        .copied()
+        .collect()
+}
+
+fn shadowed(model: &Model, found: BTreeSet<(u32, u32, &'static str, &'static str)>) -> Vec<Diagnostic> {
+    found
+        .into_iter()
+        .map(|(route, rule, builtin, field)| {
+            let object = route_object(model, route);
+            let r = &model.routes[route as usize];
+            Diagnostic::new(
+                Code::BuiltinShadowsPolicy,
+                format!(
+                    "rule {} of {object} sets `{builtin}`, and its effective TrafficPolicy sets `{field}`; kgateway applies both, so the TrafficPolicy value shown may not be what the route does",
+                    r.rules[rule as usize].name
+                ),
+            )
+            .with_label(r.rules[rule as usize].span, "built-in here")
+            .with_object(object)
+        })
+        .collect()
+}
