@@ -166,6 +166,20 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         10,
     ),
     (
+        "DPL2010",
+        &["testdata/delegation"],
+        "warning",
+        "testdata/delegation/children.yaml",
+        55,
+    ),
+    (
+        "DPL2011",
+        &["testdata/delegation"],
+        "info",
+        "testdata/delegation/policies.yaml",
+        28,
+    ),
+    (
         "DPL3001",
         &["testdata/targets"],
         "error",

@@ -14,7 +14,8 @@ pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
         return Err(UsageError("--compact needs -o json".into()));
     }
     let run = Run::start(&args.input)?;
-    let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
+    let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
+    filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     let (set, engine_diagnostics) = engine.effective_all();
     diagnostics.extend(engine_diagnostics);

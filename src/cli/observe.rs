@@ -18,7 +18,8 @@ fn outcome_report<R: serde::Serialize>(
     table: impl FnOnce(&R) -> String,
 ) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
-    let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
+    let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
+    filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     let (observed, more) = Observed::new(&engine);
     diagnostics.extend(more);

@@ -195,6 +195,7 @@ pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Fi
         gateway: args.gateway.clone(),
         route: args.route.clone(),
         policies,
+        chains: Vec::new(),
     })
 }
 

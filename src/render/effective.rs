@@ -56,13 +56,9 @@ pub fn render_table(
             } else {
                 last_path = Some(item.path);
                 last_kind.clear();
-                let route = &model.routes[path.route as usize];
                 (
                     gateway.listeners[path.listener as usize].name.clone(),
-                    format!(
-                        "{}/{}#{}",
-                        route.namespace, route.name, route.rules[path.rule as usize].name
-                    ),
+                    topology.rule_label(model, &path),
                 )
             };
             table.add_row(vec![

@@ -33,10 +33,14 @@ fn path_list(ids: &[String]) -> String {
     lines.join("\n")
 }
 
-/// `class|ns/gw|ns/gw#l|ns/r|ns/r#rule` → `ns/gw#l → ns/r#rule`.
+/// `class|ns/gw|ns/gw#l|ns/r|ns/r#rule` → `ns/gw#l → ns/r#rule`; through delegation, the chain
+/// before the rule: `ns/gw#l → ns/p#rule-1>ns/r#rule`.
 pub fn compact_path(id: &str) -> String {
     match path_id_parts(id) {
-        Some([_, _, listener, _, rule]) => format!("{listener} → {rule}"),
+        Some([_, _, listener, route, rule]) => match route.rsplit_once('>') {
+            Some((chain, _)) => format!("{listener} → {chain}>{rule}"),
+            None => format!("{listener} → {rule}"),
+        },
         None => id.to_string(),
     }
 }

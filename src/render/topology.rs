@@ -35,6 +35,8 @@ struct Graph {
     edges: Vec<(usize, usize)>,
     /// Policy → target edges.
     policy_edges: Vec<(usize, usize)>,
+    /// Delegating rule → child route edges (kgateway route delegation).
+    delegation_edges: Vec<(usize, usize)>,
     /// Refused attachments.
     refused: Vec<Refusal>,
     /// Tree children (for the indented rendering; routes are repeated under each listener).
@@ -61,6 +63,8 @@ enum TreeChild {
     Node(usize),
     /// A route under one listener: route node, and the rules under it.
     RouteUnder(usize, Vec<usize>),
+    /// A route a rule delegates to: route node, and its rules kept under that rule.
+    Delegated(usize, Vec<usize>),
 }
 
 /// Output format of `dopol topology`.
@@ -321,6 +325,24 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             ),
         });
     }
+    for delegation in &topology.delegations {
+        let (parent_route, parent_rule) = delegation.parent;
+        let (_, parent_rules) = route_node(&mut graph, parent_route, &mut attach_policies);
+        let rule_node = parent_rules[parent_rule as usize];
+        let (child_node, child_rules) =
+            route_node(&mut graph, delegation.child, &mut attach_policies);
+        let kept = delegation
+            .rules
+            .iter()
+            .map(|&r| child_rules[r as usize])
+            .collect();
+        graph.delegation_edges.push((rule_node, child_node));
+        graph
+            .tree
+            .entry(rule_node)
+            .or_default()
+            .push(TreeChild::Delegated(child_node, kept));
+    }
     for (p, message) in topology.targets.not_accepted.iter().enumerate() {
         if let Some(message) = message {
             let policy = &model.policies[p];
@@ -339,7 +361,7 @@ fn tree(graph: &Graph) -> String {
     for &root in &graph.roots {
         out.push_str(&graph.nodes[root].label);
         out.push('\n');
-        tree_children(graph, root, None, "", &mut out);
+        tree_children(graph, root, None, "", &mut Vec::new(), &mut out);
     }
     if graph.roots.is_empty() {
         out.push_str("No Gateways.\n");
@@ -359,11 +381,14 @@ fn tree(graph: &Graph) -> String {
     out
 }
 
+/// Writes the children of `node`. `routes` holds the route nodes being written above, so that a
+/// delegation cycle in the graph (each edge kept on some chain) is written once, not forever.
 fn tree_children(
     graph: &Graph,
     node: usize,
     rules: Option<&[usize]>,
     prefix: &str,
+    routes: &mut Vec<usize>,
     out: &mut String,
 ) {
     let mut children: Vec<TreeChild> = graph.tree.get(&node).cloned().unwrap_or_default();
@@ -377,25 +402,40 @@ fn tree_children(
         } else {
             ("├─ ", "│  ")
         };
-        let (child_node, child_rules) = match child {
-            TreeChild::Node(n) => (*n, None),
-            TreeChild::RouteUnder(n, rules) => (*n, Some(rules.as_slice())),
+        let (child_node, child_rules, marker) = match child {
+            TreeChild::Node(n) => (*n, None, ""),
+            TreeChild::RouteUnder(n, rules) => (*n, Some(rules.as_slice()), ""),
+            TreeChild::Delegated(n, rules) => (*n, Some(rules.as_slice()), "delegates to "),
         };
         let n = &graph.nodes[child_node];
         let marker = if n.kind == NodeKind::Policy {
             "policy "
         } else {
-            ""
+            marker
         };
-        let _ = writeln!(out, "{prefix}{branch}{marker}{}", n.label);
-        if n.kind != NodeKind::Policy {
+        let cycle = n.kind == NodeKind::Route && routes.contains(&child_node);
+        let _ = writeln!(
+            out,
+            "{prefix}{branch}{marker}{}{}",
+            n.label,
+            if cycle { " (cycle, shown above)" } else { "" }
+        );
+        if n.kind != NodeKind::Policy && !cycle {
+            let is_route = n.kind == NodeKind::Route;
+            if is_route {
+                routes.push(child_node);
+            }
             tree_children(
                 graph,
                 child_node,
                 child_rules,
                 &format!("{prefix}{indent}"),
+                routes,
                 out,
             );
+            if is_route {
+                routes.pop();
+            }
         }
     }
 }
@@ -438,6 +478,14 @@ fn dot(graph: &Graph) -> String {
             quote(&graph.nodes[target].id)
         );
     }
+    for &(rule, route) in &graph.delegation_edges {
+        let _ = writeln!(
+            out,
+            "  {} -> {} [label=\"delegates\"];",
+            quote(&graph.nodes[rule].id),
+            quote(&graph.nodes[route].id)
+        );
+    }
     for refusal in &graph.refused {
         if let Some(gateway) = refusal.gateway {
             let _ = writeln!(
@@ -472,6 +520,9 @@ fn mermaid(graph: &Graph) -> String {
     }
     for &(policy, target) in &graph.policy_edges {
         let _ = writeln!(out, "  {} -.-> {}", id(policy), id(target));
+    }
+    for &(rule, route) in &graph.delegation_edges {
+        let _ = writeln!(out, "  {} -- delegates --> {}", id(rule), id(route));
     }
     for refusal in &graph.refused {
         if let Some(gateway) = refusal.gateway {

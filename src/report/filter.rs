@@ -21,6 +21,9 @@ pub struct Filters {
     pub route: Option<String>,
     /// Policies given with `--policy` (indices into `Model::policies`).
     pub policies: Option<Vec<u32>>,
+    /// The topology's delegation chains (`Topology::chains`), so that `--route` also shows the
+    /// paths delegated through a route.
+    pub chains: Vec<Vec<(u32, u32)>>,
 }
 
 /// Parses `--kind` values (`AuthPolicy`, `authpolicy`, `ratelimitpolicies`,
@@ -120,10 +123,15 @@ impl Filters {
                 .gateway
                 .as_ref()
                 .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
-            && self
-                .route
-                .as_ref()
-                .is_none_or(|r| matches_name(r, &route.namespace, &route.name))
+            && self.route.as_ref().is_none_or(|r| {
+                let chain = self
+                    .chains
+                    .get(path.chain as usize)
+                    .map_or(&[][..], Vec::as_slice);
+                std::iter::once(route)
+                    .chain(chain.iter().map(|&(c, _)| &model.routes[c as usize]))
+                    .any(|route| matches_name(r, &route.namespace, &route.name))
+            })
     }
 
     /// Whether a path's ordered policy list passes `--policy`.

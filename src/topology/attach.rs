@@ -68,6 +68,10 @@ pub struct Attachments {
     pub route_listeners: Vec<Vec<(u32, u32)>>,
     /// Refused parentRefs.
     pub rejections: Vec<Rejection>,
+    /// Routes attached to nothing, each with the index of its `route-not-attached` diagnostic
+    /// in the diagnostics passed to [`attach_routes`] (withdrawn for a route reached by
+    /// delegation).
+    pub not_attached: Vec<(u32, usize)>,
 }
 
 struct Context<'m> {
@@ -94,6 +98,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
     };
     let mut route_listeners = Vec::with_capacity(model.routes.len());
     let mut rejections = Vec::new();
+    let mut not_attached = Vec::new();
     for (route_index, route) in model.routes.iter().enumerate() {
         let mut accepted: Vec<(u32, u32)> = Vec::new();
         for (ref_index, parent) in route.parent_refs.iter().enumerate() {
@@ -142,6 +147,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
             } else {
                 "none of its parentRefs is a Gateway"
             };
+            not_attached.push((route_index as u32, diagnostics.len()));
             diagnostics.push(
                 Diagnostic::new(
                     Code::RouteNotAttached,
@@ -166,6 +172,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
     Attachments {
         route_listeners,
         rejections,
+        not_attached,
     }
 }
 

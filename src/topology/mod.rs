@@ -2,17 +2,21 @@
 //!
 //! A route attaches to listeners through its `parentRefs`, subject to Gateway API acceptance
 //! (`allowedRoutes` namespaces and kinds, hostname intersection); see [`attach`]. Each
-//! accepted (listener, route rule) pair is a [`Path`], the unit the engine evaluates. Policy
-//! targets are resolved here too ([`targets`]), so the engine works on indices only.
+//! accepted (listener, route rule) pair is a [`Path`], the unit the engine evaluates — except a
+//! rule that delegates to other HTTPRoutes (kgateway route delegation, [`delegation`]): it has no
+//! path, and each rule it reaches has one, with the chain of delegating rules. Policy targets
+//! are resolved here too ([`targets`]), so the engine works on indices only.
 
 pub mod attach;
+pub mod delegation;
 pub mod hostname;
 pub mod targets;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::model::Model;
 use crate::model::gateway::Route;
 pub use attach::{Rejection, RejectionReason};
+pub use delegation::Delegation;
 pub use targets::{PolicyTargets, Target};
 
 /// One evaluation path: a route rule reached through one listener of one Gateway.
@@ -43,6 +47,9 @@ pub struct Topology {
     pub path_ids: Vec<String>,
     /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
     pub chains: Vec<Vec<(u32, u32)>>,
+    /// Every delegating rule with each child it delegates to on some chain, and the child's
+    /// rules kept there (dropped children are left out).
+    pub delegations: Vec<Delegation>,
     /// For each route, the `(gateway, listener)` pairs that accepted it.
     pub route_listeners: Vec<Vec<(u32, u32)>>,
     /// Attachments that were refused, with the Gateway API reason.
@@ -64,20 +71,33 @@ impl Topology {
         let mut diagnostics = Vec::new();
         let attachments = attach::attach_routes(model, &mut diagnostics);
         let route_listeners = attachments.route_listeners;
+        let expansion = delegation::expand(model, &route_listeners, &mut diagnostics);
+        // A route reached by delegation is not "attached to nothing": its paths go through its
+        // parents, or `delegation-child-dropped` says why it has none.
+        let withdrawn: Vec<usize> = attachments
+            .not_attached
+            .iter()
+            .filter(|&&(route, _)| expansion.named_by_delegation[route as usize])
+            .map(|&(_, index)| index)
+            .collect();
+        for index in withdrawn.into_iter().rev() {
+            diagnostics.remove(index);
+        }
 
         let mut paths: Vec<Path> = Vec::new();
         for (route_index, listeners) in route_listeners.iter().enumerate() {
-            let rules = model.routes[route_index].rules.len() as u32;
+            let leaves = &expansion.leaves[route_index];
             for &(gateway, listener) in listeners {
-                paths.extend((0..rules).map(|rule| Path {
+                paths.extend(leaves.iter().map(|leaf| Path {
                     gateway,
                     listener,
-                    route: route_index as u32,
-                    rule,
-                    chain: NO_CHAIN,
+                    route: leaf.route,
+                    rule: leaf.rule,
+                    chain: leaf.chain,
                 }));
             }
         }
+        let chains = expansion.chains;
         let gateway_order = order_by(
             model
                 .gateways
@@ -90,21 +110,43 @@ impl Topology {
                 .iter()
                 .map(|r| (r.namespace.as_str(), r.name.as_str(), r.kind as u8)),
         );
-        paths.sort_by_key(|p| {
-            (
-                gateway_order[p.gateway as usize],
-                p.listener,
-                route_order[p.route as usize],
-                p.rule,
-            )
+        // A chained path sorts where its root route and delegating rule would: by each
+        // (route, rule) of its chain, root first, then its leaf route and rule.
+        let steps = |p: &Path| {
+            let chain: &[(u32, u32)] = if p.chain == NO_CHAIN {
+                &[]
+            } else {
+                &chains[p.chain as usize]
+            };
+            chain
+                .iter()
+                .copied()
+                .chain([(p.route, p.rule)])
+                .map(|(route, rule)| (route_order[route as usize], rule))
+        };
+        paths.sort_by(|a, b| {
+            (gateway_order[a.gateway as usize], a.listener)
+                .cmp(&(gateway_order[b.gateway as usize], b.listener))
+                .then_with(|| steps(a).cmp(steps(b)))
         });
-        let path_ids = path_ids(model, &paths);
+        let path_ids = path_ids(model, &chains, &paths);
 
         let targets = PolicyTargets::resolve(model, &mut diagnostics);
+        let mut delegated_only = vec![false; model.routes.len()];
+        for chain in &chains {
+            for &(route, _) in chain {
+                delegated_only[route as usize] = route_listeners[route as usize].is_empty();
+            }
+        }
+        for path in paths.iter().filter(|p| p.chain != NO_CHAIN) {
+            delegated_only[path.route as usize] = route_listeners[path.route as usize].is_empty();
+        }
+        diagnostics.extend(delegation_not_supported(model, &targets, &delegated_only));
         Topology {
             paths,
             path_ids,
-            chains: Vec::new(),
+            chains,
+            delegations: expansion.delegations,
             route_listeners,
             rejections: attachments.rejections,
             targets,
@@ -141,6 +183,23 @@ impl Topology {
         ]
     }
 
+    /// `ns/route#rule` of a path's leaf, after its delegation chain when it has one
+    /// (`infra/parent#rule-1>shop/child#rule-2`).
+    pub fn rule_label(&self, model: &Model, path: &Path) -> String {
+        let mut label = chain_prefix(model, &self.chains, path.chain);
+        label.push_str(&delegation::rule_name(model, path.route, path.rule));
+        label
+    }
+
+    /// The routes a path goes through: its delegation chain's, root first, then its leaf route.
+    pub fn routes_of(&self, path: &Path) -> impl Iterator<Item = u32> + '_ {
+        let chain: &[(u32, u32)] = match self.chains.get(path.chain as usize) {
+            Some(chain) => chain,
+            None => &[],
+        };
+        chain.iter().map(|&(route, _)| route).chain([path.route])
+    }
+
     /// The id of path number `index`.
     pub fn path_id(&self, index: usize) -> &str {
         &self.path_ids[index]
@@ -164,12 +223,27 @@ fn order_by<'a>(items: impl Iterator<Item = (&'a str, &'a str, u8)>) -> Vec<u32>
     rank
 }
 
-/// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>|<ns>/<route>|<ns>/<route>#<rule>`.
-pub fn path_id(model: &Model, path: &Path) -> String {
+/// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>|<ns>/<route>|<ns>/<route>#<rule>`; for a path
+/// through delegation the route part is the chain, `<ns>/<root>#<rule>>...><ns>/<route>`.
+pub fn path_id(model: &Model, chains: &[Vec<(u32, u32)>], path: &Path) -> String {
     let mut id = listener_prefix(model, path.gateway, path.listener);
+    id.push_str(&chain_prefix(model, chains, path.chain));
     id.push_str(&route_prefix(&model.routes[path.route as usize]));
     id.push_str(&model.routes[path.route as usize].rules[path.rule as usize].name);
     id
+}
+
+/// `<ns>/<route>#<rule>>` for each delegating rule of a chain, root first (empty without one).
+fn chain_prefix(model: &Model, chains: &[Vec<(u32, u32)>], chain: u32) -> String {
+    if chain == NO_CHAIN {
+        return String::new();
+    }
+    let mut prefix = String::new();
+    for &(route, rule) in &chains[chain as usize] {
+        prefix.push_str(&delegation::rule_name(model, route, rule));
+        prefix.push('>');
+    }
+    prefix
 }
 
 /// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>|`.
@@ -199,8 +273,8 @@ pub fn path_id_parts(id: &str) -> Option<[&str; 5]> {
     }
 }
 
-/// The ids of many paths, sharing the per-listener and per-route parts.
-fn path_ids(model: &Model, paths: &[Path]) -> Vec<String> {
+/// The ids of many paths, sharing the per-listener, per-chain and per-route parts.
+fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> Vec<String> {
     let listener_prefixes: Vec<Vec<String>> = (0..model.gateways.len() as u32)
         .map(|g| {
             (0..model.gateways[g as usize].listeners.len() as u32)
@@ -209,19 +283,75 @@ fn path_ids(model: &Model, paths: &[Path]) -> Vec<String> {
         })
         .collect();
     let route_prefixes: Vec<String> = model.routes.iter().map(route_prefix).collect();
+    let chain_prefixes: Vec<String> = (0..chains.len() as u32)
+        .map(|c| chain_prefix(model, chains, c))
+        .collect();
     paths
         .iter()
         .map(|p| {
             let listener = &listener_prefixes[p.gateway as usize][p.listener as usize];
+            let chain = chain_prefixes
+                .get(p.chain as usize)
+                .map_or("", String::as_str);
             let route = &route_prefixes[p.route as usize];
             let rule = &model.routes[p.route as usize].rules[p.rule as usize].name;
-            let mut id = String::with_capacity(listener.len() + route.len() + rule.len());
+            let mut id =
+                String::with_capacity(listener.len() + chain.len() + route.len() + rule.len());
             id.push_str(listener);
+            id.push_str(chain);
             id.push_str(route);
             id.push_str(rule);
             id
         })
         .collect()
+}
+
+/// `delegation-not-supported`: a policy of a family that does not follow delegation targets a
+/// route (or rule) that only delegation reaches, so it takes part in no path.
+fn delegation_not_supported(
+    model: &Model,
+    targets: &PolicyTargets,
+    delegated_only: &[bool],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for (index, policy) in model.policies.iter().enumerate() {
+        if model.registry.family_of(policy.kind).follows_delegation() {
+            continue;
+        }
+        let mut seen: Vec<u32> = Vec::new();
+        for target in &targets.of_policy[index] {
+            let route = match *target {
+                Target::Route(r) | Target::RouteRule(r, _) => r,
+                _ => continue,
+            };
+            if !delegated_only[route as usize] || seen.contains(&route) {
+                continue;
+            }
+            seen.push(route);
+            let r = &model.routes[route as usize];
+            let span = policy
+                .targets
+                .iter()
+                .find(|t| t.kind == r.kind.as_str() && t.name == r.name)
+                .map_or(policy.name_span, |t| t.name_span);
+            found.push(
+                Diagnostic::new(
+                    Code::DelegationNotSupported,
+                    format!(
+                        "{} targets {} {}/{}, which only kgateway route delegation reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
+                        policy.display(),
+                        r.kind.as_str(),
+                        r.namespace,
+                        r.name,
+                        policy.kind.kind
+                    ),
+                )
+                .with_label(span, "reached only through delegation")
+                .with_object(policy.display()),
+            );
+        }
+    }
+    found
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Attachment checks (DPL2xxx): parentRefs that attach nowhere and why (the Gateway API
-//! reasons), routes attached to nothing, duplicate listener and rule names. The logic lives in
-//! `topology::attach` and `model::gateway`; this module documents the codes.
+//! reasons), routes attached to nothing, duplicate listener and rule names, kgateway route
+//! delegation that drops a child, and policies on routes only delegation reaches. The logic
+//! lives in `topology::attach`, `topology::delegation` and `model::gateway`; this module
+//! documents the codes.
 
 use crate::diag::Code;
 use crate::lint::doc::CheckDoc;
@@ -33,7 +35,7 @@ pub const DOCS: &[CheckDoc] = &[
     },
     CheckDoc {
         code: Code::RouteNotAttached,
-        explanation: "A route has no Gateway parentRef at all, so it is attached to nothing and no Gateway policy can reach it.",
+        explanation: "A route has no Gateway parentRef at all, so it is attached to nothing and no Gateway policy can reach it. A route that a kgateway parent route delegates to (a backendRef naming it, `*` in its namespace, or its `delegation.kgateway.dev/label`) is not reported: its paths go through the parent, or delegation-child-dropped says why it has none.",
         fix: "Add a parentRef to the Gateway that should serve the route.",
         example: "spec:\n  rules:\n  - backendRefs: [{name: app, port: 80}]",
     },
@@ -60,5 +62,17 @@ pub const DOCS: &[CheckDoc] = &[
         explanation: "With --assume-gateways, a Gateway that routes reference but the inputs lack was replaced by a stand-in (class `unknown`, one listener per sectionName used, accepting every route that names it). Results for its paths are only as good as that assumption. When a Gateway of that name is in the input under another namespace, the stand-in most likely hides a namespace mistake: the diagnostic is then a warning and says where the Gateway is.",
         fix: "Add the real Gateway's manifest when you can; fix the namespace when the Gateway is in the input elsewhere.",
         example: "",
+    },
+    CheckDoc {
+        code: Code::DelegationChildDropped,
+        explanation: "kgateway route delegation: a parent HTTPRoute rule whose backendRefs name HTTPRoutes (by name, `*` for a whole namespace, or `{group: delegation.kgateway.dev, kind: label}`) hands its traffic to those child routes, and each child rule gets a path under the parent rule. kgateway drops a child for that parent — no path, no policy through it — when the child sets `spec.hostnames` (a delegatee inherits the parent's), when its `parentRefs` are set but none is `{group: gateway.networking.k8s.io, kind: HTTPRoute}` naming the parent (namespace defaulting to the child's), or when it is already in the delegation chain (a cycle); the first reason in that order is reported. Without the child annotation `delegation.kgateway.dev/inherit-parent-matcher: \"true\"`, a child rule is also dropped when none of its matches is valid for the delegating rule's: the parent's path must be a PathPrefix that the child's path value starts with (a string prefix), and the child must repeat the parent's headers, query parameters and method. Such rules are reported once per child route and delegating rule, naming every dropped rule (the whole route when none is left). The same child can still be kept under another parent.",
+        fix: "Remove the child's hostnames; name the parent in its parentRefs (or remove its parentRefs); break the cycle; narrow the child's matches to the parent's, or set the inherit-parent-matcher annotation on the child.",
+        example: "# parent rule: matches [{path: {type: PathPrefix, value: /api}}], backendRefs [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: api, namespace: shop}]\n# child shop/api:\nrules:\n- matches:\n  - path: {type: PathPrefix, value: /v2}   # does not start with /api: dropped",
+    },
+    CheckDoc {
+        code: Code::DelegationNotSupported,
+        explanation: "Route delegation is a kgateway feature. Paths through it exist only for families whose controller implements it (kgateway TrafficPolicy); Kuadrant and Envoy Gateway policies attach to no delegated path. A policy of such a family that targets a route (or rule) reachable only through delegation — no listener accepts it itself — therefore takes part in no path.",
+        fix: "Target the parent route or the Gateway instead, or use a kgateway TrafficPolicy on the child route.",
+        example: "kind: AuthPolicy\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}   # child is only delegated to",
     },
 ];
