@@ -3,9 +3,8 @@
 //! effective rule, the paths that must have none, status with per-ancestor conditions, and the
 //! lint findings that must be present.
 //!
-//! Cases that wait for a lint check of the kgateway family are listed in [`PENDING`]: they are
-//! still run, and the test fails if one of them starts passing without being moved out of the
-//! list.
+//! A case that cannot pass yet goes in [`PENDING`] (today: none); it is still run, and the test
+//! fails if it starts passing while still listed.
 
 mod common;
 
@@ -14,17 +13,8 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Cases whose effective values and status match but whose `lint:` expectations name kgateway
-/// checks not implemented yet: `delegatee-can-disable-auth` (deep-extauth,
-/// delegation-deep-prefer-child, delegation-shallow-prefer-child,
-/// delegation-unknown-annotation) and `deep-merge-plain-field` (delegation-deep-prefer-parent).
-const PENDING: &[&str] = &[
-    "deep-extauth",
-    "delegation-deep-prefer-child",
-    "delegation-deep-prefer-parent",
-    "delegation-shallow-prefer-child",
-    "delegation-unknown-annotation",
-];
+/// Cases expected to fail, each with the reason in a comment.
+const PENDING: &[&str] = &[];
 
 fn yaml_to_json(text: &str) -> Value {
     let mut diagnostics = Vec::new();

@@ -341,6 +341,20 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         21,
     ),
     (
+        "DPL5011",
+        &["testdata/kgateway/delegation-deep-prefer-parent/manifests.yaml"],
+        "warning",
+        "testdata/kgateway/delegation-deep-prefer-parent/manifests.yaml",
+        24,
+    ),
+    (
+        "DPL5012",
+        &["testdata/kgateway/deep-extauth/manifests.yaml"],
+        "warning",
+        "testdata/kgateway/deep-extauth/manifests.yaml",
+        22,
+    ),
+    (
         "DPL5013",
         &["testdata/kgateway/builtin-shadows/manifests.yaml"],
         "info",

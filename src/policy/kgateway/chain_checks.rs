@@ -87,7 +87,9 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
                 found.1.insert(child_ns);
             }
         }
-        let effective = &observed.shared.results[entry.fold as usize].folded.effective;
+        let effective = &observed.shared.results[entry.fold as usize]
+            .folded
+            .effective;
         for (builtin, field) in builtins(model, path.route, path.rule) {
             if effective.contains_key(field) {
                 shadows.insert((path.route, path.rule, builtin, field));
@@ -132,7 +134,10 @@ fn replaceable_auth(
     for pair in routes.windows(2) {
         let ((parent, policies), (child, _)) = (&pair[0], &pair[1]);
         let strategy = evaluator.route_strategy(*parent);
-        let (parent_route, child_route) = (&model.routes[*parent as usize], &model.routes[*child as usize]);
+        let (parent_route, child_route) = (
+            &model.routes[*parent as usize],
+            &model.routes[*child as usize],
+        );
         if strategy.prefers_b() || parent_route.namespace == child_route.namespace {
             continue;
         }
@@ -228,7 +233,10 @@ fn builtins(model: &Model, route: u32, rule: u32) -> Vec<(&'static str, &'static
         .collect()
 }
 
-fn shadowed(model: &Model, found: BTreeSet<(u32, u32, &'static str, &'static str)>) -> Vec<Diagnostic> {
+fn shadowed(
+    model: &Model,
+    found: BTreeSet<(u32, u32, &'static str, &'static str)>,
+) -> Vec<Diagnostic> {
     found
         .into_iter()
         .map(|(route, rule, builtin, field)| {

@@ -242,7 +242,10 @@ fn weight(object: &Object) -> (i32, Vec<String>) {
 /// kgateway's validation of `acl` CIDRs: a prefix with host bits set is an error that rejects
 /// the policy (`validateACLCIDRs`).
 fn acl_errors(spec: &Node) -> Vec<String> {
-    let rules = spec.get_path(&["acl", "rules"]).and_then(Node::as_seq).unwrap_or_default();
+    let rules = spec
+        .get_path(&["acl", "rules"])
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
     rules
         .iter()
         .flat_map(|rule| rule.get("cidrs").and_then(Node::as_seq).unwrap_or_default())
@@ -267,7 +270,11 @@ fn cidr_error(text: &str) -> Option<String> {
     if length > bits {
         return Some(format!("prefix length {length} is longer than {bits}"));
     }
-    let host = if length == 0 { u128::MAX } else { u128::MAX >> length };
+    let host = if length == 0 {
+        u128::MAX
+    } else {
+        u128::MAX >> length
+    };
     (value & host != 0).then(|| "host bits are set".into())
 }
 
