@@ -576,3 +576,37 @@ fn explain_lists_policies_in_merge_order_and_every_step() {
     assert_eq!(steps[1]["strategy"], "AugmentedShallow");
     assert_eq!(steps[3]["block"], "all");
 }
+
+#[test]
+fn kind_filter_takes_kind_dot_group() {
+    for kind in [
+        "TrafficPolicy.gateway.kgateway.dev",
+        "trafficpolicies",
+        "TrafficPolicy",
+    ] {
+        let doc = dopol(&[
+            "effective",
+            "-f",
+            "testdata/kgateway/ep-11268/manifests.yaml",
+            "-o",
+            "json",
+            "--kind",
+            kind,
+        ])
+        .json();
+        assert_eq!(
+            doc["items"][0]["policyGroup"], "gateway.kgateway.dev",
+            "{kind}"
+        );
+    }
+    let doc = dopol(&[
+        "effective",
+        "-f",
+        "testdata/kgateway/ep-11268/manifests.yaml",
+        "-o",
+        "json",
+        "--kind",
+        "TrafficPolicy.kuadrant.io",
+    ]);
+    doc.code(2).stderr_has(&["unknown policy kind"]);
+}

@@ -170,13 +170,7 @@ impl<'m> Engine<'m> {
         levels: &[(Target, Vec<u32>)],
         observer: &mut dyn FoldObserver<'m>,
     ) -> (Vec<u32>, Folded<'m>) {
-        let levels: Vec<PathLevel<'_>> = levels
-            .iter()
-            .map(|(target, policies)| PathLevel {
-                target: *target,
-                policies,
-            })
-            .collect();
+        let levels = PathLevel::borrow_all(levels);
         let view = PathView {
             path,
             levels: &levels,

@@ -47,6 +47,19 @@ pub struct PathLevel<'a> {
     pub policies: &'a [u32],
 }
 
+impl<'a> PathLevel<'a> {
+    /// Views of owned `(element, policies)` levels, as `Engine::levels` returns them.
+    pub fn borrow_all(levels: &'a [(Target, Vec<u32>)]) -> Vec<PathLevel<'a>> {
+        levels
+            .iter()
+            .map(|(target, policies)| PathLevel {
+                target: *target,
+                policies,
+            })
+            .collect()
+    }
+}
+
 /// What a family folds: one path's elements (least specific first) and their policies.
 #[derive(Clone, Copy, Debug)]
 pub struct PathView<'a> {

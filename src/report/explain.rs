@@ -130,13 +130,7 @@ pub fn explain_path(
             let mut trace = TraceRecorder::default();
             let model = engine.model;
             let (ordered, folded) = engine.fold_levels(path as u32, k, &levels, &mut trace);
-            let view_levels: Vec<PathLevel<'_>> = levels
-                .iter()
-                .map(|(target, policies)| PathLevel {
-                    target: *target,
-                    policies,
-                })
-                .collect();
+            let view_levels = PathLevel::borrow_all(&levels);
             let view = PathView {
                 path: path as u32,
                 levels: &view_levels,

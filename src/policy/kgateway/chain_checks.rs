@@ -65,13 +65,7 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
         }
         let path = &engine.topology.paths[entry.path as usize];
         let levels = engine.levels(path, entry.kind);
-        let view: Vec<PathLevel<'_>> = levels
-            .iter()
-            .map(|(target, policies)| PathLevel {
-                target: *target,
-                policies,
-            })
-            .collect();
+        let view = PathLevel::borrow_all(&levels);
         let split = evaluator.split(&view);
         if split.routes.len() > 1 {
             let mut notes: Vec<StepNote> = Vec::new();

@@ -87,13 +87,7 @@ pub fn scope_checks(
             continue;
         }
         let levels = engine.levels(&engine.topology.paths[entry.path as usize], entry.kind);
-        let view: Vec<PathLevel<'_>> = levels
-            .iter()
-            .map(|(target, policies)| PathLevel {
-                target: *target,
-                policies,
-            })
-            .collect();
+        let view = PathLevel::borrow_all(&levels);
         for (note, policy) in evaluator.scope_notes(&view) {
             let (code, what) = match note {
                 ScopeNote::DisablesRouteProviders { scope, providers } => (

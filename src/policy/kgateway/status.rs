@@ -132,13 +132,7 @@ fn instances(
         let (entry, _) = observed.entry(index);
         let path = &engine.topology.paths[entry.path as usize];
         let levels = engine.levels(path, kind);
-        let view: Vec<PathLevel<'_>> = levels
-            .iter()
-            .map(|(target, policies)| PathLevel {
-                target: *target,
-                policies,
-            })
-            .collect();
+        let view = PathLevel::borrow_all(&levels);
         let split = evaluator.split(&view);
         if split.routes.iter().any(|(_, p)| p.contains(&policy)) {
             let route = evaluator.route_scope(&split.routes);
