@@ -121,6 +121,7 @@ codes! {
     SelectorUndecidable = "DPL2008", "selector-undecidable", Info, Finding, "An allowedRoutes namespace selector cannot be decided offline; the route is assumed accepted.";
     AssumedGateway = "DPL2009", "assumed-gateway", Info, Finding, "A missing Gateway was replaced by a stand-in (--assume-gateways).";
     DelegationChildDropped = "DPL2010", "delegation-child-dropped", Warning, Finding, "A route delegated to by a kgateway parent rule is dropped there (hostnames set, parentRefs not naming the parent, a cycle), or some of its rules are (no match valid for the parent's).";
+    DelegationMixedBackends = "DPL2012", "delegation-mixed-backends", Warning, Finding, "A rule delegates to HTTPRoutes and also names other backends, which kgateway ignores.";
     DelegationNotSupported = "DPL2011", "delegation-not-supported", Info, Finding, "A policy whose controller does not implement route delegation targets a route only delegation reaches, so it takes part in no path.";
     TargetNotFound = "DPL3001", "target-not-found", Error, Finding, "A policy's targetRef names an object that is not in the input; the policy is not accepted.";
     SectionNotFound = "DPL3002", "section-not-found", Error, Finding, "A policy's targetRef sectionName names no listener or route rule; the policy is not accepted.";

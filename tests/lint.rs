@@ -278,6 +278,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         53,
     ),
     (
+        "DPL2012",
+        &["testdata/kgateway/delegation-mixed-backends/manifests.yaml"],
+        "warning",
+        "testdata/kgateway/delegation-mixed-backends/manifests.yaml",
+        19,
+    ),
+    (
         "DPL5001",
         &["testdata/kgateway/attach-extensionref/manifests.yaml"],
         "error",

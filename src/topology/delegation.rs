@@ -71,6 +71,52 @@ struct DelegateRef {
     span: Span,
 }
 
+/// DPL2012 for each backendRef of a delegating rule that is not a delegation (kgateway ignores
+/// it, §2.6).
+fn mixed_backends(route: &Route, rules: &[Node]) -> Vec<Diagnostic> {
+    let is_delegation = |backend: &Node| {
+        let text = |key: &str| backend.get(key).and_then(Node::as_str);
+        matches!(
+            (text("group"), text("kind")),
+            (Some(GATEWAY_GROUP), Some("HTTPRoute")) | (Some(DELEGATION_GROUP), Some("label"))
+        )
+    };
+    let mut found = Vec::new();
+    for (k, rule) in rules.iter().enumerate() {
+        let backends = rule
+            .get("backendRefs")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        if !backends.iter().any(is_delegation) {
+            continue;
+        }
+        for backend in backends.iter().filter(|b| !is_delegation(b)) {
+            found.push(
+                Diagnostic::new(
+                    Code::DelegationMixedBackends,
+                    format!(
+                        "rule {} of {} delegates to HTTPRoutes, so kgateway ignores its other backendRef `{}`",
+                        rule_name_at(route, k),
+                        display(route),
+                        backend.get("name").and_then(Node::as_str).unwrap_or("")
+                    ),
+                )
+                .with_label(backend.span, "ignored")
+                .with_object(display(route)),
+            );
+        }
+    }
+    found
+}
+
+/// The name of rule `k` of `route` (its `name`, or the positional `rule-<k+1>`).
+fn rule_name_at(route: &Route, k: usize) -> String {
+    route
+        .rules
+        .get(k)
+        .map_or_else(|| format!("rule-{}", k + 1), |r| r.name.clone())
+}
+
 /// The delegating backendRefs of a rule node; `None` when the rule does not delegate.
 fn delegate_refs(rule: &Node, route_namespace: &str) -> Option<Vec<DelegateRef>> {
     let refs: Vec<DelegateRef> = rule
@@ -223,6 +269,7 @@ enum Drop {
 
 impl<'m> Walker<'m> {
     fn new(model: &'m Model) -> Walker<'m> {
+        let mut mixed = Vec::new();
         let refs = model
             .routes
             .iter()
@@ -236,6 +283,7 @@ impl<'m> Walker<'m> {
                     .get_path(&["spec", "rules"])
                     .and_then(Node::as_seq)
                     .unwrap_or_default();
+                mixed.extend(mixed_backends(route, rules));
                 let per_rule: Vec<Option<Vec<DelegateRef>>> = rules
                     .iter()
                     .filter(|rule| rule.as_map().is_some())
@@ -265,7 +313,7 @@ impl<'m> Walker<'m> {
             chains: Vec::new(),
             delegations: BTreeMap::new(),
             named: vec![false; model.routes.len()],
-            diagnostics: Vec::new(),
+            diagnostics: mixed,
             reported: HashSet::new(),
         }
     }

@@ -70,6 +70,12 @@ pub const DOCS: &[CheckDoc] = &[
         example: "# parent rule: matches [{path: {type: PathPrefix, value: /api}}], backendRefs [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: api, namespace: shop}]\n# child shop/api:\nrules:\n- matches:\n  - path: {type: PathPrefix, value: /v2}   # does not start with /api: dropped",
     },
     CheckDoc {
+        code: Code::DelegationMixedBackends,
+        explanation: "A kgateway route rule whose backendRefs name HTTPRoutes (or a delegation label) delegates: its requests go to the child routes, and the other backendRefs beside them (Services, ...) are ignored. A reader of the route may expect traffic to reach them.",
+        fix: "Move the other backends into a child route, or into a rule of their own.",
+        example: "backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}, {name: svc, port: 80}]",
+    },
+    CheckDoc {
         code: Code::DelegationNotSupported,
         explanation: "Route delegation is a kgateway feature. Paths through it exist only for families whose controller implements it (kgateway TrafficPolicy); Kuadrant and Envoy Gateway policies attach to no delegated path. A policy of such a family that targets a route (or rule) reachable only through delegation — no listener accepts it itself — therefore takes part in no path.",
         fix: "Target the parent route or the Gateway instead, or use a kgateway TrafficPolicy on the child route.",
