@@ -389,6 +389,11 @@ pub trait PolicyFamily: Send + Sync {
     fn positional_rule_names(&self) -> bool {
         true
     }
+    /// What being ordered after another policy by name means, for messages (Kuadrant: the
+    /// later one counts as newer).
+    fn ordered_after_by_name(&self) -> &'static str {
+        "counts as newer"
+    }
     /// Whether its policies apply to paths reached through route delegation.
     fn follows_delegation(&self) -> bool {
         false

@@ -75,11 +75,12 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
             Diagnostic::new(
                 Code::OrderedByName,
                 format!(
-                    "{} and {} both target {} with the same (or no) creationTimestamp, so they are ordered by name ({} counts as newer); in a cluster, the order they were created in decides, and {consequence}",
+                    "{} and {} both target {} with the same (or no) creationTimestamp, so they are ordered by name ({} {}); in a cluster, the order they were created in decides, and {consequence}",
                     a.display(),
                     b.display(),
                     target.describe(model),
-                    b.namespaced_name()
+                    b.namespaced_name(),
+                    model.registry.family_of(b.kind).ordered_after_by_name()
                 ),
             )
             .with_severity(if changed_paths > 0 { Severity::Warning } else { Severity::Info })

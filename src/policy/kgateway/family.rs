@@ -106,6 +106,10 @@ impl PolicyFamily for Kgateway {
         })
     }
 
+    fn ordered_after_by_name(&self) -> &'static str {
+        "comes after: lower priority"
+    }
+
     fn positional_rule_names(&self) -> bool {
         false
     }
