@@ -9,11 +9,11 @@ use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
 use crate::model::gateway::GATEWAY_GROUP;
 use crate::policy::{
-    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Rule, Strategy,
+    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Strategy,
     TargetSelector, Via, decode,
 };
 use crate::topology::{Target, Topology};
-use crate::yaml::{Entry, Node};
+use crate::yaml::Node;
 
 /// The kgateway policy family, with the controller settings that change its semantics.
 #[derive(Clone, Debug, Default)]
@@ -38,17 +38,6 @@ static KINDS: [PolicyKind; 1] = [PolicyKind {
     target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
     target_kind_message: "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute' and 'GRPCRoute'",
 }];
-
-/// Spec fields that are not rules.
-const TARGETING: &[&str] = &["targetRefs", "targetSelectors"];
-/// Fields kgateway's merge metadata splits into sub-keys.
-const SPLIT: &[(&str, &[&str])] = &[
-    ("rateLimit", &["local", "global"]),
-    (
-        "compression",
-        &["responseCompression", "requestDecompression"],
-    ),
-];
 
 impl PolicyFamily for Kgateway {
     fn name(&self) -> &'static str {
@@ -148,7 +137,7 @@ fn decode_policy(
     let root = FieldPath::ROOT;
     let spec_path = root.key("spec");
     let spec = fields.required(&object.root, "spec", &root)?;
-    let entries = fields.map(spec, &spec_path)?;
+    fields.map(spec, &spec_path)?;
     let mut targets = Vec::new();
     if let Some(list) = spec.get("targetRefs").filter(|n| !n.is_null()) {
         let path = spec_path.key("targetRefs");
@@ -162,7 +151,7 @@ fn decode_policy(
         }
     }
     let selectors = decode_selectors(fields, spec, &spec_path);
-    let rules = rules_of(entries);
+    let rules = super::keys::rules(spec);
     let (priority, mut errors) = weight(object);
     errors.extend(acl_errors(spec));
     if fields.failed() {
@@ -194,37 +183,6 @@ fn decode_policy(
         unset: Vec::new(),
         name_span: object.name_span(),
     })
-}
-
-/// The rules of a spec (§2.1): each top-level field but the targeting ones, two of them split.
-fn rules_of(entries: &[Entry]) -> Vec<Rule> {
-    let mut rules = Vec::new();
-    for entry in entries {
-        let field = &*entry.key.text;
-        if TARGETING.contains(&field) || entry.value.is_null() {
-            continue;
-        }
-        match SPLIT.iter().find(|(name, _)| *name == field) {
-            Some((_, subs)) => {
-                for sub in entry.value.as_map().unwrap_or_default() {
-                    if subs.contains(&&*sub.key.text) && !sub.value.is_null() {
-                        rules.push(Rule {
-                            key: format!("{field}.{}", sub.key.text),
-                            value: sub.value.clone(),
-                            key_span: sub.key.span,
-                        });
-                    }
-                }
-            }
-            None => rules.push(Rule {
-                key: field.to_string(),
-                value: entry.value.clone(),
-                key_span: entry.key.span,
-            }),
-        }
-    }
-    rules.sort_by(|a, b| a.key.cmp(&b.key));
-    rules
 }
 
 /// `kgateway.dev/policy-weight`: the weight, or 0 and the error that makes the policy invalid.

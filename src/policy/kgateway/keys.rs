@@ -5,6 +5,7 @@
 //! compression and decompression merge independently). Target fields are not rules.
 
 use super::contribution::is_set;
+use crate::policy::Rule;
 use crate::yaml::Node;
 
 /// Fields that say where a policy attaches, not what it does: `targetRefs`, `targetSelectors`, and
@@ -20,6 +21,11 @@ const SPLIT_FIELDS: [&str; 2] = ["rateLimit", "compression"];
 /// these two likewise becomes `<field>.<sub-field>`, so that nothing is silently dropped; a
 /// non-mapping value stays one rule). Null values are not rules.
 pub fn rule_keys(spec: &Node) -> Vec<(String, Node)> {
+    rules(spec).into_iter().map(|r| (r.key, r.value)).collect()
+}
+
+/// [`rule_keys`] as the policy's [`Rule`]s, each with the span of the key that names it.
+pub fn rules(spec: &Node) -> Vec<Rule> {
     let mut rules = Vec::new();
     for entry in spec.as_map().unwrap_or(&[]) {
         let key = &*entry.key.text;
@@ -32,12 +38,20 @@ pub fn rule_keys(spec: &Node) -> Vec<(String, Node)> {
                 subfields
                     .iter()
                     .filter(|sub| is_set(Some(&sub.value)))
-                    .map(|sub| (format!("{key}.{}", sub.key.text), sub.value.clone())),
+                    .map(|sub| Rule {
+                        key: format!("{key}.{}", sub.key.text),
+                        value: sub.value.clone(),
+                        key_span: sub.key.span,
+                    }),
             ),
-            _ => rules.push((key.to_owned(), value.clone())),
+            _ => rules.push(Rule {
+                key: key.to_owned(),
+                value: value.clone(),
+                key_span: entry.key.span,
+            }),
         }
     }
-    rules.sort_by(|x, y| x.0.cmp(&y.0));
+    rules.sort_by(|x, y| x.key.cmp(&y.key));
     rules
 }
 
