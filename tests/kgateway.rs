@@ -57,17 +57,16 @@ fn check_case(case: &str) -> Vec<String> {
     problems
 }
 
+/// `dopol <command> -f <manifests> -o json <extra>`'s document (`null` when it prints none, so
+/// that a case reports its mismatches instead of stopping the run).
+fn document(command: &str, manifests: &str, extra: &[&str]) -> Value {
+    let mut args = vec![command, "-f", manifests, "-o", "json"];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&dopol(&args).stdout).unwrap_or(Value::Null)
+}
+
 fn check_effective(manifests: &str, expect: &Value, problems: &mut Vec<String>) {
-    let out = dopol(&[
-        "effective",
-        "-f",
-        manifests,
-        "-o",
-        "json",
-        "--kind",
-        "TrafficPolicy",
-    ]);
-    let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    let json = document("effective", manifests, &["--kind", "TrafficPolicy"]);
     let items: BTreeMap<String, &Value> = json["items"]
         .as_array()
         .into_iter()
@@ -114,8 +113,7 @@ fn check_status(manifests: &str, expect: &Value, problems: &mut Vec<String>) {
     let Some(expected) = expect["status"].as_array() else {
         return;
     };
-    let out = dopol(&["status", "-f", manifests, "-o", "json"]);
-    let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    let json = document("status", manifests, &[]);
     for want in expected {
         let policy = want["policy"].as_str().unwrap_or_default();
         let got = json["items"]
@@ -142,8 +140,7 @@ fn check_lint(manifests: &str, expect: &Value, problems: &mut Vec<String>) {
     let Some(expected) = expect["lint"].as_array() else {
         return;
     };
-    let out = dopol(&["lint", "-f", manifests, "-o", "json"]);
-    let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    let json = document("lint", manifests, &[]);
     let found: Vec<(&str, &str)> = json["diagnostics"]
         .as_array()
         .into_iter()

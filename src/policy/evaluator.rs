@@ -226,14 +226,24 @@ pub fn order_by_age(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, 
             p.namespaced_name(),
         )
     });
+    name_ties(model, attachments, |a, b| {
+        a.creation_timestamp == b.creation_timestamp
+    })
+}
+
+/// Neighbouring pairs of sorted attachments that `tied` says only their names ordered.
+pub fn name_ties(
+    model: &Model,
+    attachments: &[Attachment],
+    tied: impl Fn(&crate::policy::Policy, &crate::policy::Policy) -> bool,
+) -> Vec<(u32, u32)> {
     attachments
         .windows(2)
         .filter(|pair| {
-            let (a, b) = (
+            tied(
                 &model.policies[pair[0].policy as usize],
                 &model.policies[pair[1].policy as usize],
-            );
-            a.creation_timestamp == b.creation_timestamp
+            )
         })
         .map(|pair| (pair[0].policy, pair[1].policy))
         .collect()

@@ -409,7 +409,7 @@ pub trait PolicyFamily: Send + Sync {
         evaluator::order_by_age(model, attachments)
     }
     /// The documentation of the lint codes only this family reports.
-    fn check_docs(&self) -> &'static [crate::lint::doc::CheckDoc] {
+    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
         &[]
     }
     /// Prepares the evaluation of its policies over one model: the merger, status and checks.

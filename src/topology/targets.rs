@@ -129,6 +129,7 @@ impl PolicyTargets {
                 .map(|(i, r)| ((r.kind, r.namespace.as_str(), r.name.as_str()), i as u32))
                 .collect(),
             by_name: std::cell::OnceCell::new(),
+            labels: std::cell::OnceCell::new(),
         };
         let kinds = model.registry.kind_count();
         let (listener_offsets, listeners) =
@@ -288,6 +289,8 @@ struct Lookup<'m> {
     routes: HashMap<(RouteKind, &'m str, &'m str), u32>,
     /// Built on the first target that does not resolve.
     by_name: std::cell::OnceCell<elsewhere::ByName<'m>>,
+    /// Every object's `metadata.labels`, read once, on the first selector.
+    labels: std::cell::OnceCell<Vec<Vec<(String, String)>>>,
 }
 
 /// The attachments of one policy through its targets and selectors; when none resolves, the
@@ -312,7 +315,7 @@ fn resolve_policy<'m>(
     }
     for (i, selector) in policy.selectors.iter().enumerate() {
         found.extend(
-            select(model, policy, selector)
+            select(model, policy, selector, lookup)
                 .into_iter()
                 .map(|element| Attachment {
                     policy: index,
@@ -334,14 +337,22 @@ fn resolve_policy<'m>(
 
 /// The elements a selector picks: objects of its kind in the policy's namespace whose labels
 /// it selects, or their listener or rule named `sectionName` where they have one.
-fn select(model: &Model, policy: &Policy, selector: &TargetSelector) -> Vec<Target> {
-    let labels = |object: u32| labels_of(&model.objects[object as usize]);
+fn select(
+    model: &Model,
+    policy: &Policy,
+    selector: &TargetSelector,
+    lookup: &Lookup<'_>,
+) -> Vec<Target> {
+    let all = lookup
+        .labels
+        .get_or_init(|| model.objects.iter().map(labels_of).collect());
+    let labels = |object: u32| all[object as usize].as_slice();
     let ns = policy.namespace.as_str();
     let mut found = Vec::new();
     if selector.kind == "Gateway" {
         for (g, gateway) in model.gateways.iter().enumerate() {
             let here = selector.all_namespaces || gateway.namespace == ns;
-            if !here || gateway.assumed || !selector.selects(&labels(gateway.object)) {
+            if !here || gateway.assumed || !selector.selects(labels(gateway.object)) {
                 continue;
             }
             match &selector.section_name {
@@ -362,7 +373,7 @@ fn select(model: &Model, policy: &Policy, selector: &TargetSelector) -> Vec<Targ
     };
     for (r, route) in model.routes.iter().enumerate() {
         let here = selector.all_namespaces || route.namespace == ns;
-        if !here || route.kind != kind || !selector.selects(&labels(route.object)) {
+        if !here || route.kind != kind || !selector.selects(labels(route.object)) {
             continue;
         }
         match &selector.section_name {

@@ -15,7 +15,7 @@ use super::doc::CheckDoc;
 pub fn all_docs() -> impl Iterator<Item = &'static CheckDoc> {
     let families: Vec<&'static [CheckDoc]> = crate::policy::Registry::builtin()
         .families()
-        .map(|f| f.check_docs())
+        .flat_map(|f| f.check_docs().iter().copied())
         .collect();
     [
         input::DOCS,

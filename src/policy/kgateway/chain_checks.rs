@@ -3,9 +3,9 @@
 //! authentication a child in another namespace can replace, and route rule built-ins that mean
 //! the same as an effective TrafficPolicy field.
 
+use super::How;
 use super::evaluate::{KgatewayEvaluator, StepNote};
 use super::family::GROUP;
-use super::{How, Strategy};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
@@ -91,7 +91,7 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
         }
     }
     diagnostics.extend(plain_field(model, plain));
-    diagnostics.extend(delegatee_auth(model, auth));
+    diagnostics.extend(delegatee_auth(evaluator, auth));
     diagnostics.extend(shadowed(model, shadows));
     diagnostics
 }
@@ -174,18 +174,15 @@ fn plain_field(model: &Model, found: BTreeMap<(u32, String), usize>) -> Vec<Diag
 }
 
 fn delegatee_auth(
-    model: &Model,
+    evaluator: &KgatewayEvaluator<'_>,
     found: BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)>,
 ) -> Vec<Diagnostic> {
     found
         .into_iter()
         .map(|(parent, (keys, namespaces))| {
+            let model = evaluator.model();
             let object = route_object(model, parent);
-            let strategy = Strategy::from_annotation(
-                model.objects[model.routes[parent as usize].object as usize]
-                    .annotation(super::evaluate::PRIORITY_ANNOTATION),
-            )
-            .0;
+            let strategy = evaluator.route_strategy(parent);
             Diagnostic::new(
                 Code::DelegateeCanDisableAuth,
                 format!(

@@ -35,6 +35,8 @@ pub struct KgatewayEvaluator<'m> {
     settings: MergeSettings,
     /// Route rules with an ExtensionRef to a missing policy: kgateway answers them with a 500.
     broken: std::collections::HashSet<(u32, u32)>,
+    /// Per route, the strategy its inheritance annotation names (read once, on first use).
+    strategies: std::sync::OnceLock<Vec<Strategy>>,
 }
 
 /// One merged scope: key → value.
@@ -61,7 +63,6 @@ pub(super) struct StepNote {
     /// The strategy.
     pub strategy: Strategy,
     /// What the step did.
-    #[allow(dead_code)]
     pub how: super::How,
     /// The origins before and after.
     pub before: Option<Vec<u32>>,
@@ -140,6 +141,7 @@ impl<'m> KgatewayEvaluator<'m> {
             topology,
             settings,
             broken,
+            strategies: std::sync::OnceLock::new(),
         }
     }
 
@@ -187,9 +189,16 @@ impl<'m> KgatewayEvaluator<'m> {
 
     /// The strategy a route's annotation names (absent or unknown: ShallowMergePreferChild).
     pub(super) fn route_strategy(&self, route: u32) -> Strategy {
-        let route = &self.model.routes[route as usize];
-        let object = &self.model.objects[route.object as usize];
-        Strategy::from_annotation(object.annotation(PRIORITY_ANNOTATION)).0
+        self.strategies.get_or_init(|| {
+            self.model
+                .routes
+                .iter()
+                .map(|r| {
+                    let object = &self.model.objects[r.object as usize];
+                    Strategy::from_annotation(object.annotation(PRIORITY_ANNOTATION)).0
+                })
+                .collect()
+        })[route as usize]
     }
 
     /// The policies of each level of a path: the route levels (root first, each its rule's

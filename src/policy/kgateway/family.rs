@@ -83,16 +83,8 @@ impl PolicyFamily for Kgateway {
         serde_json::Value::Object(spec)
     }
 
-    fn check_docs(&self) -> &'static [crate::lint::doc::CheckDoc] {
-        static DOCS: std::sync::OnceLock<Vec<crate::lint::doc::CheckDoc>> =
-            std::sync::OnceLock::new();
-        DOCS.get_or_init(|| {
-            super::checks::DOCS
-                .iter()
-                .chain(super::chain_checks::DOCS)
-                .map(|d| crate::lint::doc::CheckDoc { ..*d })
-                .collect()
-        })
+    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
+        &[super::checks::DOCS, super::chain_checks::DOCS]
     }
 
     fn ordered_after_by_name(&self) -> &'static str {
@@ -409,19 +401,15 @@ fn order(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
         )
     };
     attachments.sort_by_cached_key(key);
-    attachments
-        .windows(2)
-        .filter(|pair| {
-            let (a, b) = (
-                &model.policies[pair[0].policy as usize],
-                &model.policies[pair[1].policy as usize],
-            );
-            pair[0].policy != pair[1].policy
-                && !matches!(pair[0].via, Via::Extension(_))
-                && !matches!(pair[1].via, Via::Extension(_))
-                && a.priority == b.priority
-                && a.creation_timestamp == b.creation_timestamp
-        })
-        .map(|pair| (pair[0].policy, pair[1].policy))
-        .collect()
+    // ExtensionRef attachments are ordered by filter position, never by name; they sort first,
+    // so the by-name pairs are among the others.
+    let others = attachments
+        .iter()
+        .position(|a| !matches!(a.via, Via::Extension(_)))
+        .unwrap_or(attachments.len());
+    crate::policy::evaluator::name_ties(model, &attachments[others..], |a, b| {
+        !std::ptr::eq(a, b)
+            && a.priority == b.priority
+            && a.creation_timestamp == b.creation_timestamp
+    })
 }
