@@ -7,10 +7,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
-use crate::model::gateway::GATEWAY_GROUP;
 use crate::policy::{
-    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Strategy,
-    TargetSelector, Via, decode,
+    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Strategy, Via,
+    decode,
 };
 use crate::topology::{Target, Topology};
 use crate::yaml::Node;
@@ -28,6 +27,20 @@ pub struct Kgateway {
 pub const GROUP: &str = "gateway.kgateway.dev";
 /// The weight annotation (a base-10 int32; higher first).
 pub const WEIGHT_ANNOTATION: &str = "kgateway.dev/policy-weight";
+
+/// `targetRefs` and `targetSelectors` (`matchLabels` and `sectionName`; an empty selector selects
+/// nothing, families §1).
+const TARGET_FIELDS: decode::TargetFields = decode::TargetFields {
+    single: false,
+    list: true,
+    required: false,
+    section_name: true,
+    selectors: Some(decode::SelectorFields {
+        match_expressions: false,
+        section_name: true,
+        empty_selects_nothing: true,
+    }),
+};
 
 static KINDS: [PolicyKind; 1] = [PolicyKind {
     family: "kgateway",
@@ -130,19 +143,7 @@ fn decode_policy(
     let spec_path = root.key("spec");
     let spec = fields.required(&object.root, "spec", &root)?;
     fields.map(spec, &spec_path)?;
-    let mut targets = Vec::new();
-    if let Some(list) = spec.get("targetRefs").filter(|n| !n.is_null()) {
-        let path = spec_path.key("targetRefs");
-        for (i, node) in fields
-            .seq(list, &path)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            targets.extend(decode::target_ref(fields, kind, node, &path.index(i)));
-        }
-    }
-    let selectors = decode_selectors(fields, spec, &spec_path);
+    let (targets, selectors) = decode::targets(fields, kind, spec, &spec_path, &TARGET_FIELDS);
     let rules = super::keys::rules(spec);
     let (priority, mut errors) = weight(object);
     errors.extend(acl_errors(spec));
@@ -230,65 +231,6 @@ fn cidr_error(text: &str) -> Option<String> {
         u128::MAX >> length
     };
     (value & host != 0).then(|| "host bits are set".into())
-}
-
-/// `targetSelectors`: `{group?, kind, matchLabels, sectionName?}`; an empty `matchLabels`
-/// selects nothing in kgateway (families §1).
-fn decode_selectors(
-    fields: &mut Fields,
-    spec: &Node,
-    spec_path: &FieldPath<'_>,
-) -> Vec<TargetSelector> {
-    let Some(list) = spec.get("targetSelectors").filter(|n| !n.is_null()) else {
-        return Vec::new();
-    };
-    let path = spec_path.key("targetSelectors");
-    let mut selectors = Vec::new();
-    for (i, node) in fields
-        .seq(list, &path)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        let item = path.index(i);
-        let Some(entries) = fields.map(node, &item) else {
-            continue;
-        };
-        fields.check_known(
-            entries,
-            &item,
-            &["group", "kind", "matchLabels", "sectionName"],
-        );
-        let kind = fields
-            .required(node, "kind", &item)
-            .and_then(|n| fields.non_empty_str(n, &item.key("kind")));
-        let group = fields
-            .opt_str(node, "group", &item)
-            .unwrap_or(GATEWAY_GROUP);
-        let labels = node
-            .get("matchLabels")
-            .and_then(Node::as_map)
-            .unwrap_or_default();
-        let mut match_labels: Vec<(String, String)> = labels
-            .iter()
-            .filter_map(|e| Some((e.key.text.to_string(), e.value.as_str()?.to_string())))
-            .collect();
-        match_labels.sort();
-        let Some(kind) = kind else { continue };
-        selectors.push(TargetSelector {
-            group: group.to_string(),
-            kind: kind.to_string(),
-            match_labels,
-            match_expressions: Vec::new(),
-            section_name: fields
-                .opt_str(node, "sectionName", &item)
-                .map(str::to_string),
-            empty_selects_nothing: true,
-            all_namespaces: false,
-            span: node.span,
-        });
-    }
-    selectors
 }
 
 /// An ExtensionRef filter naming a TrafficPolicy that is not in the route's namespace.

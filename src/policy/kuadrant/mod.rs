@@ -18,8 +18,7 @@ mod fold;
 mod request;
 
 use super::{
-    Block, BlockKind, Constraint, Policy, PolicyFamily, PolicyKind, Rule, Strategy, TargetRef,
-    UnsetEntry,
+    Block, BlockKind, Constraint, Policy, PolicyFamily, PolicyKind, Rule, Strategy, UnsetEntry,
 };
 use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
@@ -63,6 +62,15 @@ static KINDS: [PolicyKind; 3] = [
         target_kind_message: "Invalid targetRef.kind. The only supported values are 'HTTPRoute' and 'Gateway'",
     },
 ];
+
+/// A required singular `targetRef` (listener and rule `sectionName`s allowed), no selectors.
+pub const TARGET_FIELDS: super::decode::TargetFields = super::decode::TargetFields {
+    single: true,
+    list: false,
+    required: true,
+    section_name: true,
+    selectors: None,
+};
 
 /// Where a kind's rules live.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -306,7 +314,8 @@ impl Decoder<'_, '_> {
         known.extend(self.shape.rule_fields());
         self.fields.check_known(spec_entries, &spec_path, &known);
 
-        let target = self.decode_target(spec, &spec_path);
+        let (targets, _) =
+            super::decode::targets(self.fields, self.kind, spec, &spec_path, &TARGET_FIELDS);
 
         let defaults = spec.entry("defaults").filter(|e| !e.value.is_null());
         let overrides = spec.entry("overrides").filter(|e| !e.value.is_null());
@@ -355,7 +364,7 @@ impl Decoder<'_, '_> {
                 object.namespace_str(),
                 object.name
             ),
-            targets: vec![target?],
+            targets,
             selectors: Vec::new(),
             priority: 0,
             errors: Vec::new(),
@@ -363,12 +372,6 @@ impl Decoder<'_, '_> {
             unset: unset?,
             name_span: object.name_span(),
         })
-    }
-
-    fn decode_target(&mut self, spec: &Node, spec_path: &FieldPath<'_>) -> Option<TargetRef> {
-        let path = spec_path.key("targetRef");
-        let node = self.fields.required(spec, "targetRef", spec_path)?;
-        super::decode::target_ref(self.fields, self.kind, node, &path)
     }
 
     /// The CRD forbids `defaults` with `overrides`, and either beside bare rules.
