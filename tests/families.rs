@@ -529,3 +529,75 @@ fn dopol_families_yaml_is_read_from_the_working_directory() {
     );
     out.code(2);
 }
+
+#[test]
+fn kuadrant_model_unset_constraint_and_crd_like_checks() {
+    let dir = "testdata/families/kuadrant-model";
+    let (manifests, families) = (
+        format!("{dir}/manifests.yaml"),
+        format!("{dir}/families.yaml"),
+    );
+    let out = dopol(&[
+        "effective",
+        "-o",
+        "json",
+        "-f",
+        &manifests,
+        "--families",
+        &families,
+    ]);
+    out.code(3);
+    let doc = out.json();
+    let locator = |name: &str| format!("timeoutpolicy.platform.example.com:{name}");
+    // cart: `unset` deactivates the Gateway default `timeouts#request`; the listener override's
+    // constraint sees the declared spec shape (spec.timeouts.backendRequest) and holds.
+    assert_eq!(
+        rules_of(&doc, "TimeoutPolicy", "shop/cart#rule-1"),
+        json!({
+            "idle#": rule(json!("1m"), &locator("infra/gw-cap")),
+            "timeouts#backendRequest": rule(json!("5s"), &locator("shop/cart")),
+        })
+    );
+    // orders: the constraint does not hold, the Gateway defaults apply.
+    assert_eq!(
+        rules_of(&doc, "TimeoutPolicy", "shop/orders#rule-1"),
+        json!({
+            "idle#": rule(json!("10m"), &locator("infra/gw-defaults")),
+            "timeouts#backendRequest": rule(json!("20s"), &locator("infra/gw-defaults")),
+            "timeouts#request": rule(json!("30s"), &locator("infra/gw-defaults")),
+        })
+    );
+    let lint = dopol(&[
+        "lint",
+        "-o",
+        "json",
+        "-f",
+        &manifests,
+        "--families",
+        &families,
+    ]);
+    lint.code(3);
+    let found: Vec<(String, u64, u64)> = lint.json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| {
+            let n = |k: &str| d[k].as_u64().unwrap();
+            (
+                d["name"].as_str().unwrap().to_string(),
+                n("line"),
+                n("column"),
+            )
+        })
+        .collect();
+    let at = |name: &str, line, column| (name.to_string(), line, column);
+    assert_eq!(
+        found,
+        [
+            at("exclusive-blocks", 72, 3),
+            at("empty-block", 81, 3),
+            at("invalid-object", 89, 15),
+        ]
+    );
+}

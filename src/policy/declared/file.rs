@@ -380,7 +380,7 @@ fn enum_list<T: Copy + PartialEq>(
 fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Option<Declaration> {
     let entries = fields.map(item, path)?;
     fields.check_known(entries, path, FAMILY_KEYS);
-    let errors_before = count_errors(fields);
+    let errors_before = fields.error_count();
     let group_node = fields.required(item, "group", path);
     let kind_node = fields.required(item, "kind", path);
     let group = group_node.and_then(|n| checked_group(fields, n, &path.key("group")));
@@ -402,7 +402,7 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
     let blocks = read_blocks(fields, item, path, model);
     let (merge_type, list_merge_keys) = read_envoy(fields, item, path, model);
     let plural = read_plural(fields, item, path, kind.as_deref());
-    if count_errors(fields) > errors_before {
+    if fields.error_count() > errors_before {
         return None;
     }
     Some(Declaration {
@@ -422,11 +422,6 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
         span: kind_node?.span,
         model_span: model_node?.span,
     })
-}
-
-/// Errors so far (unknown keys are warnings in [`Fields`] but errors here).
-fn count_errors(fields: &Fields<'_>) -> usize {
-    fields.error_count()
 }
 
 fn checked_group(fields: &mut Fields<'_>, node: &Node, path: &FieldPath<'_>) -> Option<String> {

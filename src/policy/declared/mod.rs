@@ -249,11 +249,6 @@ pub fn target_fields(declaration: &Declaration) -> TargetFields {
 }
 
 impl Declared {
-    /// Whether nothing is declared.
-    pub fn is_empty(&self) -> bool {
-        self.kinds.is_empty()
-    }
-
     /// Adds each declared kind to `registry` as a family of its own, after the built-in ones
     /// (a kind with the group and kind of a built-in one replaces it). kgateway-model kinds
     /// take `global_namespace` (`KGW_GLOBAL_POLICY_NAMESPACE`).
