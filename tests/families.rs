@@ -191,6 +191,11 @@ fn request_keeps_the_built_in_predicates_of_a_redeclared_kind() {
 
 /// `dopol <command> -o json -f <manifests> --families <families>`, exit 0, as JSON.
 fn report(command: &str, manifests: &str, families: &str) -> Value {
+    report_exiting(command, manifests, families, 0)
+}
+
+/// [`report`] of a run that exits with `code`.
+fn report_exiting(command: &str, manifests: &str, families: &str, code: i32) -> Value {
     let out = dopol(&[
         command,
         "-o",
@@ -200,7 +205,7 @@ fn report(command: &str, manifests: &str, families: &str) -> Value {
         "--families",
         families,
     ]);
-    out.code(0);
+    out.code(code);
     out.json()
 }
 
@@ -537,17 +542,7 @@ fn kuadrant_model_unset_constraint_and_crd_like_checks() {
         format!("{dir}/manifests.yaml"),
         format!("{dir}/families.yaml"),
     );
-    let out = dopol(&[
-        "effective",
-        "-o",
-        "json",
-        "-f",
-        &manifests,
-        "--families",
-        &families,
-    ]);
-    out.code(3);
-    let doc = out.json();
+    let doc = report_exiting("effective", &manifests, &families, 3);
     let locator = |name: &str| format!("timeoutpolicy.platform.example.com:{name}");
     // cart: `unset` deactivates the Gateway default `timeouts#request`; the listener override's
     // constraint sees the declared spec shape (spec.timeouts.backendRequest) and holds.
@@ -567,17 +562,8 @@ fn kuadrant_model_unset_constraint_and_crd_like_checks() {
             "timeouts#request": rule(json!("30s"), &locator("infra/gw-defaults")),
         })
     );
-    let lint = dopol(&[
-        "lint",
-        "-o",
-        "json",
-        "-f",
-        &manifests,
-        "--families",
-        &families,
-    ]);
-    lint.code(3);
-    let found: Vec<(String, u64, u64)> = lint.json()["diagnostics"]
+    let lint = report_exiting("lint", &manifests, &families, 3);
+    let found: Vec<(String, u64, u64)> = lint["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
