@@ -565,8 +565,9 @@ fn read_layout(
             None
         }
         (None, None) => {
+            let start = item.as_map().and_then(<[Entry]>::first);
             fields.invalid(
-                item.span,
+                start.map_or(item.span, |e| e.key.span),
                 format!("`{path}` needs `rules` (a list) or `fields: top-level`"),
                 "no rules declared",
             );
@@ -756,8 +757,9 @@ fn read_rule<'n>(
     if is_when && model == Some(MergeModel::Kuadrant) && !matches!(cut, Cut::Whole(_)) {
         fields.invalid(
             path_node.span,
-            "`spec.when` is a predicate list or a block constraint: declare it `keyed: whole`"
-                .into(),
+            format!(
+                "`{path}.path`: `spec.when` is a predicate list or a block constraint: declare it `keyed: whole`"
+            ),
             "must be whole",
         );
         return None;

@@ -317,19 +317,27 @@ impl Layout {
         }
     }
 
-    /// The spec-path forms an `unset` entry may take, for messages.
+    /// What an `unset` entry may be, for messages.
     pub fn unset_forms(&self) -> String {
-        match self {
-            Layout::TopLevel { .. } => "a top-level field name".to_string(),
-            Layout::Rules(declared) => declared
-                .iter()
-                .map(|r| match r.cut {
-                    Cut::Whole(_) => format!("`{}`", r.dotted()),
-                    _ => format!("`{}.<name>`", r.dotted()),
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
+        let Layout::Rules(declared) = self else {
+            return "a top-level spec field that is a rule".to_string();
+        };
+        let keys: Vec<String> = declared
+            .iter()
+            .map(|r| format!("`{}`", r.key_text()))
+            .collect();
+        let paths: Vec<String> = declared
+            .iter()
+            .map(|r| match r.cut {
+                Cut::Whole(_) => format!("`{}`", r.dotted()),
+                _ => format!("`{}.<name>`", r.dotted()),
+            })
+            .collect();
+        format!(
+            "a rule key ({}) or a spec path ({})",
+            keys.join(", "),
+            paths.join(", ")
+        )
     }
 
     /// The rule declaring `key`: a whole rule with that key first, then the first template

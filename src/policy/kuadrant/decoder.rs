@@ -70,7 +70,7 @@ pub trait RuleShape: Send + Sync {
     fn counted_rules(&self, block: &Node) -> Result<(), Vec<String>>;
     /// The rule key an `unset` entry (a rule key or a spec path) names.
     fn unset_key(&self, text: &str) -> Option<String>;
-    /// The spec-path forms an `unset` entry may take, for messages.
+    /// What an `unset` entry may be, for messages (`a rule key (...) or a spec path (...)`).
     fn unset_forms(&self) -> String;
     /// The CRD's message when two blocks clash.
     fn clash_message(&self, clash: Clash) -> &'static str;
@@ -415,10 +415,7 @@ impl Decoder<'_, '_> {
                     }),
                     None => self.fields.invalid(
                         item.span,
-                        format!(
-                            "`{item_path}` must be a rule key (`authentication#a`) or a spec path ({})",
-                            self.shape.unset_forms()
-                        ),
+                        format!("`{item_path}` must be {}", self.shape.unset_forms()),
                         "not a rule",
                     ),
                 }

@@ -200,11 +200,11 @@ impl RuleShape for Shape {
     }
 
     fn unset_forms(&self) -> String {
-        match self {
+        let paths = match self {
             Shape::Auth => "`rules.authentication.a`, `patterns.p`, `when`",
             Shape::Limits => "`limits.a`, `when`",
-        }
-        .to_string()
+        };
+        format!("a rule key (`authentication#a`) or a spec path ({paths})")
     }
 
     fn clash_message(&self, clash: Clash) -> &'static str {
