@@ -587,3 +587,40 @@ fn kuadrant_model_unset_constraint_and_crd_like_checks() {
         ]
     );
 }
+
+#[test]
+fn every_command_works_for_a_declared_kind() {
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["-f", TIMEOUTS, "--families", TIMEOUT_FAMILIES]);
+        dopol(&all)
+    };
+    run(&["reach", "infra/gw-timeouts"])
+        .code(0)
+        .stdout_has(&["TimeoutPolicy infra/gw-timeouts reaches 2 of 2 paths"]);
+    run(&["explain", "--route", "shop/cart"])
+        .code(0)
+        .stdout_has(&["[2] infra/gw-idle-cap, overrides (merge)"]);
+    run(&["topology"]).code(0).stdout_has(&[
+        "policy TimeoutPolicy infra/gw-idle-cap [overrides merge]",
+        "policy TimeoutPolicy shop/cart-timeouts [defaults merge]",
+    ]);
+    // What if the listener override goes: each route's own or the Gateway's idle comes back.
+    let diff = run(&[
+        "diff",
+        "-o",
+        "json",
+        "--without",
+        "TimeoutPolicy/infra/gw-idle-cap",
+    ]);
+    diff.code(1);
+    let text = diff.stdout;
+    assert!(
+        text.contains("\"1h\"") && text.contains("\"10m\""),
+        "{text}"
+    );
+    // No request-time conditions: every effective rule applies.
+    run(&["request", "GET", "http://x/cart"])
+        .code(0)
+        .stdout_has(&["timeouts#request         true     this family has no request-time conditions  shop/cart-timeouts"]);
+}
