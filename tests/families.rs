@@ -19,14 +19,6 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     // as `deprecated-api-version`); a declaration lists only current versions, so they are
     // `unsupported-api-version` and skipped.
     ("testdata/deprecated", "unserved API version v1beta3"),
-    // CRD shape rules of RateLimitPolicy limits (rates/counters/when fields, window durations,
-    // predicate lists) that a declared layout does not know: the built-in rejects these objects
-    // (`invalid-object`), the declared kind evaluates them.
-    ("testdata/bad/mixed", "limit shape rules of the CRD"),
-    (
-        "testdata/lint/unknown-field",
-        "limit shape rules of the CRD",
-    ),
 ];
 
 /// Every directory under testdata holding a RateLimitPolicy manifest directly.
@@ -159,22 +151,29 @@ fn redeclared_rate_limit_policy_gives_byte_identical_reports() {
 }
 
 #[test]
-fn the_exceptions_do_differ_and_only_as_documented() {
+fn what_a_declaration_cannot_reproduce() {
     // testdata/deprecated: the v1beta3 RateLimitPolicies are skipped with a warning.
-    let out = dopol(&[
+    dopol(&[
         "effective",
         "-f",
         "testdata/deprecated",
         "--families",
         RLP_FAMILIES,
-    ]);
-    out.stderr_has(&["DPL1012"]);
-    // The CRD's limit shape: a window that is no duration is not an error for the declared kind.
-    for (dir, _) in &EXCEPTIONS[1..] {
-        let plain = dopol(&["lint", "-o", "json", "-f", dir]).json();
-        let declared = dopol(&["lint", "-o", "json", "-f", dir, "--families", RLP_FAMILIES]).json();
-        assert_ne!(plain["diagnostics"], declared["diagnostics"], "{dir}");
-    }
+    ])
+    .code(0)
+    .stderr_has(&["[DPL1012]"]);
+    // The CRD's shape rules inside a limit: the built-in rejects the object, the declared kind
+    // (limits taken whole) evaluates it.
+    let dir = "testdata/families/limit-shape";
+    dopol(&["effective", "-f", dir])
+        .code(3)
+        .stderr_has(&["[DPL1005]", "[DPL1009]"]);
+    let doc = report("effective", dir, RLP_FAMILIES);
+    let limits = rules_of(&doc, "RateLimitPolicy", "shop/app#rule-1");
+    assert_eq!(
+        limits["daily"]["value"],
+        json!({"rates": [{"limit": 1000, "window": "1d"}], "burst": 10})
+    );
 }
 
 #[test]
