@@ -19,6 +19,12 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     // as `deprecated-api-version`); a declaration lists only current versions, so they are
     // `unsupported-api-version` and skipped.
     ("testdata/deprecated", "unserved API version v1beta3"),
+    // Made to show the CRD's shape rules inside a limit, which a declared layout does not know
+    // (`what_a_declaration_cannot_reproduce`).
+    (
+        "testdata/families/limit-shape",
+        "limit shape rules of the CRD",
+    ),
 ];
 
 /// Every directory under testdata holding a RateLimitPolicy manifest directly.
