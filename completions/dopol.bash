@@ -123,7 +123,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__diff)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --stat --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --stat --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -150,6 +150,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -181,7 +185,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__effective)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +212,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -255,7 +263,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__explain)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -282,6 +290,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -515,7 +527,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__lint)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -542,6 +554,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -607,7 +623,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__overridden)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -634,6 +650,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -681,7 +701,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__reach)
-            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -715,6 +735,10 @@ _dopol() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --families)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --kgateway-policy-merge)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -743,7 +767,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__request)
-            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,6 +825,10 @@ _dopol() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --families)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --kgateway-policy-merge)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -829,7 +857,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__status)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -856,6 +884,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -903,7 +935,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -930,6 +962,10 @@ _dopol() {
                     return 0
                     ;;
                 --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -42,6 +42,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -s f -l filename 
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -64,6 +65,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s f -l filename
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -85,6 +87,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -s f -l filename -d 
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -107,6 +110,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand reach" -s f -l filename -d '
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -124,6 +128,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand explain" -s f -l filename -d
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -146,6 +151,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand topology" -s f -l filename -
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -163,6 +169,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand lint" -s f -l filename -d 'M
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -191,6 +198,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -s f -l filename -d 'M
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -215,6 +223,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand request" -s f -l filename -d
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'

@@ -44,6 +44,7 @@ fn main() {
 
     let start = Instant::now();
     let loaded = load::load(
+        dopol::source::SourceMap::new(),
         &args,
         &load::Overlay::default(),
         &options,

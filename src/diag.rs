@@ -111,6 +111,7 @@ codes! {
     EmptyBlock = "DPL1011", "empty-block", Error, Input, "The active defaults/overrides block (or the bare spec) holds no rule.";
     UnsupportedApiVersion = "DPL1012", "unsupported-api-version", Warning, Input, "A kind dopol reads appears with an apiVersion it does not know; the object was skipped.";
     InvalidName = "DPL1013", "invalid-name", Error, Input, "A name, namespace, hostname or section name breaks the rule the API server applies (RFC 1123, Gateway API patterns); the object was left out.";
+    InvalidFamilies = "DPL1014", "invalid-families", Error, Input, "A families file (`--families`, `.dopol/families.yaml`) is not valid: the run stops before manifests are read (exit 2).";
     ParentNotFound = "DPL2001", "parent-not-found", Warning, Finding, "A route's parentRef names a Gateway that is not in the input.";
     NoMatchingParent = "DPL2002", "no-matching-parent", Warning, Finding, "A parentRef's sectionName or port matches no listener of the Gateway (NoMatchingParent).";
     NotAllowedByListeners = "DPL2003", "not-allowed-by-listeners", Warning, Finding, "No listener allows the route's namespace or kind (NotAllowedByListeners).";
@@ -137,6 +138,7 @@ codes! {
     ConstraintInvalid = "DPL4009", "constraint-invalid", Error, Input, "A block's `when` constraint is not a valid CEL expression.";
     ConstraintEvaluation = "DPL4010", "constraint-evaluation", Warning, Finding, "A block's `when` constraint failed to evaluate or did not return a boolean, so the block was not applied.";
     PredicateInvalid = "DPL4011", "predicate-invalid", Error, Input, "A Kuadrant request-time predicate or counter expression is not valid CEL.";
+    FamilyOverridesBuiltin = "DPL4012", "family-overrides-builtin", Info, Finding, "A families file declares a kind with the group and kind of a built-in one; the declaration replaces the built-in.";
     ExtensionRefNotFound = "DPL5001", "extension-ref-not-found", Error, Finding, "A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.";
     RouteReplaced = "DPL5002", "route-replaced", Error, Finding, "An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.";
     InvalidPolicyWeight = "DPL5003", "invalid-policy-weight", Error, Finding, "`kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.";

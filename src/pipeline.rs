@@ -66,6 +66,7 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         kinds: &kinds,
     };
     let loaded = load::load(
+        options.registry.declared_sources().clone(),
         &options.files,
         &options.overlay,
         &object_options,

@@ -369,6 +369,26 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         17,
     ),
     (
+        "DPL1014",
+        &[
+            "examples/families/timeouts",
+            "--families=testdata/families/bad/unknown-model.yaml",
+        ],
+        "error",
+        "testdata/families/bad/unknown-model.yaml",
+        10,
+    ),
+    (
+        "DPL4012",
+        &[
+            "testdata/examples/shop",
+            "--families=examples/families/ratelimitpolicy.yaml",
+        ],
+        "info",
+        "examples/families/ratelimitpolicy.yaml",
+        8,
+    ),
+    (
         "DPL5009",
         &["testdata/kgateway/scope-headers/manifests.yaml"],
         "warning",

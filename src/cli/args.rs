@@ -71,6 +71,10 @@ pub struct InputArgs {
     /// What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable.
     #[arg(long = "without", value_name = "KIND/NS/NAME")]
     pub without: Vec<String>,
+    /// A families file declaring policy kinds (group, kind, targets, rule layout, merge model).
+    /// Repeatable. Without it, `.dopol/families.yaml` is read when it exists.
+    #[arg(long = "families", value_name = "FILE")]
+    pub families: Vec<String>,
     /// kgateway's KGW_POLICY_MERGE setting, e.g.
     /// `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`.
     #[arg(long, value_name = "JSON")]

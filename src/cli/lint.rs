@@ -52,7 +52,11 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
         min_severity: args.min_severity.severity(),
         ignore: parse_codes(&args.ignore)?,
     };
-    let run = Run::start(&args.input)?;
+    let declared = match session::declared(&args.input) {
+        Ok(declared) => declared,
+        Err(rejected) => return families_rejected(args, rejected),
+    };
+    let run = Run::start_with(&args.input, &declared)?;
     let model = &run.evaluated.model;
     let result = lint::apply(lint::collect(&run.evaluated), model, &options);
 
@@ -79,6 +83,41 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
         LintStatus::Failed => Exit::Findings,
         LintStatus::InputErrors => Exit::Input,
     })
+}
+
+/// A bad families file stops the run (exit 2): its problems are the findings, in the lint
+/// format asked for (human and JUnit: on stderr as for every command).
+fn families_rejected(
+    args: &LintArgs,
+    rejected: crate::policy::declared::Rejected,
+) -> Result<Exit, UsageError> {
+    let sources = &rejected.sources;
+    let mut shown = rejected.diagnostics.clone();
+    crate::diag::sort_and_dedup(&mut shown, sources);
+    let result = lint::LintResult {
+        shown,
+        suppressed: 0,
+        hidden: 0,
+        objects: 0,
+        files: sources.len(),
+        status: LintStatus::InputErrors,
+    };
+    let text = match args.output {
+        LintFormat::Json => pretty(&render::lint::json(&result, sources)),
+        LintFormat::Sarif => pretty(&render::lint::sarif::sarif(&result, sources)),
+        LintFormat::Github => render::lint::github::github(&result, sources),
+        LintFormat::Human | LintFormat::Junit => {
+            return Err(session::rejected(&args.input, rejected));
+        }
+    };
+    let written = session::write_document(|out| out.write_all(text.as_bytes()));
+    if written != Exit::Success {
+        return Ok(written);
+    }
+    if !args.input.display.quiet {
+        eprintln!("{}", result.summary());
+    }
+    Ok(Exit::Usage)
 }
 
 fn pretty(value: &serde_json::Value) -> String {

@@ -125,8 +125,18 @@ impl Session {
     }
 }
 
-/// Pipeline options from the input flags (a malformed `--without` is a usage error).
+/// Pipeline options from the input flags (a malformed `--without` is a usage error), the
+/// families files read first.
 pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
+    let declared = declared(args).map_err(|r| rejected(args, r))?;
+    input_options_with(args, &declared)
+}
+
+/// [`input_options`] with the declared families already read.
+pub fn input_options_with(
+    args: &InputArgs,
+    declared: &crate::policy::declared::Declared,
+) -> Result<InputOptions, UsageError> {
     let without = args
         .without
         .iter()
@@ -145,7 +155,7 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
         files: args.files.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
-        registry: registry(args)?,
+        registry: registry_with(args, declared)?,
         overlay: crate::load::Overlay {
             with: args.with.clone(),
             without,
@@ -153,9 +163,46 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
     })
 }
 
+/// The declared families of a run: the `--families` files, or `.dopol/families.yaml` when it
+/// exists (said at `-v`).
+pub fn declared(
+    args: &InputArgs,
+) -> Result<crate::policy::declared::Declared, crate::policy::declared::Rejected> {
+    use crate::policy::declared::{DEFAULT_FILE, load};
+    if !args.families.is_empty() {
+        return load(&args.families);
+    }
+    if !std::path::Path::new(DEFAULT_FILE).is_file() {
+        return Ok(Default::default());
+    }
+    Session::new(&args.display).info(&format!("reading policy families from {DEFAULT_FILE}"));
+    load(&[DEFAULT_FILE.to_string()])
+}
+
+/// Prints why the families files cannot be used and returns the usage error that stops the run.
+pub fn rejected(args: &InputArgs, rejected: crate::policy::declared::Rejected) -> UsageError {
+    let mut diagnostics = rejected.diagnostics;
+    let count = diagnostics.len();
+    Session::new(&args.display).print_diagnostics(&mut diagnostics, &rejected.sources);
+    UsageError(format!(
+        "the families file is not valid ({}); nothing was evaluated",
+        counted(count, "problem")
+    ))
+}
+
 /// The policy families of a run, with the controller settings given as flags (malformed
-/// settings are a usage error; unknown values a warning).
+/// settings are a usage error; unknown values a warning), and the declared families (a bad
+/// families file is a usage error, its problems printed first).
 pub fn registry(args: &InputArgs) -> Result<std::sync::Arc<crate::policy::Registry>, UsageError> {
+    let declared = declared(args).map_err(|r| rejected(args, r))?;
+    registry_with(args, &declared)
+}
+
+/// [`registry`] with the declared families already read.
+pub fn registry_with(
+    args: &InputArgs,
+    declared: &crate::policy::declared::Declared,
+) -> Result<std::sync::Arc<crate::policy::Registry>, UsageError> {
     let mut kgateway = crate::policy::kgateway::Kgateway::default();
     if let Some(json) = &args.kgateway_policy_merge {
         let (settings, warnings) = crate::policy::kgateway::MergeSettings::parse(json)
@@ -166,9 +213,12 @@ pub fn registry(args: &InputArgs) -> Result<std::sync::Arc<crate::policy::Regist
         kgateway.settings = settings;
     }
     kgateway.global_namespace = args.kgateway_global_policy_namespace.clone();
-    Ok(std::sync::Arc::new(crate::policy::Registry::with_kgateway(
-        kgateway,
-    )))
+    let mut registry = crate::policy::Registry::with_kgateway(kgateway);
+    declared.register(
+        &mut registry,
+        args.kgateway_global_policy_namespace.as_deref(),
+    );
+    Ok(std::sync::Arc::new(registry))
 }
 
 /// `--without` selectors that matched nothing are a usage error.
@@ -240,13 +290,22 @@ pub struct Run {
 impl Run {
     /// Reads the inputs named by the flags (at least one `-f` is required).
     pub fn start(input: &InputArgs) -> Result<Run, UsageError> {
+        let declared = declared(input).map_err(|r| rejected(input, r))?;
+        Run::start_with(input, &declared)
+    }
+
+    /// [`Run::start`] with the declared families already read.
+    pub fn start_with(
+        input: &InputArgs,
+        declared: &crate::policy::declared::Declared,
+    ) -> Result<Run, UsageError> {
         if input.files.is_empty() {
             return Err(UsageError(
                 "no input: pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)".into(),
             ));
         }
         let session = Session::new(&input.display);
-        let evaluated = crate::pipeline::evaluate_files(&input_options(input)?);
+        let evaluated = crate::pipeline::evaluate_files(&input_options_with(input, declared)?);
         check_overlay(&evaluated)?;
         print_stats(&session, &evaluated);
         Ok(Run { session, evaluated })

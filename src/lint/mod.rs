@@ -154,7 +154,7 @@ pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOpti
         suppressed: suppressed.len(),
         hidden: hidden.len(),
         objects: model.objects.len(),
-        files: model.sources.len(),
+        files: model.sources.len() - model.registry.declared_sources().len(),
         status: if input_errors {
             LintStatus::InputErrors
         } else if failing {

@@ -131,6 +131,11 @@ impl<'o> Fields<'o> {
         self.errors > 0
     }
 
+    /// How many errors were recorded.
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
     /// Records an `invalid-object` error: the object will be left out.
     pub fn invalid(&mut self, node_span: crate::source::Span, message: String, label: &str) {
         self.push(Diagnostic::new(Code::InvalidObject, message).with_label(node_span, label));

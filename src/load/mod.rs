@@ -97,8 +97,10 @@ impl std::fmt::Display for ObjectSelector {
     }
 }
 
-/// Reads the `-f` arguments from `tree` (stdin for `-`), then applies the overlay.
+/// Reads the `-f` arguments from `tree` (stdin for `-`), then applies the overlay. `sources`
+/// holds files read before (the families files), whose spans stay valid.
 pub fn load(
+    sources: SourceMap,
     args: &[String],
     overlay: &Overlay,
     options: &ObjectOptions<'_>,
@@ -107,7 +109,8 @@ pub fn load(
 ) -> Loaded {
     let mut diagnostics = Vec::new();
     let raw = files::collect(args, tree, stdin, &mut diagnostics);
-    let mut loaded = load_files(raw, options, SourceMap::new());
+    let seeded = sources.len();
+    let mut loaded = load_files(raw, options, sources);
     let mut objects = dedupe(std::mem::take(&mut loaded.objects), &mut diagnostics);
     if !overlay.with.is_empty() {
         let raw = files::collect(
@@ -145,7 +148,7 @@ pub fn load(
         let mut diagnostic =
             Diagnostic::new(Code::EmptyInput, "the input contains no Kubernetes objects")
                 .with_help("pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)");
-        if let Some((id, _)) = loaded.sources.iter().next() {
+        if let Some((id, _)) = loaded.sources.iter().nth(seeded) {
             diagnostic = diagnostic.with_label(crate::source::Span::new(id, 0, 0), "empty");
         }
         loaded.diagnostics.push(diagnostic);

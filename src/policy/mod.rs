@@ -5,6 +5,7 @@
 //! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
 //! family is a new decoder, not a change to the engine.
 
+pub mod declared;
 pub mod decode;
 pub mod evaluator;
 pub mod expressions;
@@ -335,6 +336,37 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// A policy of `kind` read from `object` with its targets and blocks: priority 0, no
+    /// errors, no `unset` entries (a family sets those it has).
+    pub fn from_object(
+        kind: &'static PolicyKind,
+        object: &Object,
+        targets: Vec<TargetRef>,
+        selectors: Vec<TargetSelector>,
+        blocks: Vec<Block>,
+    ) -> Policy {
+        Policy {
+            kind,
+            namespace: object.namespace_str().to_string(),
+            namespace_defaulted: object.namespace_defaulted,
+            name: object.name.to_string(),
+            creation_timestamp: object.creation_timestamp,
+            locator: format!(
+                "{}:{}/{}",
+                kind.locator_prefix(),
+                object.namespace_str(),
+                object.name
+            ),
+            targets,
+            selectors,
+            priority: 0,
+            errors: Vec::new(),
+            blocks,
+            unset: Vec::new(),
+            name_span: object.name_span(),
+        }
+    }
+
     /// `ns/name`.
     pub fn namespaced_name(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
@@ -428,13 +460,6 @@ pub trait PolicyFamily: Send + Sync {
         _path: &[request::KindRules<'_>],
         _context: &request::RequestContext<'_>,
     ) -> request::KindVerdicts {
-        request::KindVerdicts {
-            rules: kind
-                .rules
-                .iter()
-                .map(|_| request::RuleVerdict::unconditional())
-                .collect(),
-            notes: Vec::new(),
-        }
+        request::KindVerdicts::unconditional(kind)
     }
 }

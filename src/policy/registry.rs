@@ -9,6 +9,7 @@
 //! lifetime; a family built at run time leaks its (small, once per process) declarations.
 
 use super::{PolicyFamily, PolicyKind};
+use crate::source::SourceMap;
 use std::sync::Arc;
 
 /// The families of one run and their kinds, in registration order.
@@ -17,6 +18,8 @@ pub struct Registry {
     families: Vec<Arc<dyn PolicyFamily>>,
     /// Every kind with the index of its family.
     kinds: Vec<(&'static PolicyKind, usize)>,
+    /// The families files the declared families come from (diagnostics point into them).
+    declared_sources: SourceMap,
 }
 
 impl std::fmt::Debug for Registry {
@@ -39,6 +42,7 @@ impl Registry {
         Registry {
             families: Vec::new(),
             kinds: Vec::new(),
+            declared_sources: SourceMap::new(),
         }
     }
 
@@ -55,7 +59,19 @@ impl Registry {
         registry
     }
 
-    /// Adds a family. A kind with the group and kind of one already registered replaces it.
+    /// The families files of the declared families: the first sources of every model built
+    /// with this registry.
+    pub fn declared_sources(&self) -> &SourceMap {
+        &self.declared_sources
+    }
+
+    /// Records the families files the declared families come from.
+    pub fn set_declared_sources(&mut self, sources: SourceMap) {
+        self.declared_sources = sources;
+    }
+
+    /// Adds a family. A kind with the group and kind of one already registered replaces it; a
+    /// family left without kinds is dropped (its evaluator would have nothing to evaluate).
     pub fn add(&mut self, family: Arc<dyn PolicyFamily>) {
         let index = self.families.len();
         for kind in family.kinds() {
@@ -69,6 +85,29 @@ impl Registry {
             }
         }
         self.families.push(family);
+        self.drop_unused();
+    }
+
+    /// Removes the families no kind belongs to any more, renumbering the others.
+    fn drop_unused(&mut self) {
+        let used: Vec<bool> = (0..self.families.len())
+            .map(|f| self.kinds.iter().any(|(_, i)| *i == f))
+            .collect();
+        if used.iter().all(|u| *u) {
+            return;
+        }
+        let mut renumbered = vec![0; used.len()];
+        let mut kept = Vec::new();
+        for (i, family) in std::mem::take(&mut self.families).into_iter().enumerate() {
+            if used[i] {
+                renumbered[i] = kept.len();
+                kept.push(family);
+            }
+        }
+        self.families = kept;
+        for (_, index) in &mut self.kinds {
+            *index = renumbered[*index];
+        }
     }
 
     /// Every kind, in registration order.

@@ -185,6 +185,20 @@ pub struct KindVerdicts {
     pub notes: Vec<String>,
 }
 
+impl KindVerdicts {
+    /// Every rule of `kind` applies (families without request-time conditions).
+    pub fn unconditional(kind: &KindRules<'_>) -> KindVerdicts {
+        KindVerdicts {
+            rules: kind
+                .rules
+                .iter()
+                .map(|_| RuleVerdict::unconditional())
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Truth::*;

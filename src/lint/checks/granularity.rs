@@ -6,7 +6,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::engine::fold::RuleEvent;
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
-use crate::policy::{BlockKind, Strategy};
+use crate::policy::{BlockKind, Policy, Strategy};
 use crate::yaml::Node;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -59,7 +59,7 @@ fn windows(value: &Node) -> BTreeMap<u64, &str> {
 }
 
 /// Finds merge overrides that replaced limits with rates over other windows.
-pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+pub fn check(observed: &Observed<'_, '_>, owns: &dyn Fn(&Policy) -> bool) -> Vec<Diagnostic> {
     let model = observed.engine.model;
     let mut seen: BTreeSet<(u32, u32, String)> = BTreeSet::new();
     let mut diagnostics = Vec::new();
@@ -69,6 +69,9 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
                 continue;
             };
             let lower_policy = &model.policies[lower.policy as usize];
+            if !owns(lower_policy) {
+                continue;
+            }
             let lower_rule = &lower_policy.blocks[lower.block as usize].rules[lower.rule as usize];
             let overriding = &model.policies[*by as usize];
             let Some(block) = overriding.blocks.iter().find(|b| {

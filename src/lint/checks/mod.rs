@@ -25,6 +25,7 @@ pub fn all_docs() -> impl Iterator<Item = &'static CheckDoc> {
         ordering::DOCS,
         granularity::DOCS,
         extensions::DOCS,
+        crate::policy::declared::DOCS,
     ]
     .into_iter()
     .chain(families)

@@ -35,10 +35,13 @@ pub const DOCS: &[CheckDoc] = &[
 ];
 
 /// DPL4001 and DPL4002 per accepted policy; DPL4003 per default rule.
-pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+pub fn check(observed: &Observed<'_, '_>, owns: &dyn Fn(&Policy) -> bool) -> Vec<Diagnostic> {
     let model = observed.engine.model;
     let mut diagnostics = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
+        if !owns(policy) {
+            continue;
+        }
         let index = index as u32;
         let Some(&target) = observed.engine.topology.targets.of_policy[index as usize].first()
         else {

@@ -5,7 +5,6 @@
 
 use super::How;
 use super::evaluate::{KgatewayEvaluator, StepNote};
-use super::family::GROUP;
 use crate::diag::{Code, Diagnostic};
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
@@ -54,13 +53,13 @@ const BUILTINS: &[(&str, &str)] = &[
 /// Every finding of these checks.
 pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let model = evaluator.model();
-    let mut diagnostics = invalid(model);
+    let mut diagnostics = invalid(evaluator);
     let mut plain: BTreeMap<(u32, String), usize> = BTreeMap::new();
     let mut auth: BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
     let mut shadows: BTreeSet<(u32, u32, &'static str, &'static str)> = BTreeSet::new();
     let engine = observed.engine;
     for entry in &observed.shared.entries {
-        if model.registry.kind(entry.kind).group != GROUP {
+        if !std::ptr::eq(model.registry.kind(entry.kind), evaluator.kind()) {
             continue;
         }
         let path = &engine.topology.paths[entry.path as usize];
@@ -75,7 +74,11 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
                     *plain.entry((parent, note.key.clone())).or_default() += 1;
                 }
             }
-            for (parent, keys, child_ns) in replaceable_auth(evaluator, &split.routes) {
+            let auth_fields = !evaluator.plain();
+            for (parent, keys, child_ns) in replaceable_auth(evaluator, &split.routes)
+                .into_iter()
+                .filter(|_| auth_fields)
+            {
                 let found = auth.entry(parent).or_default();
                 found.0.extend(keys);
                 found.1.insert(child_ns);
@@ -84,7 +87,12 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
         let effective = &observed.shared.results[entry.fold as usize]
             .folded
             .effective;
-        for (builtin, field) in builtins(model, path.route, path.rule) {
+        // The route built-ins shadow TrafficPolicy fields; a declared kind's fields are its own.
+        let builtins = match evaluator.plain() {
+            true => Vec::new(),
+            false => builtins(model, path.route, path.rule),
+        };
+        for (builtin, field) in builtins {
             if effective.contains_key(field) {
                 shadows.insert((path.route, path.rule, builtin, field));
             }
@@ -97,11 +105,12 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
 }
 
 /// DPL5010: errors other than the weight's.
-fn invalid(model: &Model) -> Vec<Diagnostic> {
-    model
+fn invalid(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
+    evaluator
+        .model()
         .policies
         .iter()
-        .filter(|p| p.kind.group == GROUP)
+        .filter(|p| std::ptr::eq(p.kind, evaluator.kind()))
         .flat_map(|p| {
             p.errors
                 .iter()

@@ -5,7 +5,7 @@
 use super::ScopeNote;
 use super::evaluate::KgatewayEvaluator;
 use super::evaluate::PRIORITY_ANNOTATION;
-use super::family::{GROUP, WEIGHT_ANNOTATION};
+use super::family::WEIGHT_ANNOTATION;
 use crate::diag::{Code, Diagnostic};
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
@@ -83,7 +83,7 @@ pub fn scope_checks(
     // (code, policy, what) → paths.
     let mut found: BTreeMap<(Code, u32, String), usize> = BTreeMap::new();
     for entry in &observed.shared.entries {
-        if model.registry.kind(entry.kind).group != GROUP {
+        if !std::ptr::eq(model.registry.kind(entry.kind), evaluator.kind()) {
             continue;
         }
         let levels = engine.levels(&engine.topology.paths[entry.path as usize], entry.kind);
@@ -139,11 +139,13 @@ pub fn scope_checks(
         .collect()
 }
 
-/// Every finding of these checks.
-pub fn check(model: &Model, topology: &Topology) -> Vec<Diagnostic> {
+/// Every finding of these checks about the evaluator's kind (the route annotations are
+/// TrafficPolicy's: a declared kind does not report them again).
+pub fn check(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
+    let (model, topology) = (evaluator.model(), evaluator.topology());
     let mut diagnostics = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
-        if policy.kind.group != GROUP {
+        if !std::ptr::eq(policy.kind, evaluator.kind()) {
             continue;
         }
         for error in &policy.errors {
@@ -175,7 +177,9 @@ pub fn check(model: &Model, topology: &Topology) -> Vec<Diagnostic> {
         }
         diagnostics.extend(duplicates(model, topology, index as u32));
     }
-    diagnostics.extend(annotations(model));
+    if !evaluator.plain() {
+        diagnostics.extend(annotations(model));
+    }
     diagnostics
 }
 

@@ -20,10 +20,15 @@ use crate::engine::fold::{
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions};
+use crate::policy::{
+    AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions, PolicyKind,
+};
 use crate::topology::{Target, Topology};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+
+/// The merge-table key of every rule of a declared kind: no TrafficPolicy field is named so.
+const PLAIN_FIELD: &str = "";
 
 /// The annotation on a parent HTTPRoute choosing how its policies merge with its children's.
 pub const PRIORITY_ANNOTATION: &str = "kgateway.dev/inherited-policy-priority";
@@ -33,6 +38,10 @@ pub struct KgatewayEvaluator<'m> {
     model: &'m Model,
     topology: &'m Topology,
     settings: MergeSettings,
+    /// The kind it evaluates.
+    kind: &'static PolicyKind,
+    /// Whether every rule is a plain field (a declared kind), not TrafficPolicy's own fields.
+    plain: bool,
     /// Route rules with an ExtensionRef to a missing policy: kgateway answers them with a 500.
     broken: std::collections::HashSet<(u32, u32)>,
     /// Per route, the strategy its inheritance annotation names (read once, on first use).
@@ -125,13 +134,16 @@ pub(super) struct Split {
 }
 
 impl<'m> KgatewayEvaluator<'m> {
-    /// An evaluator with the controller's default merge settings.
+    /// An evaluator of the policies of `kind` with the given merge settings; `plain` when
+    /// every rule is a plain field (a declared kind).
     pub fn new(
         model: &'m Model,
         topology: &'m Topology,
         settings: MergeSettings,
+        kind: &'static PolicyKind,
+        plain: bool,
     ) -> KgatewayEvaluator<'m> {
-        let broken = super::family::scan_extension_refs(model)
+        let broken = super::family::scan_extension_refs(model, kind)
             .1
             .iter()
             .map(|m| (m.route, m.rule))
@@ -140,9 +152,28 @@ impl<'m> KgatewayEvaluator<'m> {
             model,
             topology,
             settings,
+            kind,
+            plain,
             broken,
             strategies: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The key the merge tables (strategies, deep merges, scope mechanisms) look `key` up by:
+    /// itself, or for a declared kind a key no TrafficPolicy field has, which every table
+    /// treats as a plain field.
+    fn table_key<'k>(&self, key: &'k str) -> &'k str {
+        if self.plain { PLAIN_FIELD } else { key }
+    }
+
+    /// The kind it evaluates.
+    pub(super) fn kind(&self) -> &'static PolicyKind {
+        self.kind
+    }
+
+    /// Whether every rule is a plain field (a declared kind).
+    pub(super) fn plain(&self) -> bool {
+        self.plain
     }
 
     /// Merges one level: its policies in priority order, each key with the same-level strategy.
@@ -168,10 +199,10 @@ impl<'m> KgatewayEvaluator<'m> {
             }
             for (_, rule) in policy.rules() {
                 let incoming = Contribution::whole(rule.value.clone(), p, &policy.namespace);
-                let strategy = self.settings.same_level(&rule.key);
+                let strategy = self.settings.same_level(self.table_key(&rule.key));
                 let before = result.values.get(&rule.key).map(|c| c.origins.clone());
                 let merged = step(
-                    &rule.key,
+                    self.table_key(&rule.key),
                     result.values.get(&rule.key),
                     Some(&incoming),
                     strategy,
@@ -254,7 +285,8 @@ impl<'m> KgatewayEvaluator<'m> {
                 .collect();
             for key in keys {
                 let before = out.values.get(&key).map(|c| c.origins.clone());
-                let merged = step(&key, out.values.get(&key), level.values.get(&key), strategy);
+                let (a, b) = (out.values.get(&key), level.values.get(&key));
+                let merged = step(self.table_key(&key), a, b, strategy);
                 if depth > 0
                     && let Some(notes) = notes.as_deref_mut()
                 {
@@ -289,7 +321,7 @@ impl<'m> KgatewayEvaluator<'m> {
         keys.into_iter()
             .filter_map(|key| {
                 let [route, listener, gateway] = scopes.each_ref().map(|s| s.values.get(key));
-                combine_scopes(key, route, listener, gateway)
+                combine_scopes(self.table_key(key), route, listener, gateway)
                     .result
                     .map(|c| (key.clone(), c))
             })
@@ -369,7 +401,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
     }
 
     fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
-        let mut diagnostics = super::checks::check(self.model, self.topology);
+        let mut diagnostics = super::checks::check(self);
         diagnostics.extend(super::checks::scope_checks(self, observed));
         diagnostics.extend(super::chain_checks::check(self, observed));
         diagnostics
@@ -441,7 +473,7 @@ impl KgatewayEvaluator<'_> {
         let mut notes = Vec::new();
         for key in keys {
             let [route, listener, gateway] = scopes.each_ref().map(|s| s.values.get(key));
-            for note in combine_scopes(key, route, listener, gateway).notes {
+            for note in combine_scopes(self.table_key(key), route, listener, gateway).notes {
                 let scope = match &note {
                     ScopeNote::DisablesRouteProviders { scope, .. } => *scope,
                     ScopeNote::HeaderSetWins { winner, .. } => *winner,

@@ -8,19 +8,76 @@ use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
 use crate::policy::{
-    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Strategy, Via,
+    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Rule, Strategy, Via,
     decode,
 };
 use crate::topology::{Target, Topology};
 use crate::yaml::Node;
 
-/// The kgateway policy family, with the controller settings that change its semantics.
-#[derive(Clone, Debug, Default)]
+/// The kgateway policy family, with the controller settings that change its semantics: the
+/// TrafficPolicy kind, or a kind declared with the `kgateway` model (families §4.3).
+#[derive(Clone, Debug)]
 pub struct Kgateway {
     /// `KGW_POLICY_MERGE`.
     pub settings: super::MergeSettings,
     /// `KGW_GLOBAL_POLICY_NAMESPACE`: selectors of policies in it select in every namespace.
     pub global_namespace: Option<String>,
+    /// Its one kind.
+    kinds: &'static [PolicyKind],
+    /// The spec fields naming targets.
+    targets: decode::TargetFields,
+    /// How a spec becomes rules.
+    fields: FieldRules,
+}
+
+impl Default for Kgateway {
+    fn default() -> Self {
+        Kgateway {
+            settings: super::MergeSettings::default(),
+            global_namespace: None,
+            kinds: &KINDS,
+            targets: TARGET_FIELDS,
+            fields: FieldRules::TrafficPolicy,
+        }
+    }
+}
+
+/// How a kind's spec becomes rules, and how each rule merges.
+#[derive(Clone, Debug)]
+pub enum FieldRules {
+    /// TrafficPolicy's fields (§2.1), each with its own merge strategies (§2.4, §2.5).
+    TrafficPolicy,
+    /// A declared cut; every rule is a plain field (§2.4 first table, §2.5 "most specific").
+    Plain(std::sync::Arc<dyn PlainFields>),
+}
+
+/// A declared kind's rule cut, for a kind whose every rule is a plain field.
+pub trait PlainFields: Send + Sync + std::fmt::Debug {
+    /// The rules of a `spec` (shape errors go to `fields`), in any order.
+    fn rules(&self, fields: &mut Fields<'_>, spec: &Node, spec_path: &FieldPath<'_>) -> Vec<Rule>;
+    /// Rules rendered back into the spec shape.
+    fn spec_shape(&self, rules: &[(&str, &Node)]) -> serde_json::Value;
+}
+
+impl Kgateway {
+    /// A declared kind of the `kgateway` model: its kind (a leaked one-element slice), target
+    /// fields and rule cut, with the controller's default settings.
+    pub fn declared(
+        kinds: &'static [PolicyKind],
+        targets: decode::TargetFields,
+        fields: std::sync::Arc<dyn PlainFields>,
+    ) -> Kgateway {
+        Kgateway {
+            kinds,
+            targets,
+            fields: FieldRules::Plain(fields),
+            ..Kgateway::default()
+        }
+    }
+
+    fn kind(&self) -> &'static PolicyKind {
+        &self.kinds[0]
+    }
 }
 
 /// `gateway.kgateway.dev`.
@@ -58,7 +115,7 @@ impl PolicyFamily for Kgateway {
     }
 
     fn kinds(&self) -> &'static [PolicyKind] {
-        &KINDS
+        self.kinds
     }
 
     fn decode(
@@ -67,7 +124,7 @@ impl PolicyFamily for Kgateway {
         object: &Object,
         fields: &mut Fields,
     ) -> Option<Policy> {
-        let mut policy = decode_policy(kind, object, fields)?;
+        let mut policy = decode_policy(kind, object, fields, &self.targets, &self.fields)?;
         if self.global_namespace.as_deref() == Some(policy.namespace.as_str()) {
             for selector in &mut policy.selectors {
                 selector.all_namespaces = true;
@@ -77,6 +134,9 @@ impl PolicyFamily for Kgateway {
     }
 
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        if let FieldRules::Plain(plain) = &self.fields {
+            return plain.spec_shape(rules);
+        }
         let mut spec = serde_json::Map::new();
         for (key, value) in rules {
             match key.split_once('.') {
@@ -117,7 +177,7 @@ impl PolicyFamily for Kgateway {
     }
 
     fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
-        extension_refs(model)
+        extension_refs(model, self.kind())
     }
 
     fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
@@ -129,7 +189,9 @@ impl PolicyFamily for Kgateway {
         model: &'m Model,
         topology: &'m Topology,
     ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let evaluator = KgatewayEvaluator::new(model, topology, self.settings.clone());
+        let plain = matches!(self.fields, FieldRules::Plain(_));
+        let evaluator =
+            KgatewayEvaluator::new(model, topology, self.settings.clone(), self.kind(), plain);
         (Box::new(evaluator), Vec::new())
     }
 }
@@ -138,43 +200,40 @@ fn decode_policy(
     kind: &'static PolicyKind,
     object: &Object,
     fields: &mut Fields,
+    target_fields: &decode::TargetFields,
+    rule_fields: &FieldRules,
 ) -> Option<Policy> {
     let root = FieldPath::ROOT;
     let spec_path = root.key("spec");
     let spec = fields.required(&object.root, "spec", &root)?;
     fields.map(spec, &spec_path)?;
-    let (targets, selectors) = decode::targets(fields, kind, spec, &spec_path, &TARGET_FIELDS);
-    let rules = super::keys::rules(spec);
+    let (targets, selectors) = decode::targets(fields, kind, spec, &spec_path, target_fields);
     let (priority, mut errors) = weight(object);
-    errors.extend(acl_errors(spec));
+    let rules = match rule_fields {
+        FieldRules::TrafficPolicy => {
+            errors.extend(acl_errors(spec));
+            super::keys::rules(spec)
+        }
+        FieldRules::Plain(plain) => {
+            let mut rules = plain.rules(fields, spec, &spec_path);
+            rules.sort_by(|x, y| x.key.cmp(&y.key));
+            rules
+        }
+    };
     if fields.failed() {
         return None;
     }
+    let block = Block {
+        kind: BlockKind::Spec,
+        strategy: Strategy::Merge,
+        rules,
+        constraint: None,
+        span: spec.span,
+    };
     Some(Policy {
-        kind,
-        namespace: object.namespace_str().to_string(),
-        namespace_defaulted: object.namespace_defaulted,
-        name: object.name.to_string(),
-        creation_timestamp: object.creation_timestamp,
-        locator: format!(
-            "{}:{}/{}",
-            kind.locator_prefix(),
-            object.namespace_str(),
-            object.name
-        ),
-        targets,
-        selectors,
         priority,
         errors,
-        blocks: vec![Block {
-            kind: BlockKind::Spec,
-            strategy: Strategy::Merge,
-            rules,
-            constraint: None,
-            span: spec.span,
-        }],
-        unset: Vec::new(),
-        name_span: object.name_span(),
+        ..Policy::from_object(kind, object, targets, selectors, vec![block])
     })
 }
 
@@ -243,9 +302,12 @@ pub struct MissingRef<'m> {
     pub name: &'m Node,
 }
 
-/// ExtensionRef filters of every route rule naming a TrafficPolicy (§2.2): the attachments, and
-/// the filters naming a policy that is not in the input.
-pub fn scan_extension_refs(model: &Model) -> (Vec<Attachment>, Vec<MissingRef<'_>>) {
+/// ExtensionRef filters of every route rule naming a policy of `kind` (§2.2): the attachments,
+/// and the filters naming a policy that is not in the input.
+pub fn scan_extension_refs<'m>(
+    model: &'m Model,
+    kind: &'static PolicyKind,
+) -> (Vec<Attachment>, Vec<MissingRef<'m>>) {
     let mut found = Vec::new();
     let mut missing = Vec::new();
     for (r, route) in model.routes.iter().enumerate() {
@@ -260,10 +322,11 @@ pub fn scan_extension_refs(model: &Model) -> (Vec<Attachment>, Vec<MissingRef<'_
                 .and_then(Node::as_seq)
                 .unwrap_or_default();
             for (position, filter) in filters.iter().enumerate() {
-                let Some(name) = extension_ref(filter) else {
+                let Some(name) = extension_ref(filter, kind) else {
                     continue;
                 };
-                match policy_named(model, &route.namespace, name.as_str().unwrap_or_default()) {
+                let name_text = name.as_str().unwrap_or_default();
+                match policy_named(model, kind, &route.namespace, name_text) {
                     Some(policy) => found.push(Attachment {
                         policy,
                         target: Target::RouteRule(r as u32, k as u32),
@@ -283,8 +346,8 @@ pub fn scan_extension_refs(model: &Model) -> (Vec<Attachment>, Vec<MissingRef<'_
 
 /// The attachments through ExtensionRef filters, and an error for each filter that names a
 /// policy not in the input (kgateway answers that rule with a 500).
-fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
-    let (found, missing) = scan_extension_refs(model);
+fn extension_refs(model: &Model, kind: &'static PolicyKind) -> (Vec<Attachment>, Vec<Diagnostic>) {
+    let (found, missing) = scan_extension_refs(model, kind);
     let diagnostics = missing
         .iter()
         .map(|m| {
@@ -293,8 +356,9 @@ fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
             Diagnostic::new(
                 Code::ExtensionRefNotFound,
                 format!(
-                    "rule {} of {object} names TrafficPolicy {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
+                    "rule {} of {object} names {} {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
                     route.rules[m.rule as usize].name,
+                    kind.kind,
                     route.namespace,
                     m.name.as_str().unwrap_or_default()
                 ),
@@ -306,22 +370,22 @@ fn extension_refs(model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
     (found, diagnostics)
 }
 
-/// The `name` node of an ExtensionRef filter naming a TrafficPolicy.
-fn extension_ref(filter: &Node) -> Option<&Node> {
+/// The `name` node of an ExtensionRef filter naming a policy of `kind`.
+fn extension_ref<'n>(filter: &'n Node, kind: &PolicyKind) -> Option<&'n Node> {
     if filter.get("type").and_then(Node::as_str) != Some("ExtensionRef") {
         return None;
     }
     let reference = filter.get("extensionRef")?;
-    let is_policy = reference.get("group").and_then(Node::as_str) == Some(GROUP)
-        && reference.get("kind").and_then(Node::as_str) == Some("TrafficPolicy");
+    let is_policy = reference.get("group").and_then(Node::as_str) == Some(kind.group)
+        && reference.get("kind").and_then(Node::as_str) == Some(kind.kind);
     is_policy.then(|| reference.get("name")).flatten()
 }
 
-fn policy_named(model: &Model, namespace: &str, name: &str) -> Option<u32> {
+fn policy_named(model: &Model, kind: &PolicyKind, namespace: &str, name: &str) -> Option<u32> {
     model
         .policies
         .iter()
-        .position(|p| p.kind.group == GROUP && p.namespace == namespace && p.name == name)
+        .position(|p| std::ptr::eq(p.kind, kind) && p.namespace == namespace && p.name == name)
         .map(|i| i as u32)
 }
 

@@ -36,7 +36,7 @@ mod status;
 pub mod strategy;
 
 pub use contribution::{Contribution, ProviderId, is_set};
-pub use family::Kgateway;
+pub use family::{FieldRules, Kgateway, PlainFields};
 pub use keys::rule_keys;
 pub use merge::{AclConflict, How, ProviderKey, Side, Step, step};
 pub use scopes::{Combined, Direction, Scope, ScopeNote, combine_scopes};

@@ -9,8 +9,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::engine::fold::Effective;
 use crate::expr;
 use crate::model::Model;
-use crate::policy::Constraint;
 use crate::policy::expressions::expression_span;
+use crate::policy::{Constraint, PolicyKind};
 use std::collections::HashMap;
 
 /// Result of checking a block's constraint.
@@ -33,11 +33,14 @@ pub struct Constraints {
 }
 
 impl Constraints {
-    /// Compiles every constraint of the model; compile errors become diagnostics.
-    pub fn compile(model: &Model) -> (Constraints, Vec<Diagnostic>) {
+    /// Compiles every constraint of the policies of `kinds`; compile errors become diagnostics.
+    pub fn compile(model: &Model, kinds: &[PolicyKind]) -> (Constraints, Vec<Diagnostic>) {
         let mut compiled = HashMap::new();
         let mut diagnostics = Vec::new();
         for (p, policy) in model.policies.iter().enumerate() {
+            if !super::evaluate::owns(kinds, policy) {
+                continue;
+            }
             for (b, block) in policy.blocks.iter().enumerate() {
                 let Some(constraint) = &block.constraint else {
                     continue;

@@ -15,20 +15,39 @@ use crate::engine::Engine;
 use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{Condition, Evaluator, PathView, PolicyConditions};
+use crate::policy::{Condition, Evaluator, PathView, Policy, PolicyConditions, PolicyKind};
 use std::collections::BTreeSet;
 
-/// Compiled constraints over one model.
+/// Compiled constraints over one model, for the policies of one family's kinds (the fold is
+/// kind-generic: the built-in Kuadrant family and every kind declared with the `kuadrant` model
+/// use it, each over its own policies).
 pub struct KuadrantEvaluator<'m> {
     model: &'m Model,
+    kinds: &'static [PolicyKind],
     constraints: Constraints,
 }
 
+/// Whether `policy` is of one of `kinds` (the kinds of the family evaluating it).
+pub fn owns(kinds: &[PolicyKind], policy: &Policy) -> bool {
+    kinds.iter().any(|k| std::ptr::eq(k, policy.kind))
+}
+
 impl<'m> KuadrantEvaluator<'m> {
-    /// Compiles every constraint; compile errors are the diagnostics.
-    pub fn new(model: &'m Model) -> (KuadrantEvaluator<'m>, Vec<Diagnostic>) {
-        let (constraints, diagnostics) = Constraints::compile(model);
-        (KuadrantEvaluator { model, constraints }, diagnostics)
+    /// Compiles every constraint of the policies of `kinds`; compile errors are the
+    /// diagnostics.
+    pub fn new(
+        model: &'m Model,
+        kinds: &'static [PolicyKind],
+    ) -> (KuadrantEvaluator<'m>, Vec<Diagnostic>) {
+        let (constraints, diagnostics) = Constraints::compile(model, kinds);
+        (
+            KuadrantEvaluator {
+                model,
+                kinds,
+                constraints,
+            },
+            diagnostics,
+        )
     }
 }
 
@@ -38,7 +57,7 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
     }
 
     fn engine_checks(&self, engine: &Engine<'m>) -> Vec<Diagnostic> {
-        extensions::check(engine)
+        extensions::check(engine, self.kinds)
     }
 
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
@@ -87,8 +106,9 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
     }
 
     fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
-        let mut diagnostics = crate::lint::checks::outcomes::check(observed);
-        diagnostics.extend(crate::lint::checks::granularity::check(observed));
+        let owned = |policy: &Policy| owns(self.kinds, policy);
+        let mut diagnostics = crate::lint::checks::outcomes::check(observed, &owned);
+        diagnostics.extend(crate::lint::checks::granularity::check(observed, &owned));
         diagnostics
     }
 }

@@ -2,9 +2,10 @@
 //! that cannot work (they name an override, or no higher default at all), and a notice wherever
 //! a policy relies on an extension.
 
+use super::evaluate::owns;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::engine::Engine;
-use crate::policy::BlockKind;
+use crate::policy::{BlockKind, PolicyKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A rule by position: (policy, block, rule).
@@ -21,14 +22,18 @@ struct Providers {
 
 /// For every accepted policy with `unset` entries: per entry, what the policies before it offer
 /// on its paths. Each distinct policy list is scanned once, not each path.
-fn unset_providers(engine: &Engine<'_>) -> BTreeMap<u32, Vec<Providers>> {
+fn unset_providers(engine: &Engine<'_>, kinds: &[PolicyKind]) -> BTreeMap<u32, Vec<Providers>> {
     let model = engine.model;
     // Every accepted policy with `unset` entries, whether or not it is on a path.
     let mut providers: BTreeMap<u32, Vec<Providers>> = model
         .policies
         .iter()
         .enumerate()
-        .filter(|(i, p)| !p.unset.is_empty() && !engine.topology.targets.of_policy[*i].is_empty())
+        .filter(|(i, p)| {
+            owns(kinds, p)
+                && !p.unset.is_empty()
+                && !engine.topology.targets.of_policy[*i].is_empty()
+        })
         .map(|(i, p)| (i as u32, vec![Providers::default(); p.unset.len()]))
         .collect();
     if providers.is_empty() {
@@ -73,13 +78,13 @@ fn unset_providers(engine: &Engine<'_>) -> BTreeMap<u32, Vec<Providers>> {
 }
 
 /// Diagnostics about `unset` entries and extension use.
-pub fn check(engine: &Engine<'_>) -> Vec<Diagnostic> {
+pub fn check(engine: &Engine<'_>, kinds: &[PolicyKind]) -> Vec<Diagnostic> {
     let model = engine.model;
-    let providers = unset_providers(engine);
+    let providers = unset_providers(engine, kinds);
     let mut diagnostics = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         let index = index as u32;
-        if !policy.uses_rfc_extensions() {
+        if !owns(kinds, policy) || !policy.uses_rfc_extensions() {
             continue;
         }
         let mut features = Vec::new();

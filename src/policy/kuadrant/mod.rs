@@ -12,18 +12,21 @@
 //! 0009 order, as SPEC §3 asks.
 
 mod constraint;
+pub mod decoder;
 mod evaluate;
 mod extensions;
 mod fold;
 mod request;
 
-use super::{
-    Block, BlockKind, Constraint, Policy, PolicyFamily, PolicyKind, Rule, Strategy, UnsetEntry,
-};
-use crate::diag::{Code, Diagnostic};
+pub use decoder::{BlockRules, Clash, RuleShape};
+pub use evaluate::KuadrantEvaluator;
+
+use super::{Policy, PolicyFamily, PolicyKind, Rule};
+use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
-use crate::yaml::{Entry, Node, Value};
+use crate::yaml::{Node, Value};
+use decoder::named_rule;
 
 /// The Kuadrant policy family.
 pub struct Kuadrant;
@@ -73,7 +76,7 @@ pub const TARGET_FIELDS: super::decode::TargetFields = super::decode::TargetFiel
 };
 
 /// Where a kind's rules live.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
     /// AuthPolicy: `rules`, `patterns`, `when`.
     Auth,
@@ -114,6 +117,116 @@ impl Shape {
     }
 }
 
+impl RuleShape for Shape {
+    fn targets(&self) -> &super::decode::TargetFields {
+        &TARGET_FIELDS
+    }
+
+    fn blocks(&self) -> &BlockRules {
+        &decoder::BUILTIN_BLOCKS
+    }
+
+    fn is_rule_field(&self, field: &str) -> bool {
+        self.rule_fields().contains(&field)
+    }
+
+    fn known_fields(&self) -> Option<Vec<&str>> {
+        Some(self.rule_fields().to_vec())
+    }
+
+    fn cut(
+        &self,
+        fields: &mut Fields<'_>,
+        block: &Node,
+        path: &FieldPath<'_>,
+        when_is_constraint: bool,
+        rules: &mut Vec<Rule>,
+    ) -> Option<()> {
+        if let Some(when) = block
+            .get("when")
+            .filter(|n| !n.is_null() && !when_is_constraint)
+        {
+            check_predicates(fields, when, &path.key("when"))?;
+            if !when.as_seq().unwrap_or_default().is_empty() {
+                let key_span = block.entry("when").map_or(when.span, |e| e.key.span);
+                rules.push(Rule {
+                    key: self.when_key().to_string(),
+                    value: when.clone(),
+                    key_span,
+                });
+            }
+        }
+        match self {
+            Shape::Limits => {
+                if let Some(limits) = block.get("limits").filter(|n| !n.is_null()) {
+                    let limits_path = path.key("limits");
+                    for entry in fields.map(limits, &limits_path)? {
+                        check_limit(fields, &entry.value, &limits_path.key(&entry.key.text));
+                        rules.push(named_rule(entry.key.text.to_string(), entry));
+                    }
+                }
+            }
+            Shape::Auth => {
+                if let Some(patterns) = block.get("patterns").filter(|n| !n.is_null()) {
+                    for entry in fields.map(patterns, &path.key("patterns"))? {
+                        rules.push(named_rule(format!("patterns#{}", entry.key.text), entry));
+                    }
+                }
+                if let Some(auth_rules) = block.get("rules").filter(|n| !n.is_null()) {
+                    decode_auth_rules(fields, auth_rules, &path.key("rules"), rules)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn counted_rules(&self, block: &Node) -> Result<(), Vec<String>> {
+        let has_rules = match self {
+            Shape::Limits => block
+                .get("limits")
+                .and_then(Node::as_map)
+                .is_some_and(|m| !m.is_empty()),
+            Shape::Auth => block.get("rules").is_some_and(auth_rules_non_empty),
+        };
+        if has_rules {
+            Ok(())
+        } else {
+            Err(vec![self.required_field().to_string()])
+        }
+    }
+
+    fn unset_key(&self, text: &str) -> Option<String> {
+        unset_key(*self, text)
+    }
+
+    fn unset_forms(&self) -> String {
+        let paths = match self {
+            Shape::Auth => "`rules.authentication.a`, `patterns.p`, `when`",
+            Shape::Limits => "`limits.a`, `when`",
+        };
+        format!("a rule key (`authentication#a`) or a spec path ({paths})")
+    }
+
+    fn clash_message(&self, clash: Clash) -> &'static str {
+        let auth = *self == Shape::Auth;
+        match clash {
+            Clash::DefaultsOverrides if auth => {
+                "Explicit overrides and explicit defaults are mutually exclusive"
+            }
+            Clash::DefaultsOverrides => "Overrides and explicit defaults are mutually exclusive",
+            Clash::DefaultsBare => "Implicit and explicit defaults are mutually exclusive",
+            Clash::OverridesBare if auth => {
+                "Implicit defaults and explicit overrides are mutually exclusive"
+            }
+            Clash::OverridesBare => "Overrides and implicit defaults are mutually exclusive",
+        }
+    }
+
+    fn spec_shape(&self, rules: &[(&str, &Node)]) -> serde_json::Value {
+        decoder::spec_by_paths(rules, |key| spec_path_of_key(*self, key))
+    }
+}
+
 const AUTH_RULE_SECTIONS: &[&str] = &[
     "authentication",
     "metadata",
@@ -139,12 +252,7 @@ impl PolicyFamily for Kuadrant {
         object: &Object,
         fields: &mut Fields,
     ) -> Option<Policy> {
-        Decoder {
-            kind,
-            shape: Shape::of(kind),
-            fields,
-        }
-        .decode(object)
+        decoder::decode_policy(kind, &Shape::of(kind), object, fields)
     }
 
     fn evaluator<'m>(
@@ -152,7 +260,7 @@ impl PolicyFamily for Kuadrant {
         model: &'m crate::model::Model,
         _topology: &'m crate::topology::Topology,
     ) -> (Box<dyn super::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let (evaluator, diagnostics) = evaluate::KuadrantEvaluator::new(model);
+        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, &KINDS);
         (Box::new(evaluator), diagnostics)
     }
 
@@ -174,12 +282,7 @@ impl PolicyFamily for Kuadrant {
     }
 
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
-        let mut spec = serde_json::Map::new();
-        for (key, value) in rules {
-            let path = spec_path_of_key(Shape::of(kind), key);
-            insert_path(&mut spec, &path, value.to_json());
-        }
-        serde_json::Value::Object(spec)
+        Shape::of(kind).spec_shape(rules)
     }
 }
 
@@ -278,427 +381,110 @@ fn unset_key(shape: Shape, text: &str) -> Option<String> {
     }
 }
 
-fn insert_path(
-    map: &mut serde_json::Map<String, serde_json::Value>,
-    path: &[String],
-    value: serde_json::Value,
-) {
-    let (last, parents) = path.split_last().expect("spec paths are never empty");
-    let mut current = map;
-    for part in parents {
-        let entry = current
-            .entry(part.clone())
-            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
-        if !entry.is_object() {
-            *entry = serde_json::Value::Object(serde_json::Map::new());
+fn decode_auth_rules(
+    fields: &mut Fields<'_>,
+    node: &Node,
+    path: &FieldPath<'_>,
+    rules: &mut Vec<Rule>,
+) -> Option<()> {
+    let entries = fields.map(node, path)?;
+    fields.check_known(entries, path, AUTH_RULE_SECTIONS);
+    for section in AUTH_NAMED_SECTIONS {
+        if let Some(named) = node.get(section).filter(|n| !n.is_null()) {
+            for entry in fields.map(named, &path.key(section))? {
+                rules.push(named_rule(format!("{section}#{}", entry.key.text), entry));
+            }
         }
-        current = entry.as_object_mut().expect("just made an object");
     }
-    current.insert(last.clone(), value);
+    let Some(response) = node.get("response").filter(|n| !n.is_null()) else {
+        return Some(());
+    };
+    let response_path = path.key("response");
+    let response_entries = fields.map(response, &response_path)?;
+    fields.check_known(
+        response_entries,
+        &response_path,
+        &["unauthenticated", "unauthorized", "success"],
+    );
+    for section in ["unauthenticated", "unauthorized"] {
+        if let Some(entry) = response.entry(section).filter(|e| !e.value.is_null()) {
+            rules.push(named_rule(format!("response.{section}#"), entry));
+        }
+    }
+    if let Some(success) = response.get("success").filter(|n| !n.is_null()) {
+        let success_path = response_path.key("success");
+        let success_entries = fields.map(success, &success_path)?;
+        fields.check_known(success_entries, &success_path, &["headers", "filters"]);
+        for (field, key_group) in [
+            ("headers", "response.success.headers"),
+            ("filters", "response.success.metadata"),
+        ] {
+            if let Some(named) = success.get(field).filter(|n| !n.is_null()) {
+                for entry in fields.map(named, &success_path.key(field))? {
+                    rules.push(named_rule(format!("{key_group}#{}", entry.key.text), entry));
+                }
+            }
+        }
+    }
+    Some(())
 }
 
-struct Decoder<'a, 'f> {
-    kind: &'static PolicyKind,
-    shape: Shape,
-    fields: &'a mut Fields<'f>,
+/// `when` predicate lists: `[{predicate: "<CEL>"}]`.
+fn check_predicates(fields: &mut Fields<'_>, when: &Node, path: &FieldPath<'_>) -> Option<()> {
+    for (i, item) in fields.seq(when, path)?.iter().enumerate() {
+        let item_path = path.index(i);
+        let entries = fields.map(item, &item_path)?;
+        fields.check_known(entries, &item_path, &["predicate"]);
+        let predicate = fields.required(item, "predicate", &item_path)?;
+        fields.non_empty_str(predicate, &item_path.key("predicate"))?;
+    }
+    Some(())
 }
 
-impl Decoder<'_, '_> {
-    fn decode(&mut self, object: &Object) -> Option<Policy> {
-        let root = FieldPath::ROOT;
-        let spec_path = root.key("spec");
-        let spec = self.fields.required(&object.root, "spec", &root)?;
-        let spec_entries = self.fields.map(spec, &spec_path)?;
-
-        let mut known: Vec<&str> = vec!["targetRef", "defaults", "overrides", "unset", "remove"];
-        known.extend(self.shape.rule_fields());
-        self.fields.check_known(spec_entries, &spec_path, &known);
-
-        let (targets, _) =
-            super::decode::targets(self.fields, self.kind, spec, &spec_path, &TARGET_FIELDS);
-
-        let defaults = spec.entry("defaults").filter(|e| !e.value.is_null());
-        let overrides = spec.entry("overrides").filter(|e| !e.value.is_null());
-        let bare_fields: Vec<&Entry> = spec_entries
-            .iter()
-            .filter(|e| self.shape.rule_fields().contains(&&*e.key.text) && !e.value.is_null())
-            .collect();
-        self.check_exclusive(defaults, overrides, &bare_fields);
-
-        let mut blocks = Vec::new();
-        if let Some(entry) = defaults {
-            blocks.push(self.decode_explicit_block(entry, BlockKind::Defaults, &spec_path));
-        }
-        if !bare_fields.is_empty() || (defaults.is_none() && overrides.is_none()) {
-            let rules = self.decode_rules(spec, &spec_path, false);
-            let span = bare_fields.first().map_or(spec.span, |e| e.key.span);
-            blocks.push(rules.map(|(rules, constraint)| Block {
-                kind: BlockKind::Bare,
-                strategy: Strategy::Atomic,
-                rules,
-                constraint,
-                span,
-            }));
-            if defaults.is_none() && overrides.is_none() {
-                self.check_not_empty(spec, &spec_path, span);
+/// A limit: `rates` (`limit` integer, `window` a Gateway API duration), `counters`, `when`.
+fn check_limit(fields: &mut Fields<'_>, limit: &Node, path: &FieldPath<'_>) -> Option<()> {
+    let entries = fields.map(limit, path)?;
+    fields.check_known(entries, path, LIMIT_FIELDS);
+    if let Some(rates) = limit.get("rates").filter(|n| !n.is_null()) {
+        let rates_path = path.key("rates");
+        for (i, rate) in fields.seq(rates, &rates_path)?.iter().enumerate() {
+            let rate_path = rates_path.index(i);
+            let entries = fields.map(rate, &rate_path)?;
+            fields.check_known(entries, &rate_path, &["limit", "window"]);
+            if let Some(n) = fields.required(rate, "limit", &rate_path) {
+                fields.int(n, &rate_path.key("limit"));
             }
-        }
-        if let Some(entry) = overrides {
-            blocks.push(self.decode_explicit_block(entry, BlockKind::Overrides, &spec_path));
-        }
-        let unset = self.decode_unset(spec, &spec_path);
-
-        if self.fields.failed() {
-            return None;
-        }
-        let blocks: Vec<Block> = blocks.into_iter().collect::<Option<_>>()?;
-        Some(Policy {
-            kind: self.kind,
-            namespace: object.namespace_str().to_string(),
-            namespace_defaulted: object.namespace_defaulted,
-            name: object.name.to_string(),
-            creation_timestamp: object.creation_timestamp,
-            locator: format!(
-                "{}:{}/{}",
-                self.kind.locator_prefix(),
-                object.namespace_str(),
-                object.name
-            ),
-            targets,
-            selectors: Vec::new(),
-            priority: 0,
-            errors: Vec::new(),
-            blocks,
-            unset: unset?,
-            name_span: object.name_span(),
-        })
-    }
-
-    /// The CRD forbids `defaults` with `overrides`, and either beside bare rules.
-    fn check_exclusive(
-        &mut self,
-        defaults: Option<&Entry>,
-        overrides: Option<&Entry>,
-        bare: &[&Entry],
-    ) {
-        let auth = self.shape == Shape::Auth;
-        let mut violation = |message: &str, first: &Entry, second: &Entry| {
-            self.fields.report(
-                Diagnostic::new(Code::ExclusiveBlocks, message)
-                    .with_label(second.key.span, format!("`{}` here", second.key.text))
-                    .with_label(first.key.span, format!("conflicts with `{}`", first.key.text))
-                    .with_help(
-                        "use exactly one of `defaults`, `overrides` or bare rules; dopol evaluates the blocks in the order defaults, bare, overrides",
-                    ),
-            );
-        };
-        if let (Some(d), Some(o)) = (defaults, overrides) {
-            let message = if auth {
-                "Explicit overrides and explicit defaults are mutually exclusive"
-            } else {
-                "Overrides and explicit defaults are mutually exclusive"
-            };
-            violation(message, d, o);
-        }
-        if let (Some(d), Some(b)) = (defaults, bare.first()) {
-            violation(
-                "Implicit and explicit defaults are mutually exclusive",
-                d,
-                b,
-            );
-        }
-        if let (Some(o), Some(b)) = (overrides, bare.first()) {
-            let message = if auth {
-                "Implicit defaults and explicit overrides are mutually exclusive"
-            } else {
-                "Overrides and implicit defaults are mutually exclusive"
-            };
-            violation(message, o, b);
-        }
-    }
-
-    fn decode_explicit_block(
-        &mut self,
-        entry: &Entry,
-        kind: BlockKind,
-        spec_path: &FieldPath<'_>,
-    ) -> Option<Block> {
-        let path = spec_path.key(&entry.key.text);
-        let node = &entry.value;
-        let entries = self.fields.map(node, &path)?;
-        let mut known = vec!["strategy"];
-        known.extend(self.shape.rule_fields());
-        self.fields.check_known(entries, &path, &known);
-        let strategy = match node.get("strategy").filter(|n| !n.is_null()) {
-            None => Strategy::Atomic,
-            Some(s) => match self.fields.str(s, &path.key("strategy"))? {
-                "atomic" => Strategy::Atomic,
-                "merge" => Strategy::Merge,
-                other => {
-                    self.fields.invalid(
-                        s.span,
-                        format!("`{path}.strategy`: Unsupported value: \"{other}\": supported values: \"atomic\", \"merge\""),
-                        "must be atomic or merge",
-                    );
-                    return None;
-                }
-            },
-        };
-        let (rules, constraint) = self.decode_rules(node, &path, true)?;
-        self.check_not_empty(node, &path, entry.key.span);
-        Some(Block {
-            kind,
-            strategy,
-            rules,
-            constraint,
-            span: entry.key.span,
-        })
-    }
-
-    /// The CRD requires the active block to hold at least one rule (`rules.*` / `limits`).
-    fn check_not_empty(&mut self, block: &Node, path: &FieldPath<'_>, span: crate::source::Span) {
-        let has_rules = match self.shape {
-            Shape::Limits => block
-                .get("limits")
-                .and_then(Node::as_map)
-                .is_some_and(|m| !m.is_empty()),
-            Shape::Auth => block.get("rules").is_some_and(auth_rules_non_empty),
-        };
-        if !has_rules {
-            let field = self.shape.required_field();
-            let message = format!("At least one {path}.{field} must be defined");
-            self.fields.report(
-                Diagnostic::new(Code::EmptyBlock, message)
-                    .with_label(span, format!("no `{field}` here")),
-            );
-        }
-    }
-
-    /// Reads the rules of a block (or of the bare spec). `explicit` blocks may carry a CEL
-    /// constraint as a string `when`.
-    fn decode_rules(
-        &mut self,
-        block: &Node,
-        path: &FieldPath<'_>,
-        explicit: bool,
-    ) -> Option<(Vec<Rule>, Option<Constraint>)> {
-        let mut rules = Vec::new();
-        let mut constraint = None;
-        if let Some(when) = block.get("when").filter(|n| !n.is_null()) {
-            let when_path = path.key("when");
-            match &when.value {
-                Value::String(expression) if explicit => {
-                    constraint = Some(Constraint {
-                        expression: expression.to_string(),
-                        span: when.span,
-                    });
-                }
-                _ => {
-                    self.check_predicates(when, &when_path)?;
-                    if !when.as_seq().unwrap_or_default().is_empty() {
-                        let key_span = block.entry("when").map_or(when.span, |e| e.key.span);
-                        rules.push(Rule {
-                            key: self.shape.when_key().to_string(),
-                            value: when.clone(),
-                            key_span,
-                        });
-                    }
-                }
-            }
-        }
-        match self.shape {
-            Shape::Limits => {
-                if let Some(limits) = block.get("limits").filter(|n| !n.is_null()) {
-                    let limits_path = path.key("limits");
-                    for entry in self.fields.map(limits, &limits_path)? {
-                        self.check_limit(&entry.value, &limits_path.key(&entry.key.text));
-                        rules.push(named_rule(entry.key.text.to_string(), entry));
-                    }
-                }
-            }
-            Shape::Auth => {
-                if let Some(patterns) = block.get("patterns").filter(|n| !n.is_null()) {
-                    for entry in self.fields.map(patterns, &path.key("patterns"))? {
-                        rules.push(named_rule(format!("patterns#{}", entry.key.text), entry));
-                    }
-                }
-                if let Some(auth_rules) = block.get("rules").filter(|n| !n.is_null()) {
-                    self.decode_auth_rules(auth_rules, &path.key("rules"), &mut rules)?;
-                }
-            }
-        }
-        rules.sort_by(|a, b| a.key.cmp(&b.key));
-        // Keys are unique by construction except where a name equals a reserved key (a limit
-        // named `###_TOP_LEVEL_PREDICATES_###` beside a top-level `when`).
-        if let Some(pair) = rules.windows(2).find(|pair| pair[0].key == pair[1].key) {
-            let clash = pair[1].key_span;
-            self.fields.invalid(
-                clash,
-                format!(
-                    "rule key `{}` is used twice in `{path}` (a name collides with a reserved key)",
-                    pair[0].key
-                ),
-                "reserved key",
-            );
-            return None;
-        }
-        Some((rules, constraint))
-    }
-
-    fn decode_auth_rules(
-        &mut self,
-        node: &Node,
-        path: &FieldPath<'_>,
-        rules: &mut Vec<Rule>,
-    ) -> Option<()> {
-        let entries = self.fields.map(node, path)?;
-        self.fields.check_known(entries, path, AUTH_RULE_SECTIONS);
-        for section in AUTH_NAMED_SECTIONS {
-            if let Some(named) = node.get(section).filter(|n| !n.is_null()) {
-                for entry in self.fields.map(named, &path.key(section))? {
-                    rules.push(named_rule(format!("{section}#{}", entry.key.text), entry));
-                }
-            }
-        }
-        let Some(response) = node.get("response").filter(|n| !n.is_null()) else {
-            return Some(());
-        };
-        let response_path = path.key("response");
-        let response_entries = self.fields.map(response, &response_path)?;
-        self.fields.check_known(
-            response_entries,
-            &response_path,
-            &["unauthenticated", "unauthorized", "success"],
-        );
-        for section in ["unauthenticated", "unauthorized"] {
-            if let Some(entry) = response.entry(section).filter(|e| !e.value.is_null()) {
-                rules.push(named_rule(format!("response.{section}#"), entry));
-            }
-        }
-        if let Some(success) = response.get("success").filter(|n| !n.is_null()) {
-            let success_path = response_path.key("success");
-            let success_entries = self.fields.map(success, &success_path)?;
-            self.fields
-                .check_known(success_entries, &success_path, &["headers", "filters"]);
-            for (field, key_group) in [
-                ("headers", "response.success.headers"),
-                ("filters", "response.success.metadata"),
-            ] {
-                if let Some(named) = success.get(field).filter(|n| !n.is_null()) {
-                    for entry in self.fields.map(named, &success_path.key(field))? {
-                        rules.push(named_rule(format!("{key_group}#{}", entry.key.text), entry));
-                    }
-                }
-            }
-        }
-        Some(())
-    }
-
-    /// `when` predicate lists: `[{predicate: "<CEL>"}]`.
-    fn check_predicates(&mut self, when: &Node, path: &FieldPath<'_>) -> Option<()> {
-        for (i, item) in self.fields.seq(when, path)?.iter().enumerate() {
-            let item_path = path.index(i);
-            let entries = self.fields.map(item, &item_path)?;
-            self.fields.check_known(entries, &item_path, &["predicate"]);
-            let predicate = self.fields.required(item, "predicate", &item_path)?;
-            self.fields
-                .non_empty_str(predicate, &item_path.key("predicate"))?;
-        }
-        Some(())
-    }
-
-    /// A limit: `rates` (`limit` integer, `window` a Gateway API duration), `counters`, `when`.
-    fn check_limit(&mut self, limit: &Node, path: &FieldPath<'_>) -> Option<()> {
-        let entries = self.fields.map(limit, path)?;
-        self.fields.check_known(entries, path, LIMIT_FIELDS);
-        if let Some(rates) = limit.get("rates").filter(|n| !n.is_null()) {
-            let rates_path = path.key("rates");
-            for (i, rate) in self.fields.seq(rates, &rates_path)?.iter().enumerate() {
-                let rate_path = rates_path.index(i);
-                let entries = self.fields.map(rate, &rate_path)?;
-                self.fields
-                    .check_known(entries, &rate_path, &["limit", "window"]);
-                if let Some(n) = self.fields.required(rate, "limit", &rate_path) {
-                    self.fields.int(n, &rate_path.key("limit"));
-                }
-                if let Some(n) = self.fields.required(rate, "window", &rate_path) {
-                    let window_path = rate_path.key("window");
-                    if let Some(window) = self.fields.str(n, &window_path)
-                        && !is_gateway_duration(window)
-                    {
-                        self.fields.invalid(
-                            n.span,
-                            format!(
-                                "`{window_path}` must match ^([0-9]{{1,5}}(h|m|s|ms)){{1,4}}$ (e.g. 30s, 1m, 1h30m), found `{window}`"
-                            ),
-                            "not a Gateway API duration",
-                        );
-                    }
-                }
-            }
-        }
-        if let Some(counters) = limit.get("counters").filter(|n| !n.is_null()) {
-            let counters_path = path.key("counters");
-            for (i, counter) in self
-                .fields
-                .seq(counters, &counters_path)?
-                .iter()
-                .enumerate()
-            {
-                let counter_path = counters_path.index(i);
-                let entries = self.fields.map(counter, &counter_path)?;
-                self.fields
-                    .check_known(entries, &counter_path, &["expression"]);
-                if let Some(n) = self.fields.required(counter, "expression", &counter_path) {
-                    self.fields
-                        .non_empty_str(n, &counter_path.key("expression"));
-                }
-            }
-        }
-        if let Some(when) = limit.get("when").filter(|n| !n.is_null()) {
-            self.check_predicates(when, &path.key("when"));
-        }
-        Some(())
-    }
-
-    fn decode_unset(&mut self, spec: &Node, spec_path: &FieldPath<'_>) -> Option<Vec<UnsetEntry>> {
-        let mut entries = Vec::new();
-        for field in ["unset", "remove"] {
-            let Some(list) = spec.get(field).filter(|n| !n.is_null()) else {
-                continue;
-            };
-            let path = spec_path.key(field);
-            for (i, item) in self.fields.seq(list, &path)?.iter().enumerate() {
-                let item_path = path.index(i);
-                let Some(text) = self.fields.non_empty_str(item, &item_path) else {
-                    continue;
-                };
-                match unset_key(self.shape, text) {
-                    Some(key) => entries.push(UnsetEntry { text: text.to_string(), key, span: item.span }),
-                    None => self.fields.invalid(
-                        item.span,
+            if let Some(n) = fields.required(rate, "window", &rate_path) {
+                let window_path = rate_path.key("window");
+                if let Some(window) = fields.str(n, &window_path)
+                    && !is_gateway_duration(window)
+                {
+                    fields.invalid(
+                        n.span,
                         format!(
-                            "`{item_path}` must be a rule key (`authentication#a`) or a spec path ({})",
-                            match self.shape {
-                                Shape::Auth => "`rules.authentication.a`, `patterns.p`, `when`",
-                                Shape::Limits => "`limits.a`, `when`",
-                            }
+                            "`{window_path}` must match ^([0-9]{{1,5}}(h|m|s|ms)){{1,4}}$ (e.g. 30s, 1m, 1h30m), found `{window}`"
                         ),
-                        "not a rule",
-                    ),
+                        "not a Gateway API duration",
+                    );
                 }
             }
         }
-        Some(entries)
     }
-}
-
-fn named_rule(key: String, entry: &Entry) -> Rule {
-    Rule {
-        key,
-        value: entry.value.clone(),
-        key_span: entry.key.span,
+    if let Some(counters) = limit.get("counters").filter(|n| !n.is_null()) {
+        let counters_path = path.key("counters");
+        for (i, counter) in fields.seq(counters, &counters_path)?.iter().enumerate() {
+            let counter_path = counters_path.index(i);
+            let entries = fields.map(counter, &counter_path)?;
+            fields.check_known(entries, &counter_path, &["expression"]);
+            if let Some(n) = fields.required(counter, "expression", &counter_path) {
+                fields.non_empty_str(n, &counter_path.key("expression"));
+            }
+        }
     }
+    if let Some(when) = limit.get("when").filter(|n| !n.is_null()) {
+        check_predicates(fields, when, &path.key("when"));
+    }
+    Some(())
 }
 
 /// Whether an AuthPolicy `rules` node holds a rule the CRD counts (patterns and `when` do not).

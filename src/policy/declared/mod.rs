@@ -1,0 +1,417 @@
+//! User-defined policy families (families §4): kinds a team declares in a families file
+//! (`--families FILE`, or `.dopol/families.yaml` in the working directory), each naming one of
+//! the built-in merge models.
+//!
+//! - [`file`]: the file parsed and validated into typed [`Declaration`]s (every problem a
+//!   located `invalid-families` error; a bad file stops the run with exit 2);
+//! - [`layout`]: a declared rule layout — where rules live and how they are keyed — cutting a
+//!   spec into rules, rendering rules back into a spec, reading `unset` entries;
+//! - [`kuadrant`], [`kgateway`], [`envoy`]: one module per model, turning a declaration into a
+//!   [`PolicyFamily`] (Kuadrant: the built-in decoder and evaluator with the declared layout;
+//!   kgateway: the kgateway family with the declared kind, every rule a plain field; Envoy
+//!   Gateway: the settings of its family, see [`envoy`]).
+//!
+//! Each declared kind is a family of its own, added to the registry after the built-in ones; a
+//! kind with the group and kind of a built-in one replaces it, and `lint` says so
+//! (`family-overrides-builtin`). A declared kind's `PolicyKind` is leaked once per process
+//! (kinds are `&'static`, see [`crate::policy::registry`]).
+
+pub mod envoy;
+pub mod file;
+pub mod kgateway;
+pub mod kuadrant;
+pub mod layout;
+
+pub use file::{Declaration, MergeModel, TargetKind, TargetsField};
+
+use crate::diag::{Code, Diagnostic};
+use crate::engine::Engine;
+use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
+use crate::engine::observed::Observed;
+use crate::load::Object;
+use crate::load::fields::Fields;
+use crate::model::Model;
+use crate::policy::decode::{SelectorFields, TargetFields};
+use crate::policy::{
+    Attachment, Evaluator, FamilyExplanation, PathView, Policy, PolicyConditions, PolicyFamily,
+    PolicyKind, Registry, request,
+};
+use crate::source::{SourceMap, Span};
+use crate::topology::Topology;
+use crate::yaml::Node;
+use std::sync::Arc;
+
+/// Documentation of the families codes.
+pub const DOCS: &[crate::lint::doc::CheckDoc] = &[
+    crate::lint::doc::CheckDoc {
+        code: Code::InvalidFamilies,
+        explanation: "A families file (`--families FILE`, or `.dopol/families.yaml` in the working directory) is not valid: YAML syntax, a wrong apiVersion or kind, an unknown key, a missing required key, a value outside its enumeration, both or neither of `rules` and `fields`, a rule path that is not `spec.<field>...` or that cannot exist (inside the targets, a reserved field, another rule's value, or `when`), a key template without exactly one `{name}`, two rules with one key, `blocks` on a model other than kuadrant, `mergeType`/`listMergeKeys` on a model other than envoy-gateway, or the same group and kind twice. The run stops before any manifest is read (exit 2), with one error per problem.",
+        fix: "Fix the families file at the position shown; `docs/families.md` (User-defined families) has the schema.",
+        example: "families:
+- group: platform.example.com
+  kind: TimeoutPolicy
+  model: kuadrnt",
+    },
+    crate::lint::doc::CheckDoc {
+        code: Code::FamilyOverridesBuiltin,
+        explanation: "A families file declares a kind with the group and kind of one dopol knows (a Kuadrant policy, kgateway's TrafficPolicy). The declaration replaces the built-in kind for the whole run: its decoding, layout and merge model are the declared ones. That is how a team pins or adapts a kind, and also how a copied example silently changes results.",
+        fix: "Keep the declaration if the replacement is intended; otherwise remove it (or give the declared kind its own group).",
+        example: "families:
+- group: kuadrant.io
+  kind: RateLimitPolicy
+  model: kuadrant",
+    },
+];
+
+/// The families file read when no `--families` is given and it exists.
+pub const DEFAULT_FILE: &str = ".dopol/families.yaml";
+
+/// The declarations of one run, with the files they came from.
+#[derive(Debug, Default)]
+pub struct Declared {
+    /// Every declaration with its (leaked) kind, in file order.
+    pub kinds: Vec<(Declaration, &'static [PolicyKind])>,
+    /// The families files, for rendering diagnostics located in them.
+    pub sources: SourceMap,
+}
+
+/// Families files that cannot be used: the problems, and the files to render them with.
+#[derive(Debug)]
+pub struct Rejected {
+    /// One `invalid-families` error per problem.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files read.
+    pub sources: SourceMap,
+}
+
+/// Reads and validates the families files `paths`, in order.
+pub fn load(paths: &[String]) -> Result<Declared, Rejected> {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let mut declarations: Vec<Declaration> = Vec::new();
+    for path in paths {
+        let text = match std::fs::read(path).map(String::from_utf8) {
+            Ok(Ok(text)) => text,
+            Ok(Err(_)) => {
+                diagnostics.push(unreadable(path, "it is not valid UTF-8"));
+                continue;
+            }
+            Err(error) => {
+                diagnostics.push(unreadable(path, &error.to_string()));
+                continue;
+            }
+        };
+        let id = sources.add(path.clone(), text.as_str());
+        match file::parse(id, path, &text) {
+            Ok(found) => declarations.extend(found),
+            Err(found) => diagnostics.extend(found),
+        }
+    }
+    diagnostics.extend(duplicates(&declarations));
+    diagnostics.extend(declarations.iter().filter_map(unavailable));
+    if !diagnostics.is_empty() {
+        return Err(Rejected {
+            diagnostics,
+            sources,
+        });
+    }
+    let kinds = declarations
+        .into_iter()
+        .map(|d| {
+            let kind = leak_kind(&d);
+            (d, kind)
+        })
+        .collect();
+    Ok(Declared { kinds, sources })
+}
+
+fn unreadable(path: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidFamilies,
+        format!("cannot read the families file `{path}`: {why}"),
+    )
+    .with_file(path)
+}
+
+/// The same group and kind declared twice (in one file or across files).
+fn duplicates(declarations: &[Declaration]) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for (j, later) in declarations.iter().enumerate() {
+        let first = declarations[..j]
+            .iter()
+            .find(|d| d.group == later.group && d.kind == later.kind);
+        if let Some(first) = first {
+            found.push(
+                Diagnostic::new(
+                    Code::InvalidFamilies,
+                    format!("{}.{} is declared twice", later.kind, later.group),
+                )
+                .with_label(later.span, "declared again here")
+                .with_label(first.span, "first declared here"),
+            );
+        }
+    }
+    found
+}
+
+/// The one model this build cannot evaluate yet.
+fn unavailable(declaration: &Declaration) -> Option<Diagnostic> {
+    (declaration.model == MergeModel::EnvoyGateway).then(|| {
+        Diagnostic::new(
+            Code::InvalidFamilies,
+            format!(
+                "{}: the `envoy-gateway` model is not available in this build of dopol",
+                declaration.kind
+            ),
+        )
+        .with_label(declaration.model_span, "not available in this build")
+        .with_help("declare the kind with the `kuadrant` or `kgateway` model, or use a dopol build with the Envoy Gateway family")
+    })
+}
+
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_string().into_boxed_str())
+}
+
+/// The declaration as a `PolicyKind`, leaked once.
+fn leak_kind(declaration: &Declaration) -> &'static [PolicyKind] {
+    let versions: Vec<&'static str> = declaration.versions.iter().map(|v| leak(v)).collect();
+    let target_kinds: Vec<&'static str> = declaration
+        .target_kinds
+        .iter()
+        .map(|k| k.as_str())
+        .collect();
+    let kind = PolicyKind {
+        family: declaration.model.as_str(),
+        group: leak(&declaration.group),
+        kind: leak(&declaration.kind),
+        versions: Box::leak(versions.into_boxed_slice()),
+        unserved_versions: &[],
+        target_kinds: Box::leak(target_kinds.into_boxed_slice()),
+        target_kind_message: leak(&target_kind_message(declaration)),
+    };
+    Box::leak(Box::new([kind]))
+}
+
+/// The API server's message for a target kind the kind may not target, in its model's words.
+fn target_kind_message(declaration: &Declaration) -> String {
+    let quoted = |kinds: &[TargetKind]| -> Vec<String> {
+        kinds.iter().map(|k| format!("'{}'", k.as_str())).collect()
+    };
+    match declaration.model {
+        MergeModel::Kuadrant => {
+            // Kuadrant's CRDs list the route kinds first.
+            let order = [
+                TargetKind::HttpRoute,
+                TargetKind::GrpcRoute,
+                TargetKind::Gateway,
+            ];
+            let kinds: Vec<TargetKind> = order
+                .into_iter()
+                .filter(|k| declaration.target_kinds.contains(k))
+                .collect();
+            let names = quoted(&kinds);
+            let list = match names.as_slice() {
+                [one] => one.clone(),
+                [a, b] => format!("{a} and {b}"),
+                [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
+            format!("Invalid targetRef.kind. The only supported values are {list}")
+        }
+        MergeModel::Kgateway | MergeModel::EnvoyGateway => {
+            let names = quoted(&declaration.target_kinds);
+            let list = match names.as_slice() {
+                [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.join(""),
+            };
+            format!("Unsupported value: the only supported target kinds are {list}")
+        }
+    }
+}
+
+/// The spec fields a declared kind's targets are read from.
+pub fn target_fields(declaration: &Declaration) -> TargetFields {
+    let model = declaration.model;
+    TargetFields {
+        single: declaration.targets != TargetsField::TargetRefs,
+        list: declaration.targets != TargetsField::TargetRef,
+        // Kuadrant's CRDs require a target; kgateway and Envoy Gateway report a policy
+        // without one as unresolved.
+        required: model == MergeModel::Kuadrant,
+        section_name: declaration.section_name,
+        selectors: declaration.target_selectors.then_some(SelectorFields {
+            match_expressions: model != MergeModel::Kgateway,
+            section_name: model == MergeModel::Kgateway && declaration.section_name,
+            empty_selects_nothing: model == MergeModel::Kgateway,
+        }),
+    }
+}
+
+impl Declared {
+    /// Adds each declared kind to `registry` as a family of its own, after the built-in ones
+    /// (a kind with the group and kind of a built-in one replaces it). kgateway-model kinds
+    /// take `global_namespace` (`KGW_GLOBAL_POLICY_NAMESPACE`).
+    pub fn register(&self, registry: &mut Registry, global_namespace: Option<&str>) {
+        let builtin = Registry::builtin();
+        for (declaration, kinds) in &self.kinds {
+            let replaced = builtin.find(&declaration.group, &declaration.kind);
+            let family: Arc<dyn PolicyFamily> = match declaration.model {
+                MergeModel::Kuadrant => Arc::new(kuadrant::DeclaredKuadrant {
+                    kinds,
+                    shape: kuadrant::DeclaredShape {
+                        layout: declaration.layout.clone(),
+                        targets: target_fields(declaration),
+                        blocks: kuadrant_blocks(declaration),
+                    },
+                    builtin: replaced.is_some_and(|(f, _)| f.name() == "kuadrant"),
+                }),
+                MergeModel::Kgateway => {
+                    let mut family = kgateway::family(declaration, kinds);
+                    family.global_namespace = global_namespace.map(str::to_string);
+                    Arc::new(family)
+                }
+                // Rejected by `load` until the Envoy Gateway family is part of the build.
+                MergeModel::EnvoyGateway => continue,
+            };
+            let family = match replaced {
+                Some((_, kind)) => Arc::new(Overriding {
+                    note: overrides_note(declaration, kind),
+                    inner: family,
+                }),
+                None => family,
+            };
+            registry.add(family);
+        }
+        registry.set_declared_sources(self.sources.clone());
+    }
+}
+
+/// The blocks of a kuadrant-model kind, leaked once with its kind.
+fn kuadrant_blocks(declaration: &Declaration) -> crate::policy::kuadrant::BlockRules {
+    let leak_list = |list: &[crate::policy::Strategy]| -> &'static [crate::policy::Strategy] {
+        Box::leak(list.to_vec().into_boxed_slice())
+    };
+    crate::policy::kuadrant::BlockRules {
+        bare: declaration.blocks.bare,
+        defaults: leak_list(&declaration.blocks.defaults),
+        overrides: leak_list(&declaration.blocks.overrides),
+    }
+}
+
+fn overrides_note(declaration: &Declaration, builtin: &PolicyKind) -> Diagnostic {
+    Diagnostic::new(
+        Code::FamilyOverridesBuiltin,
+        format!(
+            "{}.{} is declared in a families file: the declaration (model `{}`) replaces dopol's built-in {} kind",
+            declaration.kind,
+            declaration.group,
+            declaration.model.as_str(),
+            builtin.kind
+        ),
+    )
+    .with_label(declaration.span, "replaces the built-in kind")
+}
+
+/// A declared family that replaces a built-in kind: the family itself, whose `lint` also says
+/// that it replaces the built-in.
+struct Overriding {
+    inner: Arc<dyn PolicyFamily>,
+    note: Diagnostic,
+}
+
+impl PolicyFamily for Overriding {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn kinds(&self) -> &'static [PolicyKind] {
+        self.inner.kinds()
+    }
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy> {
+        self.inner.decode(kind, object, fields)
+    }
+    fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        self.inner.spec_shape(kind, rules)
+    }
+    fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, Span)> {
+        self.inner.request_expressions(policy)
+    }
+    fn attaches_once(&self) -> bool {
+        self.inner.attaches_once()
+    }
+    fn positional_rule_names(&self) -> bool {
+        self.inner.positional_rule_names()
+    }
+    fn ordered_after_by_name(&self) -> &'static str {
+        self.inner.ordered_after_by_name()
+    }
+    fn follows_delegation(&self) -> bool {
+        self.inner.follows_delegation()
+    }
+    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+        self.inner.extra_attachments(model)
+    }
+    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
+        self.inner.order(model, attachments)
+    }
+    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
+        self.inner.check_docs()
+    }
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let (inner, diagnostics) = self.inner.evaluator(model, topology);
+        let noted = Noted {
+            inner,
+            note: self.note.clone(),
+        };
+        (Box::new(noted), diagnostics)
+    }
+    fn request_verdicts(
+        &self,
+        kind: &request::KindRules<'_>,
+        path: &[request::KindRules<'_>],
+        context: &request::RequestContext<'_>,
+    ) -> request::KindVerdicts {
+        self.inner.request_verdicts(kind, path, context)
+    }
+}
+
+/// An evaluator whose lint findings gain one note.
+struct Noted<'m> {
+    inner: Box<dyn Evaluator<'m> + 'm>,
+    note: Diagnostic,
+}
+
+impl<'m> Evaluator<'m> for Noted<'m> {
+    fn shares_folds(&self) -> bool {
+        self.inner.shares_folds()
+    }
+    fn engine_checks(&self, engine: &Engine<'m>) -> Vec<Diagnostic> {
+        self.inner.engine_checks(engine)
+    }
+    fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
+        self.inner.fold(view, observer)
+    }
+    fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
+        self.inner.fold_warning(path_id, failure)
+    }
+    fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {
+        self.inner.conditions(observed, policy)
+    }
+    fn explain(&self, view: &PathView<'_>) -> Option<FamilyExplanation> {
+        self.inner.explain(view)
+    }
+    fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        let mut diagnostics = self.inner.lint(observed);
+        diagnostics.push(self.note.clone());
+        diagnostics
+    }
+}
