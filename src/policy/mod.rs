@@ -335,6 +335,36 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// A policy decoded from `object`, with its targets and blocks; no priority, errors or
+    /// `unset` entries (a family sets those it has).
+    pub fn new(
+        kind: &'static PolicyKind,
+        object: &Object,
+        (targets, selectors): (Vec<TargetRef>, Vec<TargetSelector>),
+        blocks: Vec<Block>,
+    ) -> Policy {
+        Policy {
+            kind,
+            namespace: object.namespace_str().to_string(),
+            namespace_defaulted: object.namespace_defaulted,
+            name: object.name.to_string(),
+            creation_timestamp: object.creation_timestamp,
+            locator: format!(
+                "{}:{}/{}",
+                kind.locator_prefix(),
+                object.namespace_str(),
+                object.name
+            ),
+            targets,
+            selectors,
+            priority: 0,
+            errors: Vec::new(),
+            blocks,
+            unset: Vec::new(),
+            name_span: object.name_span(),
+        }
+    }
+
     /// `ns/name`.
     pub fn namespaced_name(&self) -> String {
         format!("{}/{}", self.namespace, self.name)

@@ -143,38 +143,24 @@ fn decode_policy(
     let spec_path = root.key("spec");
     let spec = fields.required(&object.root, "spec", &root)?;
     fields.map(spec, &spec_path)?;
-    let (targets, selectors) = decode::targets(fields, kind, spec, &spec_path, &TARGET_FIELDS);
+    let targets = decode::targets(fields, kind, spec, &spec_path, &TARGET_FIELDS);
     let rules = super::keys::rules(spec);
     let (priority, mut errors) = weight(object);
     errors.extend(acl_errors(spec));
     if fields.failed() {
         return None;
     }
+    let block = Block {
+        kind: BlockKind::Spec,
+        strategy: Strategy::Merge,
+        rules,
+        constraint: None,
+        span: spec.span,
+    };
     Some(Policy {
-        kind,
-        namespace: object.namespace_str().to_string(),
-        namespace_defaulted: object.namespace_defaulted,
-        name: object.name.to_string(),
-        creation_timestamp: object.creation_timestamp,
-        locator: format!(
-            "{}:{}/{}",
-            kind.locator_prefix(),
-            object.namespace_str(),
-            object.name
-        ),
-        targets,
-        selectors,
         priority,
         errors,
-        blocks: vec![Block {
-            kind: BlockKind::Spec,
-            strategy: Strategy::Merge,
-            rules,
-            constraint: None,
-            span: spec.span,
-        }],
-        unset: Vec::new(),
-        name_span: object.name_span(),
+        ..Policy::new(kind, object, targets, vec![block])
     })
 }
 

@@ -353,24 +353,8 @@ impl Decoder<'_, '_> {
         }
         let blocks: Vec<Block> = blocks.into_iter().collect::<Option<_>>()?;
         Some(Policy {
-            kind: self.kind,
-            namespace: object.namespace_str().to_string(),
-            namespace_defaulted: object.namespace_defaulted,
-            name: object.name.to_string(),
-            creation_timestamp: object.creation_timestamp,
-            locator: format!(
-                "{}:{}/{}",
-                self.kind.locator_prefix(),
-                object.namespace_str(),
-                object.name
-            ),
-            targets,
-            selectors: Vec::new(),
-            priority: 0,
-            errors: Vec::new(),
-            blocks,
             unset: unset?,
-            name_span: object.name_span(),
+            ..Policy::new(self.kind, object, (targets, Vec::new()), blocks)
         })
     }
 
