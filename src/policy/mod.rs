@@ -6,6 +6,7 @@
 //! family is a new decoder, not a change to the engine.
 
 pub mod decode;
+pub mod envoy;
 pub mod evaluator;
 pub mod expressions;
 pub mod kgateway;
@@ -21,8 +22,8 @@ use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
 pub use evaluator::{
-    AncestorRef, AncestorStatus, Attachment, Condition, Evaluator, ExplainedMerge, ExplainedPolicy,
-    FamilyExplanation, MergeChange, PathLevel, PathView, PolicyConditions, Via,
+    AncestorRef, AncestorStatus, Attachment, Condition, ConflictNote, Evaluator, ExplainedMerge,
+    ExplainedPolicy, FamilyExplanation, MergeChange, PathLevel, PathView, PolicyConditions, Via,
 };
 pub use registry::Registry;
 use std::fmt;
