@@ -404,12 +404,7 @@ fn explain_lists_policies_in_merge_order_and_every_step() {
     let steps = kind["steps"].as_array().unwrap();
     // One step per policy, then the scopes combined.
     assert_eq!(steps.len(), 4);
-    let second: Vec<(&str, &str)> = steps[1]["changes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["key"].as_str().unwrap(), c["action"].as_str().unwrap()))
-        .collect();
+    let second = common::fixtures::step_changes(&steps[1]);
     assert_eq!(
         second,
         [("cors", "superseded"), ("transformation", "added")]

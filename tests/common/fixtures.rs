@@ -40,6 +40,21 @@ pub fn document(command: &str, manifests: &str, extra: &[&str]) -> Value {
     serde_json::from_str(&dopol(&args).stdout).unwrap_or(Value::Null)
 }
 
+/// `(key, action)` of each change of an `explain -o json` step.
+pub fn step_changes(step: &Value) -> Vec<(&str, &str)> {
+    step["changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c["key"].as_str().unwrap_or_default(),
+                c["action"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
 impl Fixtures {
     /// Every case directory with an `expect.yaml`, sorted.
     pub fn cases(&self) -> Vec<String> {

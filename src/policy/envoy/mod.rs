@@ -30,4 +30,6 @@ pub use merge::MergeType;
 pub use spec::{EnvoyKindSpec, ListenerStyle, RuleCut};
 
 #[cfg(test)]
+mod declared_tests;
+#[cfg(test)]
 mod merge_tests;
