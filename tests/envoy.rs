@@ -271,3 +271,13 @@ fn diff_reports_merged_and_overridden_changes() {
         "Merged True (Merged): \"Merged with policy shop/admin-btp\" → \"Merged with policy shop/gw-btp\"",
     ]);
 }
+
+#[test]
+fn status_text_names_the_holder_of_every_lost_target() {
+    dopol(&["status", "-f", "testdata/envoy/conflict-age/manifests.yaml"]).stdout_has(&[
+        "CONFLICTED ON",
+        "shop/late    HTTPRoute shop/a  shop/early   it is older (earlier creationTimestamp)",
+        "shop/gw-new  Gateway shop/gw   shop/gw-old  it is older (this one has no creationTimestamp, which counts as newest)",
+        "shop/gw-old  True      True      Overridden",
+    ]);
+}
