@@ -46,11 +46,6 @@ pub fn decode_policy(
         );
     }
     merge_type(kind, spec_rules, &spec, fields);
-    let spec = unmodelled_targets(kind, &spec, fields);
-    let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
-    for (i, selector) in targets.1.iter().enumerate() {
-        check_selector(kind, selector, i, fields);
-    }
     if let Some(single) = spec.get("targetRef") {
         fields.report(
             Diagnostic::new(
@@ -62,6 +57,11 @@ pub fn decode_policy(
             )
             .with_label(single.span, "deprecated"),
         );
+    }
+    let spec = unmodelled_targets(kind, &spec, fields);
+    let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
+    for (i, selector) in targets.1.iter().enumerate() {
+        check_selector(kind, selector, i, fields);
     }
     let rules = spec_rules.rules.cut(&spec);
     if fields.failed() {

@@ -57,7 +57,9 @@ pub fn conditions(
     let model = evaluator.model;
     let p = &model.policies[policy as usize];
     let mut slots: BTreeMap<Key, Slot> = BTreeMap::new();
-    for &target in &evaluator.topology.targets.of_policy[policy as usize] {
+    let targets = &evaluator.topology.targets.of_policy[policy as usize];
+    let unique: BTreeSet<Target> = targets.iter().copied().collect();
+    for target in unique {
         target_status(evaluator, policy, target, &mut slots);
     }
     missing_sections(evaluator, policy, &mut slots);
@@ -77,6 +79,14 @@ pub fn conditions(
             let message = format!("Merged with policy {}", parent.namespaced_name());
             condition("Merged", "True", "Merged", message)
         });
+    }
+    if slots.is_empty() && !targets.is_empty() {
+        // Resolved, but on routes without a Gateway parentRef: the controller writes no
+        // ancestor; the policy is not rejected.
+        return PolicyConditions {
+            conditions: vec![accepted()],
+            ancestors: Some(Vec::new()),
+        };
     }
     if slots.is_empty() {
         let message = evaluator.topology.targets.not_accepted[policy as usize]

@@ -28,7 +28,9 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
             continue;
         }
         let kind = evaluator.kind_index(index);
-        for &target in &targets.of_policy[index as usize] {
+        let unique: std::collections::BTreeSet<_> =
+            targets.of_policy[index as usize].iter().copied().collect();
+        for target in unique {
             let Some(winner) = holder(evaluator.topology, target, kind).filter(|&w| w != index)
             else {
                 continue;
