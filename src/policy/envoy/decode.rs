@@ -34,29 +34,11 @@ pub fn decode_policy(
     let mut pruned = Vec::new();
     let spec = prune_nulls(written, &mut pruned);
     for span in pruned {
-        fields.report(
-            Diagnostic::new(
-                Code::NullPruned,
-                format!(
-                    "{}: the API server prunes this `null`, so the field is absent (it cannot delete a parent policy's field)",
-                    object.display()
-                ),
-            )
-            .with_label(span, "pruned"),
-        );
+        fields.report(pruned_null(object, span));
     }
     merge_type(kind, spec_rules, &spec, fields);
     if let Some(single) = spec.get("targetRef") {
-        fields.report(
-            Diagnostic::new(
-                Code::DeprecatedTargetRef,
-                format!(
-                    "{}: `spec.targetRef` is deprecated (Envoy Gateway: Warning/DeprecatedField); use `targetRefs`",
-                    object.display()
-                ),
-            )
-            .with_label(single.span, "deprecated"),
-        );
+        fields.report(deprecated_target_ref(object, single));
     }
     let spec = unmodelled_targets(kind, &spec, fields);
     let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
@@ -75,6 +57,30 @@ pub fn decode_policy(
         span: written.span,
     };
     Some(Policy::new(kind, object, targets, vec![block]))
+}
+
+/// `null-pruned` at `span`.
+fn pruned_null(object: &Object, span: crate::source::Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::NullPruned,
+        format!(
+            "{}: the API server prunes this `null`, so the field is absent (it cannot delete a parent policy's field)",
+            object.display()
+        ),
+    )
+    .with_label(span, "pruned")
+}
+
+/// `deprecated-target-ref` on the singular `targetRef`.
+fn deprecated_target_ref(object: &Object, single: &Node) -> Diagnostic {
+    Diagnostic::new(
+        Code::DeprecatedTargetRef,
+        format!(
+            "{}: `spec.targetRef` is deprecated (Envoy Gateway: Warning/DeprecatedField); use `targetRefs`",
+            object.display()
+        ),
+    )
+    .with_label(single.span, "deprecated")
 }
 
 /// `spec.mergeType` of a decoded spec, when set to a known value.

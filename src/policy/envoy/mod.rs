@@ -11,9 +11,10 @@
 //! - [`decode`]: the CRD shape rules, unmodelled targets, pruned `null`s, rule keys (§3.1);
 //! - [`slots`]: slot holders, the winner of a path and its merge parent (§3.2–3.4);
 //! - [`merge`]: JSONMerge and StrategicMerge as pure functions (§3.4);
-//! - [`evaluate`], [`status`], [`explain`], [`checks`]: the evaluator — effective policies and
-//!   rule outcomes, per-ancestor status with the controller's messages (§3.5), `explain`, and
-//!   the family's lint checks (§3.6).
+//! - [`evaluate`], [`status`] (with [`overrides`]: the Merged and Overridden wording),
+//!   [`explain`], [`checks`]: the evaluator — effective policies and rule outcomes, per-ancestor
+//!   status with the controller's messages (§3.5), `explain`, and the family's lint checks
+//!   (§3.6).
 
 mod checks;
 pub mod decode;
@@ -21,6 +22,7 @@ mod evaluate;
 mod explain;
 mod family;
 pub mod merge;
+mod overrides;
 pub mod slots;
 pub mod spec;
 mod status;

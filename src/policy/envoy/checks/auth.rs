@@ -21,46 +21,13 @@ pub const DOCS: &[CheckDoc] = &[CheckDoc {
 /// One finding per (route policy, Gateway policy) pair, with the fields it hides.
 pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let model = evaluator.model;
-    let topology = evaluator.topology;
     let mut found: BTreeMap<(u32, u32), (BTreeSet<String>, BTreeSet<u32>)> = BTreeMap::new();
     for entry in &observed.shared.entries {
-        let kind = model.registry.kind(entry.kind);
-        let Some(first) = evaluator.kinds.iter().position(|k| std::ptr::eq(k, kind)) else {
-            continue;
-        };
-        let auth = &evaluator.specs[first].auth_fields;
-        if auth.is_empty() {
-            continue;
+        if let Some((pair, hidden)) = hidden_auth(evaluator, entry.path, entry.kind) {
+            let slot = found.entry(pair).or_default();
+            slot.0.extend(hidden);
+            slot.1.insert(entry.path);
         }
-        let path = &topology.paths[entry.path as usize];
-        let holders = evaluator.holders(&topology.elements(path), entry.kind);
-        let Some(decision) = evaluator.decide(&holders) else {
-            continue;
-        };
-        let winner = decision.winner;
-        let route_level = matches!(decision.slot.level(), Level::Route | Level::RouteRule);
-        if !route_level || evaluator.merge_type(winner).is_some() {
-            continue;
-        }
-        let Some(&(_, gateway)) = holders
-            .slots
-            .iter()
-            .find(|(t, _)| matches!(t.level(), Level::Listener | Level::Gateway))
-        else {
-            continue;
-        };
-        let has = |p: u32, key: &str| model.policies[p as usize].blocks[0].rule(key).is_some();
-        let hidden: BTreeSet<String> = auth
-            .iter()
-            .filter(|f| has(gateway, f) && !has(winner, f))
-            .cloned()
-            .collect();
-        if hidden.is_empty() {
-            continue;
-        }
-        let slot = found.entry((winner, gateway)).or_default();
-        slot.0.extend(hidden);
-        slot.1.insert(entry.path);
     }
     found
         .into_iter()
@@ -84,4 +51,42 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
             .with_help("set `mergeType: StrategicMerge` to merge into the Gateway policy, or repeat its authentication here")
         })
         .collect()
+}
+
+/// On one path and kind: the route winner without `mergeType`, the listener or Gateway policy
+/// it hides, and the auth fields only the hidden one sets.
+fn hidden_auth(
+    evaluator: &EnvoyEvaluator<'_>,
+    path: u32,
+    kind: usize,
+) -> Option<((u32, u32), BTreeSet<String>)> {
+    let model = evaluator.model;
+    let topology = evaluator.topology;
+    let policy_kind = model.registry.kind(kind);
+    let spec = evaluator
+        .kinds
+        .iter()
+        .position(|k| std::ptr::eq(k, policy_kind))?;
+    let auth = &evaluator.specs[spec].auth_fields;
+    if auth.is_empty() {
+        return None;
+    }
+    let holders = evaluator.holders(&topology.elements(&topology.paths[path as usize]), kind);
+    let decision = evaluator.decide(&holders)?;
+    let winner = decision.winner;
+    let route_level = matches!(decision.slot.level(), Level::Route | Level::RouteRule);
+    if !route_level || evaluator.merge_type(winner).is_some() {
+        return None;
+    }
+    let &(_, hidden) = holders
+        .slots
+        .iter()
+        .find(|(t, _)| matches!(t.level(), Level::Listener | Level::Gateway))?;
+    let has = |p: u32, key: &str| model.policies[p as usize].blocks[0].rule(key).is_some();
+    let fields: BTreeSet<String> = auth
+        .iter()
+        .filter(|f| has(hidden, f) && !has(winner, f))
+        .cloned()
+        .collect();
+    (!fields.is_empty()).then_some(((winner, hidden), fields))
 }

@@ -11,59 +11,70 @@ use crate::policy::Level;
 /// Both checks over the family's policies.
 pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let model = evaluator.model;
-    let mut diagnostics = Vec::new();
-    for (index, policy) in model.policies.iter().enumerate() {
-        let index = index as u32;
-        let targets = &evaluator.topology.targets.of_policy[index as usize];
-        if !evaluator.owns(index) || targets.is_empty() {
-            continue;
-        }
-        if observed.entries_of_policy[index as usize].is_empty() {
-            let target = targets[0].describe(model);
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::PolicyUnreachable,
-                    format!(
-                        "{} targets {target}, which has no route beneath it; the policy is in the path to nothing",
-                        policy.display()
-                    ),
-                )
-                .with_label(policy.name_span, "no route is attached beneath its targets")
-                .with_object(policy.display()),
-            );
-            continue;
-        }
-        let observations = observed.observations(index);
-        let holds_somewhere = !observations.is_empty();
-        let wins = observations
-            .iter()
-            .any(|o| matches!(o.outcome, RuleEvent::Added | RuleEvent::Merged { .. }));
-        if !holds_somewhere || wins {
-            continue;
-        }
-        // A Gateway or listener policy every route replaces is the documented layout.
-        let wide = targets
-            .iter()
-            .all(|t| matches!(t.level(), Level::Gateway | Level::Listener));
-        let severity = if wide {
-            Severity::Info
-        } else {
-            Severity::Warning
-        };
-        diagnostics.push(
-            Diagnostic::new(
-                Code::PolicyOverridden,
-                format!(
-                    "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
-                    policy.display(),
-                    policy.kind.kind
-                ),
-            )
-            .with_severity(severity)
-            .with_label(policy.name_span, "overridden everywhere")
-            .with_object(policy.display())
-            .with_help(format!("see `dopol reach {}`", policy.namespaced_name())),
-        );
+    (0..model.policies.len() as u32)
+        .filter(|&p| {
+            evaluator.owns(p) && !evaluator.topology.targets.of_policy[p as usize].is_empty()
+        })
+        .filter_map(|p| {
+            if observed.entries_of_policy[p as usize].is_empty() {
+                Some(unreachable(evaluator, p))
+            } else {
+                overridden(evaluator, observed, p)
+            }
+        })
+        .collect()
+}
+
+/// An accepted policy on no path.
+fn unreachable(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
+    let model = evaluator.model;
+    let policy = &model.policies[index as usize];
+    let target = evaluator.topology.targets.of_policy[index as usize][0].describe(model);
+    Diagnostic::new(
+        Code::PolicyUnreachable,
+        format!(
+            "{} targets {target}, which has no route beneath it; the policy is in the path to nothing",
+            policy.display()
+        ),
+    )
+    .with_label(policy.name_span, "no route is attached beneath its targets")
+    .with_object(policy.display())
+}
+
+/// A policy holding slots on paths whose rules are effective or merged on none of them.
+fn overridden(
+    evaluator: &EnvoyEvaluator<'_>,
+    observed: &Observed<'_, '_>,
+    index: u32,
+) -> Option<Diagnostic> {
+    let observations = observed.observations(index);
+    let wins = observations
+        .iter()
+        .any(|o| matches!(o.outcome, RuleEvent::Added | RuleEvent::Merged { .. }));
+    if observations.is_empty() || wins {
+        return None;
     }
-    diagnostics
+    let policy = &evaluator.model.policies[index as usize];
+    // A Gateway or listener policy every route replaces is the documented layout.
+    let wide = evaluator.topology.targets.of_policy[index as usize]
+        .iter()
+        .all(|t| matches!(t.level(), Level::Gateway | Level::Listener));
+    let severity = if wide {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
+    let diagnostic = Diagnostic::new(
+        Code::PolicyOverridden,
+        format!(
+            "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
+            policy.display(),
+            policy.kind.kind
+        ),
+    )
+    .with_severity(severity)
+    .with_label(policy.name_span, "overridden everywhere")
+    .with_object(policy.display())
+    .with_help(format!("see `dopol reach {}`", policy.namespaced_name()));
+    Some(diagnostic)
 }
