@@ -2,13 +2,15 @@
 //! documentation. Findings about how a policy is written (`null-pruned`,
 //! `deprecated-target-ref`, `selector-selects-all`, `cross-namespace-selector`,
 //! `ignored-target-kind`) are reported while decoding ([`super::decode`]); their documentation
-//! lives in [`written`]. The generic `target-not-found` comes from the topology;
+//! lives in [`written`]. The generic `target-not-found` comes from the topology (and from
+//! [`untargeted`] for a policy that names no target);
 //! `policy-unreachable` and `policy-overridden` are computed here from the family's own outcomes
 //! ([`reach`]), since Envoy Gateway has no `Enforced` condition.
 
 mod auth;
 mod conflicts;
 mod reach;
+mod untargeted;
 pub mod written;
 
 use super::evaluate::EnvoyEvaluator;
@@ -24,5 +26,6 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
     let mut diagnostics = conflicts::check(evaluator);
     diagnostics.extend(auth::check(evaluator, observed));
     diagnostics.extend(reach::check(evaluator, observed));
+    diagnostics.extend(untargeted::check(evaluator));
     diagnostics
 }
