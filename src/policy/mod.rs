@@ -331,6 +331,9 @@ pub struct Policy {
     pub blocks: Vec<Block>,
     /// `spec.unset` entries.
     pub unset: Vec<UnsetEntry>,
+    /// The spec as the API server stores it, for families whose merges combine whole specs
+    /// (Envoy Gateway's `mergeType`); `None` for the others.
+    pub spec: Option<Node>,
     /// Where the name is written.
     pub name_span: Span,
 }
@@ -362,6 +365,7 @@ impl Policy {
             errors: Vec::new(),
             blocks,
             unset: Vec::new(),
+            spec: None,
             name_span: object.name_span(),
         }
     }

@@ -56,7 +56,10 @@ pub fn decode_policy(
         constraint: None,
         span: written.span,
     };
-    Some(Policy::new(kind, object, targets, vec![block]))
+    Some(Policy {
+        spec: Some(spec),
+        ..Policy::new(kind, object, targets, vec![block])
+    })
 }
 
 /// `null-pruned` at `span`.

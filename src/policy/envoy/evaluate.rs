@@ -14,18 +14,18 @@ use crate::model::Model;
 use crate::policy::{Evaluator, PathView, PolicyConditions, PolicyKind};
 use crate::topology::{NO_CHAIN, Target, Topology};
 use crate::yaml::Node;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
 
 /// What the evaluator keeps per policy of the family.
 #[derive(Clone, Debug)]
-pub(super) struct Info {
+pub(super) struct Info<'m> {
     /// Index into the family's specs.
     pub spec: usize,
     /// `spec.mergeType`.
     pub merge: Option<MergeType>,
     /// The spec as the API server stores it (nulls pruned): what a merge combines.
-    pub node: Node,
+    pub node: &'m Node,
 }
 
 /// A route policy merged into a parent on one path (§3.4), for status.
@@ -47,40 +47,27 @@ pub struct EnvoyEvaluator<'m> {
     pub(super) topology: &'m Topology,
     pub(super) specs: Arc<[EnvoyKindSpec]>,
     pub(super) kinds: &'static [PolicyKind],
-    info: Vec<Option<Info>>,
+    info: Vec<Option<Info<'m>>>,
     merges: OnceLock<Vec<MergeRecord>>,
 }
 
 impl<'m> EnvoyEvaluator<'m> {
-    /// Reads each policy's spec and `mergeType` once.
+    /// Notes each policy's kind spec and `mergeType`.
     pub fn new(
         model: &'m Model,
         topology: &'m Topology,
         specs: Arc<[EnvoyKindSpec]>,
         kinds: &'static [PolicyKind],
     ) -> EnvoyEvaluator<'m> {
-        let spec_of = |kind: &PolicyKind| kinds.iter().position(|k| std::ptr::eq(k, kind));
-        let objects: HashMap<(&str, &str, &str, &str), &crate::load::Object> = model
-            .objects
-            .iter()
-            .filter(|o| {
-                kinds
-                    .iter()
-                    .any(|k| *k.group == *o.group && *k.kind == *o.kind)
-            })
-            .map(|o| ((&*o.group, &*o.kind, o.namespace_str(), &*o.name), o))
-            .collect();
         let info = model
             .policies
             .iter()
             .map(|p| {
-                let spec = spec_of(p.kind)?;
-                let object = objects.get(&(p.kind.group, p.kind.kind, &p.namespace, &p.name))?;
-                let written = object.root.get("spec")?;
-                let node = super::merge::prune_nulls(written, &mut Vec::new());
+                let spec = kinds.iter().position(|k| std::ptr::eq(k, p.kind))?;
+                let node = p.spec.as_ref()?;
                 Some(Info {
                     spec,
-                    merge: super::decode::read_merge_type(&node),
+                    merge: super::decode::read_merge_type(node),
                     node,
                 })
             })
@@ -155,7 +142,7 @@ impl<'m> EnvoyEvaluator<'m> {
             return Effective::new();
         };
         let spec = &self.specs[w.spec];
-        let merged = merge(merge_type, &p.node, &w.node, &spec.list_merge_keys);
+        let merged = merge(merge_type, p.node, w.node, &spec.list_merge_keys);
         let index = |policy: u32, key: &str| {
             let block = &model.policies[policy as usize].blocks[0];
             block.rule_index(key)
