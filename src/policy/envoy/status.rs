@@ -16,8 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// An ancestor: Gateway namespace, name, listener (absent first).
 type Key = (String, String, Option<String>);
 
+/// What one ancestor has gathered so far.
 #[derive(Default)]
-struct Slot {
+struct Gathered {
     accepted: Option<Condition>,
     merged: Option<Condition>,
     overridden: Option<Condition>,
@@ -55,15 +56,15 @@ pub fn conditions(
 ) -> PolicyConditions {
     let model = evaluator.model;
     let p = &model.policies[policy as usize];
-    let mut slots: BTreeMap<Key, Slot> = BTreeMap::new();
+    let mut gathered: BTreeMap<Key, Gathered> = BTreeMap::new();
     let targets = &evaluator.topology.targets.of_policy[policy as usize];
     let unique: BTreeSet<Target> = targets.iter().copied().collect();
     for target in unique {
-        target_status(evaluator, policy, target, &mut slots);
+        target_status(evaluator, policy, target, &mut gathered);
     }
-    missing_sections(evaluator, policy, &mut slots);
-    merged_contexts(evaluator, policy, &mut slots);
-    if slots.is_empty() && !targets.is_empty() {
+    missing_sections(evaluator, policy, &mut gathered);
+    merged_contexts(evaluator, policy, &mut gathered);
+    if gathered.is_empty() && !targets.is_empty() {
         // Resolved, but on routes without a Gateway parentRef: the controller writes no
         // ancestor; the policy is not rejected.
         return PolicyConditions {
@@ -71,7 +72,7 @@ pub fn conditions(
             ancestors: Some(Vec::new()),
         };
     }
-    if slots.is_empty() {
+    if gathered.is_empty() {
         let message = evaluator.topology.targets.not_accepted[policy as usize]
             .clone()
             .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
@@ -81,13 +82,13 @@ pub fn conditions(
         };
     }
     PolicyConditions {
-        conditions: top_level(&slots),
-        ancestors: Some(slots.into_iter().map(ancestor).collect()),
+        conditions: top_level(&gathered),
+        ancestors: Some(gathered.into_iter().map(ancestor).collect()),
     }
 }
 
 /// One ancestor's status, conditions in the order Accepted, Merged, Overridden.
-fn ancestor(((namespace, name, section_name), slot): (Key, Slot)) -> AncestorStatus {
+fn ancestor(((namespace, name, section_name), entry): (Key, Gathered)) -> AncestorStatus {
     AncestorStatus {
         ancestor_ref: AncestorRef {
             group: GATEWAY_GROUP,
@@ -96,17 +97,21 @@ fn ancestor(((namespace, name, section_name), slot): (Key, Slot)) -> AncestorSta
             name,
             section_name,
         },
-        conditions: [slot.accepted, slot.merged, slot.overridden]
+        conditions: [entry.accepted, entry.merged, entry.overridden]
             .into_iter()
             .flatten()
             .collect(),
-        conflicted_by: slot.conflicts,
+        conflicted_by: entry.conflicts,
     }
 }
 
 /// `Merged with policy <parent>` on the Gateway + listener of every context where `policy`
 /// (a route policy) merged into a parent.
-fn merged_contexts(evaluator: &EnvoyEvaluator<'_>, policy: u32, slots: &mut BTreeMap<Key, Slot>) {
+fn merged_contexts(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    gathered: &mut BTreeMap<Key, Gathered>,
+) {
     let model = evaluator.model;
     for record in evaluator.merges().iter().filter(|r| r.winner == policy) {
         let path = &evaluator.topology.paths[record.path as usize];
@@ -118,23 +123,27 @@ fn merged_contexts(evaluator: &EnvoyEvaluator<'_>, policy: u32, slots: &mut BTre
             Some(listener),
         );
         let parent = &model.policies[record.parent as usize];
-        slots.entry(key).or_default().merged.get_or_insert_with(|| {
-            let message = format!("Merged with policy {}", parent.namespaced_name());
-            condition("Merged", "True", "Merged", message)
-        });
+        gathered
+            .entry(key)
+            .or_default()
+            .merged
+            .get_or_insert_with(|| {
+                let message = format!("Merged with policy {}", parent.namespaced_name());
+                condition("Merged", "True", "Merged", message)
+            });
     }
 }
 
 /// Accepted True when any ancestor accepts, else the first ancestor's; Merged and Overridden
 /// from the first ancestor that has them.
-fn top_level(slots: &BTreeMap<Key, Slot>) -> Vec<Condition> {
-    let any = slots
+fn top_level(gathered: &BTreeMap<Key, Gathered>) -> Vec<Condition> {
+    let any = gathered
         .values()
         .filter_map(|s| s.accepted.as_ref())
         .find(|c| c.status == "True");
-    let first = slots.values().find_map(|s| s.accepted.clone());
-    let merged = slots.values().find_map(|s| s.merged.clone());
-    let overridden = slots.values().find_map(|s| s.overridden.clone());
+    let first = gathered.values().find_map(|s| s.accepted.clone());
+    let merged = gathered.values().find_map(|s| s.merged.clone());
+    let overridden = gathered.values().find_map(|s| s.overridden.clone());
     [any.cloned().or(first), merged, overridden]
         .into_iter()
         .flatten()
@@ -194,7 +203,7 @@ fn target_status(
     evaluator: &EnvoyEvaluator<'_>,
     policy: u32,
     target: Target,
-    slots: &mut BTreeMap<Key, Slot>,
+    gathered: &mut BTreeMap<Key, Gathered>,
 ) {
     let holder = holder(evaluator.topology, target, evaluator.kind_index(policy)).unwrap_or(policy);
     let (state, note) = acceptance(evaluator, policy, holder, target);
@@ -206,36 +215,39 @@ fn target_status(
         .then(|| super::overrides::merged(evaluator, policy, target))
         .flatten();
     for key in ancestors_of(evaluator, target) {
-        let slot = slots.entry(key).or_default();
-        let replace = match &slot.accepted {
+        let entry = gathered.entry(key).or_default();
+        let replace = match &entry.accepted {
             None => true,
             Some(c) => c.status == "False" && state.status == "True",
         };
         if replace {
-            slot.accepted = Some(state.clone());
+            entry.accepted = Some(state.clone());
         }
-        slot.conflicts.extend(note.clone());
-        if slot.overridden.is_none() {
-            slot.overridden = overridden.clone();
+        entry.conflicts.extend(note.clone());
+        if entry.overridden.is_none() {
+            entry.overridden = overridden.clone();
         }
-        if slot.merged.is_none() {
-            slot.merged = merged.clone();
+        if entry.merged.is_none() {
+            entry.merged = merged.clone();
         }
     }
 }
 
 /// TargetNotFound ancestors for `sectionName`s that name no listener or rule of an existing
-/// TargetNotFound ancestors for `sectionName`s that name no listener or rule of an existing
 /// Gateway or route in the policy's namespace (§3.2).
-fn missing_sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, slots: &mut BTreeMap<Key, Slot>) {
+fn missing_sections(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    gathered: &mut BTreeMap<Key, Gathered>,
+) {
     let p = &evaluator.model.policies[policy as usize];
     for target in &p.targets {
         let Some((keys, message)) = missing_section(evaluator, p, target) else {
             continue;
         };
         for key in keys {
-            let slot = slots.entry(key).or_default();
-            slot.accepted.get_or_insert_with(|| {
+            let entry = gathered.entry(key).or_default();
+            entry.accepted.get_or_insert_with(|| {
                 condition("Accepted", "False", "TargetNotFound", message.clone())
             });
         }
