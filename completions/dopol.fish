@@ -48,7 +48,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-globa
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kind -d 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kind -d 'Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
@@ -71,7 +71,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-glob
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kind -d 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kind -d 'Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
@@ -93,7 +93,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-global-p
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c dopol -n "__fish_dopol_using_subcommand status" -l kind -d 'Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l kind -d 'Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r

@@ -152,6 +152,13 @@ codes! {
     DelegateeCanDisableAuth = "DPL5012", "delegatee-can-disable-auth", Warning, Finding, "A child route in another namespace can replace or disable the parent route's authentication, because the parent does not prefer its own policies.";
     BuiltinShadowsPolicy = "DPL5013", "builtin-shadows-policy", Info, Finding, "A route rule sets a built-in field or filter with the same meaning as an effective TrafficPolicy field.";
     SelectorSelectsNothing = "DPL5007", "selector-selects-nothing", Warning, Finding, "A targetSelector with empty matchLabels selects nothing in kgateway.";
+    AuthReplacedWithoutMerge = "DPL6001", "auth-replaced-without-merge", Warning, Finding, "An Envoy Gateway route SecurityPolicy without mergeType replaces a Gateway SecurityPolicy whose authentication it does not repeat (envoyproxy/gateway#8781).";
+    Conflicted = "DPL6002", "conflicted", Warning, Finding, "An Envoy Gateway policy targets an element another policy of its kind already claimed; it is not accepted there (Conflicted).";
+    NullPruned = "DPL6003", "null-pruned", Warning, Finding, "A `null` in an Envoy Gateway policy is pruned by the API server: the field is absent, and cannot delete a parent's field.";
+    DeprecatedTargetRef = "DPL6004", "deprecated-target-ref", Info, Finding, "The singular `spec.targetRef` of an Envoy Gateway policy is deprecated; use `targetRefs`.";
+    SelectorSelectsAll = "DPL6005", "selector-selects-all", Warning, Finding, "A targetSelector with neither matchLabels nor matchExpressions selects every object of its kind in the policy's namespace.";
+    CrossNamespaceSelector = "DPL6006", "cross-namespace-selector", Warning, Finding, "An Envoy Gateway targetSelector's `namespaces` field is not evaluated by dopol; the selector acts on the policy's namespace only.";
+    IgnoredTargetKind = "DPL6007", "ignored-target-kind", Info, Finding, "An Envoy Gateway policy targets a TCPRoute, UDPRoute, TLSRoute or ListenerSet, which dopol does not model; the target is ignored.";
 }
 
 impl fmt::Display for Code {

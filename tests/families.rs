@@ -419,6 +419,65 @@ fn kgateway_model_kind_merges_plain_fields_by_scope() {
     assert_eq!(gw_item["ancestors"][0]["ancestorRef"]["name"], "gw");
 }
 
+#[test]
+fn envoy_gateway_model_kind_wins_whole_merges_and_conflicts() {
+    let dir = "testdata/families/envoy-model";
+    let (manifests, families) = (
+        format!("{dir}/manifests.yaml"),
+        format!("{dir}/families.yaml"),
+    );
+    let doc = report("effective", &manifests, &families);
+    let at = |name: &str| format!("backendpolicy.edge.example.com:shop/{name}");
+    let both = |value: Value| json!({"value": value, "source": at("cart"), "origins": [at("cart"), at("gw-defaults")]});
+    // StrategicMerge into the oldest Gateway policy: maps merged, `compression` keyed by `type`
+    // (route items first); `comment` is excluded, so it is no rule.
+    assert_eq!(
+        rules_of(&doc, "BackendPolicy", "shop/cart#rule-1"),
+        json!({
+            "compression": both(json!([{"type": "Brotli"}, {"type": "Gzip"}])),
+            "timeout": both(json!({"request": "5s", "idle": "5m"})),
+        })
+    );
+    // No mergeType: the route policy wins whole, nothing inherited.
+    assert_eq!(
+        rules_of(&doc, "BackendPolicy", "shop/catalog#rule-1"),
+        json!({"retries": rule(json!(3), &at("catalog"))})
+    );
+    let status = report("status", &manifests, &families);
+    let conditions = |name: &str| {
+        let item = status["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["policy"] == at(name))
+            .unwrap_or_else(|| panic!("{name}: {status:#}"));
+        let list = item["ancestors"][0]["conditions"]
+            .as_array()
+            .unwrap()
+            .clone();
+        list.iter()
+            .map(|c| format!("{}/{}: {}", c["type"], c["reason"], c["message"]).replace('"', ""))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        conditions("gw-defaults")[1..],
+        [
+            "Merged/Merged: This policy is being merged by other backendPolicies for these routes: [shop/cart]",
+            "Overridden/Overridden: This policy is being overridden by other backendPolicies for these routes: [shop/catalog]",
+        ]
+    );
+    assert!(
+        conditions("cart")
+            .contains(&"Merged/Merged: Merged with policy shop/gw-defaults".to_string())
+    );
+    assert_eq!(
+        conditions("gw-late"),
+        [
+            "Accepted/Conflicted: Unable to target Gateway gw, another BackendPolicy has already attached to it"
+        ]
+    );
+}
+
 /// A bad families file: the `(line, column)` of every problem (exit 2), and stderr.
 fn bad(name: &str) -> (Vec<(u64, u64)>, String) {
     let file = format!("testdata/families/bad/{name}.yaml");
@@ -466,7 +525,6 @@ fn bad_families_files_give_located_errors_and_exit_2() {
             "only for the `kuadrant` model",
         ),
         ("yaml-syntax", &[(10, 10)], "invalid YAML"),
-        ("envoy-gateway", &[(8, 10)], "not available in this build"),
     ];
     for (name, at, message) in cases {
         let (located, stderr) = bad(name);

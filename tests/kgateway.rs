@@ -9,176 +9,20 @@
 mod common;
 
 use common::dopol;
+use common::fixtures::Fixtures;
 use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Cases expected to fail, each with the reason in a comment.
 const PENDING: &[&str] = &[];
 
-fn yaml_to_json(text: &str) -> Value {
-    let mut diagnostics = Vec::new();
-    let documents = dopol::yaml::parse_chunk(
-        dopol::source::SourceId(0),
-        text,
-        0..text.len(),
-        &mut diagnostics,
-    );
-    assert!(
-        diagnostics.is_empty(),
-        "expect.yaml parses: {diagnostics:?}"
-    );
-    documents[0].root.to_json()
-}
-
-fn cases() -> Vec<String> {
-    let root = common::root().join("testdata/kgateway");
-    let mut cases: Vec<String> = std::fs::read_dir(&root)
-        .expect("testdata/kgateway")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("expect.yaml").exists())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    cases.sort();
-    cases
-}
-
-/// Every mismatch of one case, as readable lines.
-fn check_case(case: &str) -> Vec<String> {
-    let dir = format!("testdata/kgateway/{case}");
-    let manifests = format!("{dir}/manifests.yaml");
-    let expect = yaml_to_json(
-        &std::fs::read_to_string(common::root().join(&dir).join("expect.yaml")).unwrap(),
-    );
-    let mut problems = Vec::new();
-    check_effective(&manifests, &expect, &mut problems);
-    check_status(&manifests, &expect, &mut problems);
-    check_lint(&manifests, &expect, &mut problems);
-    problems
-}
-
-/// `dopol <command> -f <manifests> -o json <extra>`'s document (`null` when it prints none, so
-/// that a case reports its mismatches instead of stopping the run).
-fn document(command: &str, manifests: &str, extra: &[&str]) -> Value {
-    let mut args = vec![command, "-f", manifests, "-o", "json"];
-    args.extend_from_slice(extra);
-    serde_json::from_str(&dopol(&args).stdout).unwrap_or(Value::Null)
-}
-
-fn check_effective(manifests: &str, expect: &Value, problems: &mut Vec<String>) {
-    let json = document("effective", manifests, &["--kind", "TrafficPolicy"]);
-    let items: BTreeMap<String, &Value> = json["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|i| (i["pathId"].as_str().unwrap_or_default().to_string(), i))
-        .collect();
-    for path in expect["effective"].as_array().into_iter().flatten() {
-        let id = path["path"].as_str().unwrap_or_default();
-        let item = items.get(id);
-        if path["none"] == Value::Bool(true) {
-            if item.is_some() {
-                problems.push(format!("{id}: expected no effective policy, got one"));
-            }
-            continue;
-        }
-        let Some(item) = item else {
-            problems.push(format!("{id}: no effective policy"));
-            continue;
-        };
-        let expected = path["rules"].as_object().cloned().unwrap_or_default();
-        let actual = item["rules"].as_object().cloned().unwrap_or_default();
-        let (mut want_keys, mut got_keys): (Vec<_>, Vec<_>) =
-            (expected.keys().collect(), actual.keys().collect());
-        want_keys.sort();
-        got_keys.sort();
-        if want_keys != got_keys {
-            problems.push(format!("{id}: keys {got_keys:?}, expected {want_keys:?}"));
-        }
-        for (key, want) in &expected {
-            let got = &actual.get(key).cloned().unwrap_or(Value::Null);
-            for field in ["value", "source", "origins"] {
-                if want.get(field).is_some() && want[field] != got[field] {
-                    problems.push(format!(
-                        "{id} {key}.{field}: got {}, expected {}",
-                        got[field], want[field]
-                    ));
-                }
-            }
-        }
-    }
-}
-
-fn check_status(manifests: &str, expect: &Value, problems: &mut Vec<String>) {
-    let Some(expected) = expect["status"].as_array() else {
-        return;
-    };
-    let json = document("status", manifests, &[]);
-    for want in expected {
-        let policy = want["policy"].as_str().unwrap_or_default();
-        let got = json["items"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|i| i["policy"] == want["policy"]);
-        let Some(got) = got else {
-            problems.push(format!("status of {policy}: missing"));
-            continue;
-        };
-        for field in ["conditions", "ancestors"] {
-            if want.get(field).is_some() && want[field] != got[field] {
-                problems.push(format!(
-                    "status of {policy} {field}: got {}, expected {}",
-                    got[field], want[field]
-                ));
-            }
-        }
-    }
-}
-
-fn check_lint(manifests: &str, expect: &Value, problems: &mut Vec<String>) {
-    let Some(expected) = expect["lint"].as_array() else {
-        return;
-    };
-    let json = document("lint", manifests, &[]);
-    let found: Vec<(&str, &str)> = json["diagnostics"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|d| {
-            (
-                d["name"].as_str().unwrap_or_default(),
-                d["object"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
-    for want in expected {
-        let check = want["check"].as_str().unwrap_or_default();
-        let object = want["object"].as_str().unwrap_or_default();
-        if !found.contains(&(check, object)) {
-            problems.push(format!("lint: no `{check}` on {object} (found {found:?})"));
-        }
-    }
-}
-
 #[test]
 fn every_case_matches_its_expectations() {
-    assert!(Path::new(&common::root().join("testdata/kgateway")).is_dir());
-    let mut failures = Vec::new();
-    let mut newly_passing = Vec::new();
-    for case in cases() {
-        let problems = check_case(&case);
-        match (problems.is_empty(), PENDING.contains(&case.as_str())) {
-            (false, false) => failures.push(format!("{case}:\n  {}", problems.join("\n  "))),
-            (true, true) => newly_passing.push(case),
-            _ => {}
-        }
+    Fixtures {
+        dir: "testdata/kgateway",
+        kind: Some("TrafficPolicy"),
+        pending: PENDING,
     }
-    assert!(
-        newly_passing.is_empty(),
-        "these cases pass now; remove them from PENDING: {newly_passing:?}"
-    );
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    .check_all();
 }
 
 /// The rules of the only effective TrafficPolicy of `testdata/kgateway-settings` with `flags`.
@@ -560,12 +404,7 @@ fn explain_lists_policies_in_merge_order_and_every_step() {
     let steps = kind["steps"].as_array().unwrap();
     // One step per policy, then the scopes combined.
     assert_eq!(steps.len(), 4);
-    let second: Vec<(&str, &str)> = steps[1]["changes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["key"].as_str().unwrap(), c["action"].as_str().unwrap()))
-        .collect();
+    let second = common::fixtures::step_changes(&steps[1]);
     assert_eq!(
         second,
         [("cors", "superseded"), ("transformation", "added")]

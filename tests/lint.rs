@@ -395,6 +395,55 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         "testdata/kgateway/scope-headers/manifests.yaml",
         95,
     ),
+    (
+        "DPL6001",
+        &["testdata/envoy/auth-replaced/manifests.yaml"],
+        "warning",
+        "testdata/envoy/auth-replaced/manifests.yaml",
+        45,
+    ),
+    (
+        "DPL6002",
+        &["testdata/envoy/conflict-age/manifests.yaml"],
+        "warning",
+        "testdata/envoy/conflict-age/manifests.yaml",
+        34,
+    ),
+    (
+        "DPL6003",
+        &["testdata/envoy/json-merge/manifests.yaml"],
+        "warning",
+        "testdata/envoy/json-merge/manifests.yaml",
+        45,
+    ),
+    (
+        "DPL6004",
+        &["testdata/envoy/targets-selectors/manifests.yaml"],
+        "info",
+        "testdata/envoy/targets-selectors/manifests.yaml",
+        81,
+    ),
+    (
+        "DPL6005",
+        &["testdata/envoy/targets-selectors/manifests.yaml"],
+        "warning",
+        "testdata/envoy/targets-selectors/manifests.yaml",
+        46,
+    ),
+    (
+        "DPL6006",
+        &["testdata/envoy/targets-selectors/manifests.yaml"],
+        "warning",
+        "testdata/envoy/targets-selectors/manifests.yaml",
+        65,
+    ),
+    (
+        "DPL6007",
+        &["testdata/envoy/targets-selectors/manifests.yaml"],
+        "info",
+        "testdata/envoy/targets-selectors/manifests.yaml",
+        39,
+    ),
 ];
 
 fn lint_json(inputs: &[&str], extra: &[&str]) -> (Value, i32) {

@@ -115,7 +115,7 @@ pub enum ColorChoice {
 /// Report filters.
 #[derive(Debug, Args, Clone, Default)]
 pub struct FilterArgs {
-    /// Only this policy kind (AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy). Repeatable.
+    /// Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable.
     #[arg(long = "kind", value_name = "KIND")]
     pub kinds: Vec<String>,
     /// Only paths through this Gateway (`name` or `ns/name`).

@@ -35,7 +35,12 @@ impl<'e, 'm> Observed<'e, 'm> {
         let mut entries_of_policy = vec![Vec::new(); engine.model.policies.len()];
         for (index, entry) in shared.entries.iter().enumerate() {
             for &policy in &shared.results[entry.fold as usize].policies {
-                entries_of_policy[policy as usize].push(index as u32);
+                // A policy on several elements of one path (families whose every attachment
+                // takes part) is on that path once.
+                let entries = &mut entries_of_policy[policy as usize];
+                if entries.last() != Some(&(index as u32)) {
+                    entries.push(index as u32);
+                }
             }
         }
         (

@@ -118,6 +118,21 @@ pub struct AncestorStatus {
     pub ancestor_ref: AncestorRef,
     /// Its conditions.
     pub conditions: Vec<Condition>,
+    /// The slots of this ancestor the policy lost to another (families that resolve same-target
+    /// conflicts): not part of the controller's status, but what a reader needs to know.
+    #[serde(rename = "conflictedBy", skip_serializing_if = "Vec::is_empty")]
+    pub conflicted_by: Vec<ConflictNote>,
+}
+
+/// Who holds a target a policy also claimed, and why it came first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConflictNote {
+    /// The target (`HTTPRoute shop/cart`).
+    pub target: String,
+    /// The winner's locator.
+    pub winner: String,
+    /// Why it came first.
+    pub why: String,
 }
 
 /// A policy's status as its controller writes it.

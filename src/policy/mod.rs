@@ -7,6 +7,7 @@
 
 pub mod declared;
 pub mod decode;
+pub mod envoy;
 pub mod evaluator;
 pub mod expressions;
 pub mod kgateway;
@@ -22,8 +23,8 @@ use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
 pub use evaluator::{
-    AncestorRef, AncestorStatus, Attachment, Condition, Evaluator, ExplainedMerge, ExplainedPolicy,
-    FamilyExplanation, MergeChange, PathLevel, PathView, PolicyConditions, Via,
+    AncestorRef, AncestorStatus, Attachment, Condition, ConflictNote, Evaluator, ExplainedMerge,
+    ExplainedPolicy, FamilyExplanation, MergeChange, PathLevel, PathView, PolicyConditions, Via,
 };
 pub use registry::Registry;
 use std::fmt;
@@ -331,18 +332,20 @@ pub struct Policy {
     pub blocks: Vec<Block>,
     /// `spec.unset` entries.
     pub unset: Vec<UnsetEntry>,
+    /// The spec as the API server stores it, for families whose merges combine whole specs
+    /// (Envoy Gateway's `mergeType`); `None` for the others.
+    pub spec: Option<Node>,
     /// Where the name is written.
     pub name_span: Span,
 }
 
 impl Policy {
-    /// A policy of `kind` read from `object` with its targets and blocks: priority 0, no
-    /// errors, no `unset` entries (a family sets those it has).
-    pub fn from_object(
+    /// A policy decoded from `object`, with its targets and blocks; no priority, errors or
+    /// `unset` entries (a family sets those it has).
+    pub fn new(
         kind: &'static PolicyKind,
         object: &Object,
-        targets: Vec<TargetRef>,
-        selectors: Vec<TargetSelector>,
+        (targets, selectors): (Vec<TargetRef>, Vec<TargetSelector>),
         blocks: Vec<Block>,
     ) -> Policy {
         Policy {
@@ -363,6 +366,7 @@ impl Policy {
             errors: Vec::new(),
             blocks,
             unset: Vec::new(),
+            spec: None,
             name_span: object.name_span(),
         }
     }

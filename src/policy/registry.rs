@@ -56,6 +56,7 @@ impl Registry {
         let mut registry = Registry::empty();
         registry.add(Arc::new(super::kuadrant::Kuadrant));
         registry.add(Arc::new(kgateway));
+        registry.add(Arc::new(super::envoy::EnvoyGateway::builtin()));
         registry
     }
 

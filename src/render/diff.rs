@@ -245,7 +245,15 @@ fn condition_changes(before: &[Condition], after: &[Condition]) -> Vec<String> {
             format!("{} ({})", c.status, c.reason)
         })
     };
-    ["Accepted", "Enforced"]
+    // Every condition type either side has, in order of appearance (Accepted, Enforced for
+    // Kuadrant; Attached, Merged, Overridden for the other families).
+    let mut kinds: Vec<&str> = Vec::new();
+    for condition in before.iter().chain(after) {
+        if !kinds.contains(&condition.kind) {
+            kinds.push(condition.kind);
+        }
+    }
+    kinds
         .into_iter()
         .filter_map(|kind| {
             let old = before.iter().find(|c| c.kind == kind);

@@ -52,7 +52,9 @@ pub fn status_table(report: &StatusReport) -> String {
     ]);
     for item in &report.items {
         let accepted = &item.conditions[0];
-        let enforced = item.conditions.get(1);
+        // The last condition after Accepted: Enforced (Kuadrant), Attached (kgateway),
+        // Overridden rather than Merged when an Envoy Gateway policy has both.
+        let enforced = item.conditions.get(1..).and_then(<[_]>::last);
         let (status, reason, message) = match enforced {
             Some(e) => (e.status, e.reason, e.message.as_str()),
             None => ("-", accepted.reason, accepted.message.as_str()),
@@ -67,6 +69,7 @@ pub fn status_table(report: &StatusReport) -> String {
         ]);
     }
     let mut out = finish(&conditions);
+    out.push_str(&conflicts_table(report));
     let mut rules = new_table(&["POLICY", "RULE", "OUTCOMES"]);
     let mut last_policy = String::new();
     for item in &report.items {
@@ -93,6 +96,37 @@ pub fn status_table(report: &StatusReport) -> String {
         out.push_str(&finish(&rules));
     }
     out
+}
+
+/// The targets policies lost to another policy of their kind (per-ancestor `conflictedBy`),
+/// with the holder and why it came first; empty when there are none.
+fn conflicts_table(report: &StatusReport) -> String {
+    let mut table = new_table(&["POLICY", "CONFLICTED ON", "HELD BY", "WHY"]);
+    let mut last_policy = String::new();
+    for item in &report.items {
+        let notes = item
+            .ancestors
+            .iter()
+            .flatten()
+            .flat_map(|a| &a.conflicted_by);
+        let mut seen = Vec::new();
+        for note in notes {
+            if seen.contains(&note) {
+                continue;
+            }
+            seen.push(note);
+            table.add_row(vec![
+                blank_if_same(&mut last_policy, short(&item.policy)),
+                note.target.clone(),
+                short(&note.winner).to_string(),
+                note.why.clone(),
+            ]);
+        }
+    }
+    if table.row_count() == 0 {
+        return String::new();
+    }
+    format!("\n{}", finish(&table))
 }
 
 /// `dopol overridden` as a table.

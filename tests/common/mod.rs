@@ -1,6 +1,8 @@
 //! Test helpers: run the real `dopol` binary from the repository root and read its output.
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};

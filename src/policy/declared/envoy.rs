@@ -1,76 +1,29 @@
 //! Declared kinds of the `envoy-gateway` model (families §4.3): everything the Envoy Gateway
 //! family needs to evaluate a declared kind — its kind, `plural` for messages (the route-rule
 //! message uses it too), whether `spec.mergeType` is honoured, the StrategicMerge keyed lists,
-//! the target fields and the rule cut — as [`EnvoySettings`].
-//!
-//! The Envoy Gateway family is not part of this build yet, so [`super::load`] rejects such a
-//! declaration with a located error; once it is, registering a declared kind is
-//! `EnvoyGateway::declared(kind, settings.into())` with these settings.
+//! the target fields and the rule cut — as the family's own [`EnvoyKindSpec`], so that a declared
+//! kind is evaluated by exactly the code that evaluates the built-in ones.
 
 use super::Declaration;
 use super::layout::Layout;
 use crate::load::fields::{FieldPath, Fields};
-use crate::policy::decode::TargetFields;
-use crate::policy::{PolicyKind, Rule};
+use crate::policy::PolicyKind;
+use crate::policy::envoy::{EnvoyKindSpec, ListenerStyle, RuleCut};
 use crate::yaml::Node;
 use std::sync::Arc;
-
-/// A spec cut into rules.
-pub type CutFn = Arc<dyn Fn(&Node) -> Vec<Rule> + Send + Sync>;
-
-/// How a declared Envoy Gateway kind's spec becomes rules.
-#[derive(Clone)]
-pub enum EnvoyRules {
-    /// Every top-level field but the targets, `mergeType` and these.
-    TopLevel {
-        /// Fields that are not rules.
-        exclude: Vec<String>,
-    },
-    /// A declared cut of the spec.
-    Custom(CutFn),
-}
-
-impl std::fmt::Debug for EnvoyRules {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EnvoyRules::TopLevel { exclude } => f
-                .debug_struct("TopLevel")
-                .field("exclude", exclude)
-                .finish(),
-            EnvoyRules::Custom(_) => f.write_str("Custom"),
-        }
-    }
-}
-
-/// A declared Envoy Gateway kind's settings.
-#[derive(Clone, Debug)]
-pub struct EnvoySettings {
-    /// lowerCamel plural for messages (`backendTrafficPolicies`).
-    pub plural: String,
-    /// The plural in the route-rule Overridden message (the declared plural too).
-    pub rule_plural: String,
-    /// Whether `spec.mergeType` is honoured.
-    pub merge_type: bool,
-    /// StrategicMerge keyed lists: path below `spec` → key field.
-    pub list_merge_keys: Vec<(Vec<String>, String)>,
-    /// The spec fields naming targets.
-    pub targets: TargetFields,
-    /// The rule cut.
-    pub rules: EnvoyRules,
-}
 
 /// The kind and settings of a declared `envoy-gateway` kind.
 pub fn envoy_spec(
     declaration: &Declaration,
     kinds: &'static [PolicyKind],
-) -> (&'static PolicyKind, EnvoySettings) {
+) -> (&'static PolicyKind, EnvoyKindSpec) {
     let rules = match &declaration.layout {
-        Layout::TopLevel { exclude } => EnvoyRules::TopLevel {
+        Layout::TopLevel { exclude } => RuleCut::TopLevel {
             exclude: exclude.clone(),
         },
         layout @ Layout::Rules(_) => {
             let layout = layout.clone();
-            EnvoyRules::Custom(Arc::new(move |spec: &Node| {
+            RuleCut::Custom(Arc::new(move |spec: &Node| {
                 // Shape problems of a declared cut were reported when the policy was decoded.
                 let mut fields = Fields::new("");
                 let mut rules = Vec::new();
@@ -81,13 +34,17 @@ pub fn envoy_spec(
             }))
         }
     };
-    let settings = EnvoySettings {
+    let settings = EnvoyKindSpec {
         plural: declaration.plural.clone(),
         rule_plural: declaration.plural.clone(),
         merge_type: declaration.merge_type,
         list_merge_keys: declaration.list_merge_keys.clone(),
         targets: super::target_fields(declaration),
         rules,
+        // A declaration names no authentication fields, so `auth-replaced-without-merge` does
+        // not apply to declared kinds.
+        auth_fields: Vec::new(),
+        listener_style: ListenerStyle::Listener,
     };
     (&kinds[0], settings)
 }
@@ -128,7 +85,7 @@ families:
             [(vec!["compression".to_string()], "type".to_string())]
         );
         assert!(settings.targets.list && !settings.targets.single);
-        let EnvoyRules::Custom(cut) = &settings.rules else {
+        let RuleCut::Custom(cut) = &settings.rules else {
             panic!("a declared cut");
         };
         let spec = yaml("{retry: {n: 1}, headers: [{name: a, v: 1}], mergeType: JSONMerge}");

@@ -108,7 +108,6 @@ pub fn load(paths: &[String]) -> Result<Declared, Rejected> {
         }
     }
     diagnostics.extend(duplicates(&declarations));
-    diagnostics.extend(declarations.iter().filter_map(unavailable));
     if !diagnostics.is_empty() {
         return Err(Rejected {
             diagnostics,
@@ -152,21 +151,6 @@ fn duplicates(declarations: &[Declaration]) -> Vec<Diagnostic> {
         }
     }
     found
-}
-
-/// The one model this build cannot evaluate yet.
-fn unavailable(declaration: &Declaration) -> Option<Diagnostic> {
-    (declaration.model == MergeModel::EnvoyGateway).then(|| {
-        Diagnostic::new(
-            Code::InvalidFamilies,
-            format!(
-                "{}: the `envoy-gateway` model is not available in this build of dopol",
-                declaration.kind
-            ),
-        )
-        .with_label(declaration.model_span, "not available in this build")
-        .with_help("declare the kind with the `kuadrant` or `kgateway` model, or use a dopol build with the Envoy Gateway family")
-    })
 }
 
 fn leak(text: &str) -> &'static str {
@@ -271,8 +255,10 @@ impl Declared {
                     family.global_namespace = global_namespace.map(str::to_string);
                     Arc::new(family)
                 }
-                // Rejected by `load` until the Envoy Gateway family is part of the build.
-                MergeModel::EnvoyGateway => continue,
+                MergeModel::EnvoyGateway => {
+                    let (kind, spec) = envoy::envoy_spec(declaration, kinds);
+                    Arc::new(crate::policy::envoy::EnvoyGateway::declared(kind, spec))
+                }
             };
             let family = match replaced {
                 Some((_, kind)) => Arc::new(Overriding {

@@ -207,7 +207,7 @@ fn decode_policy(
     let spec_path = root.key("spec");
     let spec = fields.required(&object.root, "spec", &root)?;
     fields.map(spec, &spec_path)?;
-    let (targets, selectors) = decode::targets(fields, kind, spec, &spec_path, target_fields);
+    let targets = decode::targets(fields, kind, spec, &spec_path, target_fields);
     let (priority, mut errors) = weight(object);
     let rules = match rule_fields {
         FieldRules::TrafficPolicy => {
@@ -233,7 +233,7 @@ fn decode_policy(
     Some(Policy {
         priority,
         errors,
-        ..Policy::from_object(kind, object, targets, selectors, vec![block])
+        ..Policy::new(kind, object, targets, vec![block])
     })
 }
 

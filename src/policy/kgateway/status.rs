@@ -77,6 +77,7 @@ pub fn conditions(
         .map(|(SortKey(reference), state)| AncestorStatus {
             ancestor_ref: reference,
             conditions: vec![accepted.clone(), attached(state)],
+            conflicted_by: Vec::new(),
         })
         .collect();
     ancestors.sort_by_key(|a| sort_key(&a.ancestor_ref));

@@ -171,7 +171,7 @@ impl Decoder<'_, '_> {
             self.fields.check_known(spec_entries, &spec_path, &known);
         }
 
-        let (targets, selectors) = decode::targets(
+        let targets = decode::targets(
             self.fields,
             self.kind,
             spec,
@@ -227,7 +227,7 @@ impl Decoder<'_, '_> {
         let blocks: Vec<Block> = blocks.into_iter().collect::<Option<_>>()?;
         Some(Policy {
             unset: unset?,
-            ..Policy::from_object(self.kind, object, targets, selectors, blocks)
+            ..Policy::new(self.kind, object, targets, blocks)
         })
     }
 

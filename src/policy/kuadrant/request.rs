@@ -638,6 +638,7 @@ mod tests {
             errors: Vec::new(),
             blocks: Vec::new(),
             unset: Vec::new(),
+            spec: None,
             name_span: Span::default(),
         }
     }

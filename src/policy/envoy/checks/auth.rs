@@ -1,0 +1,92 @@
+//! `auth-replaced-without-merge` (envoyproxy/gateway#8781): a route SecurityPolicy without
+//! `mergeType` replaces the Gateway's SecurityPolicy as a whole, so authentication the Gateway
+//! policy sets (JWT, OIDC, ...) and the route policy does not repeat is switched off for that
+//! route — usually by surprise, since the route policy was meant to add something.
+
+use super::super::evaluate::EnvoyEvaluator;
+use crate::diag::{Code, Diagnostic};
+use crate::engine::observed::Observed;
+use crate::lint::doc::CheckDoc;
+use crate::policy::Level;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Its documentation.
+pub const DOCS: &[CheckDoc] = &[CheckDoc {
+    code: Code::AuthReplacedWithoutMerge,
+    explanation: "Envoy Gateway applies only the most specific SecurityPolicy of a route: a route (or rule) policy replaces the listener's or Gateway's as a whole. When the Gateway policy sets authentication (`jwt`, `oidc`, `basicAuth`, `apiKeyAuth`, `extAuth`, `authorization`) and the route policy does not set the same field, that authentication is off for the route (envoyproxy/gateway#8781). With `mergeType` the route policy is merged into the Gateway's instead.",
+    fix: "Set `mergeType: StrategicMerge` (or `JSONMerge`) on the route policy, or repeat the Gateway's authentication in it.",
+    example: "# Gateway SecurityPolicy: jwt: {providers: [...]}\n# route SecurityPolicy:\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]\n  cors: {allowOrigins: [\"https://a.example\"]}",
+}];
+
+/// One finding per (route policy, Gateway policy) pair, with the fields it hides.
+pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+    let model = evaluator.model;
+    let mut found: BTreeMap<(u32, u32), (BTreeSet<String>, BTreeSet<u32>)> = BTreeMap::new();
+    for entry in &observed.shared.entries {
+        if let Some((pair, hidden)) = hidden_auth(evaluator, entry.path, entry.kind) {
+            let slot = found.entry(pair).or_default();
+            slot.0.extend(hidden);
+            slot.1.insert(entry.path);
+        }
+    }
+    found
+        .into_iter()
+        .map(|((winner, gateway), (fields, paths))| {
+            let w = &model.policies[winner as usize];
+            let g = &model.policies[gateway as usize];
+            let fields: Vec<String> = fields.into_iter().map(|f| format!("`{f}`")).collect();
+            Diagnostic::new(
+                Code::AuthReplacedWithoutMerge,
+                format!(
+                    "{} replaces {} on {} without mergeType: its {} {} off there",
+                    w.display(),
+                    g.display(),
+                    crate::words::counted(paths.len(), "path"),
+                    fields.join(", "),
+                    if fields.len() == 1 { "is" } else { "are" }
+                ),
+            )
+            .with_label(w.name_span, "replaces the Gateway's authentication")
+            .with_object(w.display())
+            .with_help("set `mergeType: StrategicMerge` to merge into the Gateway policy, or repeat its authentication here")
+        })
+        .collect()
+}
+
+/// On one path and kind: the route winner without `mergeType`, the listener or Gateway policy
+/// it hides, and the auth fields only the hidden one sets.
+fn hidden_auth(
+    evaluator: &EnvoyEvaluator<'_>,
+    path: u32,
+    kind: usize,
+) -> Option<((u32, u32), BTreeSet<String>)> {
+    let model = evaluator.model;
+    let topology = evaluator.topology;
+    let policy_kind = model.registry.kind(kind);
+    let spec = evaluator
+        .kinds
+        .iter()
+        .position(|k| std::ptr::eq(k, policy_kind))?;
+    let auth = &evaluator.specs[spec].auth_fields;
+    if auth.is_empty() {
+        return None;
+    }
+    let holders = evaluator.holders(&topology.elements(&topology.paths[path as usize]), kind);
+    let decision = evaluator.decide(&holders)?;
+    let winner = decision.winner;
+    let route_level = matches!(decision.slot.level(), Level::Route | Level::RouteRule);
+    if !route_level || evaluator.merge_type(winner).is_some() {
+        return None;
+    }
+    let &(_, hidden) = holders
+        .slots
+        .iter()
+        .find(|(t, _)| matches!(t.level(), Level::Listener | Level::Gateway))?;
+    let has = |p: u32, key: &str| model.policies[p as usize].blocks[0].rule(key).is_some();
+    let fields: BTreeSet<String> = auth
+        .iter()
+        .filter(|f| has(hidden, f) && !has(winner, f))
+        .cloned()
+        .collect();
+    (!fields.is_empty()).then_some(((winner, hidden), fields))
+}

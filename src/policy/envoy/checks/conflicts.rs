@@ -1,0 +1,70 @@
+//! `conflicted` (envoyproxy/gateway#8845): a policy that targets a slot another policy of its
+//! kind already holds is not accepted there — silently, apart from a status condition. One
+//! finding per lost target, naming the holder and why it came first.
+
+use super::super::evaluate::EnvoyEvaluator;
+use super::super::slots::{holder, why_first};
+use crate::diag::{Code, Diagnostic};
+use crate::lint::doc::CheckDoc;
+use crate::policy::{Policy, Via};
+use crate::source::Span;
+
+/// Its documentation.
+pub const DOCS: &[CheckDoc] = &[CheckDoc {
+    code: Code::Conflicted,
+    explanation: "Envoy Gateway lets one policy of a kind attach to each target (a Gateway, a listener, a route, a route rule). Policies are processed oldest first (then by namespace/name); the first one holds the target and every later one is Conflicted there (Accepted=False on that ancestor) and does nothing for it. Its other targets are unaffected. Nothing merges them: the later policy's fields are simply lost there.",
+    fix: "Merge the two policies into one, or target different elements (a rule or listener is more specific than its route or Gateway).",
+    example: "# two BackendTrafficPolicies with targetRefs [{kind: HTTPRoute, name: app}]: the newer one is Conflicted",
+}];
+
+/// One finding per (policy, target) it lost.
+pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
+    let model = evaluator.model;
+    let targets = &evaluator.topology.targets;
+    let mut diagnostics = Vec::new();
+    for (index, policy) in model.policies.iter().enumerate() {
+        let index = index as u32;
+        if !evaluator.owns(index) {
+            continue;
+        }
+        let kind = evaluator.kind_index(index);
+        let unique: std::collections::BTreeSet<_> =
+            targets.of_policy[index as usize].iter().copied().collect();
+        for target in unique {
+            let Some(winner) = holder(evaluator.topology, target, kind).filter(|&w| w != index)
+            else {
+                continue;
+            };
+            let via = targets
+                .on(target, kind)
+                .iter()
+                .zip(targets.vias_on(target, kind))
+                .find(|(p, _)| **p == index)
+                .map(|(_, via)| *via);
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::Conflicted,
+                    format!(
+                        "{} is Conflicted on {}: {} holds it because {}; this policy does nothing there",
+                        policy.display(),
+                        target.describe(model),
+                        model.policies[winner as usize].display(),
+                        why_first(model, winner, index)
+                    ),
+                )
+                .with_label(span_of(policy, via), "Conflicted here")
+                .with_object(policy.display()),
+            );
+        }
+    }
+    diagnostics
+}
+
+/// Where the attachment through `via` is written.
+fn span_of(policy: &Policy, via: Option<Via>) -> Span {
+    match via {
+        Some(Via::TargetRef(i)) => policy.targets[i as usize].span,
+        Some(Via::Selector(i)) => policy.selectors[i as usize].span,
+        _ => policy.name_span,
+    }
+}

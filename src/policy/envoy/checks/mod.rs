@@ -1,0 +1,31 @@
+//! Envoy Gateway's lint checks (families §3.6), one module per check, each with its
+//! documentation. Findings about how a policy is written (`null-pruned`,
+//! `deprecated-target-ref`, `selector-selects-all`, `cross-namespace-selector`,
+//! `ignored-target-kind`) are reported while decoding ([`super::decode`]); their documentation
+//! lives in [`written`]. The generic `target-not-found` comes from the topology (and from
+//! [`untargeted`] for a policy that names no target);
+//! `policy-unreachable` and `policy-overridden` are computed here from the family's own outcomes
+//! ([`reach`]), since Envoy Gateway has no `Enforced` condition.
+
+mod auth;
+mod conflicts;
+mod reach;
+mod untargeted;
+pub mod written;
+
+use super::evaluate::EnvoyEvaluator;
+use crate::diag::Diagnostic;
+use crate::engine::observed::Observed;
+use crate::lint::doc::CheckDoc;
+
+/// Documentation of every code only this family reports.
+pub const DOCS: &[&[CheckDoc]] = &[auth::DOCS, conflicts::DOCS, written::DOCS];
+
+/// Every finding of the family's checks.
+pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+    let mut diagnostics = conflicts::check(evaluator);
+    diagnostics.extend(auth::check(evaluator, observed));
+    diagnostics.extend(reach::check(evaluator, observed));
+    diagnostics.extend(untargeted::check(evaluator));
+    diagnostics
+}

@@ -1,0 +1,80 @@
+//! The generic `policy-unreachable` and `policy-overridden` for Envoy Gateway kinds: an
+//! accepted policy in the path to no route, and one that holds a slot on paths but whose
+//! rules are effective or merged on none of them (more specific policies win everywhere).
+
+use super::super::evaluate::EnvoyEvaluator;
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::engine::fold::RuleEvent;
+use crate::engine::observed::Observed;
+use crate::policy::Level;
+
+/// Both checks over the family's policies.
+pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
+    let model = evaluator.model;
+    (0..model.policies.len() as u32)
+        .filter(|&p| {
+            evaluator.owns(p) && !evaluator.topology.targets.of_policy[p as usize].is_empty()
+        })
+        .filter_map(|p| {
+            if observed.entries_of_policy[p as usize].is_empty() {
+                Some(unreachable(evaluator, p))
+            } else {
+                overridden(evaluator, observed, p)
+            }
+        })
+        .collect()
+}
+
+/// An accepted policy on no path.
+fn unreachable(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
+    let model = evaluator.model;
+    let policy = &model.policies[index as usize];
+    let target = evaluator.topology.targets.of_policy[index as usize][0].describe(model);
+    Diagnostic::new(
+        Code::PolicyUnreachable,
+        format!(
+            "{} targets {target}, which has no route beneath it; the policy is in the path to nothing",
+            policy.display()
+        ),
+    )
+    .with_label(policy.name_span, "no route is attached beneath its targets")
+    .with_object(policy.display())
+}
+
+/// A policy holding slots on paths whose rules are effective or merged on none of them.
+fn overridden(
+    evaluator: &EnvoyEvaluator<'_>,
+    observed: &Observed<'_, '_>,
+    index: u32,
+) -> Option<Diagnostic> {
+    let observations = observed.observations(index);
+    let wins = observations
+        .iter()
+        .any(|o| matches!(o.outcome, RuleEvent::Added | RuleEvent::Merged { .. }));
+    if observations.is_empty() || wins {
+        return None;
+    }
+    let policy = &evaluator.model.policies[index as usize];
+    // A Gateway or listener policy every route replaces is the documented layout.
+    let wide = evaluator.topology.targets.of_policy[index as usize]
+        .iter()
+        .all(|t| matches!(t.level(), Level::Gateway | Level::Listener));
+    let severity = if wide {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
+    let diagnostic = Diagnostic::new(
+        Code::PolicyOverridden,
+        format!(
+            "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
+            policy.display(),
+            policy.kind.kind
+        ),
+    )
+    .with_severity(severity)
+    .with_label(policy.name_span, "overridden everywhere")
+    .with_object(policy.display())
+    .with_help(format!("see `dopol reach {}`", policy.namespaced_name()));
+    Some(diagnostic)
+}

@@ -1,0 +1,29 @@
+//! The generic `target-not-found` for an Envoy Gateway policy that names no target at all (no
+//! `targetRef`, `targetRefs` or `targetSelectors`): none of its targets resolves (families §1
+//! Unresolved policies), although the topology, which reports targets that miss and selectors
+//! that select nothing, has nothing to point at.
+
+use super::super::evaluate::EnvoyEvaluator;
+use crate::diag::{Code, Diagnostic};
+
+/// One finding per policy of the family without any target.
+pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
+    let model = evaluator.model;
+    model
+        .policies
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| evaluator.owns(*i as u32) && p.targets.is_empty() && p.selectors.is_empty())
+        .map(|(_, p)| {
+            Diagnostic::new(
+                Code::TargetNotFound,
+                format!(
+                    "{} has no targets (no targetRef, targetRefs or targetSelectors); it is not accepted (TargetNotFound)",
+                    p.display()
+                ),
+            )
+            .with_label(p.name_span, "targets nothing")
+            .with_object(p.display())
+        })
+        .collect()
+}

@@ -1,0 +1,265 @@
+//! An Envoy Gateway object as a [`Policy`] (families §3.1): the CRD's shape rules (target
+//! kinds, no `sectionName` in a selector, `mergeType` only where allowed), what dopol does not
+//! model (TCPRoute/UDPRoute/TLSRoute/ListenerSet targets, a selector's `namespaces`), the pruning
+//! of `null`s the API server does, and the rule keys.
+//!
+//! The decode-time findings (`null-pruned`, `deprecated-target-ref`, `selector-selects-all`,
+//! `cross-namespace-selector`, `ignored-target-kind`) are reported here, where the nodes are.
+
+use super::merge::{MergeType, prune_nulls};
+use super::spec::EnvoyKindSpec;
+use crate::diag::{Code, Diagnostic};
+use crate::load::Object;
+use crate::load::fields::{FieldPath, Fields};
+use crate::policy::{Block, BlockKind, Policy, PolicyKind, Strategy, decode};
+use crate::yaml::{Entry, Node, Value};
+use std::sync::Arc;
+
+/// Target kinds Envoy Gateway accepts but dopol does not model.
+const IGNORED_ROUTES: [&str; 3] = ["TCPRoute", "UDPRoute", "TLSRoute"];
+/// The route kinds `mergeType` allows (every xRoute).
+const XROUTES: [&str; 5] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "UDPRoute", "TLSRoute"];
+
+/// Decodes one object of `kind`; `None` when the API server would reject it.
+pub fn decode_policy(
+    kind: &'static PolicyKind,
+    spec_rules: &EnvoyKindSpec,
+    object: &Object,
+    fields: &mut Fields,
+) -> Option<Policy> {
+    let root = FieldPath::ROOT;
+    let spec_path = root.key("spec");
+    let written = fields.required(&object.root, "spec", &root)?;
+    fields.map(written, &spec_path)?;
+    let mut pruned = Vec::new();
+    let spec = prune_nulls(written, &mut pruned);
+    for span in pruned {
+        fields.report(pruned_null(object, span));
+    }
+    merge_type(kind, spec_rules, &spec, fields);
+    if let Some(single) = spec.get("targetRef") {
+        fields.report(deprecated_target_ref(object, single));
+    }
+    let spec = unmodelled_targets(kind, &spec, fields);
+    let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
+    for (i, selector) in targets.1.iter().enumerate() {
+        check_selector(kind, selector, i, fields);
+    }
+    let rules = spec_rules.rules.cut(&spec);
+    if fields.failed() {
+        return None;
+    }
+    let block = Block {
+        kind: BlockKind::Spec,
+        strategy: Strategy::Atomic,
+        rules,
+        constraint: None,
+        span: written.span,
+    };
+    Some(Policy {
+        spec: Some(spec),
+        ..Policy::new(kind, object, targets, vec![block])
+    })
+}
+
+/// `null-pruned` at `span`.
+fn pruned_null(object: &Object, span: crate::source::Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::NullPruned,
+        format!(
+            "{}: the API server prunes this `null`, so the field is absent (it cannot delete a parent policy's field)",
+            object.display()
+        ),
+    )
+    .with_label(span, "pruned")
+}
+
+/// `deprecated-target-ref` on the singular `targetRef`.
+fn deprecated_target_ref(object: &Object, single: &Node) -> Diagnostic {
+    Diagnostic::new(
+        Code::DeprecatedTargetRef,
+        format!(
+            "{}: `spec.targetRef` is deprecated (Envoy Gateway: Warning/DeprecatedField); use `targetRefs`",
+            object.display()
+        ),
+    )
+    .with_label(single.span, "deprecated")
+}
+
+/// `spec.mergeType` of a decoded spec, when set to a known value.
+pub fn read_merge_type(spec: &Node) -> Option<MergeType> {
+    spec.get("mergeType")
+        .and_then(Node::as_str)
+        .and_then(MergeType::parse)
+}
+
+/// The kinds of every targetRef(s) entry and selector, with their nodes.
+fn target_kinds(spec: &Node) -> Vec<(&str, &Node)> {
+    let single = spec.get("targetRef").into_iter();
+    let lists = ["targetRefs", "targetSelectors"]
+        .into_iter()
+        .filter_map(|f| spec.get(f).and_then(Node::as_seq))
+        .flatten();
+    single
+        .chain(lists)
+        .filter_map(|n| {
+            let kind = n.get("kind")?;
+            Some((kind.as_str()?, kind))
+        })
+        .collect()
+}
+
+/// §3.1: `mergeType` only on kinds that honour it, with a known value, and only when every
+/// target is an xRoute (CRD rules: a shape error).
+fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields: &mut Fields) {
+    let Some(node) = spec.get("mergeType") else {
+        return;
+    };
+    if !spec_rules.merge_type {
+        fields.invalid(
+            node.span,
+            format!("`spec.mergeType`: {} has no mergeType field", kind.kind),
+            "not allowed here",
+        );
+        return;
+    }
+    let text = node.as_str().unwrap_or_default();
+    if MergeType::parse(text).is_none() {
+        fields.invalid(
+            node.span,
+            format!("`spec.mergeType`: Unsupported value: \"{text}\": supported values: \"StrategicMerge\", \"JSONMerge\""),
+            "not a merge type",
+        );
+    }
+    for (target, at) in target_kinds(spec) {
+        if !XROUTES.contains(&target) {
+            fields.invalid(
+                at.span,
+                format!("`spec.mergeType`: mergeType can only be set when every target is an xRoute, and this target is a {target}"),
+                "not an xRoute",
+            );
+        }
+    }
+}
+
+/// Whether `target` is a kind Envoy Gateway allows for `kind` but dopol does not model.
+fn unmodelled(kind: &PolicyKind, target: &str) -> bool {
+    let routes = kind.target_kinds.iter().any(|k| *k != "Gateway");
+    target == "ListenerSet" || (routes && IGNORED_ROUTES.contains(&target))
+}
+
+/// `spec` without the targets of unmodelled kinds and without selectors' `namespaces`, each
+/// reported (info `ignored-target-kind`, warning `cross-namespace-selector`).
+fn unmodelled_targets(kind: &PolicyKind, spec: &Node, fields: &mut Fields) -> Node {
+    let Some(entries) = spec.as_map() else {
+        return spec.clone();
+    };
+    let keep_target = |node: &Node, fields: &mut Fields| {
+        let target = node.get("kind").and_then(Node::as_str).unwrap_or_default();
+        if !unmodelled(kind, target) {
+            return true;
+        }
+        fields.report(
+            Diagnostic::new(
+                Code::IgnoredTargetKind,
+                format!("a {target} target is not modelled by dopol; it is ignored"),
+            )
+            .with_label(node.span, "ignored"),
+        );
+        false
+    };
+    let mut out = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let value = match &*entry.key.text {
+            "targetRef" if !keep_target(&entry.value, fields) => continue,
+            "targetRefs" => filter_seq(&entry.value, |n| keep_target(n, fields)),
+            "targetSelectors" => {
+                let kept = filter_seq(&entry.value, |n| keep_target(n, fields));
+                without_namespaces(&kept, fields)
+            }
+            _ => entry.value.clone(),
+        };
+        out.push(Entry {
+            key: entry.key.clone(),
+            value,
+        });
+    }
+    Node {
+        span: spec.span,
+        value: Value::Map(Arc::from(out)),
+    }
+}
+
+fn filter_seq(node: &Node, mut keep: impl FnMut(&Node) -> bool) -> Node {
+    match node.as_seq() {
+        Some(items) => Node {
+            span: node.span,
+            value: Value::Seq(items.iter().filter(|n| keep(n)).cloned().collect()),
+        },
+        None => node.clone(),
+    }
+}
+
+/// Selectors without their `namespaces` field, which dopol does not evaluate.
+fn without_namespaces(selectors: &Node, fields: &mut Fields) -> Node {
+    let Some(items) = selectors.as_seq() else {
+        return selectors.clone();
+    };
+    let items: Vec<Node> = items
+        .iter()
+        .map(|item| match (item.get("namespaces"), item.as_map()) {
+            (Some(namespaces), Some(entries)) => {
+                fields.report(
+                    Diagnostic::new(
+                        Code::CrossNamespaceSelector,
+                        "dopol does not evaluate a targetSelector's `namespaces`: the selector acts on the policy's namespace only",
+                    )
+                    .with_label(namespaces.span, "not evaluated"),
+                );
+                let kept: Vec<Entry> = entries
+                    .iter()
+                    .filter(|e| &*e.key.text != "namespaces")
+                    .cloned()
+                    .collect();
+                Node {
+                    span: item.span,
+                    value: Value::Map(Arc::from(kept)),
+                }
+            }
+            _ => item.clone(),
+        })
+        .collect();
+    Node {
+        span: selectors.span,
+        value: Value::Seq(items.into()),
+    }
+}
+
+/// A selector's kind must be a target kind (CRD), and an empty selector selects everything.
+fn check_selector(
+    kind: &PolicyKind,
+    selector: &crate::policy::TargetSelector,
+    index: usize,
+    fields: &mut Fields,
+) {
+    if !kind.target_kinds.contains(&selector.kind.as_str()) {
+        fields.push(
+            Diagnostic::new(Code::InvalidTargetKind, kind.target_kind_message).with_label(
+                selector.span,
+                format!("{} may not select a {}", kind.kind, selector.kind),
+            ),
+        );
+    }
+    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
+        fields.report(
+            Diagnostic::new(
+                Code::SelectorSelectsAll,
+                format!(
+                    "`spec.targetSelectors[{index}]` has neither matchLabels nor matchExpressions: it selects every {} in the policy's namespace",
+                    selector.kind
+                ),
+            )
+            .with_label(selector.span, "selects everything"),
+        );
+    }
+}

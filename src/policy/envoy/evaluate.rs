@@ -1,0 +1,286 @@
+//! Envoy Gateway's evaluation of one path (families §3.3–3.4): the most specific slot holder
+//! wins atomically; with `mergeType` on a route or rule slot it is merged into its parent
+//! (the listener's, else the Gateway's holder), and each rule key says who contributed.
+
+use super::merge::{MergeType, merge};
+use super::slots::{Decision, Holders};
+use super::spec::EnvoyKindSpec;
+use crate::diag::{Code, Diagnostic};
+use crate::engine::fold::{
+    Effective, EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
+};
+use crate::engine::observed::Observed;
+use crate::model::Model;
+use crate::policy::{Evaluator, PathView, PolicyConditions, PolicyKind};
+use crate::topology::{NO_CHAIN, Target, Topology};
+use crate::yaml::Node;
+use std::collections::BTreeSet;
+use std::sync::{Arc, OnceLock};
+
+/// What the evaluator keeps per policy of the family.
+#[derive(Clone, Debug)]
+pub(super) struct Info<'m> {
+    /// Index into the family's specs.
+    pub spec: usize,
+    /// `spec.mergeType`.
+    pub merge: Option<MergeType>,
+    /// The spec as the API server stores it (nulls pruned): what a merge combines.
+    pub node: &'m Node,
+}
+
+/// A route policy merged into a parent on one path (§3.4), for status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct MergeRecord {
+    /// The path.
+    pub path: u32,
+    /// The route or rule policy.
+    pub winner: u32,
+    /// The parent.
+    pub parent: u32,
+    /// The parent's slot.
+    pub parent_slot: Target,
+}
+
+/// The family's evaluation of one model.
+pub struct EnvoyEvaluator<'m> {
+    pub(super) model: &'m Model,
+    pub(super) topology: &'m Topology,
+    pub(super) specs: Arc<[EnvoyKindSpec]>,
+    pub(super) kinds: &'static [PolicyKind],
+    info: Vec<Option<Info<'m>>>,
+    merges: OnceLock<Vec<MergeRecord>>,
+}
+
+impl<'m> EnvoyEvaluator<'m> {
+    /// Notes each policy's kind spec and `mergeType`.
+    pub fn new(
+        model: &'m Model,
+        topology: &'m Topology,
+        specs: Arc<[EnvoyKindSpec]>,
+        kinds: &'static [PolicyKind],
+    ) -> EnvoyEvaluator<'m> {
+        let info = model
+            .policies
+            .iter()
+            .map(|p| {
+                let spec = kinds.iter().position(|k| std::ptr::eq(k, p.kind))?;
+                let node = p.spec.as_ref()?;
+                Some(Info {
+                    spec,
+                    merge: super::decode::read_merge_type(node),
+                    node,
+                })
+            })
+            .collect();
+        EnvoyEvaluator {
+            model,
+            topology,
+            specs,
+            kinds,
+            info,
+            merges: OnceLock::new(),
+        }
+    }
+
+    /// The spec of `policy`'s kind (a policy of this family).
+    pub(super) fn spec(&self, policy: u32) -> &EnvoyKindSpec {
+        let index = self.info[policy as usize].as_ref().map_or(0, |i| i.spec);
+        &self.specs[index]
+    }
+
+    /// Whether `policy` belongs to this family.
+    pub(super) fn owns(&self, policy: u32) -> bool {
+        self.info[policy as usize].is_some()
+    }
+
+    /// `policy`'s `mergeType`.
+    pub(super) fn merge_type(&self, policy: u32) -> Option<MergeType> {
+        self.info[policy as usize].as_ref().and_then(|i| i.merge)
+    }
+
+    /// The registry index of `policy`'s kind.
+    pub(super) fn kind_index(&self, policy: u32) -> usize {
+        self.model
+            .registry
+            .kind_index(self.model.policies[policy as usize].kind)
+    }
+
+    /// The slot holders of the path with `elements` for `kind`, most specific first.
+    pub(super) fn holders(&self, elements: &[Target], kind: usize) -> Holders {
+        Holders::of(self.topology, elements, kind)
+    }
+
+    /// The winner (and merge parent) of a path.
+    pub(super) fn decide(&self, holders: &Holders) -> Option<Decision> {
+        Decision::of(holders, |p| self.merge_type(p))
+    }
+
+    /// The effective rules a decision gives (§3.3–3.4).
+    pub(super) fn effective(&self, decision: Option<Decision>) -> Effective<'m> {
+        let Some(decision) = decision else {
+            return Effective::new();
+        };
+        let model: &'m Model = self.model;
+        let rules_of = |p: u32| &model.policies[p as usize].blocks[0].rules;
+        let rule_ref = |policy: u32, rule: usize| RuleRef {
+            policy,
+            block: 0,
+            rule: rule as u32,
+        };
+        let winner = decision.winner;
+        let Some((parent, _, merge_type)) = decision.parent else {
+            return rules_of(winner)
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.key.as_str(), EffectiveRule::whole(rule_ref(winner, i))))
+                .collect();
+        };
+        let (Some(w), Some(p)) = (
+            self.info[winner as usize].as_ref(),
+            self.info[parent as usize].as_ref(),
+        ) else {
+            return Effective::new();
+        };
+        let spec = &self.specs[w.spec];
+        let merged = merge(merge_type, p.node, w.node, &spec.list_merge_keys);
+        let index = |policy: u32, key: &str| {
+            let block = &model.policies[policy as usize].blocks[0];
+            block.rule_index(key)
+        };
+        let mut effective = Effective::new();
+        for rule in spec.rules.cut(&merged) {
+            let (source, origins) = match (index(winner, &rule.key), index(parent, &rule.key)) {
+                (Some(i), None) => (rule_ref(winner, i), vec![winner]),
+                (None, Some(i)) => (rule_ref(parent, i), vec![parent]),
+                (Some(i), Some(_)) => {
+                    let own = &rules_of(winner)[i].value;
+                    let origins = if own.same_value(&rule.value) {
+                        vec![winner]
+                    } else {
+                        vec![winner, parent]
+                    };
+                    (rule_ref(winner, i), origins)
+                }
+                (None, None) => continue,
+            };
+            let own = &rules_of(source.policy)[source.rule as usize];
+            let whole = origins.len() == 1 && own.value.same_value(&rule.value);
+            let merged = (!whole).then(|| {
+                Arc::new(Merged {
+                    value: rule.value.clone(),
+                    origins,
+                })
+            });
+            effective.insert(
+                own.key.as_str(),
+                EffectiveRule {
+                    rule: source,
+                    merged,
+                },
+            );
+        }
+        effective
+    }
+
+    /// Every merge of a route policy into a parent, over every path and kind (§3.5).
+    pub(super) fn merges(&self) -> &[MergeRecord] {
+        self.merges.get_or_init(|| {
+            let kinds: Vec<usize> = self
+                .kinds
+                .iter()
+                .map(|k| self.model.registry.kind_index(k))
+                .collect();
+            let mut records = Vec::new();
+            for (index, path) in self.topology.paths.iter().enumerate() {
+                if path.chain != NO_CHAIN {
+                    continue;
+                }
+                let elements = self.topology.elements(path);
+                for &kind in &kinds {
+                    let holders = self.holders(&elements, kind);
+                    let Some(decision) = self.decide(&holders) else {
+                        continue;
+                    };
+                    if let Some((parent, parent_slot, _)) = decision.parent {
+                        records.push(MergeRecord {
+                            path: index as u32,
+                            winner: decision.winner,
+                            parent,
+                            parent_slot,
+                        });
+                    }
+                }
+            }
+            records
+        })
+    }
+}
+
+impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
+    fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
+        let holders = Holders::of_levels(view.levels);
+        let decision = self.decide(&holders);
+        let effective = self.effective(decision);
+        if let Some(decision) = decision {
+            report_outcomes(self.model, &holders, decision.winner, &effective, observer);
+        }
+        Folded {
+            effective,
+            failures: Vec::new(),
+        }
+    }
+
+    fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
+        // Envoy Gateway folds record no failures; kept total for the trait.
+        Diagnostic::new(
+            Code::Conflicted,
+            format!("path {path_id}: {}", failure.reason),
+        )
+    }
+
+    fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {
+        super::status::conditions(self, observed, policy)
+    }
+
+    fn explain(&self, view: &PathView<'_>) -> Option<crate::policy::FamilyExplanation> {
+        Some(super::explain::explain(self, view))
+    }
+
+    fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        super::checks::check(self, observed)
+    }
+}
+
+/// Each rule of each slot holder on the path: effective, merged into the winner's value, or
+/// superseded (by the rule's origins, or by the winner when the key is absent).
+fn report_outcomes<'m>(
+    model: &'m Model,
+    holders: &Holders,
+    winner: u32,
+    effective: &Effective<'m>,
+    observer: &mut dyn FoldObserver<'m>,
+) {
+    let policies: BTreeSet<u32> = holders.slots.iter().map(|&(_, p)| p).collect();
+    for policy in policies {
+        for (i, rule) in model.policies[policy as usize].blocks[0]
+            .rules
+            .iter()
+            .enumerate()
+        {
+            let event = match effective.get(rule.key.as_str()) {
+                Some(e) if e.policy == policy => RuleEvent::Added,
+                Some(e) if e.origins().contains(&policy) => RuleEvent::Merged { by: e.policy },
+                Some(e) => RuleEvent::Superseded {
+                    by: e.origins().to_vec(),
+                },
+                None => RuleEvent::Superseded { by: vec![winner] },
+            };
+            let rule = RuleRef {
+                policy,
+                block: 0,
+                rule: i as u32,
+            };
+            observer.rule(rule, event);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The Envoy Gateway family as dopol sees it: its kinds, each with an [`EnvoyKindSpec`], and
+//! the decoding and evaluation every kind shares. The built-in kinds (families §3) and kinds a
+//! families file declares with `model: envoy-gateway` (§4) are the same type.
+
+use super::evaluate::EnvoyEvaluator;
+use super::spec::{BUILTIN_KINDS, EnvoyKindSpec, builtin_specs};
+use crate::diag::Diagnostic;
+use crate::load::Object;
+use crate::load::fields::Fields;
+use crate::model::Model;
+use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::topology::Topology;
+use crate::yaml::Node;
+use std::sync::Arc;
+
+/// Envoy Gateway policy kinds, each with its semantics.
+#[derive(Clone)]
+pub struct EnvoyGateway {
+    kinds: &'static [PolicyKind],
+    /// Parallel to `kinds`.
+    specs: Arc<[EnvoyKindSpec]>,
+}
+
+impl std::fmt::Debug for EnvoyGateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.kinds.iter().map(|k| k.kind))
+            .finish()
+    }
+}
+
+impl EnvoyGateway {
+    /// BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy.
+    pub fn builtin() -> EnvoyGateway {
+        EnvoyGateway {
+            kinds: &BUILTIN_KINDS,
+            specs: builtin_specs().into(),
+        }
+    }
+
+    /// One declared kind with the Envoy Gateway model (families §4.3).
+    pub fn declared(kind: &'static PolicyKind, spec: EnvoyKindSpec) -> EnvoyGateway {
+        EnvoyGateway {
+            kinds: std::slice::from_ref(kind),
+            specs: vec![spec].into(),
+        }
+    }
+
+    fn spec(&self, kind: &PolicyKind) -> Option<&EnvoyKindSpec> {
+        let index = self.kinds.iter().position(|k| std::ptr::eq(k, kind))?;
+        self.specs.get(index)
+    }
+}
+
+impl PolicyFamily for EnvoyGateway {
+    fn name(&self) -> &'static str {
+        "envoy-gateway"
+    }
+
+    fn kinds(&self) -> &'static [PolicyKind] {
+        self.kinds
+    }
+
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy> {
+        super::decode::decode_policy(kind, self.spec(kind)?, object, fields)
+    }
+
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        serde_json::Value::Object(
+            rules
+                .iter()
+                .map(|(key, value)| (key.to_string(), value.to_json()))
+                .collect(),
+        )
+    }
+
+    fn attaches_once(&self) -> bool {
+        // Every slot a policy holds counts (the path's winner is its most specific one).
+        false
+    }
+
+    fn ordered_after_by_name(&self) -> &'static str {
+        "comes after: it is Conflicted where both target one element"
+    }
+
+    fn positional_rule_names(&self) -> bool {
+        false
+    }
+
+    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
+        super::checks::DOCS
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
+        (Box::new(evaluator), Vec::new())
+    }
+}

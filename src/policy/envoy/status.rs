@@ -1,0 +1,294 @@
+//! Envoy Gateway status (families §3.5): per ancestor Gateway (and listener) the conditions the
+//! controller writes — Accepted (or Conflicted / TargetNotFound), Merged, Overridden — with its
+//! exact messages, and the top-level conditions taken from them.
+//!
+//! Several targets of one policy on one ancestor: Accepted is True when any of them is
+//! accepted there, else the first failure; Merged and Overridden keep the first message.
+
+use super::evaluate::EnvoyEvaluator;
+use super::slots::{conflict_message, holder, why_first};
+use crate::engine::observed::Observed;
+use crate::model::gateway::GATEWAY_GROUP;
+use crate::policy::{AncestorRef, AncestorStatus, Condition, ConflictNote, PolicyConditions};
+use crate::topology::Target;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An ancestor: Gateway namespace, name, listener (absent first).
+type Key = (String, String, Option<String>);
+
+/// What one ancestor has gathered so far.
+#[derive(Default)]
+struct Gathered {
+    accepted: Option<Condition>,
+    merged: Option<Condition>,
+    overridden: Option<Condition>,
+    conflicts: Vec<ConflictNote>,
+}
+
+pub(super) fn condition(
+    kind: &'static str,
+    status: &'static str,
+    reason: &'static str,
+    message: String,
+) -> Condition {
+    Condition {
+        kind,
+        status,
+        reason,
+        message,
+    }
+}
+
+fn accepted() -> Condition {
+    condition(
+        "Accepted",
+        "True",
+        "Accepted",
+        "Policy has been accepted.".into(),
+    )
+}
+
+/// The status of `policy`.
+pub fn conditions(
+    evaluator: &EnvoyEvaluator<'_>,
+    _observed: &Observed<'_, '_>,
+    policy: u32,
+) -> PolicyConditions {
+    let model = evaluator.model;
+    let p = &model.policies[policy as usize];
+    let mut gathered: BTreeMap<Key, Gathered> = BTreeMap::new();
+    let targets = &evaluator.topology.targets.of_policy[policy as usize];
+    let unique: BTreeSet<Target> = targets.iter().copied().collect();
+    for target in unique {
+        target_status(evaluator, policy, target, &mut gathered);
+    }
+    missing_sections(evaluator, policy, &mut gathered);
+    merged_contexts(evaluator, policy, &mut gathered);
+    if gathered.is_empty() && !targets.is_empty() {
+        // Resolved, but on routes without a Gateway parentRef: the controller writes no
+        // ancestor; the policy is not rejected.
+        return PolicyConditions {
+            conditions: vec![accepted()],
+            ancestors: Some(Vec::new()),
+        };
+    }
+    if gathered.is_empty() {
+        let message = evaluator.topology.targets.not_accepted[policy as usize]
+            .clone()
+            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
+        return PolicyConditions {
+            conditions: vec![condition("Accepted", "False", "TargetNotFound", message)],
+            ancestors: Some(Vec::new()),
+        };
+    }
+    PolicyConditions {
+        conditions: top_level(&gathered),
+        ancestors: Some(gathered.into_iter().map(ancestor).collect()),
+    }
+}
+
+/// One ancestor's status, conditions in the order Accepted, Merged, Overridden.
+fn ancestor(((namespace, name, section_name), entry): (Key, Gathered)) -> AncestorStatus {
+    AncestorStatus {
+        ancestor_ref: AncestorRef {
+            group: GATEWAY_GROUP,
+            kind: "Gateway",
+            namespace,
+            name,
+            section_name,
+        },
+        conditions: [entry.accepted, entry.merged, entry.overridden]
+            .into_iter()
+            .flatten()
+            .collect(),
+        conflicted_by: entry.conflicts,
+    }
+}
+
+/// `Merged with policy <parent>` on the Gateway + listener of every context where `policy`
+/// (a route policy) merged into a parent.
+fn merged_contexts(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    gathered: &mut BTreeMap<Key, Gathered>,
+) {
+    let model = evaluator.model;
+    for record in evaluator.merges().iter().filter(|r| r.winner == policy) {
+        let path = &evaluator.topology.paths[record.path as usize];
+        let gateway = &model.gateways[path.gateway as usize];
+        let listener = gateway.listeners[path.listener as usize].name.clone();
+        let key = (
+            gateway.namespace.clone(),
+            gateway.name.clone(),
+            Some(listener),
+        );
+        let parent = &model.policies[record.parent as usize];
+        gathered
+            .entry(key)
+            .or_default()
+            .merged
+            .get_or_insert_with(|| {
+                let message = format!("Merged with policy {}", parent.namespaced_name());
+                condition("Merged", "True", "Merged", message)
+            });
+    }
+}
+
+/// Accepted True when any ancestor accepts, else the first ancestor's; Merged and Overridden
+/// from the first ancestor that has them.
+fn top_level(gathered: &BTreeMap<Key, Gathered>) -> Vec<Condition> {
+    let any = gathered
+        .values()
+        .filter_map(|s| s.accepted.as_ref())
+        .find(|c| c.status == "True");
+    let first = gathered.values().find_map(|s| s.accepted.clone());
+    let merged = gathered.values().find_map(|s| s.merged.clone());
+    let overridden = gathered.values().find_map(|s| s.overridden.clone());
+    [any.cloned().or(first), merged, overridden]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The ancestors of a target: the Gateway (and listener), or each Gateway a route names.
+fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> Vec<Key> {
+    let model = evaluator.model;
+    let gateway = |g: u32, section: Option<String>| {
+        let gw = &model.gateways[g as usize];
+        vec![(gw.namespace.clone(), gw.name.clone(), section)]
+    };
+    match target {
+        Target::Gateway(g) => gateway(g, None),
+        Target::Listener(g, l) => {
+            let name = model.gateways[g as usize].listeners[l as usize]
+                .name
+                .clone();
+            gateway(g, Some(name))
+        }
+        Target::Route(r) | Target::RouteRule(r, _) => model.routes[r as usize]
+            .parent_refs
+            .iter()
+            .filter(|p| p.kind == "Gateway" && p.group == GATEWAY_GROUP)
+            .map(|p| (p.namespace.clone(), p.name.clone(), p.section_name.clone()))
+            .collect(),
+    }
+}
+
+/// Accepted, or Conflicted with a note naming the holder and why it came first.
+fn acceptance(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    holder: u32,
+    target: Target,
+) -> (Condition, Option<ConflictNote>) {
+    if holder == policy {
+        return (accepted(), None);
+    }
+    let model = evaluator.model;
+    let kind = model.policies[policy as usize].kind.kind;
+    let message = conflict_message(model, target, kind, evaluator.spec(policy).listener_style);
+    let note = ConflictNote {
+        target: target.describe(model),
+        winner: model.policies[holder as usize].locator.clone(),
+        why: why_first(model, holder, policy),
+    };
+    (
+        condition("Accepted", "False", "Conflicted", message),
+        Some(note),
+    )
+}
+
+/// The conditions one resolved target gives its ancestors.
+fn target_status(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    target: Target,
+    gathered: &mut BTreeMap<Key, Gathered>,
+) {
+    let holder = holder(evaluator.topology, target, evaluator.kind_index(policy)).unwrap_or(policy);
+    let (state, note) = acceptance(evaluator, policy, holder, target);
+    let accepted_here = holder == policy;
+    let overridden = accepted_here
+        .then(|| super::overrides::overridden(evaluator, policy, target))
+        .flatten();
+    let merged = accepted_here
+        .then(|| super::overrides::merged(evaluator, policy, target))
+        .flatten();
+    for key in ancestors_of(evaluator, target) {
+        let entry = gathered.entry(key).or_default();
+        let replace = match &entry.accepted {
+            None => true,
+            Some(c) => c.status == "False" && state.status == "True",
+        };
+        if replace {
+            entry.accepted = Some(state.clone());
+        }
+        entry.conflicts.extend(note.clone());
+        if entry.overridden.is_none() {
+            entry.overridden = overridden.clone();
+        }
+        if entry.merged.is_none() {
+            entry.merged = merged.clone();
+        }
+    }
+}
+
+/// TargetNotFound ancestors for `sectionName`s that name no listener or rule of an existing
+/// Gateway or route in the policy's namespace (§3.2).
+fn missing_sections(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    gathered: &mut BTreeMap<Key, Gathered>,
+) {
+    let p = &evaluator.model.policies[policy as usize];
+    for target in &p.targets {
+        let Some((keys, message)) = missing_section(evaluator, p, target) else {
+            continue;
+        };
+        for key in keys {
+            let entry = gathered.entry(key).or_default();
+            entry.accepted.get_or_insert_with(|| {
+                condition("Accepted", "False", "TargetNotFound", message.clone())
+            });
+        }
+    }
+}
+
+/// The ancestors and message of a target whose object exists but whose section does not.
+fn missing_section(
+    evaluator: &EnvoyEvaluator<'_>,
+    p: &crate::policy::Policy,
+    target: &crate::policy::TargetRef,
+) -> Option<(Vec<Key>, String)> {
+    let model = evaluator.model;
+    let section = target.section_name.as_ref()?;
+    if target.kind == "Gateway" {
+        let gw = model
+            .gateways
+            .iter()
+            .find(|g| g.namespace == p.namespace && g.name == target.name)?;
+        if gw.listeners.iter().any(|l| &l.name == section) {
+            return None;
+        }
+        let key = (gw.namespace.clone(), gw.name.clone(), Some(section.clone()));
+        let message = format!(
+            "No section name {section} found for Gateway {}/{}",
+            gw.namespace, gw.name
+        );
+        return Some((vec![key], message));
+    }
+    let r = model.routes.iter().position(|r| {
+        r.namespace == p.namespace && r.name == target.name && r.kind.as_str() == target.kind
+    })?;
+    let route = &model.routes[r];
+    if route.rules.iter().any(|k| k.named && &k.name == section) {
+        return None;
+    }
+    let message = format!(
+        "No section name {section} found for {} {}/{}",
+        route.kind.as_str(),
+        route.namespace,
+        route.name
+    );
+    Some((ancestors_of(evaluator, Target::Route(r as u32)), message))
+}
