@@ -113,6 +113,7 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     for evaluator in engine.evaluators() {
         diagnostics.extend(evaluator.lint(&observed));
     }
+    diagnostics.extend(evaluated.model.registry.notes().iter().cloned());
     diagnostics
 }
 

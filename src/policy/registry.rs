@@ -20,6 +20,8 @@ pub struct Registry {
     kinds: Vec<(&'static PolicyKind, usize)>,
     /// The families files the declared families come from (diagnostics point into them).
     declared_sources: SourceMap,
+    /// Lint findings about the registry itself (a declared kind replacing a built-in one).
+    notes: Vec<crate::diag::Diagnostic>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -43,6 +45,7 @@ impl Registry {
             families: Vec::new(),
             kinds: Vec::new(),
             declared_sources: SourceMap::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -64,6 +67,16 @@ impl Registry {
     /// with this registry.
     pub fn declared_sources(&self) -> &SourceMap {
         &self.declared_sources
+    }
+
+    /// Lint findings about the families of this run, not about any input object.
+    pub fn notes(&self) -> &[crate::diag::Diagnostic] {
+        &self.notes
+    }
+
+    /// Records a lint finding about the families of this run.
+    pub fn add_note(&mut self, note: crate::diag::Diagnostic) {
+        self.notes.push(note);
     }
 
     /// Records the families files the declared families come from.

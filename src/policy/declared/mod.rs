@@ -25,20 +25,9 @@ pub mod layout;
 pub use file::{Declaration, MergeModel, TargetKind, TargetsField};
 
 use crate::diag::{Code, Diagnostic};
-use crate::engine::Engine;
-use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
-use crate::engine::observed::Observed;
-use crate::load::Object;
-use crate::load::fields::Fields;
-use crate::model::Model;
 use crate::policy::decode::{SelectorFields, TargetFields};
-use crate::policy::{
-    Attachment, Evaluator, FamilyExplanation, PathView, Policy, PolicyConditions, PolicyFamily,
-    PolicyKind, Registry, request,
-};
-use crate::source::{SourceMap, Span};
-use crate::topology::Topology;
-use crate::yaml::Node;
+use crate::policy::{PolicyFamily, PolicyKind, Registry};
+use crate::source::SourceMap;
 use std::sync::Arc;
 
 /// Documentation of the families codes.
@@ -260,13 +249,9 @@ impl Declared {
                     Arc::new(crate::policy::envoy::EnvoyGateway::declared(kind, spec))
                 }
             };
-            let family = match replaced {
-                Some((_, kind)) => Arc::new(Overriding {
-                    note: overrides_note(declaration, kind),
-                    inner: family,
-                }),
-                None => family,
-            };
+            if let Some((_, kind)) = replaced {
+                registry.add_note(overrides_note(declaration, kind));
+            }
             registry.add(family);
         }
         registry.set_declared_sources(self.sources.clone());
@@ -297,107 +282,4 @@ fn overrides_note(declaration: &Declaration, builtin: &PolicyKind) -> Diagnostic
         ),
     )
     .with_label(declaration.span, "replaces the built-in kind")
-}
-
-/// A declared family that replaces a built-in kind: the family itself, whose `lint` also says
-/// that it replaces the built-in.
-struct Overriding {
-    inner: Arc<dyn PolicyFamily>,
-    note: Diagnostic,
-}
-
-impl PolicyFamily for Overriding {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-    fn kinds(&self) -> &'static [PolicyKind] {
-        self.inner.kinds()
-    }
-    fn decode(
-        &self,
-        kind: &'static PolicyKind,
-        object: &Object,
-        fields: &mut Fields,
-    ) -> Option<Policy> {
-        self.inner.decode(kind, object, fields)
-    }
-    fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
-        self.inner.spec_shape(kind, rules)
-    }
-    fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, Span)> {
-        self.inner.request_expressions(policy)
-    }
-    fn attaches_once(&self) -> bool {
-        self.inner.attaches_once()
-    }
-    fn positional_rule_names(&self) -> bool {
-        self.inner.positional_rule_names()
-    }
-    fn ordered_after_by_name(&self) -> &'static str {
-        self.inner.ordered_after_by_name()
-    }
-    fn follows_delegation(&self) -> bool {
-        self.inner.follows_delegation()
-    }
-    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
-        self.inner.extra_attachments(model)
-    }
-    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
-        self.inner.order(model, attachments)
-    }
-    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
-        self.inner.check_docs()
-    }
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let (inner, diagnostics) = self.inner.evaluator(model, topology);
-        let noted = Noted {
-            inner,
-            note: self.note.clone(),
-        };
-        (Box::new(noted), diagnostics)
-    }
-    fn request_verdicts(
-        &self,
-        kind: &request::KindRules<'_>,
-        path: &[request::KindRules<'_>],
-        context: &request::RequestContext<'_>,
-    ) -> request::KindVerdicts {
-        self.inner.request_verdicts(kind, path, context)
-    }
-}
-
-/// An evaluator whose lint findings gain one note.
-struct Noted<'m> {
-    inner: Box<dyn Evaluator<'m> + 'm>,
-    note: Diagnostic,
-}
-
-impl<'m> Evaluator<'m> for Noted<'m> {
-    fn shares_folds(&self) -> bool {
-        self.inner.shares_folds()
-    }
-    fn engine_checks(&self, engine: &Engine<'m>) -> Vec<Diagnostic> {
-        self.inner.engine_checks(engine)
-    }
-    fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
-        self.inner.fold(view, observer)
-    }
-    fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
-        self.inner.fold_warning(path_id, failure)
-    }
-    fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {
-        self.inner.conditions(observed, policy)
-    }
-    fn explain(&self, view: &PathView<'_>) -> Option<FamilyExplanation> {
-        self.inner.explain(view)
-    }
-    fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
-        let mut diagnostics = self.inner.lint(observed);
-        diagnostics.push(self.note.clone());
-        diagnostics
-    }
 }
