@@ -346,3 +346,25 @@ fn match_expressions(
     }
     requirements
 }
+
+/// The value at spec `path` below `map` (rendering rules back into a spec shape), made (as null) when missing; intermediate values become
+/// objects.
+pub fn json_slot<'j>(
+    map: &'j mut serde_json::Map<String, serde_json::Value>,
+    path: &[String],
+) -> &'j mut serde_json::Value {
+    let (last, parents) = path.split_last().expect("spec paths are never empty");
+    let mut current = map;
+    for part in parents {
+        let entry = current
+            .entry(part.clone())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        if !entry.is_object() {
+            *entry = serde_json::Value::Object(serde_json::Map::new());
+        }
+        current = entry.as_object_mut().expect("just made an object");
+    }
+    current
+        .entry(last.clone())
+        .or_insert(serde_json::Value::Null)
+}

@@ -426,12 +426,10 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
 
 fn checked_group(fields: &mut Fields<'_>, node: &Node, path: &FieldPath<'_>) -> Option<String> {
     let text = fields.non_empty_str(node, path)?;
-    let valid = text
-        .chars()
-        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-        && !text.starts_with(['.', '-'])
-        && !text.ends_with(['.', '-']);
-    if !valid {
+    if crate::load::names::NameRule::Subdomain
+        .violation(text)
+        .is_some()
+    {
         fields.invalid(
             node.span,
             format!("`{path}` must be a DNS subdomain (lower-case letters, digits, `-` and `.`), found `{text}`"),

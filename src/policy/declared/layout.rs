@@ -10,6 +10,7 @@
 
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::Rule;
+use crate::policy::decode::json_slot;
 use crate::yaml::{Node, Value};
 use serde_json::{Map, Value as Json};
 
@@ -371,10 +372,10 @@ impl Layout {
                     spec.insert(key.to_string(), value);
                 }
                 Some((rule, None)) => {
-                    *slot(&mut spec, &rule.path) = value;
+                    *json_slot(&mut spec, &rule.path) = value;
                 }
                 Some((rule, Some(name))) => {
-                    let place = slot(&mut spec, &rule.path);
+                    let place = json_slot(&mut spec, &rule.path);
                     match &rule.cut {
                         Cut::ByListItem { .. } => {
                             if !place.is_array() {
@@ -398,23 +399,6 @@ impl Layout {
         }
         Json::Object(spec)
     }
-}
-
-/// The value at `path` below `map`, made (as null) when missing; intermediate values become
-/// objects.
-fn slot<'j>(map: &'j mut Map<String, Json>, path: &[String]) -> &'j mut Json {
-    let (last, parents) = path.split_last().expect("rule paths are never empty");
-    let mut current = map;
-    for part in parents {
-        let entry = current
-            .entry(part.clone())
-            .or_insert_with(|| Json::Object(Map::new()));
-        if !entry.is_object() {
-            *entry = Json::Object(Map::new());
-        }
-        current = entry.as_object_mut().expect("just made an object");
-    }
-    current.entry(last.clone()).or_insert(Json::Null)
 }
 
 /// The rules one declared rule finds below `node`.

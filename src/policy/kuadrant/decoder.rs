@@ -101,30 +101,12 @@ pub fn spec_by_paths(
 ) -> serde_json::Value {
     let mut spec = serde_json::Map::new();
     for (key, value) in rules {
-        insert_path(&mut spec, &path_of(key), value.to_json());
+        let path = path_of(key);
+        if !path.is_empty() {
+            *crate::policy::decode::json_slot(&mut spec, &path) = value.to_json();
+        }
     }
     serde_json::Value::Object(spec)
-}
-
-fn insert_path(
-    map: &mut serde_json::Map<String, serde_json::Value>,
-    path: &[String],
-    value: serde_json::Value,
-) {
-    let Some((last, parents)) = path.split_last() else {
-        return;
-    };
-    let mut current = map;
-    for part in parents {
-        let entry = current
-            .entry(part.clone())
-            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
-        if !entry.is_object() {
-            *entry = serde_json::Value::Object(serde_json::Map::new());
-        }
-        current = entry.as_object_mut().expect("just made an object");
-    }
-    current.insert(last.clone(), value);
 }
 
 /// The names of the target fields, in the order the known-field list gives them.
