@@ -319,14 +319,11 @@ fn flag(
     }
 }
 
-/// A non-empty list of strings, each with its node.
-fn string_list<'n>(
-    fields: &mut Fields<'_>,
-    node: &'n Node,
-    path: &FieldPath<'_>,
-) -> Vec<(&'n str, &'n Node)> {
+/// The items of a list that must not be empty (an error when it is; none when it is not a
+/// list).
+fn non_empty_seq<'n>(fields: &mut Fields<'_>, node: &'n Node, path: &FieldPath<'_>) -> &'n [Node] {
     let Some(items) = fields.seq(node, path) else {
-        return Vec::new();
+        return &[];
     };
     if items.is_empty() {
         fields.invalid(
@@ -335,6 +332,16 @@ fn string_list<'n>(
             "empty list",
         );
     }
+    items
+}
+
+/// A non-empty list of strings, each with its node.
+fn string_list<'n>(
+    fields: &mut Fields<'_>,
+    node: &'n Node,
+    path: &FieldPath<'_>,
+) -> Vec<(&'n str, &'n Node)> {
+    let items = non_empty_seq(fields, node, path);
     items
         .iter()
         .enumerate()
@@ -353,16 +360,7 @@ fn enum_list<T: Copy + PartialEq>(
     path: &FieldPath<'_>,
     options: &[(&str, T)],
 ) -> Vec<T> {
-    let Some(items) = fields.seq(node, path) else {
-        return Vec::new();
-    };
-    if items.is_empty() {
-        fields.invalid(
-            node.span,
-            format!("`{path}` must not be empty"),
-            "empty list",
-        );
-    }
+    let items = non_empty_seq(fields, node, path);
     let mut values = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(value) = one_of(fields, item, &path.index(i), options) else {
