@@ -310,7 +310,9 @@ fn split(This(this): This<Arc<String>>, Arguments(args): Arguments) -> ResolveRe
         let n = if limit < 0 {
             chars.len()
         } else {
-            chars.len().min(usize::try_from(limit).unwrap_or(usize::MAX))
+            chars
+                .len()
+                .min(usize::try_from(limit).unwrap_or(usize::MAX))
         };
         let mut parts: Vec<Value> = chars[..n.saturating_sub(1)]
             .iter()

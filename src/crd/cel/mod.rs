@@ -38,9 +38,7 @@ pub use value::{escape, to_cel};
 
 use super::schema::RuleSpec;
 use crate::expr::{MAX_EVALUATION_STEPS, MAX_TREE_DEPTH};
-use ::cel::common::ast::{
-    CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue,
-};
+use ::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
 use ::cel::common::types::CelInt;
 use ::cel::common::value::Val;
 use ::cel::objects::OptionalValue;
@@ -107,9 +105,9 @@ impl CompiledRule {
     pub fn compile(spec: &RuleSpec) -> Result<CompiledRule, String> {
         let (expr, height) = compile_expression(&spec.rule)?;
         let message_expression = match spec.message_expression.as_deref() {
-            Some(text) => Some(
-                compile_expression(text).map_err(|e| format!("messageExpression: {e}"))?,
-            ),
+            Some(text) => {
+                Some(compile_expression(text).map_err(|e| format!("messageExpression: {e}"))?)
+            }
             None => None,
         };
         let message = spec.message.as_deref().map(str::trim).unwrap_or("");
@@ -298,13 +296,59 @@ fn on_worker<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String> {
 /// Every non-macro function of the standard library that rules may call (the list of
 /// [`crate::expr`]'s checker), and the variables.
 const STANDARD_FUNCTIONS: &[&str] = &[
-    "_?_:_", "_&&_", "_||_", "!_", "-_", "_+_", "_-_", "_*_", "_/_", "_%_", "_==_", "_!=_",
-    "_<_", "_<=_", "_>_", "_>=_", "@in", "_[_]", "_[?_]", "_?._", "@not_strictly_false",
-    "bool", "bytes", "double", "dyn", "int", "uint", "string", "type", "duration",
-    "timestamp", "size", "contains", "startsWith", "endsWith", "matches", "getFullYear",
-    "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek", "getHours",
-    "getMinutes", "getSeconds", "getMilliseconds", "optional.none", "optional.of",
-    "optional.ofNonZeroValue", "value", "hasValue", "or", "orValue",
+    "_?_:_",
+    "_&&_",
+    "_||_",
+    "!_",
+    "-_",
+    "_+_",
+    "_-_",
+    "_*_",
+    "_/_",
+    "_%_",
+    "_==_",
+    "_!=_",
+    "_<_",
+    "_<=_",
+    "_>_",
+    "_>=_",
+    "@in",
+    "_[_]",
+    "_[?_]",
+    "_?._",
+    "@not_strictly_false",
+    "bool",
+    "bytes",
+    "double",
+    "dyn",
+    "int",
+    "uint",
+    "string",
+    "type",
+    "duration",
+    "timestamp",
+    "size",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "matches",
+    "getFullYear",
+    "getMonth",
+    "getDayOfYear",
+    "getDayOfMonth",
+    "getDate",
+    "getDayOfWeek",
+    "getHours",
+    "getMinutes",
+    "getSeconds",
+    "getMilliseconds",
+    "optional.none",
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "value",
+    "hasValue",
+    "or",
+    "orValue",
 ];
 
 const MACROS: &[&str] = &["has", "all", "exists", "exists_one", "map", "filter"];
@@ -332,7 +376,12 @@ struct Checker {
 }
 
 impl Checker {
-    fn visit(&mut self, expr: &mut IdedExpr, depth: usize, nesting: usize) -> Result<Shape, String> {
+    fn visit(
+        &mut self,
+        expr: &mut IdedExpr,
+        depth: usize,
+        nesting: usize,
+    ) -> Result<Shape, String> {
         if depth >= MAX_TREE_DEPTH {
             return Err(format!(
                 "the expression is nested more than {MAX_TREE_DEPTH} levels deep"

@@ -29,7 +29,10 @@ fn crd_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Every (file, version, compiled schema) of the bundled CRDs.
 fn bundled_schemas() -> Vec<(String, String, Schema)> {
     let mut files = Vec::new();
-    crd_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crds"), &mut files);
+    crd_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crds"),
+        &mut files,
+    );
     let mut out = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).expect("readable");
@@ -42,7 +45,11 @@ fn bundled_schemas() -> Vec<(String, String, Schema)> {
                 .unwrap_or(&path)
                 .display()
                 .to_string();
-            out.push((name, version["name"].as_str().unwrap_or("").to_string(), schema));
+            out.push((
+                name,
+                version["name"].as_str().unwrap_or("").to_string(),
+                schema,
+            ));
         }
     }
     out
@@ -107,7 +114,10 @@ fn every_bundled_rule_compiles() {
         for (path, rule) in rules {
             total += 1;
             if let Err(reason) = CompiledRule::compile(rule) {
-                failures.push(format!("{file} {version} {path}: {reason}\n  {}", rule.rule));
+                failures.push(format!(
+                    "{file} {version} {path}: {reason}\n  {}",
+                    rule.rule
+                ));
             }
         }
     }
@@ -125,13 +135,20 @@ fn gateway_api_parent_refs_are_unique() {
         "standard/gateway.networking.k8s.io_httproutes",
         "p1.__namespace__ == p2.__namespace__ )) && (((!has(p1.sectionName)",
     );
-    let ok = "- {name: gw, sectionName: a}\n- {name: gw, sectionName: b}\n- {name: gw, namespace: other}";
+    // The API server applies the schema defaults (`group`, `kind`) before the rules run.
+    let ok = "- {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: a}\n\
+              - {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: b}\n\
+              - {group: gateway.networking.k8s.io, kind: Gateway, name: gw, namespace: other}";
     assert_eq!(check(schema, rule, ok), Verdict::Pass);
-    let duplicate = "- {name: gw, namespace: ns, sectionName: a}\n- {name: gw, namespace: ns, sectionName: a}";
+    let duplicate = "- {group: g, kind: Gateway, name: gw, namespace: ns, sectionName: a}\n\
+                     - {group: g, kind: Gateway, name: gw, namespace: ns, sectionName: a}";
     let message = rule.message.as_deref().expect("message").trim().to_string();
-    assert_eq!(check(schema, rule, duplicate), Verdict::Fail(message.clone()));
+    assert_eq!(
+        check(schema, rule, duplicate),
+        Verdict::Fail(message.clone())
+    );
     // An empty namespace counts as absent.
-    let empty = "- {name: gw, namespace: ''}\n- {name: gw}";
+    let empty = "- {group: g, kind: K, name: gw, namespace: ''}\n- {group: g, kind: K, name: gw}";
     assert_eq!(check(schema, rule, empty), Verdict::Fail(message));
 }
 
@@ -171,27 +188,44 @@ fn kuadrant_defaults_and_limits_are_exclusive() {
 }
 
 #[test]
-fn envoy_gateway_durations() {
-    // Envoy Gateway BackendTrafficPolicy, timeout.http: backendRequest within request.
+fn durations() {
+    // gateway-api standard HTTPRoute v1, spec.rules[].timeouts: backendRequest within request.
     let schemas = bundled_schemas();
     let (schema, rule) = find(
         &schemas,
-        "backendtrafficpolicies",
+        "standard/gateway.networking.k8s.io_httproutes",
         "duration(self.backendRequest) > duration(self.request)",
     );
-    assert_eq!(check(schema, rule, "{request: 10s, backendRequest: 5s}"), Verdict::Pass);
-    assert_eq!(check(schema, rule, "{request: 0s, backendRequest: 5s}"), Verdict::Pass);
+    assert_eq!(
+        check(schema, rule, "{request: 10s, backendRequest: 5s}"),
+        Verdict::Pass
+    );
+    assert_eq!(
+        check(schema, rule, "{request: 0s, backendRequest: 5s}"),
+        Verdict::Pass
+    );
     assert!(matches!(
         check(schema, rule, "{request: 1s, backendRequest: 1m}"),
+        Verdict::Fail(_)
+    ));
+    // Envoy Gateway: a duration lower bound.
+    let (schema, rule) = find(&schemas, "envoy-gateway", "duration(self.samplingWindow)");
+    assert_eq!(check(schema, rule, "{samplingWindow: 2s}"), Verdict::Pass);
+    assert!(matches!(
+        check(schema, rule, "{samplingWindow: 500ms}"),
         Verdict::Fail(_)
     ));
 }
 
 #[test]
-fn envoy_gateway_quantities() {
-    // Envoy Gateway: an int-or-string size bounded with the quantity library.
+fn kgateway_quantities() {
+    // kgateway TrafficPolicy: an int-or-string size bounded with the quantity library.
     let schemas = bundled_schemas();
-    let (schema, rule) = find(&schemas, "envoy-gateway", "quantity(self).isLessThan(quantity('4Gi'))");
+    let (schema, rule) = find(
+        &schemas,
+        "kgateway",
+        "quantity(self).isLessThan(quantity('4Gi'))",
+    );
     assert_eq!(check(schema, rule, "1Gi"), Verdict::Pass);
     assert_eq!(check(schema, rule, "100"), Verdict::Pass);
     assert!(matches!(check(schema, rule, "5Gi"), Verdict::Fail(_)));
@@ -200,6 +234,10 @@ fn envoy_gateway_quantities() {
     let label = rule.message.as_deref().unwrap_or(&rule.rule).trim();
     assert_eq!(
         check(schema, rule, "lots"),
+        Verdict::Error(format!("{} evaluating rule: {label}", quantity::ERR_FORMAT))
+    );
+    assert_eq!(
+        check(schema, rule, "1kk"),
         Verdict::Error(format!("{} evaluating rule: {label}", quantity::ERR_SUFFIX))
     );
 }
@@ -219,24 +257,33 @@ fn optional_old_self_is_unset_on_create() {
 fn messages_follow_the_api_server() {
     let schema = object_schema(serde_json::json!({
         "type": "object",
-        "properties": {"name": {"type": "string"}, "n": {"type": "number"},
+        "properties": {"name": {"type": "string"}, "num": {"type": "number"},
                        "namespace": {"type": "string"}, "a-b": {"type": "integer"}}
     }));
     let mut rule = spec("  self.name == 'x'  ");
     assert_eq!(
-        check(&schema, &rule, "name: y"),
+        check(&schema, &rule, "name: z"),
         Verdict::Fail("failed rule: self.name == 'x'".into())
     );
     rule.message = Some(" must be x ".into());
-    assert_eq!(check(&schema, &rule, "name: y"), Verdict::Fail("must be x".into()));
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("must be x".into())
+    );
     rule.message_expression = Some("'got ' + self.name".into());
-    assert_eq!(check(&schema, &rule, "name: y"), Verdict::Fail("got y".into()));
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("got z".into())
+    );
     rule.message_expression = Some("1".into());
-    assert_eq!(check(&schema, &rule, "name: y"), Verdict::Fail("must be x".into()));
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("must be x".into())
+    );
 
     let missing = spec("self.name == 'x'");
     assert_eq!(
-        check(&schema, &missing, "n: 1"),
+        check(&schema, &missing, "num: 1"),
         Verdict::Error("no such key: name evaluating rule: self.name == 'x'".into())
     );
     let overload = spec("self.name > 1");
@@ -251,11 +298,15 @@ fn messages_follow_the_api_server() {
     // Numbers are doubles, escaped names, undeclared fields invisible, non-nullable nulls
     // pruned.
     let typed = spec(
-        "self.n == 1.0 && self.__namespace__ == 'ns' && self.a__dash__b == 2 && \
+        "self.num == 1.0 && self.__namespace__ == 'ns' && self.a__dash__b == 2 && \
          !has(self.extra) && !has(self.name)",
     );
     assert_eq!(
-        check(&schema, &typed, "{n: 1, namespace: ns, a-b: 2, extra: 1, name: null}"),
+        check(
+            &schema,
+            &typed,
+            "{num: 1, namespace: ns, a-b: 2, extra: 1, name: null}"
+        ),
         Verdict::Pass
     );
 }
@@ -274,7 +325,10 @@ fn unsupported_and_hostile_rules_are_refused_or_stopped() {
     let runaway = spec(&format!("{list}.all(a, {list}.all(b, a + b == self))"));
     let started = std::time::Instant::now();
     let verdict = check(&schema, &runaway, "0");
-    assert!(matches!(&verdict, Verdict::Error(e) if e.contains("steps")), "{verdict:?}");
+    assert!(
+        matches!(&verdict, Verdict::Error(e) if e.contains("steps")),
+        "{verdict:?}"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 
     let regex = spec("'aaaa'.matches('^(a|aa)*$') && !matches('b', 'a')");
@@ -298,7 +352,10 @@ fn tall_rules_run_on_the_worker() {
         "- matches: [{}]\n",
         vec!["{path: {type: PathPrefix, value: /}}"; 65].join(", ")
     );
-    assert!(matches!(check(schema, rule, &many.repeat(2)), Verdict::Fail(_)));
+    assert!(matches!(
+        check(schema, rule, &many.repeat(2)),
+        Verdict::Fail(_)
+    ));
 }
 
 /// Evaluates every rule under `schema` on `node`, as the validator does: `to_cel` once per

@@ -28,7 +28,7 @@
 //! YAML type.
 
 use super::super::schema::{Additional, Schema, Type};
-use super::library::{parse_with_cel, ParseAs};
+use super::library::{ParseAs, parse_with_cel};
 use crate::yaml::{Node, Value as Yaml};
 use ::cel::Value;
 use ::cel::objects::{Key, Map};
@@ -44,9 +44,27 @@ const MAX_VALUE_DEPTH: usize = 512;
 /// `[a-zA-Z0-9_.\-/]`): such a property is not accessible from CEL.
 pub fn escape(name: &str) -> Option<String> {
     const RESERVED: &[&str] = &[
-        "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-        "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
-        "void", "while",
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
     ];
     if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
         return None;
@@ -242,7 +260,10 @@ mod tests {
     fn escapes_property_names_as_kubernetes_does() {
         assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
         assert_eq!(escape("if").as_deref(), Some("__if__"));
-        assert_eq!(escape("a-b.c/d").as_deref(), Some("a__dash__b__dot__c__slash__d"));
+        assert_eq!(
+            escape("a-b.c/d").as_deref(),
+            Some("a__dash__b__dot__c__slash__d")
+        );
         assert_eq!(escape("a__b").as_deref(), Some("a__underscores__b"));
         assert_eq!(escape("_x").as_deref(), Some("_x"));
         assert_eq!(escape("plain").as_deref(), Some("plain"));
