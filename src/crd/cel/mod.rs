@@ -34,7 +34,7 @@ mod library;
 mod quantity;
 mod value;
 
-pub use value::{escape, to_cel};
+pub use value::{escape, to_cel, to_cel_root};
 
 use super::schema::RuleSpec;
 use crate::expr::{MAX_EVALUATION_STEPS, MAX_TREE_DEPTH};

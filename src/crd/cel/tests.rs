@@ -426,3 +426,19 @@ fn bench_httproutes() {
     );
     assert_eq!(counts.1, 0);
 }
+
+#[test]
+fn the_resource_root_shows_type_and_object_meta() {
+    let schema = object_schema(serde_json::json!({
+        "type": "object",
+        "properties": {"apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                       "metadata": {"type": "object"}, "spec": {"type": "object",
+                       "properties": {"a": {"type": "integer"}}}}
+    }));
+    let rule = CompiledRule::compile(&spec(
+        "self.kind == 'K' && self.metadata.name == 'nm' && !has(self.metadata.namespace) && self.spec.a == 1",
+    ))
+    .expect("compiles");
+    let node = yaml("apiVersion: v1\nkind: K\nmetadata: {name: nm, namespace: ns}\nspec: {a: 1}");
+    assert_eq!(rule.evaluate(&to_cel_root(&node, &schema)), Verdict::Pass);
+}

@@ -101,6 +101,16 @@ pub fn to_cel(node: &Node, schema: &Schema) -> Value {
     convert(node, schema, 0)
 }
 
+/// The whole object (rules on the `openAPIV3Schema` root): as [`to_cel`], with `apiVersion`,
+/// `kind` and `metadata.name` / `metadata.generateName` typed as the API server does for the
+/// resource root (`model.WithTypeAndObjectMeta`); other metadata is invisible.
+pub fn to_cel_root(node: &Node, schema: &Schema) -> Value {
+    match &node.value {
+        Yaml::Map(entries) => object(entries, schema, 0, true),
+        _ => convert(node, schema, 0),
+    }
+}
+
 fn string(s: &str) -> Value {
     Value::String(Arc::new(s.to_string()))
 }
@@ -116,7 +126,9 @@ fn convert(node: &Node, schema: &Schema, depth: usize) -> Value {
         _ => {}
     }
     match (schema.ty, &node.value) {
-        (Some(Type::Object), Yaml::Map(entries)) => object(entries, schema, depth),
+        (Some(Type::Object), Yaml::Map(entries)) => {
+            object(entries, schema, depth, schema.embedded_resource)
+        }
         (Some(Type::Array), Yaml::Seq(items)) => match &schema.items {
             Some(item) => Value::List(Arc::new(
                 items.iter().map(|n| convert(n, item, depth + 1)).collect(),
@@ -132,21 +144,26 @@ fn convert(node: &Node, schema: &Schema, depth: usize) -> Value {
     }
 }
 
-fn object(entries: &[crate::yaml::node::Entry], schema: &Schema, depth: usize) -> Value {
+/// An object; `resource` adds the type and object meta of a resource (root or embedded).
+fn object(
+    entries: &[crate::yaml::node::Entry],
+    schema: &Schema,
+    depth: usize,
+    resource: bool,
+) -> Value {
     let mut map: HashMap<Key, Value> = HashMap::with_capacity(entries.len());
-    if schema.embedded_resource || !schema.properties.is_empty() {
+    if resource || !schema.properties.is_empty() {
         for entry in entries {
             let name = &*entry.key.text;
-            let declared = schema.property(name);
-            let value = match declared {
-                Some(s) if entry.value.is_null() && !s.nullable => continue,
-                Some(s) => convert(&entry.value, s, depth + 1),
-                None if schema.embedded_resource => match name {
-                    "apiVersion" | "kind" => untyped(&entry.value, depth + 1),
-                    "metadata" => object_meta(&entry.value),
+            let value = match (name, schema.property(name)) {
+                ("apiVersion" | "kind", _) if resource => match &entry.value.value {
+                    Yaml::String(s) => string(s),
                     _ => continue,
                 },
-                None => continue,
+                ("metadata", _) if resource => object_meta(&entry.value),
+                (_, Some(s)) if entry.value.is_null() && !s.nullable => continue,
+                (_, Some(s)) => convert(&entry.value, s, depth + 1),
+                (_, None) => continue,
             };
             if let Some(escaped) = escape(name) {
                 map.insert(Key::String(Arc::new(escaped)), value);
