@@ -15,7 +15,7 @@
 //! by the loader; `status` is ignored when the status subresource is on (the API server drops
 //! it on create).
 
-use super::cel::{Verdict, to_cel};
+use super::cel::{Verdict, to_cel, to_cel_root};
 use super::schema::{Additional, ListType, Schema, Type};
 use crate::source::Span;
 use crate::yaml::{Entry, Node, Value};
@@ -87,7 +87,7 @@ pub fn validate(root: &Node, schema: &Schema, skip_status: bool) -> Validated {
                 );
             }
         }
-        walk.apply_rules(root, schema, &At::ROOT);
+        walk.apply_rules(root, schema, &At::ROOT, true);
     } else if schema.has_rules() {
         walk.push(
             Problem::Rule,
@@ -635,14 +635,14 @@ impl Walk {
             }
             _ => {}
         }
-        self.apply_rules(node, schema, at);
+        self.apply_rules(node, schema, at, false);
     }
 
-    fn apply_rules(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
+    fn apply_rules(&mut self, node: &Node, schema: &Schema, at: &At<'_>, root: bool) {
         if schema.rules.is_empty() {
             return;
         }
-        let this = to_cel(node, schema);
+        let this = if root { to_cel_root(node, schema) } else { to_cel(node, schema) };
         for rule in &schema.rules {
             if rule.is_transition() && !rule.optional_old_self {
                 continue;
