@@ -22,12 +22,12 @@ fn e1_constraint_false_keeps_the_lower_rules() {
         [
             (
                 "authentication#a".into(),
-                30.into(),
+                serde_json::json!({"plain": {"selector": "route"}, "priority": 30, "metrics": false}),
                 "authpolicy.kuadrant.io:app/route-auth".into()
             ),
             (
                 "authentication#b".into(),
-                120.into(),
+                serde_json::json!({"plain": {"selector": "route"}, "priority": 120, "metrics": false}),
                 "authpolicy.kuadrant.io:app/route-auth".into()
             ),
         ]
@@ -41,12 +41,12 @@ fn e2_constraint_true_applies_the_merge_override() {
         [
             (
                 "authentication#a".into(),
-                50.into(),
+                serde_json::json!({"plain": {"selector": "gateway"}, "priority": 50, "metrics": false}),
                 "authpolicy.kuadrant.io:infra/gw-auth".into()
             ),
             (
                 "authentication#b".into(),
-                120.into(),
+                serde_json::json!({"plain": {"selector": "route"}, "priority": 120, "metrics": false}),
                 "authpolicy.kuadrant.io:app/route-auth".into()
             ),
         ]
@@ -280,7 +280,7 @@ fn hostile_constraints_fail_cleanly() {
     let huge = format!("spec.a == '{}'", "x".repeat(20_000));
     for expression in [deep, huge] {
         let policy = format!(
-            "{base}---\napiVersion: kuadrant.io/v1\nkind: AuthPolicy\nmetadata: {{name: p, namespace: infra}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  overrides:\n    when: \"{expression}\"\n    rules:\n      authentication:\n        a: 1\n"
+            "{base}---\napiVersion: kuadrant.io/v1\nkind: AuthPolicy\nmetadata: {{name: p, namespace: infra}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  overrides:\n    when: \"{expression}\"\n    rules:\n      authentication:\n        a: {{plain: {{selector: x}}}}\n"
         );
         let out = run_in(&root(), &["effective", "-f", "-"], Some(policy.as_bytes()));
         out.code(3).stderr_has(&["[DPL4009]"]);
