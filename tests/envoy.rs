@@ -58,7 +58,7 @@ spec:
 spec:
   mergeType: JSONMerge
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
-            "ClientTrafficPolicy has no mergeType field",
+            "unknown field \"spec.mergeType\"",
         ),
         (
             "kind: BackendTrafficPolicy
@@ -85,7 +85,7 @@ spec:
             "kind: EnvoyExtensionPolicy
 spec:
   targetSelectors: [{kind: HTTPRoute, matchLabels: {a: b}, sectionName: x}]",
-            "a targetSelector selects whole objects",
+            "unknown field \"spec.targetSelectors[0].sectionName\"",
         ),
         (
             "kind: SecurityPolicy
