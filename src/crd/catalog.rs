@@ -155,6 +155,42 @@ impl Catalog {
         }
     }
 
+    /// One `rule-not-evaluated` info per rule of these kinds that dopol cannot evaluate
+    /// (compiling every rule of each kind once).
+    pub fn not_evaluated(
+        &self,
+        kinds: &std::collections::BTreeSet<(String, String)>,
+    ) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for (group, kind) in kinds {
+            let Some(crd) = self.get(group, kind) else {
+                continue;
+            };
+            for version in crd.versions.iter().filter(|v| v.served) {
+                let Ok(schema) = &version.schema else {
+                    continue;
+                };
+                let mut rules = Vec::new();
+                schema.visit_rules("openAPIV3Schema", &mut rules);
+                for (at, rule) in rules {
+                    if rule.is_transition() && !rule.optional_old_self {
+                        continue;
+                    }
+                    if let Err(why) = rule.compiled() {
+                        out.push(Diagnostic::new(
+                            Code::RuleNotEvaluated,
+                            format!(
+                                "{kind}.{group} {}: the CRD rule `{}` at {at} is not evaluated: {why}",
+                                version.name, rule.rule
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Every `(group, kind)` known, sorted.
     pub fn kinds(&self) -> impl Iterator<Item = (&str, &str)> {
         self.kinds.keys().map(|(g, k)| (g.as_str(), k.as_str()))

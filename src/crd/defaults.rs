@@ -51,38 +51,53 @@ pub fn is_defaulted(span: Span, defaulted: &rustc_hash::FxHashSet<Span>) -> bool
 fn default_node(node: &Node, schema: &Schema) -> Option<Node> {
     match &node.value {
         Value::Map(entries) => {
-            let mut changed = false;
-            let mut out: Vec<Entry> = entries
-                .iter()
-                .map(|entry| {
-                    let child = schema
-                        .field(&entry.key.text)
-                        .and_then(|s| default_node(&entry.value, s));
-                    changed |= child.is_some();
-                    Entry {
-                        key: entry.key.clone(),
-                        value: child.unwrap_or_else(|| entry.value.clone()),
-                    }
-                })
-                .collect();
-            changed |= add_missing(&mut out, node.span, schema, &[]);
-            changed.then(|| Node {
+            // Entries are copied only from the first change on: most objects need no default.
+            let mut out: Option<Vec<Entry>> = None;
+            for (i, entry) in entries.iter().enumerate() {
+                let child = schema
+                    .field(&entry.key.text)
+                    .filter(|s| s.has_defaults())
+                    .and_then(|s| default_node(&entry.value, s));
+                if let Some(value) = child {
+                    out.get_or_insert_with(|| entries[..i].to_vec())
+                        .push(Entry {
+                            key: entry.key.clone(),
+                            value,
+                        });
+                } else if let Some(out) = &mut out {
+                    out.push(entry.clone());
+                }
+            }
+            let missing = schema.properties.iter().any(|(name, p)| {
+                p.default.is_some()
+                    && entries
+                        .iter()
+                        .find(|e| *e.key.text == **name)
+                        .is_none_or(|e| e.value.is_null() && !p.nullable)
+            });
+            if missing {
+                let out = out.get_or_insert_with(|| entries.to_vec());
+                add_missing(out, node.span, schema, &[]);
+            }
+            out.map(|out| Node {
                 span: node.span,
                 value: Value::Map(out.into()),
             })
         }
         Value::Seq(items) => {
-            let item_schema = schema.items.as_deref()?;
-            let mut changed = false;
-            let out: Vec<Node> = items
-                .iter()
-                .map(|item| {
-                    let child = default_node(item, item_schema);
-                    changed |= child.is_some();
-                    child.unwrap_or_else(|| item.clone())
-                })
-                .collect();
-            changed.then(|| Node {
+            let item_schema = schema.items.as_deref().filter(|s| s.has_defaults())?;
+            let mut out: Option<Vec<Node>> = None;
+            for (i, item) in items.iter().enumerate() {
+                match default_node(item, item_schema) {
+                    Some(value) => out.get_or_insert_with(|| items[..i].to_vec()).push(value),
+                    None => {
+                        if let Some(out) = &mut out {
+                            out.push(item.clone());
+                        }
+                    }
+                }
+            }
+            out.map(|out| Node {
                 span: node.span,
                 value: Value::Seq(out.into()),
             })
@@ -161,19 +176,24 @@ pub fn from_json(json: &Json, span: Span) -> Node {
     Node { span, value }
 }
 
-/// Every defaulted span in `node` (the empty spans [`apply`] gave the values it added).
+/// Every defaulted span in `node` (the empty spans [`apply`] gave the values it added). Only
+/// mappings are searched (a default always lands in one), and a subtree whose span is not empty
+/// and which holds no defaulted key is still walked: the walk is linear in the object.
 pub fn collect_defaulted(node: &Node, out: &mut rustc_hash::FxHashSet<Span>) {
     match &node.value {
         Value::Map(entries) => {
             for e in entries.iter() {
                 if e.key.span.is_empty() && e.key.span == e.value.span {
                     out.insert(e.value.span);
-                } else {
+                } else if matches!(e.value.value, Value::Map(_) | Value::Seq(_)) {
                     collect_defaulted(&e.value, out);
                 }
             }
         }
-        Value::Seq(items) => items.iter().for_each(|i| collect_defaulted(i, out)),
+        Value::Seq(items) => items
+            .iter()
+            .filter(|i| matches!(i.value, Value::Map(_) | Value::Seq(_)))
+            .for_each(|i| collect_defaulted(i, out)),
         _ => {}
     }
 }

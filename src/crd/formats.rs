@@ -28,7 +28,7 @@ pub fn valid(format: &str, value: &str) -> bool {
 /// Standard base64 with padding (what Go's `base64.StdEncoding` decodes).
 fn is_base64(value: &str) -> bool {
     let bytes = value.as_bytes();
-    if !bytes.len().is_multiple_of(4) {
+    if bytes.len() % 4 != 0 {
         return false;
     }
     let padding = bytes.iter().rev().take_while(|b| **b == b'=').count();

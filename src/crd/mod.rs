@@ -26,7 +26,7 @@ pub use catalog::Catalog;
 use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::yaml::Node;
-use validate::{Problem, Skipped};
+use validate::Problem;
 
 /// What checking one object found.
 #[derive(Debug, Default)]
@@ -39,8 +39,6 @@ pub struct Checked {
     pub rejected: bool,
     /// Whether a CRD was found for the object's kind and version (`-v` counts the others).
     pub validated: bool,
-    /// Rules met that dopol cannot evaluate, with the kind's CRD origin.
-    pub skipped: Vec<Skipped>,
 }
 
 /// Checks one object against its CRD in `catalog`. `view` gives the object as the CRD should
@@ -116,6 +114,5 @@ pub fn check(object: &Object, catalog: &Catalog, view: impl Fn(&Node) -> Option<
         defaulted,
         diagnostics,
         validated: true,
-        skipped: result.skipped,
     }
 }

@@ -92,6 +92,8 @@ pub struct RuleSpec {
     pub reason: Option<Box<str>>,
     /// `optionalOldSelf`: the rule also runs on create, with `oldSelf` unset.
     pub optional_old_self: bool,
+    /// Whether the rule mentions `oldSelf`.
+    transition: bool,
     /// The compiled rule, or why dopol cannot evaluate it.
     pub compiled: OnceLock<Result<CompiledRule, String>>,
 }
@@ -100,7 +102,7 @@ impl RuleSpec {
     /// Whether the rule compares with the previous object (`oldSelf`): on create the API server
     /// skips it unless `optionalOldSelf` is set.
     pub fn is_transition(&self) -> bool {
-        mentions_identifier(&self.rule, "oldSelf")
+        self.transition
     }
 
     /// The compiled rule (compiled on first use).
@@ -207,6 +209,10 @@ pub struct Schema {
     pub not: Option<Box<Schema>>,
     /// `x-kubernetes-validations`.
     pub rules: Vec<RuleSpec>,
+    /// Whether any rule sits at or below this node (computed once, at compile time).
+    has_rules: bool,
+    /// Whether any `default` sits below this node (computed once, at compile time).
+    has_defaults: bool,
 }
 
 /// Deepest schema nesting compiled (user CRDs are input too; the bundled ones stay under 40).
@@ -247,10 +253,12 @@ impl Schema {
 
     /// Whether any `x-kubernetes-validations` rule sits at or below this node.
     pub fn has_rules(&self) -> bool {
-        !self.rules.is_empty()
-            || self.properties.iter().any(|(_, s)| s.has_rules())
-            || self.items.as_deref().is_some_and(Schema::has_rules)
-            || matches!(&self.additional, Additional::Schema(s) if s.has_rules())
+        self.has_rules
+    }
+
+    /// Whether any property default sits inside this node (defaulting skips other subtrees).
+    pub fn has_defaults(&self) -> bool {
+        self.has_defaults
     }
 
     /// Every rule of the tree, with the schema path it sits at (for the "not evaluated" list).
@@ -365,6 +373,16 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
     if let Some(not) = obj.get("not") {
         schema.not = Some(Box::new(compile(not, depth + 1, &format!("{path}.not"))?));
     }
+    schema.has_rules = !schema.rules.is_empty()
+        || schema.properties.iter().any(|(_, s)| s.has_rules)
+        || schema.items.as_deref().is_some_and(|s| s.has_rules)
+        || matches!(&schema.additional, Additional::Schema(s) if s.has_rules);
+    schema.has_defaults = schema
+        .properties
+        .iter()
+        .any(|(_, s)| s.default.is_some() || s.has_defaults)
+        || schema.items.as_deref().is_some_and(|s| s.has_defaults)
+        || matches!(&schema.additional, Additional::Schema(s) if s.has_defaults);
     Ok(schema)
 }
 
@@ -401,10 +419,11 @@ fn rules(obj: &Map<String, Json>, path: &str) -> Result<Vec<RuleSpec>, String> {
         .enumerate()
         .map(|(i, r)| {
             let text = |k: &str| r.get(k).and_then(Json::as_str).map(Box::<str>::from);
+            let rule = text("rule")
+                .ok_or_else(|| format!("{path}.x-kubernetes-validations[{i}].rule: required"))?;
             Ok(RuleSpec {
-                rule: text("rule").ok_or_else(|| {
-                    format!("{path}.x-kubernetes-validations[{i}].rule: required")
-                })?,
+                transition: mentions_identifier(&rule, "oldSelf"),
+                rule,
                 message: text("message"),
                 message_expression: text("messageExpression"),
                 field_path: text("fieldPath"),

@@ -50,24 +50,11 @@ pub struct Violation {
     blocking: bool,
 }
 
-/// A rule that could not be evaluated, with the schema path it sits at and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Skipped {
-    /// The schema path.
-    pub schema_path: String,
-    /// The rule.
-    pub rule: String,
-    /// Why.
-    pub reason: String,
-}
-
 /// The result of validating one object.
 #[derive(Debug, Default)]
 pub struct Validated {
     /// Violations, in walk order.
     pub violations: Vec<Violation>,
-    /// Rules met on this object that dopol could not evaluate.
-    pub skipped: Vec<Skipped>,
 }
 
 /// The text the API server adds when it did not run the CEL rules.
@@ -77,109 +64,188 @@ pub const RULES_NOT_CHECKED: &str = "some validation rules were not checked beca
 pub fn validate(root: &Node, schema: &Schema, skip_status: bool) -> Validated {
     let mut walk = Walk::default();
     let Some(entries) = root.as_map() else {
-        return walk.done();
+        return Validated::default();
     };
-    for entry in entries {
+    let top = |key: &str| {
+        matches!(key, "apiVersion" | "kind" | "metadata") || (skip_status && key == "status")
+    };
+    for entry in entries.iter().filter(|e| !top(&e.key.text)) {
         let key = &*entry.key.text;
-        if matches!(key, "apiVersion" | "kind" | "metadata") || (skip_status && key == "status") {
-            continue;
-        }
         match schema.property(key) {
-            Some(s) => walk.node(
-                &entry.value,
-                s,
-                key,
-                &format!("openAPIV3Schema.properties.{key}"),
-            ),
+            Some(s) => walk.node(&entry.value, s, &At::ROOT.child(Seg::Property(key))),
             None if schema.accepts_unknown() => {}
-            None => walk.unknown(entry, schema, "", "openAPIV3Schema"),
+            None => walk.unknown(entry, schema, &At::ROOT),
         }
     }
     if !walk.violations.iter().any(|v| v.blocking) {
-        walk.rules_pass(root, schema, "openAPIV3Schema", skip_status);
+        for entry in entries.iter().filter(|e| !top(&e.key.text)) {
+            if let Some(s) = schema.property(&entry.key.text) {
+                walk.rules(
+                    &entry.value,
+                    s,
+                    &At::ROOT.child(Seg::Property(&entry.key.text)),
+                );
+            }
+        }
+        walk.apply_rules(root, schema, &At::ROOT);
     } else if schema.has_rules() {
-        walk.violations.push(Violation {
-            problem: Problem::Rule,
-            message: RULES_NOT_CHECKED.into(),
-            span: root
-                .as_map()
+        walk.push(
+            Problem::Rule,
+            format!("<nil>: Invalid value: \"null\": {RULES_NOT_CHECKED}"),
+            root.as_map()
                 .and_then(|m| m.first())
                 .map_or(root.span, |e| e.key.span),
-            schema_path: "openAPIV3Schema".into(),
-            suggestion: None,
-            blocking: false,
-        });
+            &At::ROOT,
+            false,
+        );
     }
-    walk.done()
+    Validated {
+        violations: walk.violations,
+    }
+}
+
+/// Where the walk is, as a chain of frames on the stack: the field path and the schema path are
+/// only rendered when a violation needs them (rendering them at every node would cost more than
+/// the walk itself).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    seg: Seg<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Root,
+    Property(&'a str),
+    MapValue(&'a str),
+    Item(usize),
+}
+
+impl<'a> At<'a> {
+    const ROOT: At<'static> = At {
+        parent: None,
+        seg: Seg::Root,
+    };
+
+    fn child(&'a self, seg: Seg<'a>) -> At<'a> {
+        At {
+            parent: Some(self),
+            seg,
+        }
+    }
+
+    fn chain(&self) -> Vec<Seg<'a>> {
+        let mut segs = vec![self.seg];
+        let mut at = self.parent;
+        while let Some(frame) = at {
+            segs.push(frame.seg);
+            at = frame.parent;
+        }
+        segs.reverse();
+        segs
+    }
+
+    /// The field path, as the API server writes it (`spec.rules[0].matches`).
+    fn path(&self) -> String {
+        let mut out = String::new();
+        for seg in self.chain() {
+            match seg {
+                Seg::Root => {}
+                Seg::Property(k) | Seg::MapValue(k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                Seg::Item(i) => {
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        out
+    }
+
+    /// The schema node's path from `openAPIV3Schema`.
+    fn schema_path(&self) -> String {
+        let mut out = String::from("openAPIV3Schema");
+        for seg in self.chain() {
+            match seg {
+                Seg::Root => {}
+                Seg::Property(k) => {
+                    let _ = write!(out, ".properties.{k}");
+                }
+                Seg::MapValue(_) => out.push_str(".additionalProperties"),
+                Seg::Item(_) => out.push_str(".items"),
+            }
+        }
+        out
+    }
 }
 
 #[derive(Default)]
 struct Walk {
     violations: Vec<Violation>,
-    skipped: Vec<Skipped>,
 }
 
 impl Walk {
-    fn done(self) -> Validated {
-        Validated {
-            violations: self.violations,
-            skipped: self.skipped,
-        }
-    }
-
-    fn push(
-        &mut self,
-        problem: Problem,
-        message: String,
-        span: Span,
-        schema_path: &str,
-        blocking: bool,
-    ) {
+    fn push(&mut self, problem: Problem, message: String, span: Span, at: &At<'_>, blocking: bool) {
         self.violations.push(Violation {
             problem,
             message,
             span,
-            schema_path: schema_path.into(),
+            schema_path: at.schema_path(),
             suggestion: None,
             blocking,
         });
     }
 
-    fn unknown(&mut self, entry: &Entry, parent: &Schema, path: &str, schema_path: &str) {
-        let field = join(path, &entry.key.text);
+    /// `Invalid value: <value>: <path> in body <what>`, the API server's wording for value checks.
+    fn invalid(&mut self, node: &Node, at: &At<'_>, what: &str, blocking: bool) {
+        let path = at.path();
+        let message = format!(
+            "{path}: Invalid value: {}: {path} in body {what}",
+            go_value(node)
+        );
+        self.push(Problem::Schema, message, node.span, at, blocking);
+    }
+
+    fn unknown(&mut self, entry: &Entry, parent: &Schema, at: &At<'_>) {
+        let field = at.child(Seg::Property(&entry.key.text)).path();
         let suggestion =
             crate::suggest::closest(&entry.key.text, parent.properties.iter().map(|(k, _)| &**k))
                 .map(|s| format!("did you mean `{s}`?"));
-        self.violations.push(Violation {
-            problem: Problem::UnknownField,
-            message: format!("unknown field \"{field}\""),
-            span: entry.key.span,
-            schema_path: schema_path.into(),
-            suggestion,
-            blocking: false,
-        });
+        self.push(
+            Problem::UnknownField,
+            format!("unknown field \"{field}\""),
+            entry.key.span,
+            at,
+            false,
+        );
+        if let Some(last) = self.violations.last_mut() {
+            last.suggestion = suggestion;
+        }
     }
 
     /// Structural checks of `node` and its subtree (step 3 and unknown fields).
-    fn node(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) {
+    fn node(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
         if node.is_null() {
             // Nullable, or pruned by the API server before validation (when the field has a
             // default, defaulting replaced the null already). Null list items are checked by
             // `array`.
             return;
         }
-        if !self.type_ok(node, schema, path, schema_path) {
+        if !self.type_ok(node, schema, at) {
             return;
         }
-        self.value_checks(node, schema, path, schema_path);
+        self.value_checks(node, schema, at);
         match &node.value {
-            Value::Map(entries) => self.object(node, entries, schema, path, schema_path),
-            Value::Seq(items) => self.array(node, items, schema, path, schema_path),
+            Value::Map(entries) => self.object(node, entries, schema, at),
+            Value::Seq(items) => self.array(node, items, schema, at),
             _ => {}
         }
     }
 
-    fn type_ok(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) -> bool {
+    fn type_ok(&mut self, node: &Node, schema: &Schema, at: &At<'_>) -> bool {
         let ok = match (schema.ty, &node.value) {
             _ if schema.int_or_string => matches!(node.value, Value::Int(_) | Value::String(_)),
             (None, _) => true,
@@ -198,242 +264,211 @@ impl Walk {
             } else {
                 schema.ty.map_or("", Type::name)
             };
-            let found = json_type(node);
-            self.push(
-                Problem::Schema,
-                format!("{path}: Invalid value: \"{found}\": {path} in body must be of type {expected}: \"{found}\""),
-                node.span,
-                schema_path,
-                true,
-            );
+            self.type_error(node, at, expected);
         }
         ok
     }
 
-    fn object(
-        &mut self,
-        node: &Node,
-        entries: &[Entry],
-        schema: &Schema,
-        path: &str,
-        schema_path: &str,
-    ) {
+    fn type_error(&mut self, node: &Node, at: &At<'_>, expected: &str) {
+        let path = at.path();
+        let found = json_type(node);
+        let message = format!(
+            "{path}: Invalid value: \"{found}\": {path} in body must be of type {expected}: \"{found}\""
+        );
+        self.push(Problem::Schema, message, node.span, at, true);
+    }
+
+    fn object(&mut self, node: &Node, entries: &[Entry], schema: &Schema, at: &At<'_>) {
         for name in &schema.required {
+            let nullable = schema.property(name).is_some_and(|s| s.nullable);
             let present = entries
                 .iter()
-                .find(|e| *e.key.text == **name)
-                .is_some_and(|e| {
-                    !e.value.is_null() || schema.property(name).is_some_and(|s| s.nullable)
-                });
+                .any(|e| *e.key.text == **name && (nullable || !e.value.is_null()));
             if !present {
-                let span = node
-                    .as_map()
-                    .and_then(|m| m.first())
-                    .map_or(node.span, |e| e.key.span);
+                let span = entries.first().map_or(node.span, |e| e.key.span);
+                let path = at.child(Seg::Property(name)).path();
                 self.push(
                     Problem::Schema,
-                    format!("{}: Required value", join(path, name)),
+                    format!("{path}: Required value"),
                     span,
-                    schema_path,
+                    at,
                     true,
                 );
             }
         }
+        let closed = !schema.accepts_unknown()
+            && (schema.ty == Some(Type::Object) || !schema.properties.is_empty());
         for entry in entries {
             let key = &*entry.key.text;
-            let child = join(path, key);
             if let Some(s) = schema.property(key) {
-                self.node(
-                    &entry.value,
-                    s,
-                    &child,
-                    &format!("{schema_path}.properties.{key}"),
-                );
+                self.node(&entry.value, s, &at.child(Seg::Property(key)));
             } else if let Additional::Schema(s) = &schema.additional {
-                self.node(
-                    &entry.value,
-                    s,
-                    &child,
-                    &format!("{schema_path}.additionalProperties"),
-                );
-            } else if !schema.accepts_unknown()
-                && (!schema.properties.is_empty()
-                    || matches!(schema.additional, Additional::Bool(false))
-                    || schema.ty == Some(Type::Object))
-            {
-                self.unknown(entry, schema, path, schema_path);
+                self.node(&entry.value, s, &at.child(Seg::MapValue(key)));
+            } else if closed {
+                self.unknown(entry, schema, at);
             }
         }
         let count = entries.len() as u64;
         if let Some(max) = schema.max_properties.filter(|m| count > *m) {
+            let path = at.path();
             self.push(
                 Problem::Schema,
                 format!("{path}: Too many: {count}: must have at most {max} items"),
                 node.span,
-                schema_path,
+                at,
                 true,
             );
         }
         if let Some(min) = schema.min_properties.filter(|m| count < *m) {
-            self.push(Problem::Schema, format!("{path}: Invalid value: {count}: {path} in body should have at least {min} properties"), node.span, schema_path, false);
+            let path = at.path();
+            let message = format!(
+                "{path}: Invalid value: {count}: {path} in body should have at least {min} properties"
+            );
+            self.push(Problem::Schema, message, node.span, at, false);
         }
     }
 
-    fn array(
-        &mut self,
-        node: &Node,
-        items: &[Node],
-        schema: &Schema,
-        path: &str,
-        schema_path: &str,
-    ) {
+    fn array(&mut self, node: &Node, items: &[Node], schema: &Schema, at: &At<'_>) {
         let count = items.len() as u64;
         if let Some(max) = schema.max_items.filter(|m| count > *m) {
+            let path = at.path();
             self.push(
                 Problem::Schema,
                 format!("{path}: Too many: {count}: must have at most {max} items"),
                 node.span,
-                schema_path,
+                at,
                 true,
             );
         }
         if let Some(min) = schema.min_items.filter(|m| count < *m) {
-            self.push(Problem::Schema, format!("{path}: Invalid value: {count}: {path} in body should have at least {min} items"), node.span, schema_path, false);
+            let path = at.path();
+            let message = format!(
+                "{path}: Invalid value: {count}: {path} in body should have at least {min} items"
+            );
+            self.push(Problem::Schema, message, node.span, at, false);
         }
         if let Some(item_schema) = &schema.items {
-            let item_path = format!("{schema_path}.items");
             for (i, item) in items.iter().enumerate() {
-                let child = format!("{path}[{i}]");
+                let child = at.child(Seg::Item(i));
                 if item.is_null() && !item_schema.nullable {
-                    let expected = item_schema.ty.map_or("", Type::name);
-                    self.push(Problem::Schema, format!("{child}: Invalid value: \"null\": {child} in body must be of type {expected}: \"null\""), item.span, &item_path, true);
-                    continue;
+                    self.type_error(item, &child, item_schema.ty.map_or("", Type::name));
+                } else {
+                    self.node(item, item_schema, &child);
                 }
-                self.node(item, item_schema, &child, &item_path);
             }
         }
-        self.list_type(items, schema, path, schema_path);
-        if schema.unique_items {
-            for (i, item) in items.iter().enumerate() {
-                if items[..i].iter().any(|o| o.same_value(item)) {
-                    self.push(Problem::Schema, format!("{path}: Invalid value: {}: {path} in body shouldn't contain duplicates", go_value(node)), item.span, schema_path, false);
-                    break;
-                }
-            }
+        self.list_type(items, schema, at);
+        if schema.unique_items
+            && let Some(dup) = items
+                .iter()
+                .enumerate()
+                .find(|(i, item)| items[..*i].iter().any(|o| o.same_value(item)))
+        {
+            let _ = dup;
+            self.invalid(node, at, "shouldn't contain duplicates", false);
         }
     }
 
     /// `x-kubernetes-list-type: set|map`: no duplicate items (by value, or by key fields).
-    fn list_type(&mut self, items: &[Node], schema: &Schema, path: &str, schema_path: &str) {
-        match &schema.list_type {
-            ListType::Atomic => {}
-            ListType::Set => {
-                for (i, item) in items.iter().enumerate() {
-                    if items[..i].iter().any(|o| o.same_value(item)) {
-                        self.push(
-                            Problem::Schema,
-                            format!("{path}[{i}]: Duplicate value: {}", go_value(item)),
-                            item.span,
-                            schema_path,
-                            false,
+    fn list_type(&mut self, items: &[Node], schema: &Schema, at: &At<'_>) {
+        let keys: &[Box<str>] = match &schema.list_type {
+            ListType::Atomic => return,
+            ListType::Set => &[],
+            ListType::Map(keys) => keys,
+        };
+        let key_of = |item: &Node| -> Vec<Option<Node>> {
+            keys.iter().map(|k| item.get(k).cloned()).collect()
+        };
+        let same = |a: &Node, b: &Node| {
+            if keys.is_empty() {
+                return a.same_value(b);
+            }
+            key_of(a)
+                .iter()
+                .zip(key_of(b).iter())
+                .all(|(x, y)| match (x, y) {
+                    (Some(x), Some(y)) => x.same_value(y),
+                    (None, None) => true,
+                    _ => false,
+                })
+        };
+        for (i, item) in items.iter().enumerate() {
+            if !items[..i].iter().any(|o| same(o, item)) {
+                continue;
+            }
+            let shown = if keys.is_empty() {
+                go_value(item)
+            } else {
+                let mut shown = String::from("map[string]interface {}{");
+                for (n, (k, v)) in keys.iter().zip(key_of(item)).enumerate() {
+                    if let Some(v) = v {
+                        let _ = write!(
+                            shown,
+                            "{}\"{k}\":{}",
+                            if n > 0 { ", " } else { "" },
+                            go_value(&v)
                         );
                     }
                 }
-            }
-            ListType::Map(keys) => {
-                let key_of = |item: &Node| -> Vec<Option<Node>> {
-                    keys.iter().map(|k| item.get(k).cloned()).collect()
-                };
-                for (i, item) in items.iter().enumerate() {
-                    let key = key_of(item);
-                    let same = |o: &Node| {
-                        key_of(o).iter().zip(&key).all(|(a, b)| match (a, b) {
-                            (Some(a), Some(b)) => a.same_value(b),
-                            (None, None) => true,
-                            _ => false,
-                        })
-                    };
-                    if items[..i].iter().any(same) {
-                        let mut shown = String::from("map[string]interface {}{");
-                        for (n, (k, v)) in keys.iter().zip(&key).enumerate() {
-                            if let Some(v) = v {
-                                let _ = write!(
-                                    shown,
-                                    "{}\"{k}\":{}",
-                                    if n > 0 { ", " } else { "" },
-                                    go_value(v)
-                                );
-                            }
-                        }
-                        shown.push('}');
-                        self.push(
-                            Problem::Schema,
-                            format!("{path}[{i}]: Duplicate value: {shown}"),
-                            item.span,
-                            schema_path,
-                            false,
-                        );
-                    }
-                }
-            }
+                shown.push('}');
+                shown
+            };
+            let path = at.child(Seg::Item(i)).path();
+            self.push(
+                Problem::Schema,
+                format!("{path}: Duplicate value: {shown}"),
+                item.span,
+                at,
+                false,
+            );
         }
     }
 
     /// `enum`, `pattern`, `format`, bounds, lengths, and the combinators.
-    fn value_checks(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) {
+    fn value_checks(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
         if !schema.enumeration.is_empty() {
-            let json = node.to_json();
-            if !schema.enumeration.iter().any(|e| json_equal(e, &json)) {
-                let supported: Vec<String> =
-                    schema.enumeration.iter().map(|e| go_json(e)).collect();
-                self.push(
-                    Problem::Schema,
-                    format!(
-                        "{path}: Unsupported value: {}: supported values: {}",
-                        go_value(node),
-                        supported.join(", ")
-                    ),
-                    node.span,
-                    schema_path,
-                    true,
+            if !schema.enumeration.iter().any(|e| scalar_equal(e, node)) {
+                let supported: Vec<String> = schema.enumeration.iter().map(go_json).collect();
+                let path = at.path();
+                let message = format!(
+                    "{path}: Unsupported value: {}: supported values: {}",
+                    go_value(node),
+                    supported.join(", ")
                 );
+                self.push(Problem::Schema, message, node.span, at, true);
             }
         }
         match &node.value {
-            Value::String(s) => self.string_checks(node, s, schema, path, schema_path),
-            Value::Int(_) | Value::Float(_) => self.number_checks(node, schema, path, schema_path),
+            Value::String(s) => self.string_checks(node, s, schema, at),
+            Value::Int(_) | Value::Float(_) => self.number_checks(node, schema, at),
             _ => {}
         }
-        self.combinators(node, schema, path, schema_path);
+        if !schema.all_of.is_empty()
+            || !schema.any_of.is_empty()
+            || !schema.one_of.is_empty()
+            || schema.not.is_some()
+        {
+            self.combinators(node, schema, at);
+        }
     }
 
-    fn string_checks(
-        &mut self,
-        node: &Node,
-        s: &str,
-        schema: &Schema,
-        path: &str,
-        schema_path: &str,
-    ) {
+    fn string_checks(&mut self, node: &Node, s: &str, schema: &Schema, at: &At<'_>) {
         let chars = s.chars().count() as u64;
         if let Some(max) = schema.max_length.filter(|m| chars > *m) {
+            let path = at.path();
             self.push(
                 Problem::Schema,
                 format!("{path}: Too long: may not be more than {max} bytes"),
                 node.span,
-                schema_path,
+                at,
                 true,
             );
         }
         if let Some(min) = schema.min_length.filter(|m| chars < *m) {
-            self.push(
-                Problem::Schema,
-                format!(
-                    "{path}: Invalid value: {}: {path} in body should be at least {min} chars long",
-                    go_value(node)
-                ),
-                node.span,
-                schema_path,
+            self.invalid(
+                node,
+                at,
+                &format!("should be at least {min} chars long"),
                 false,
             );
         }
@@ -441,15 +476,10 @@ impl Walk {
             && let Some(regex) = pattern.regex()
             && !regex.is_match(s)
         {
-            self.push(
-                Problem::Schema,
-                format!(
-                    "{path}: Invalid value: {}: {path} in body should match '{}'",
-                    go_value(node),
-                    pattern.source
-                ),
-                node.span,
-                schema_path,
+            self.invalid(
+                node,
+                at,
+                &format!("should match '{}'", pattern.source),
                 false,
             );
             if let Some(last) = self.violations.last_mut() {
@@ -459,27 +489,21 @@ impl Walk {
         if let Some(format) = &schema.format
             && !super::formats::valid(format, s)
         {
-            self.push(
-                Problem::Schema,
-                format!(
-                    "{path}: Invalid value: {}: {path} in body must be of type {format}: {}",
-                    go_value(node),
-                    go_value(node)
-                ),
-                node.span,
-                schema_path,
+            self.invalid(
+                node,
+                at,
+                &format!("must be of type {format}: {}", go_value(node)),
                 false,
             );
         }
     }
 
-    fn number_checks(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) {
+    fn number_checks(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
         let n = match node.value {
             Value::Int(i) => i as f64,
             Value::Float(f) => f,
             _ => return,
         };
-        let shown = go_value(node);
         if let Some(min) = schema.minimum {
             let (bad, words) = if min.exclusive {
                 (n <= min.value, "greater than")
@@ -487,14 +511,10 @@ impl Walk {
                 (n < min.value, "greater than or equal to")
             };
             if bad {
-                self.push(
-                    Problem::Schema,
-                    format!(
-                        "{path}: Invalid value: {shown}: {path} in body should be {words} {}",
-                        number(min.value)
-                    ),
-                    node.span,
-                    schema_path,
+                self.invalid(
+                    node,
+                    at,
+                    &format!("should be {words} {}", number(min.value)),
                     false,
                 );
             }
@@ -506,14 +526,10 @@ impl Walk {
                 (n > max.value, "less than or equal to")
             };
             if bad {
-                self.push(
-                    Problem::Schema,
-                    format!(
-                        "{path}: Invalid value: {shown}: {path} in body should be {words} {}",
-                        number(max.value)
-                    ),
-                    node.span,
-                    schema_path,
+                self.invalid(
+                    node,
+                    at,
+                    &format!("should be {words} {}", number(max.value)),
                     false,
                 );
             }
@@ -522,14 +538,10 @@ impl Walk {
             .multiple_of
             .filter(|m| *m != 0.0 && (n / m).fract() != 0.0)
         {
-            self.push(
-                Problem::Schema,
-                format!(
-                    "{path}: Invalid value: {shown}: {path} in body should be a multiple of {}",
-                    number(m)
-                ),
-                node.span,
-                schema_path,
+            self.invalid(
+                node,
+                at,
+                &format!("should be a multiple of {}", number(m)),
                 false,
             );
         }
@@ -537,121 +549,96 @@ impl Walk {
 
     /// `allOf`/`anyOf`/`oneOf`/`not`: value validations on the same value (structural schemas
     /// allow no types or structure inside them, so a sub-walk that only counts errors is enough).
-    fn combinators(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) {
+    fn combinators(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
         let passes = |sub: &Schema| {
             let mut probe = Walk::default();
-            probe.value_checks(node, sub, path, schema_path);
-            probe.sub_structure(node, sub, path, schema_path);
+            probe.value_checks(node, sub, at);
+            probe.sub_structure(node, sub, at);
             probe.violations.is_empty()
         };
         for sub in &schema.all_of {
-            self.value_checks(node, sub, path, schema_path);
-            self.sub_structure(node, sub, path, schema_path);
+            self.value_checks(node, sub, at);
+            self.sub_structure(node, sub, at);
         }
         if !schema.any_of.is_empty() && !schema.any_of.iter().any(passes) {
-            self.push(Problem::Schema, format!("{path}: Invalid value: {}: {path} in body must validate at least one schema (anyOf)", go_value(node)), node.span, schema_path, false);
+            self.invalid(node, at, "must validate at least one schema (anyOf)", false);
         }
         if !schema.one_of.is_empty() && schema.one_of.iter().filter(|s| passes(s)).count() != 1 {
-            self.push(Problem::Schema, format!("{path}: Invalid value: {}: {path} in body must validate one and only one schema (oneOf)", go_value(node)), node.span, schema_path, false);
+            self.invalid(
+                node,
+                at,
+                "must validate one and only one schema (oneOf)",
+                false,
+            );
         }
         if let Some(not) = &schema.not
             && passes(not)
         {
-            self.push(
-                Problem::Schema,
-                format!(
-                    "{path}: Invalid value: {}: {path} in body must not validate the schema (not)",
-                    go_value(node)
-                ),
-                node.span,
-                schema_path,
-                false,
-            );
+            self.invalid(node, at, "must not validate the schema (not)", false);
         }
     }
 
     /// Inside a combinator: `required` and the value checks of declared properties and items.
-    fn sub_structure(&mut self, node: &Node, sub: &Schema, path: &str, schema_path: &str) {
+    fn sub_structure(&mut self, node: &Node, sub: &Schema, at: &At<'_>) {
         if let Some(entries) = node.as_map() {
             for name in &sub.required {
                 if !entries.iter().any(|e| *e.key.text == **name) {
+                    let path = at.child(Seg::Property(name)).path();
                     self.push(
                         Problem::Schema,
-                        format!("{}: Required value", join(path, name)),
+                        format!("{path}: Required value"),
                         node.span,
-                        schema_path,
+                        at,
                         true,
                     );
                 }
             }
             for entry in entries {
                 if let Some(s) = sub.property(&entry.key.text) {
-                    let child = join(path, &entry.key.text);
-                    self.value_checks(&entry.value, s, &child, schema_path);
-                    self.sub_structure(&entry.value, s, &child, schema_path);
+                    let child = at.child(Seg::Property(&entry.key.text));
+                    self.value_checks(&entry.value, s, &child);
+                    self.sub_structure(&entry.value, s, &child);
                 }
             }
         }
         if let (Some(items), Some(s)) = (node.as_seq(), &sub.items) {
             for (i, item) in items.iter().enumerate() {
-                let child = format!("{path}[{i}]");
-                self.value_checks(item, s, &child, schema_path);
-                self.sub_structure(item, s, &child, schema_path);
+                let child = at.child(Seg::Item(i));
+                self.value_checks(item, s, &child);
+                self.sub_structure(item, s, &child);
             }
         }
     }
 
-    /// Step 4: every `x-kubernetes-validations` rule of the tree, bottom-up as written.
-    fn rules_pass(&mut self, root: &Node, schema: &Schema, schema_path: &str, skip_status: bool) {
-        for entry in root.as_map().unwrap_or_default() {
-            let key = &*entry.key.text;
-            if matches!(key, "apiVersion" | "kind" | "metadata") || (skip_status && key == "status")
-            {
-                continue;
-            }
-            if let Some(s) = schema.property(key) {
-                self.rules(
-                    &entry.value,
-                    s,
-                    key,
-                    &format!("{schema_path}.properties.{key}"),
-                );
-            }
-        }
-        let _ = self.apply_rules(root, schema, "", schema_path);
-    }
-
-    fn rules(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) {
+    /// Step 4: the rules of the subtree, deepest first, then the node's own.
+    fn rules(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
         if node.is_null() || !schema.has_rules() {
             return;
         }
         match &node.value {
             Value::Map(entries) => {
                 for entry in entries.iter() {
-                    if let Some(s) = schema.field(&entry.key.text) {
-                        let sp = if schema.property(&entry.key.text).is_some() {
-                            format!("{schema_path}.properties.{}", entry.key.text)
-                        } else {
-                            format!("{schema_path}.additionalProperties")
-                        };
-                        self.rules(&entry.value, s, &join(path, &entry.key.text), &sp);
+                    let key = &*entry.key.text;
+                    if let Some(s) = schema.property(key) {
+                        self.rules(&entry.value, s, &at.child(Seg::Property(key)));
+                    } else if let Additional::Schema(s) = &schema.additional {
+                        self.rules(&entry.value, s, &at.child(Seg::MapValue(key)));
                     }
                 }
             }
             Value::Seq(items) => {
                 if let Some(s) = &schema.items {
-                    let sp = format!("{schema_path}.items");
                     for (i, item) in items.iter().enumerate() {
-                        self.rules(item, s, &format!("{path}[{i}]"), &sp);
+                        self.rules(item, s, &at.child(Seg::Item(i)));
                     }
                 }
             }
             _ => {}
         }
-        self.apply_rules(node, schema, path, schema_path);
+        self.apply_rules(node, schema, at);
     }
 
-    fn apply_rules(&mut self, node: &Node, schema: &Schema, path: &str, schema_path: &str) {
+    fn apply_rules(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
         if schema.rules.is_empty() {
             return;
         }
@@ -660,38 +647,27 @@ impl Walk {
             if rule.is_transition() && !rule.optional_old_self {
                 continue;
             }
-            let compiled = match rule.compiled() {
-                Ok(c) => c,
-                Err(reason) => {
-                    self.skipped.push(Skipped {
-                        schema_path: schema_path.into(),
-                        rule: rule.rule.to_string(),
-                        reason: reason.clone(),
-                    });
-                    continue;
-                }
+            // A rule dopol cannot evaluate is listed once per kind by the catalog.
+            let Ok(compiled) = rule.compiled() else {
+                continue;
             };
             let detail = match compiled.evaluate(&this) {
                 Verdict::Pass => continue,
                 Verdict::Fail(message) | Verdict::Error(message) => message,
             };
-            let (at, span) = match rule.field_path.as_deref() {
-                Some(fp) => field_path_target(node, path, fp),
-                None => (path.to_string(), node.span),
+            let path = at.path();
+            let (shown, span) = match rule.field_path.as_deref() {
+                Some(fp) => field_path_target(node, &path, fp),
+                None => (path, node.span),
             };
-            let shown = if at.is_empty() {
+            let shown = if shown.is_empty() {
                 "<nil>".to_string()
             } else {
-                at
+                shown
             };
             let value_type = cel_type_name(node, schema);
-            self.push(
-                Problem::Rule,
-                format!("{shown}: Invalid value: \"{value_type}\": {detail}"),
-                span,
-                schema_path,
-                false,
-            );
+            let message = format!("{shown}: Invalid value: \"{value_type}\": {detail}");
+            self.push(Problem::Rule, message, span, at, false);
         }
     }
 }
@@ -763,6 +739,22 @@ fn go_json(json: &serde_json::Value) -> String {
     match json {
         serde_json::Value::String(s) => format!("{s:?}"),
         other => other.to_string(),
+    }
+}
+
+/// Whether an `enum` entry equals the node (scalars compared directly; collections through JSON).
+fn scalar_equal(e: &serde_json::Value, node: &Node) -> bool {
+    use serde_json::Value as J;
+    match (e, &node.value) {
+        (J::String(a), Value::String(b)) => a.as_str() == &**b,
+        (J::Bool(a), Value::Bool(b)) => a == b,
+        (J::Null, Value::Null) => true,
+        (J::Number(a), Value::Int(b)) => a.as_f64() == Some(*b as f64),
+        (J::Number(a), Value::Float(b)) => a.as_f64() == Some(*b),
+        (J::Array(_) | J::Object(_), Value::Seq(_) | Value::Map(_)) => {
+            json_equal(e, &node.to_json())
+        }
+        _ => false,
     }
 }
 

@@ -89,8 +89,6 @@ struct DecodedObject {
     defaulted: Option<Node>,
     /// Whether a CRD validated the object.
     validated: bool,
-    /// CRD rules met that dopol cannot evaluate: `(kind, schema path, rule, why)`.
-    skipped: Vec<(String, crd::validate::Skipped)>,
 }
 
 /// Decodes one object: the typed value, its diagnostics, and its `dopol.io/ignore` codes.
@@ -108,11 +106,6 @@ fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObj
         family.and_then(|f| f.crd_view(root))
     });
     let mut diagnostics = checked.diagnostics;
-    let skipped = checked
-        .skipped
-        .into_iter()
-        .map(|s| (format!("{}.{}", object.kind, object.group), s))
-        .collect();
     if checked.rejected {
         return DecodedObject {
             value: Decoded::Rejected,
@@ -120,7 +113,6 @@ fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObj
             ignored,
             defaulted: None,
             validated: true,
-            skipped,
         };
     }
     let defaulted_object;
@@ -172,7 +164,6 @@ fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObj
         ignored,
         defaulted: checked.defaulted,
         validated: checked.validated,
-        skipped,
     }
 }
 
@@ -240,18 +231,15 @@ impl Model {
             .map(|o| decode(o, &options.registry, &options.catalog))
             .collect();
         let mut objects = loaded.objects;
-        let mut skipped = std::collections::BTreeMap::new();
+        let mut validated_kinds = std::collections::BTreeSet::new();
         for (index, mut object) in decoded.into_iter().enumerate() {
             model.diagnostics.append(&mut object.diagnostics);
             if object.validated {
                 model.crd_counts.0 += 1;
+                let o = &objects[index];
+                validated_kinds.insert((o.group.to_string(), o.kind.to_string()));
             } else {
                 model.crd_counts.1 += 1;
-            }
-            for (kind, s) in object.skipped {
-                skipped
-                    .entry((kind, s.schema_path, s.rule))
-                    .or_insert(s.reason);
             }
             if let Some(root) = object.defaulted {
                 crd::defaults::collect_defaulted(&root, &mut model.defaulted);
@@ -278,12 +266,7 @@ impl Model {
         model.objects = objects;
         model
             .diagnostics
-            .extend(skipped.into_iter().map(|((kind, at, rule), why)| {
-                Diagnostic::new(
-                    Code::RuleNotEvaluated,
-                    format!("{kind}: the CRD rule `{rule}` at {at} is not evaluated: {why}"),
-                )
-            }));
+            .extend(options.catalog.not_evaluated(&validated_kinds));
         if options.assume_gateways {
             model.assume_missing_gateways();
         }
