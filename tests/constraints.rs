@@ -259,7 +259,7 @@ fn invalid_cel_is_located_inside_the_yaml_scalar() {
         "[DPL4011] invalid CEL in a request-time expression of RateLimitPolicy app/bad-predicate: mismatched input '<EOF>'",
         "testdata/constraints/invalid/manifests.yaml:53:46",
         // both blocks: reported, and evaluated in the RFC order
-        "[DPL1010] Explicit overrides and explicit defaults are mutually exclusive",
+        "[DPL1016] spec: Invalid value: \"object\": Explicit overrides and explicit defaults are mutually exclusive",
     ]);
     out.stderr_lacks(&["DPL4010"]);
     let doc = out.json();

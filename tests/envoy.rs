@@ -51,7 +51,7 @@ fn crd_shape_errors_are_input_errors() {
             "kind: ClientTrafficPolicy
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
-            "ClientTrafficPolicy may not target a HTTPRoute",
+            "[DPL1016] spec: Invalid value: \"object\": this policy can only have a targetRefs[*].kind of Gateway or ListenerSet",
         ),
         (
             "kind: ClientTrafficPolicy
