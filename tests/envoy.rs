@@ -51,14 +51,14 @@ fn crd_shape_errors_are_input_errors() {
             "kind: ClientTrafficPolicy
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
-            "ClientTrafficPolicy may not target a HTTPRoute",
+            "[DPL1016] spec: Invalid value: \"object\": this policy can only have a targetRefs[*].kind of Gateway or ListenerSet",
         ),
         (
             "kind: ClientTrafficPolicy
 spec:
   mergeType: JSONMerge
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
-            "ClientTrafficPolicy has no mergeType field",
+            "unknown field \"spec.mergeType\"",
         ),
         (
             "kind: BackendTrafficPolicy
@@ -85,7 +85,7 @@ spec:
             "kind: EnvoyExtensionPolicy
 spec:
   targetSelectors: [{kind: HTTPRoute, matchLabels: {a: b}, sectionName: x}]",
-            "a targetSelector selects whole objects",
+            "unknown field \"spec.targetSelectors[0].sectionName\"",
         ),
         (
             "kind: SecurityPolicy

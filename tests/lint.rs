@@ -41,7 +41,7 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         &["testdata/bad/mixed"],
         "error",
         "testdata/bad/mixed/wrong-shapes.yaml",
-        10,
+        40,
     ),
     (
         "DPL1006",
@@ -67,7 +67,7 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
     (
         "DPL1009",
         &["testdata/lint/unknown-field"],
-        "warning",
+        "error",
         "testdata/lint/unknown-field/manifests.yaml",
         23,
     ),
@@ -98,6 +98,27 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         "error",
         "testdata/lint/invalid-name/manifests.yaml",
         5,
+    ),
+    (
+        "DPL1015",
+        &["testdata/bad/mixed"],
+        "error",
+        "testdata/bad/mixed/wrong-shapes.yaml",
+        10,
+    ),
+    (
+        "DPL1016",
+        &["testdata/constraints/invalid"],
+        "error",
+        "testdata/constraints/invalid/manifests.yaml",
+        69,
+    ),
+    (
+        "DPL1016",
+        &["testdata/lint/empty-block"],
+        "error",
+        "testdata/lint/empty-block/manifests.yaml",
+        19,
     ),
     (
         "DPL2001",
@@ -604,12 +625,12 @@ spec:
     ]);
     let out = run_in(
         &root(),
-        &["lint", "-f", "-", "--ignore", "DPL1005"],
+        &["lint", "-f", "-", "--ignore", "DPL1015"],
         Some(manifest.as_slice()),
     );
     out.code(3)
         .stdout_has(&[
-            "[DPL1005] `spec.defaults.strategy`: Unsupported value: \"sometimes\"",
+            "[DPL1015] spec.defaults.strategy: Unsupported value: \"sometimes\"",
             "<stdin>:18:15",
         ])
         .stderr_has(&["1 error, 0 warnings, 0 infos in 2 objects from 1 file"]);

@@ -105,9 +105,17 @@ impl RuleSpec {
         self.transition
     }
 
-    /// The compiled rule (compiled on first use).
+    /// The compiled rule (compiled on first use). Compiling runs on the CRD-rule threads; a
+    /// decoding thread waiting for them executes other decoding jobs meanwhile, which may need
+    /// this very rule, so the cell is filled without holding it (`get_or_init` would deadlock
+    /// there); two threads may compile the same rule once each, the first result is kept.
     pub fn compiled(&self) -> &Result<CompiledRule, String> {
-        self.compiled.get_or_init(|| CompiledRule::compile(self))
+        if let Some(compiled) = self.compiled.get() {
+            return compiled;
+        }
+        let compiled = CompiledRule::compile(self);
+        let _ = self.compiled.set(compiled);
+        self.compiled.get().expect("set above")
     }
 }
 
