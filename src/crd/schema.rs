@@ -92,13 +92,27 @@ pub struct RuleSpec {
     pub reason: Option<Box<str>>,
     /// `optionalOldSelf`: the rule also runs on create, with `oldSelf` unset.
     pub optional_old_self: bool,
-    /// Whether the rule mentions `oldSelf`.
-    transition: bool,
+    /// Whether the rule mentions `oldSelf` (set by [`RuleSpec::new`] and the compiler).
+    pub transition: bool,
     /// The compiled rule, or why dopol cannot evaluate it.
     pub compiled: OnceLock<Result<CompiledRule, String>>,
 }
 
 impl RuleSpec {
+    /// A rule with no message, field path or reason (for tests and synthetic rules).
+    pub fn new(rule: &str) -> RuleSpec {
+        RuleSpec {
+            transition: mentions_identifier(rule, "oldSelf"),
+            rule: rule.into(),
+            message: None,
+            message_expression: None,
+            field_path: None,
+            reason: None,
+            optional_old_self: false,
+            compiled: OnceLock::new(),
+        }
+    }
+
     /// Whether the rule compares with the previous object (`oldSelf`): on create the API server
     /// skips it unless `optionalOldSelf` is set.
     pub fn is_transition(&self) -> bool {

@@ -426,8 +426,10 @@ impl Walk {
 
     /// `enum`, `pattern`, `format`, bounds, lengths, and the combinators.
     fn value_checks(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
-        if !schema.enumeration.is_empty() {
-            if !schema.enumeration.iter().any(|e| scalar_equal(e, node)) {
+        if !schema.enumeration.is_empty()
+            && !schema.enumeration.iter().any(|e| scalar_equal(e, node))
+        {
+            {
                 let supported: Vec<String> = schema.enumeration.iter().map(go_json).collect();
                 let path = at.path();
                 let message = format!(
@@ -642,7 +644,11 @@ impl Walk {
         if schema.rules.is_empty() {
             return;
         }
-        let this = if root { to_cel_root(node, schema) } else { to_cel(node, schema) };
+        let this = if root {
+            to_cel_root(node, schema)
+        } else {
+            to_cel(node, schema)
+        };
         for rule in &schema.rules {
             if rule.is_transition() && !rule.optional_old_self {
                 continue;

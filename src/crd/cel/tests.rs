@@ -88,15 +88,7 @@ fn check(schema: &Schema, rule: &RuleSpec, value: &str) -> Verdict {
 }
 
 fn spec(rule: &str) -> RuleSpec {
-    RuleSpec {
-        rule: rule.into(),
-        message: None,
-        message_expression: None,
-        field_path: None,
-        reason: None,
-        optional_old_self: false,
-        compiled: OnceLock::new(),
-    }
+    RuleSpec::new(rule)
 }
 
 fn object_schema(json: serde_json::Value) -> Schema {
