@@ -185,6 +185,30 @@ impl<'a> At<'a> {
 #[derive(Default)]
 struct Walk {
     violations: Vec<Violation>,
+    /// How many values were checked: go-openapi's `MatchCount`, which picks the failing branch
+    /// of an `anyOf`/`oneOf` whose errors are shown.
+    matched: usize,
+}
+
+/// The number of valid branches, and the failing branch that matched most (the first on a tie;
+/// none once a branch is valid). `anyOf` stops at its first valid branch.
+fn best_failure(
+    branches: impl Iterator<Item = Walk>,
+    stop_at_valid: bool,
+) -> (usize, Option<Walk>) {
+    let (mut valid, mut best) = (0, None::<Walk>);
+    for walk in branches {
+        if walk.violations.is_empty() {
+            valid += 1;
+            best = None;
+            if stop_at_valid {
+                break;
+            }
+        } else if valid == 0 && best.as_ref().is_none_or(|b| walk.matched > b.matched) {
+            best = Some(walk);
+        }
+    }
+    (valid, best)
 }
 
 impl Walk {
@@ -426,6 +450,7 @@ impl Walk {
 
     /// `enum`, `pattern`, `format`, bounds, lengths, and the combinators.
     fn value_checks(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
+        self.matched += 1;
         if !schema.enumeration.is_empty()
             && !schema.enumeration.iter().any(|e| scalar_equal(e, node))
         {
@@ -550,33 +575,78 @@ impl Walk {
     }
 
     /// `allOf`/`anyOf`/`oneOf`/`not`: value validations on the same value (structural schemas
-    /// allow no types or structure inside them, so a sub-walk that only counts errors is enough).
+    /// allow no types or structure inside them, so a sub-walk of the value checks is enough).
+    ///
+    /// As kube-openapi's `schemaPropsValidator`: a failed combinator is a composite error, which
+    /// the API server prints without a field (`<nil>: Invalid value: "": "<path>" must …`),
+    /// followed by the errors of the failing branch that matched most (the first on a tie) for
+    /// `anyOf`/`oneOf`, and of every branch for `allOf`.
     fn combinators(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
-        let passes = |sub: &Schema| {
-            let mut probe = Walk::default();
-            probe.value_checks(node, sub, at);
-            probe.sub_structure(node, sub, at);
-            probe.violations.is_empty()
+        let probe = |sub: &Schema| {
+            let mut walk = Walk::default();
+            walk.value_checks(node, sub, at);
+            walk.sub_structure(node, sub, at);
+            walk
         };
-        for sub in &schema.all_of {
-            self.value_checks(node, sub, at);
-            self.sub_structure(node, sub, at);
+        if !schema.any_of.is_empty() {
+            let (valid, best) = best_failure(schema.any_of.iter().map(probe), true);
+            if valid == 0 {
+                self.composite(node, at, "must validate at least one schema (anyOf)");
+            }
+            self.merge(best);
         }
-        if !schema.any_of.is_empty() && !schema.any_of.iter().any(passes) {
-            self.invalid(node, at, "must validate at least one schema (anyOf)", false);
+        if !schema.one_of.is_empty() {
+            let (valid, best) = best_failure(schema.one_of.iter().map(probe), false);
+            if valid != 1 {
+                let found = match valid {
+                    0 => "Found none valid".to_string(),
+                    n => format!("Found {n} valid alternatives"),
+                };
+                let what = format!("must validate one and only one schema (oneOf). {found}");
+                self.composite(node, at, &what);
+                self.merge(best);
+            }
         }
-        if !schema.one_of.is_empty() && schema.one_of.iter().filter(|s| passes(s)).count() != 1 {
-            self.invalid(
-                node,
-                at,
-                "must validate one and only one schema (oneOf)",
-                false,
-            );
+        if !schema.all_of.is_empty() {
+            let mut valid = 0;
+            for walk in schema.all_of.iter().map(probe) {
+                valid += usize::from(walk.violations.is_empty());
+                self.merge(Some(walk));
+            }
+            if valid != schema.all_of.len() {
+                let none = if valid == 0 { ". None validated" } else { "" };
+                self.composite(
+                    node,
+                    at,
+                    &format!("must validate all the schemas (allOf){none}"),
+                );
+            }
         }
         if let Some(not) = &schema.not
-            && passes(not)
+            && probe(not).violations.is_empty()
         {
-            self.invalid(node, at, "must not validate the schema (not)", false);
+            self.composite(node, at, "must not validate the schema (not)");
+        }
+    }
+
+    /// A composite error: the API server reports it on no field, with an empty value.
+    fn composite(&mut self, node: &Node, at: &At<'_>, what: &str) {
+        let message = format!("<nil>: Invalid value: \"\": {:?} {what}", at.path());
+        self.push(Problem::Schema, message, node.span, at, false);
+    }
+
+    /// Adds a branch's errors, skipping messages already reported (`Result.AddErrors`).
+    fn merge(&mut self, branch: Option<Walk>) {
+        let Some(branch) = branch else { return };
+        self.matched += branch.matched;
+        for violation in branch.violations {
+            if !self
+                .violations
+                .iter()
+                .any(|v| v.message == violation.message)
+            {
+                self.violations.push(violation);
+            }
         }
     }
 

@@ -38,6 +38,7 @@ pub use value::{escape, to_cel, to_cel_root};
 
 use super::schema::RuleSpec;
 use crate::expr::{MAX_EVALUATION_STEPS, MAX_TREE_DEPTH};
+use crate::platform::{PANIC_MESSAGE, deep};
 use ::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
 use ::cel::common::types::CelInt;
 use ::cel::common::value::Val;
@@ -45,7 +46,7 @@ use ::cel::objects::OptionalValue;
 use ::cel::{ExecutionError, Value};
 use library::{K8S_ERROR, MATCHES_FUNCTION, STEP_FUNCTION, env, with_root};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// How deeply comprehensions may nest (the bundled rules use two levels).
 pub const MAX_COMPREHENSION_NESTING: usize = 3;
@@ -62,9 +63,6 @@ const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5 * 1024;
 /// Trees at most this tall are evaluated on the caller's thread; taller ones on the
 /// large-stack worker (about 40 KiB of stack per level in a debug build).
 const INLINE_EVAL_HEIGHT: usize = if cfg!(debug_assertions) { 16 } else { 40 };
-
-/// The stack of the threads that parse rules and run the tall ones.
-const WORKER_STACK_BYTES: usize = 64 << 20;
 
 /// A rule ready to evaluate.
 #[derive(Debug)]
@@ -185,10 +183,9 @@ enum Failure {
 /// Runs `job` inline when the tree is short, else on a worker; a panic becomes an error.
 fn run<T: Send>(height: usize, job: impl FnOnce() -> T + Send) -> Result<T, String> {
     if height <= INLINE_EVAL_HEIGHT {
-        panic::catch_unwind(AssertUnwindSafe(job))
-            .map_err(|_| "internal error: the CEL library panicked".to_string())
+        panic::catch_unwind(AssertUnwindSafe(job)).map_err(|_| PANIC_MESSAGE.to_string())
     } else {
-        on_worker(job)
+        deep(job)
     }
 }
 
@@ -233,6 +230,13 @@ fn describe_error(error: &ExecutionError, label: &str) -> String {
         ExecutionError::FunctionError { function, message } if function == K8S_ERROR => {
             message.clone()
         }
+        // cel-go's `string.ConvertToType` failing to parse.
+        ExecutionError::FunctionError { function, .. } if function == "duration" => {
+            "type conversion error from 'string' to 'google.protobuf.Duration'".to_string()
+        }
+        ExecutionError::FunctionError { function, .. } if function == "timestamp" => {
+            "type conversion error from 'string' to 'google.protobuf.Timestamp'".to_string()
+        }
         ExecutionError::NoSuchOverload(_)
         | ExecutionError::UnsupportedBinaryOperator(..)
         | ExecutionError::UnexpectedType { .. }
@@ -254,7 +258,7 @@ fn describe_error(error: &ExecutionError, label: &str) -> String {
 /// Parses and checks `text` (on a worker thread: the parser is recursive).
 fn compile_expression(text: &str) -> Result<(IdedExpr, usize), String> {
     crate::expr::check_syntax(text).map_err(|e| e.message)?;
-    on_worker(|| {
+    deep(|| {
         let (mut expr, _) = env()
             .parser()
             .parse_with_source_info(text)
@@ -268,29 +272,6 @@ fn compile_expression(text: &str) -> Result<(IdedExpr, usize), String> {
         let shape = checker.visit(&mut expr, 0, 0)?;
         Ok((expr, shape.height))
     })?
-}
-
-/// Runs `job` on dopol's CRD-rule threads, whose stack fits the deepest tree the limits
-/// allow. A job submitted from one of them runs inline; a panic becomes an error.
-fn on_worker<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String> {
-    static POOL: OnceLock<Result<rayon::ThreadPool, String>> = OnceLock::new();
-    let pool = POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(
-                std::thread::available_parallelism()
-                    .map_or(2, |n| n.get())
-                    .min(4),
-            )
-            .thread_name(|i| format!("dopol-crd-cel-{i}"))
-            .stack_size(WORKER_STACK_BYTES)
-            .build()
-            .map_err(|error| format!("cannot start the CRD rule threads: {error}"))
-    });
-    let pool = pool.as_ref().map_err(Clone::clone)?;
-    pool.install(|| {
-        panic::catch_unwind(AssertUnwindSafe(job))
-            .map_err(|_| "internal error: the CEL library panicked".to_string())
-    })
 }
 
 /// Every non-macro function of the standard library that rules may call (the list of
