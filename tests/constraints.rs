@@ -258,18 +258,15 @@ fn invalid_cel_is_located_inside_the_yaml_scalar() {
         // request-time predicates are syntax-checked, never evaluated
         "[DPL4011] invalid CEL in a request-time expression of RateLimitPolicy app/bad-predicate: mismatched input '<EOF>'",
         "testdata/constraints/invalid/manifests.yaml:53:46",
-        // both blocks: reported, and evaluated in the RFC order
+        // both blocks: the CRD refuses the policy, so it is left out (#17 over SPEC §3)
         "[DPL1016] spec: Invalid value: \"object\": Explicit overrides and explicit defaults are mutually exclusive",
     ]);
     out.stderr_lacks(&["DPL4010"]);
     let doc = out.json();
     assert_eq!(
         owners(&doc, "AuthPolicy", &path("both")),
-        triples(&[
-            ("authentication#low", "lower", "app/both-lower"),
-            ("authentication#o", "overrides", "app/both-blocks")
-        ]),
-        "defaults (atomic) lose to the lower rule, then the merge override adds its rule"
+        triples(&[("authentication#low", "lower", "app/both-lower")]),
+        "the refused both-blocks policy takes no part"
     );
 }
 

@@ -65,21 +65,21 @@ spec:
 spec:
   mergeType: StrategicMerge
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
-            "every target is an xRoute",
+            "[DPL1016] spec: Invalid value: \"object\": mergeType can only be used with xRoute targets",
         ),
         (
             "kind: SecurityPolicy
 spec:
   mergeType: StrategicMerge
   targetSelectors: [{kind: Gateway, matchLabels: {a: b}}]",
-            "every target is an xRoute",
+            "[DPL1016] spec: Invalid value: \"object\": mergeType can only be used with xRoute targets",
         ),
         (
             "kind: BackendTrafficPolicy
 spec:
   mergeType: Merge
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
-            "Unsupported value: \"Merge\"",
+            "unsupported merge type: Merge",
         ),
         (
             "kind: EnvoyExtensionPolicy
@@ -113,7 +113,7 @@ metadata: {name: p, namespace: shop}
 spec:
   targetRefs:
   - {group: gateway.networking.k8s.io, kind: UDPRoute, name: dns}
-  - {group: gateway.networking.x-k8s.io, kind: ListenerSet, name: extra}
+  - {group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}
   - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}
   retry: {numRetries: 1}
 ",

@@ -72,18 +72,26 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         23,
     ),
     (
+        // A declared kind without a CRD: the family checks what the CRD would (the built-in
+        // Kuadrant kinds get DPL1016 from their CRDs instead).
         "DPL1010",
-        &["testdata/constraints/invalid"],
+        &[
+            "testdata/families/kuadrant-model/manifests.yaml",
+            "--families=testdata/families/kuadrant-model/families.yaml",
+        ],
         "error",
-        "testdata/constraints/invalid/manifests.yaml",
-        75,
+        "testdata/families/kuadrant-model/manifests.yaml",
+        72,
     ),
     (
         "DPL1011",
-        &["testdata/lint/empty-block"],
+        &[
+            "testdata/families/kuadrant-model/manifests.yaml",
+            "--families=testdata/families/kuadrant-model/families.yaml",
+        ],
         "error",
-        "testdata/lint/empty-block/manifests.yaml",
-        20,
+        "testdata/families/kuadrant-model/manifests.yaml",
+        81,
     ),
     (
         "DPL1012",
@@ -620,7 +628,7 @@ spec:
   targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
   defaults:
     strategy: sometimes
-    rules: {authentication: {a: {x: 1}}}
+    rules: {authentication: {a: {plain: {selector: a}}}}
 ",
     ]);
     let out = run_in(
@@ -632,8 +640,10 @@ spec:
         .stdout_has(&[
             "[DPL1015] spec.defaults.strategy: Unsupported value: \"sometimes\"",
             "<stdin>:18:15",
+            // NotSupported blocks the CEL rules, as in the API server
+            "[DPL1016] <nil>: Invalid value: \"null\": some validation rules were not checked",
         ])
-        .stderr_has(&["1 error, 0 warnings, 0 infos in 2 objects from 1 file"]);
+        .stderr_has(&["2 errors, 0 warnings, 0 infos in 2 objects from 1 file"]);
 }
 
 #[test]
