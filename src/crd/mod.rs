@@ -17,6 +17,7 @@ pub mod catalog;
 pub mod cel;
 pub mod defaults;
 pub mod formats;
+mod memo;
 pub mod schema;
 pub mod validate;
 

@@ -235,12 +235,20 @@ pub struct Schema {
     has_rules: bool,
     /// Whether any `default` sits below this node (computed once, at compile time).
     has_defaults: bool,
+    /// A number no other compiled schema node of the process has (0: built by hand), which
+    /// names the node in [`super::memo`] (an address could be reused by a later catalog).
+    memo_id: u64,
 }
 
 /// Deepest schema nesting compiled (user CRDs are input too; the bundled ones stay under 40).
 pub const MAX_SCHEMA_DEPTH: usize = 128;
 
 impl Schema {
+    /// See the field; 0 for a schema not made by compiling a CRD.
+    pub fn memo_id(&self) -> u64 {
+        self.memo_id
+    }
+
     /// Compiles a schema object. Unknown keywords are ignored (the API server rejected CRDs
     /// that use them when they were created). Errors are for schemas nested beyond
     /// [`MAX_SCHEMA_DEPTH`] or keywords of the wrong JSON type.
@@ -307,7 +315,9 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
     let Some(obj) = json.as_object() else {
         return Err(format!("{path}: a schema must be an object"));
     };
+    static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut schema = Schema {
+        memo_id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ty: match obj.get("type") {
             Some(Json::String(t)) => {
                 Some(Type::parse(t).ok_or_else(|| format!("{path}.type: unknown type `{t}`"))?)

@@ -69,6 +69,23 @@ pub fn validate(root: &Node, schema: &Schema, skip_status: bool) -> Validated {
     let top = |key: &str| {
         matches!(key, "apiVersion" | "kind" | "metadata") || (skip_status && key == "status")
     };
+    // The root's `required` (`spec` in most CRDs), as for any object.
+    for name in schema.required.iter().filter(|n| !top(n)) {
+        let nullable = schema.property(name).is_some_and(|s| s.nullable);
+        let present = entries
+            .iter()
+            .any(|e| *e.key.text == **name && (nullable || !e.value.is_null()));
+        if !present {
+            let span = entries.first().map_or(root.span, |e| e.key.span);
+            walk.push(
+                Problem::Schema,
+                format!("{name}: Required value"),
+                span,
+                &At::ROOT,
+                true,
+            );
+        }
+    }
     for entry in entries.iter().filter(|e| !top(&e.key.text)) {
         let key = &*entry.key.text;
         match schema.property(key) {
@@ -328,6 +345,15 @@ impl Walk {
                 self.node(&entry.value, s, &at.child(Seg::Property(key)));
             } else if let Additional::Schema(s) = &schema.additional {
                 self.node(&entry.value, s, &at.child(Seg::MapValue(key)));
+            } else if matches!(schema.additional, Additional::Bool(false)) {
+                // Pruning keeps the key (`additionalProperties` is set), so the API server
+                // reports it as kube-openapi does, not as an unknown field.
+                let path = at.path();
+                let message = format!(
+                    "{path}: Invalid value: {key:?}: {} in body is a forbidden property",
+                    at.child(Seg::Property(key)).path()
+                );
+                self.push(Problem::Schema, message, entry.key.span, at, false);
             } else if closed {
                 self.unknown(entry, schema, at);
             }
@@ -417,14 +443,19 @@ impl Walk {
                 })
         };
         for (i, item) in items.iter().enumerate() {
-            if !items[..i].iter().any(|o| same(o, item)) {
+            // Only the second occurrence of a value is reported (`validateListSet`).
+            if items[..i].iter().filter(|o| same(o, item)).count() != 1 {
                 continue;
             }
             let shown = if keys.is_empty() {
                 go_value(item)
             } else {
+                // Go prints a map's keys sorted.
+                let mut pairs: Vec<(&Box<str>, Option<Node>)> =
+                    keys.iter().zip(key_of(item)).collect();
+                pairs.sort_by(|a, b| a.0.cmp(b.0));
                 let mut shown = String::from("map[string]interface {}{");
-                for (n, (k, v)) in keys.iter().zip(key_of(item)).enumerate() {
+                for (n, (k, v)) in pairs.into_iter().filter(|(_, v)| v.is_some()).enumerate() {
                     if let Some(v) = v {
                         let _ = write!(
                             shown,
@@ -520,7 +551,8 @@ impl Walk {
                 node,
                 at,
                 &format!("must be of type {format}: {}", go_value(node)),
-                false,
+                // kube-openapi reports a format as a type error (`TypeInvalid`), which blocks.
+                true,
             );
         }
     }
@@ -714,25 +746,34 @@ impl Walk {
         if schema.rules.is_empty() {
             return;
         }
-        let this = if root {
-            to_cel_root(node, schema)
-        } else {
-            to_cel(node, schema)
-        };
-        for rule in &schema.rules {
-            if rule.is_transition() && !rule.optional_old_self {
-                continue;
-            }
-            // A rule dopol cannot evaluate is listed once per kind by the catalog.
-            let Ok(compiled) = rule.compiled() else {
-                continue;
+        // Rules reading `oldSelf` without `optionalOldSelf` do not run on a create; a rule
+        // dopol cannot evaluate is listed once per kind by the catalog.
+        let (rules, compiled): (Vec<_>, Vec<_>) = schema
+            .rules
+            .iter()
+            .filter(|rule| !rule.is_transition() || rule.optional_old_self)
+            .filter_map(|rule| Some((rule, rule.compiled().as_ref().ok()?)))
+            .unzip();
+        let verdicts = super::memo::verdicts(schema, node, root, || {
+            let this = if root {
+                to_cel_root(node, schema)
+            } else {
+                to_cel(node, schema)
             };
-            let detail = match compiled.evaluate(&this) {
+            super::cel::evaluate_all(&compiled, &this)
+        });
+        for (rule, verdict) in rules.into_iter().zip(verdicts) {
+            // A false rule is reported at its `fieldPath` with its `reason`; an evaluation
+            // error always at the rule's node, as an invalid value (`fieldErrorForReason`).
+            let (detail, reason, field_path) = match verdict {
                 Verdict::Pass => continue,
-                Verdict::Fail(message) | Verdict::Error(message) => message,
+                Verdict::Fail(message) => {
+                    (message, rule.reason.as_deref(), rule.field_path.as_deref())
+                }
+                Verdict::Error(message) => (message, None, None),
             };
             let path = at.path();
-            let (shown, span) = match rule.field_path.as_deref() {
+            let (shown, span) = match field_path {
                 Some(fp) => field_path_target(node, &path, fp),
                 None => (path, node.span),
             };
@@ -742,7 +783,14 @@ impl Walk {
                 shown
             };
             let value_type = cel_type_name(node, schema);
-            let message = format!("{shown}: Invalid value: \"{value_type}\": {detail}");
+            let message = match reason {
+                Some("FieldValueRequired") => format!("{shown}: Required value: {detail}"),
+                Some("FieldValueForbidden") => format!("{shown}: Forbidden: {detail}"),
+                Some("FieldValueDuplicate") => {
+                    format!("{shown}: Duplicate value: \"{value_type}\"")
+                }
+                _ => format!("{shown}: Invalid value: \"{value_type}\": {detail}"),
+            };
             self.push(Problem::Rule, message, span, at, false);
         }
     }

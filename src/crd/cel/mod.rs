@@ -43,7 +43,7 @@ use ::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr,
 use ::cel::common::types::CelInt;
 use ::cel::common::value::Val;
 use ::cel::objects::OptionalValue;
-use ::cel::{ExecutionError, Value};
+use ::cel::{Context, ExecutionError, Value};
 use library::{K8S_ERROR, MATCHES_FUNCTION, STEP_FUNCTION, env, with_root};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -74,7 +74,6 @@ pub struct CompiledRule {
     fail_message: Box<str>,
     /// `ruleErrorString`.
     label: Box<str>,
-    optional_old_self: bool,
 }
 
 /// The outcome of one rule on one value.
@@ -125,22 +124,20 @@ impl CompiledRule {
             message_expression,
             fail_message: fail_message.into(),
             label: label.into(),
-            optional_old_self: spec.optional_old_self,
         })
     }
 
     /// Evaluates the rule with `self` bound to `this` (and `oldSelf` to `optional.none()`
     /// when the rule sets `optionalOldSelf`).
     pub fn evaluate(&self, this: &Value) -> Verdict {
-        let verdict = run(self.height, || self.evaluate_here(this));
-        verdict.unwrap_or_else(|error| Verdict::Error(format!("{error}: {}", self.label)))
+        evaluate_all(&[self], this).pop().unwrap_or(Verdict::Pass)
     }
 
-    fn evaluate_here(&self, this: &Value) -> Verdict {
-        let result = evaluate_expression(&self.expr, this, self.optional_old_self);
-        match result {
+    /// The verdict in `scope`, where `self` (and `oldSelf`) are bound.
+    fn verdict(&self, scope: &Context<'_, '_>, this: &Value) -> Verdict {
+        match evaluate_in(&self.expr, scope) {
             Ok(Value::Bool(true)) => Verdict::Pass,
-            Ok(Value::Bool(false)) => Verdict::Fail(self.message(this)),
+            Ok(Value::Bool(false)) => Verdict::Fail(self.message(scope, this)),
             Ok(other) => Verdict::Error(format!(
                 "rule returned a {} value, not a bool, evaluating rule: {}",
                 other.type_of(),
@@ -157,10 +154,9 @@ impl CompiledRule {
 
     /// The message of a false rule (`messageExpression` is evaluated without `oldSelf`, as
     /// in the API server).
-    fn message(&self, this: &Value) -> String {
-        if let Some((expr, height)) = &self.message_expression {
-            let result = run(*height, || evaluate_expression(expr, this, false));
-            if let Ok(Ok(Value::String(s))) = result {
+    fn message(&self, scope: &Context<'_, '_>, _this: &Value) -> String {
+        if let Some((expr, _)) = &self.message_expression {
+            if let Ok(Value::String(s)) = evaluate_in(expr, scope) {
                 let trimmed = s.trim();
                 if !trimmed.is_empty()
                     && trimmed.len() <= MAX_MESSAGE_EXPRESSION_BYTES
@@ -180,42 +176,55 @@ enum Failure {
     Error(ExecutionError),
 }
 
-/// Runs `job` inline when the tree is short, else on a worker; a panic becomes an error.
-fn run<T: Send>(height: usize, job: impl FnOnce() -> T + Send) -> Result<T, String> {
-    if height <= INLINE_EVAL_HEIGHT {
+/// Evaluates `rules` on one value: `self` is converted and bound once for all of them (the
+/// conversion is a deep copy and costs more than most rules), `oldSelf` to `optional.none()`
+/// (a create: rules reading `oldSelf` without `optionalOldSelf` are skipped by the caller).
+/// A tall rule moves the whole batch onto a deep stack; a panic becomes an error verdict.
+pub fn evaluate_all(rules: &[&CompiledRule], this: &Value) -> Vec<Verdict> {
+    let tallest = rules
+        .iter()
+        .map(|r| {
+            r.height
+                .max(r.message_expression.as_ref().map_or(0, |m| m.1))
+        })
+        .max()
+        .unwrap_or(0);
+    let job = || -> Result<Vec<Verdict>, String> {
+        let bound: Box<dyn Val> = this.clone().try_into().map_err(|e| format!("{e}"))?;
+        let none = Value::Opaque(Arc::new(OptionalValue::none()));
+        let old: Box<dyn Val> = none.try_into().map_err(|e| format!("{e}"))?;
+        with_root(|root| {
+            let mut scope = root.new_inner_scope();
+            scope.add_variable_as_val("self", bound);
+            scope.add_variable_as_val("oldSelf", old);
+            rules
+                .iter()
+                .map(|rule| rule.verdict(&scope, this))
+                .collect()
+        })
+    };
+    let outcome = if tallest <= INLINE_EVAL_HEIGHT {
         panic::catch_unwind(AssertUnwindSafe(job)).map_err(|_| PANIC_MESSAGE.to_string())
     } else {
         deep(job)
+    };
+    match outcome.and_then(|verdicts| verdicts) {
+        Ok(verdicts) => verdicts,
+        Err(error) => rules
+            .iter()
+            .map(|rule| Verdict::Error(format!("{error}: {}", rule.label)))
+            .collect(),
     }
 }
 
-fn evaluate_expression(
-    expr: &IdedExpr,
-    this: &Value,
-    optional_old_self: bool,
-) -> Result<Value, Failure> {
-    let bound: Box<dyn Val> = this.clone().try_into().map_err(Failure::Error)?;
-    let old: Option<Box<dyn Val>> = if optional_old_self {
-        let none = Value::Opaque(Arc::new(OptionalValue::none()));
-        Some(none.try_into().map_err(Failure::Error)?)
-    } else {
-        None
-    };
-    let outcome = with_root(|root| {
-        let mut scope = root.new_inner_scope();
-        scope.add_variable_as_val("self", bound);
-        if let Some(old) = old {
-            scope.add_variable_as_val("oldSelf", old);
-        }
-        library::start_budget(MAX_EVALUATION_STEPS);
-        let result = Value::resolve(expr, &scope);
-        (result, library::budget_exceeded())
-    });
-    match outcome {
-        Ok((_, true)) => Err(Failure::Budget),
-        Ok((result, false)) => result.map_err(Failure::Error),
-        Err(error) => Err(Failure::Error(ExecutionError::InternalError(error))),
+/// One expression in `scope`, within the evaluation budget.
+fn evaluate_in(expr: &IdedExpr, scope: &Context<'_, '_>) -> Result<Value, Failure> {
+    library::start_budget(MAX_EVALUATION_STEPS);
+    let result = Value::resolve(expr, scope);
+    if library::budget_exceeded() {
+        return Err(Failure::Budget);
     }
+    result.map_err(Failure::Error)
 }
 
 /// The detail Kubernetes prints for an evaluation error.
