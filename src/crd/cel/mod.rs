@@ -74,6 +74,7 @@ pub struct CompiledRule {
     fail_message: Box<str>,
     /// `ruleErrorString`.
     label: Box<str>,
+    optional_old_self: bool,
 }
 
 /// The outcome of one rule on one value.
@@ -124,6 +125,7 @@ impl CompiledRule {
             message_expression,
             fail_message: fail_message.into(),
             label: label.into(),
+            optional_old_self: spec.optional_old_self,
         })
     }
 
@@ -177,8 +179,9 @@ enum Failure {
 }
 
 /// Evaluates `rules` on one value: `self` is converted and bound once for all of them (the
-/// conversion is a deep copy and costs more than most rules), `oldSelf` to `optional.none()`
-/// (a create: rules reading `oldSelf` without `optionalOldSelf` are skipped by the caller).
+/// conversion is a deep copy and costs more than most rules); `oldSelf` is `optional.none()`
+/// for rules with `optionalOldSelf` and unbound for the others (a create: the caller skips
+/// rules reading `oldSelf` without it).
 /// A tall rule moves the whole batch onto a deep stack; a panic becomes an error verdict.
 pub fn evaluate_all(rules: &[&CompiledRule], this: &Value) -> Vec<Verdict> {
     let tallest = rules
@@ -191,17 +194,23 @@ pub fn evaluate_all(rules: &[&CompiledRule], this: &Value) -> Vec<Verdict> {
         .unwrap_or(0);
     let job = || -> Result<Vec<Verdict>, String> {
         let bound: Box<dyn Val> = this.clone().try_into().map_err(|e| format!("{e}"))?;
-        let none = Value::Opaque(Arc::new(OptionalValue::none()));
-        let old: Box<dyn Val> = none.try_into().map_err(|e| format!("{e}"))?;
         with_root(|root| {
             let mut scope = root.new_inner_scope();
             scope.add_variable_as_val("self", bound);
-            scope.add_variable_as_val("oldSelf", old);
-            rules
-                .iter()
-                .map(|rule| rule.verdict(&scope, this))
-                .collect()
-        })
+            let mut verdicts = Vec::with_capacity(rules.len());
+            for rule in rules {
+                verdicts.push(if rule.optional_old_self {
+                    let none = Value::Opaque(Arc::new(OptionalValue::none()));
+                    let old: Box<dyn Val> = none.try_into().map_err(|e| format!("{e}"))?;
+                    let mut inner = scope.new_inner_scope();
+                    inner.add_variable_as_val("oldSelf", old);
+                    rule.verdict(&inner, this)
+                } else {
+                    rule.verdict(&scope, this)
+                });
+            }
+            Ok(verdicts)
+        })?
     };
     let outcome = if tallest <= INLINE_EVAL_HEIGHT {
         panic::catch_unwind(AssertUnwindSafe(job)).map_err(|_| PANIC_MESSAGE.to_string())
