@@ -123,7 +123,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__diff)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --stat --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --stat --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,6 +155,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)
@@ -185,7 +193,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__effective)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -217,6 +225,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)
@@ -263,7 +279,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__explain)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -295,6 +311,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)
@@ -527,7 +551,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__lint)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -559,6 +583,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)
@@ -623,7 +655,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__overridden)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -655,6 +687,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)
@@ -701,7 +741,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__reach)
-            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -739,6 +779,14 @@ _dopol() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
+                    return 0
+                    ;;
                 --kgateway-policy-merge)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -767,7 +815,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__request)
-            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -829,6 +877,14 @@ _dopol() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
+                    return 0
+                    ;;
                 --kgateway-policy-merge)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -857,7 +913,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__status)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -889,6 +945,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)
@@ -935,7 +999,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -967,6 +1031,14 @@ _dopol() {
                     ;;
                 --families)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
                     return 0
                     ;;
                 --kgateway-policy-merge)

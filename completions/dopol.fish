@@ -43,6 +43,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -s n -l namespace
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -66,6 +69,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s n -l namespac
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -88,6 +94,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -s n -l namespace -d
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -111,6 +120,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand reach" -s n -l namespace -d 
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -129,6 +141,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand explain" -s n -l namespace -
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -152,6 +167,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand topology" -s n -l namespace 
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -170,6 +188,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand lint" -s n -l namespace -d '
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -199,6 +220,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -s n -l namespace -d '
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
@@ -224,6 +248,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand request" -s n -l namespace -
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'

@@ -8,6 +8,7 @@
 //! ([`cli`]) is the only module that knows about clap and the terminal.
 
 pub mod cli;
+pub mod crd;
 pub mod diag;
 pub mod engine;
 pub mod expr;

@@ -23,6 +23,8 @@ pub struct InputOptions {
     pub overlay: load::Overlay,
     /// The policy families to read.
     pub registry: std::sync::Arc<crate::policy::Registry>,
+    /// The CRDs objects are validated against (`--crds`, `--gateway-api-channel`).
+    pub catalog: std::sync::Arc<crate::crd::Catalog>,
 }
 
 impl Default for InputOptions {
@@ -33,6 +35,7 @@ impl Default for InputOptions {
             assume_gateways: false,
             overlay: load::Overlay::default(),
             registry: std::sync::Arc::new(crate::policy::Registry::builtin()),
+            catalog: std::sync::Arc::new(crate::crd::Catalog::default()),
         }
     }
 }
@@ -79,6 +82,7 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         &ModelOptions {
             assume_gateways: options.assume_gateways,
             registry: options.registry.clone(),
+            catalog: options.catalog.clone(),
         },
     );
     let topology = Topology::build(&model);

@@ -13,3 +13,69 @@ pub fn tune_memory() {
         let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
     }
 }
+
+/// The stack of every dopol worker thread. The `cel` crate's parser and interpreter recurse once
+/// per tree level and use up to ~40 KiB per level in a debug build; the worst tree the expression
+/// limits allow needs about 16 MiB there. This is address space: only touched pages are committed.
+pub const WORKER_STACK_BYTES: usize = 64 << 20;
+
+/// What a panic inside deep work (the `cel` crate) is reported as.
+pub const PANIC_MESSAGE: &str = "internal error: the CEL library panicked";
+
+thread_local! {
+    /// Whether this thread is one of [`workers`], whose stack fits any deep job.
+    static DEEP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// dopol's one thread pool: the parallel loops of a command and the deep recursive jobs share it,
+/// so a deep job submitted from a parallel loop runs inline on a stack that fits it.
+fn workers() -> Result<&'static rayon::ThreadPool, String> {
+    static POOL: std::sync::OnceLock<Result<rayon::ThreadPool, String>> =
+        std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("dopol-{i}"))
+            .stack_size(WORKER_STACK_BYTES)
+            .start_handler(|_| DEEP.set(true))
+            .build()
+            .map_err(|error| format!("cannot start worker threads: {error}"))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// Runs a whole command on [`workers`], so that its `par_iter`s run there (and not on rayon's
+/// global pool, whose threads have small stacks). Runs inline when threads cannot be started.
+pub fn on_workers<T: Send>(job: impl FnOnce() -> T + Send) -> T {
+    match workers() {
+        Ok(pool) if !DEEP.get() => pool.install(job),
+        _ => job(),
+    }
+}
+
+/// Runs a deeply recursive `job` on a stack of [`WORKER_STACK_BYTES`]; a panic becomes an error.
+///
+/// On a worker it runs inline. On another rayon pool's thread it runs on a scoped thread of its
+/// own: `install` from there would, while waiting, run that pool's other jobs on the waiting
+/// thread's small stack, nesting one job in another until the stack overflows. Anywhere else it
+/// runs on the workers.
+pub fn deep<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String> {
+    let guarded = || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+            .map_err(|_| PANIC_MESSAGE.to_string())
+    };
+    if DEEP.get() {
+        guarded()
+    } else if rayon::current_thread_index().is_some() {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK_BYTES)
+                .spawn_scoped(scope, guarded)
+                .map_err(|error| format!("cannot start a worker thread: {error}"))?
+                .join()
+                .unwrap_or_else(|_| Err(PANIC_MESSAGE.to_string()))
+        })
+    } else {
+        workers()?.install(guarded)
+    }
+}

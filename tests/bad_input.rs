@@ -14,13 +14,13 @@ fn broken_documents_are_reported_with_location_and_the_rest_is_printed() {
         // YAML syntax error in the second document of a file
         "[DPL1001] invalid YAML: while parsing a flow sequence, expected ',' or ']'",
         "testdata/bad/mixed/syntax-error.yaml:18:",
-        // wrong field type
-        "[DPL1005] `spec.listeners[0].port` must be an integer, found a string",
+        // wrong field type (the API server's message)
+        "[DPL1015] spec.listeners[0].port: Invalid value: \"string\": spec.listeners[0].port in body must be of type integer: \"string\"",
         "testdata/bad/mixed/wrong-shapes.yaml:10:11",
         // missing required field
-        "[DPL1005] `spec.targetRef.name` is required",
+        "[DPL1015] spec.targetRef.name: Required value",
         // unknown strategy
-        "[DPL1005] `spec.defaults.strategy`: Unsupported value: \"sometimes\": supported values: \"atomic\", \"merge\"",
+        "[DPL1015] spec.defaults.strategy: Unsupported value: \"sometimes\": supported values: \"atomic\", \"merge\"",
         "testdata/bad/mixed/wrong-shapes.yaml:29:15",
         // YAML 1.1 boolean where Kubernetes wants a string
         "[DPL1005] `metadata.labels.enabled` must be a string, found a boolean",

@@ -22,12 +22,12 @@ fn e1_constraint_false_keeps_the_lower_rules() {
         [
             (
                 "authentication#a".into(),
-                30.into(),
+                serde_json::json!({"plain": {"selector": "route"}, "priority": 30, "metrics": false}),
                 "authpolicy.kuadrant.io:app/route-auth".into()
             ),
             (
                 "authentication#b".into(),
-                120.into(),
+                serde_json::json!({"plain": {"selector": "route"}, "priority": 120, "metrics": false}),
                 "authpolicy.kuadrant.io:app/route-auth".into()
             ),
         ]
@@ -41,12 +41,12 @@ fn e2_constraint_true_applies_the_merge_override() {
         [
             (
                 "authentication#a".into(),
-                50.into(),
+                serde_json::json!({"plain": {"selector": "gateway"}, "priority": 50, "metrics": false}),
                 "authpolicy.kuadrant.io:infra/gw-auth".into()
             ),
             (
                 "authentication#b".into(),
-                120.into(),
+                serde_json::json!({"plain": {"selector": "route"}, "priority": 120, "metrics": false}),
                 "authpolicy.kuadrant.io:app/route-auth".into()
             ),
         ]
@@ -258,18 +258,15 @@ fn invalid_cel_is_located_inside_the_yaml_scalar() {
         // request-time predicates are syntax-checked, never evaluated
         "[DPL4011] invalid CEL in a request-time expression of RateLimitPolicy app/bad-predicate: mismatched input '<EOF>'",
         "testdata/constraints/invalid/manifests.yaml:53:46",
-        // both blocks: reported, and evaluated in the RFC order
-        "[DPL1010] Explicit overrides and explicit defaults are mutually exclusive",
+        // both blocks: the CRD refuses the policy, so it is left out (#17 over SPEC §3)
+        "[DPL1016] spec: Invalid value: \"object\": Explicit overrides and explicit defaults are mutually exclusive",
     ]);
     out.stderr_lacks(&["DPL4010"]);
     let doc = out.json();
     assert_eq!(
         owners(&doc, "AuthPolicy", &path("both")),
-        triples(&[
-            ("authentication#low", "lower", "app/both-lower"),
-            ("authentication#o", "overrides", "app/both-blocks")
-        ]),
-        "defaults (atomic) lose to the lower rule, then the merge override adds its rule"
+        triples(&[("authentication#low", "lower", "app/both-lower")]),
+        "the refused both-blocks policy takes no part"
     );
 }
 
@@ -280,7 +277,7 @@ fn hostile_constraints_fail_cleanly() {
     let huge = format!("spec.a == '{}'", "x".repeat(20_000));
     for expression in [deep, huge] {
         let policy = format!(
-            "{base}---\napiVersion: kuadrant.io/v1\nkind: AuthPolicy\nmetadata: {{name: p, namespace: infra}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  overrides:\n    when: \"{expression}\"\n    rules:\n      authentication:\n        a: 1\n"
+            "{base}---\napiVersion: kuadrant.io/v1\nkind: AuthPolicy\nmetadata: {{name: p, namespace: infra}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: Gateway, name: gw}}\n  overrides:\n    when: \"{expression}\"\n    rules:\n      authentication:\n        a: {{plain: {{selector: x}}}}\n"
         );
         let out = run_in(&root(), &["effective", "-f", "-"], Some(policy.as_bytes()));
         out.code(3).stderr_has(&["[DPL4009]"]);

@@ -303,9 +303,12 @@ Gateway infra/public
                   matchLabels:
             -       app: checkout
             +       app: cart
+                allNamespaces: false
             + credentials:
             +   authorizationHeader:
             +     prefix: APIKEY
+              metrics: false
+              priority: 0
 Status:
   shop/cart-auth
     Enforced True (Enforced): \"AuthPolicy has been partially enforced\" → \"AuthPolicy has been successfully enforced\"

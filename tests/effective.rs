@@ -194,9 +194,9 @@ fn table_groups_by_gateway_listener_and_route_rule() {
     let expected = "\
 Gateway infra/gw (class kuadrant)
 LISTENER  ROUTE RULE        KIND        RULE              SOURCE          VALUE
-http      app/route#rule-1  AuthPolicy  authentication#a  infra/gw-auth   {owner: gateway}
-                                        authorization#b   infra/gw-auth   {owner: gateway}
-                                        authorization#d   app/route-auth  {owner: route}
+http      app/route#rule-1  AuthPolicy  authentication#a  infra/gw-auth   {plain: {selector: gateway}, metrics: false, priority: 0}
+                                        authorization#b   infra/gw-auth   {opa: {rego: gateway, allValues: false}, metrics: false, priority: 0}
+                                        authorization#d   app/route-auth  {opa: {rego: route, allValues: false}, metrics: false, priority: 0}
 ";
     assert_eq!(out.stdout, expected);
 }
@@ -348,7 +348,7 @@ kind: AuthPolicy
 metadata: {name: auth, namespace: app}
 spec:
   targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}
-  rules: {authentication: {a: {owner: route}}}
+  rules: {authentication: {a: {plain: {selector: route}}}}
 ",
     ]);
     let out = run_in(

@@ -51,41 +51,41 @@ fn crd_shape_errors_are_input_errors() {
             "kind: ClientTrafficPolicy
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
-            "ClientTrafficPolicy may not target a HTTPRoute",
+            "[DPL1016] spec: Invalid value: \"object\": this policy can only have a targetRefs[*].kind of Gateway or ListenerSet",
         ),
         (
             "kind: ClientTrafficPolicy
 spec:
   mergeType: JSONMerge
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
-            "ClientTrafficPolicy has no mergeType field",
+            "unknown field \"spec.mergeType\"",
         ),
         (
             "kind: BackendTrafficPolicy
 spec:
   mergeType: StrategicMerge
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
-            "every target is an xRoute",
+            "[DPL1016] spec: Invalid value: \"object\": mergeType can only be used with xRoute targets",
         ),
         (
             "kind: SecurityPolicy
 spec:
   mergeType: StrategicMerge
   targetSelectors: [{kind: Gateway, matchLabels: {a: b}}]",
-            "every target is an xRoute",
+            "[DPL1016] spec: Invalid value: \"object\": mergeType can only be used with xRoute targets",
         ),
         (
             "kind: BackendTrafficPolicy
 spec:
   mergeType: Merge
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
-            "Unsupported value: \"Merge\"",
+            "unsupported merge type: Merge",
         ),
         (
             "kind: EnvoyExtensionPolicy
 spec:
   targetSelectors: [{kind: HTTPRoute, matchLabels: {a: b}, sectionName: x}]",
-            "a targetSelector selects whole objects",
+            "unknown field \"spec.targetSelectors[0].sectionName\"",
         ),
         (
             "kind: SecurityPolicy
@@ -113,7 +113,7 @@ metadata: {name: p, namespace: shop}
 spec:
   targetRefs:
   - {group: gateway.networking.k8s.io, kind: UDPRoute, name: dns}
-  - {group: gateway.networking.x-k8s.io, kind: ListenerSet, name: extra}
+  - {group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}
   - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}
   retry: {numRetries: 1}
 ",

@@ -1,8 +1,9 @@
 //! Envoy Gateway on input nobody here wrote: the upstream translator inputs and e2e manifests
 //! under `testdata/realworld/envoy-gateway/`, kept unchanged, against what the upstream goldens
 //! and e2e tests state (`facts.md`), transcribed into `expect/<name>.yaml` in the fixture format
-//! of `testdata/kgateway/README.md` (values as written in the manifests, not Envoy's IR; status
-//! ancestors and conditions in the order upstream writes them).
+//! of `testdata/kgateway/README.md` (values as written in the manifests plus the defaults the
+//! API server adds from the CRD, not Envoy's IR; status ancestors and conditions in the order
+//! upstream writes them).
 //!
 //! A translator input (`*.in.yaml`) is one document whose top-level keys (`gateways:`,
 //! `httpRoutes:`, `backendTrafficPolicies:`, ...) hold lists of objects; the test writes those

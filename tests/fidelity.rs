@@ -99,7 +99,7 @@ fn names_the_api_server_rejects_are_input_errors_with_the_rule_and_a_template_hi
     out.stdout_has(&[
         "× [DPL1013] `metadata.name` `${KUADRANT_GATEWAY_NAME}` is not a valid name: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
         "help: `${KUADRANT_GATEWAY_NAME}` looks like an unexpanded template placeholder; render the manifest before checking it, e.g. `envsubst < manifest.yaml | dopol lint -f -`",
-        "× [DPL1013] `spec.listeners[0].hostname` `maas.${CLUSTER_DOMAIN}` is not a valid hostname: a Gateway API Hostname must match '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'",
+        "× [DPL1015] spec.listeners[0].hostname: Invalid value: \"maas.${CLUSTER_DOMAIN}\": spec.listeners[0].hostname in body should match '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'",
         "help: `${CLUSTER_DOMAIN}` looks like an unexpanded template placeholder",
         "help: `{{ .Values.namespace }}` looks like an unexpanded template placeholder; render the manifest before checking it, e.g. `helm template ... | dopol lint -f -`",
     ]);
@@ -113,12 +113,12 @@ fn names_the_api_server_rejects_are_input_errors_with_the_rule_and_a_template_hi
         names,
         [
             ("DPL1013", 5),
-            ("DPL1013", 19),
+            ("DPL1015", 19),
             ("DPL1013", 33),
             ("DPL1013", 39),
-            ("DPL1013", 47),
-            ("DPL1013", 48),
-            ("DPL1013", 63),
+            ("DPL1015", 47),
+            ("DPL1015", 48),
+            ("DPL1015", 63),
         ]
     );
     assert!(
@@ -130,17 +130,17 @@ fn names_the_api_server_rejects_are_input_errors_with_the_rule_and_a_template_hi
         "`metadata.namespace` `{{ .Values.namespace }}` is not a valid namespace name: a lowercase RFC 1123 label"
     ));
     assert!(found[4].3.starts_with(
-        "`spec.parentRefs[0].sectionName` `HTTP` is not a valid section name: a Gateway API SectionName must match"
+        "spec.parentRefs[0].sectionName: Invalid value: \"HTTP\": spec.parentRefs[0].sectionName in body should match"
     ));
     assert!(
         found[5]
             .3
-            .starts_with("`spec.hostnames[1]` `api.example.com:8080` is not a valid hostname")
+            .starts_with("spec.hostnames[1]: Invalid value: \"api.example.com:8080\"")
     );
     assert!(
         found[6]
             .3
-            .starts_with("`spec.targetRef.sectionName` `Checkout` is not a valid section name")
+            .starts_with("spec.targetRef.sectionName: Invalid value: \"Checkout\"")
     );
 
     // The rejected objects are left out; the valid rest is evaluated.

@@ -69,7 +69,7 @@ fn unexpanded_guide_manifests_are_refused_with_a_template_hint() {
     let out = dopol(&["lint", "-f", &format!("{GUIDES}/secure-protect-connect")]);
     out.code(3).stdout_has(&[
         "[DPL1013] `metadata.name` `${KUADRANT_GATEWAY_NAME}` is not a valid name",
-        "[DPL1013] `spec.listeners[0].hostname` `api.${KUADRANT_ZONE_ROOT_DOMAIN}` is not a valid hostname",
+        "[DPL1015] spec.listeners[0].hostname: Invalid value: \"api.${KUADRANT_ZONE_ROOT_DOMAIN}\": spec.listeners[0].hostname in body should match",
         "help: `${KUADRANT_ZONE_ROOT_DOMAIN}` looks like an unexpanded template placeholder",
     ]);
 }

@@ -17,15 +17,19 @@ fn toystore_effective_policy_with_a_stand_in_gateway() {
         "-o",
         "json",
     ]);
-    // The TokenRateLimitPolicy's `window: 1d` does not match the CRD's duration pattern.
+    // The TokenRateLimitPolicy's `window: 1d` does not match the CRD's duration pattern, and
+    // the route's AuthPolicy `toystore` indents `credentials` one level too far out, so it is
+    // read as a rule whose field `authorizationHeader` is unknown: the API server refuses both.
     out.code(3).stderr_has(&[
-        "[DPL1005] `spec.limits.free.rates[0].window` must match",
+        "[DPL1015] spec.limits.free.rates[0].window: Invalid value: \"1d\": spec.limits.free.rates[0].window in body should match '^([0-9]{1,5}(h|m|s|ms)){1,4}$'",
         "tokenratelimitpolicy_httproute.yaml:14:17",
+        "[DPL1009] unknown field \"spec.rules.authentication.credentials.authorizationHeader\"",
+        "toystore/authpolicy.yaml:19:9",
     ]);
     let doc = out.json();
     let path = "unknown|gateway-system/kuadrant-ingressgateway|gateway-system/kuadrant-ingressgateway#default|default/toystore|default/toystore#rule-1";
-    // Two bare AuthPolicies on the route, no timestamps: ordered by name, the newer
-    // (toystore-protection) wins among atomic defaults; the Gateway's policy is superseded.
+    // The route's remaining bare AuthPolicy (toystore-protection; `toystore` was refused) wins
+    // among atomic defaults; the Gateway's policy is superseded.
     let auth: Vec<(String, String)> = rules(&doc, "AuthPolicy", path)
         .into_iter()
         .map(|r| (r.key, r.source))
@@ -79,10 +83,14 @@ fn lint_the_whole_kuadrant_example_set() {
             .iter()
             .any(|d| d["code"] == code && d["message"].as_str().unwrap().contains(needle))
     };
-    assert!(found("DPL1005", "found `1d`"));
+    assert!(found("DPL1015", "Invalid value: \"1d\""));
+    assert!(found(
+        "DPL1009",
+        "unknown field \"spec.rules.authentication.credentials.authorizationHeader\""
+    ));
     assert!(found(
         "DPL4004",
-        "AuthPolicy default/toystore and AuthPolicy default/toystore-protection both target HTTPRoute default/toystore"
+        "AuthPolicy default/authpolicy-sample and AuthPolicy default/toystore-protection both target HTTPRoute default/toystore"
     ));
     assert!(found(
         "DPL4004",

@@ -267,10 +267,27 @@ fn the_most_specific_listener_serves_and_isolates_its_routes() {
 
 #[test]
 fn conflicted_or_absent_listeners_are_404s_and_two_gateways_need_a_choice() {
-    let (doc, code) = trace(LISTENERS, &["GET", "http://twin.example.com:8080/"]);
+    let (doc, code) = trace(
+        "testdata/request/conflicted/manifests.yaml",
+        &[
+            "GET",
+            "http://twin.example.com:8080/",
+            "--crds",
+            "testdata/request/conflicted/gateway-crd.yaml",
+        ],
+    );
     assert_eq!(code, 1);
     assert_eq!(doc["notFound"]["reason"], "conflicted-listeners");
     assert!(doc["listener"].is_null());
+    // With the bundled CRD, the API server refuses that Gateway (exit 3): no listener at all.
+    let (doc, code) = trace(
+        "testdata/request/conflicted/manifests.yaml",
+        &["GET", "http://twin.example.com:8080/"],
+    );
+    assert_eq!(
+        (code, doc["notFound"]["reason"].as_str()),
+        (3, Some("no-listener"))
+    );
     let (doc, code) = trace(LISTENERS, &["GET", "http://x:7777/"]);
     assert_eq!(
         (code, doc["notFound"]["reason"].as_str()),

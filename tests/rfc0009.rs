@@ -1,5 +1,6 @@
 //! The RFC 0009 examples of SPEC §4 (A1–D2): the higher policy on the Gateway, the lower on the
-//! HTTPRoute. Values carry an `owner` so the assertions check both value and source.
+//! HTTPRoute. Values carry an owner marker (`plain.selector`, `opa.rego`) so the assertions check
+//! both value and source.
 
 mod common;
 use common::{effective, owners, triples};

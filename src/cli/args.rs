@@ -75,6 +75,15 @@ pub struct InputArgs {
     /// Repeatable. Without it, `.dopol/families.yaml` is read when it exists.
     #[arg(long = "families", value_name = "FILE")]
     pub families: Vec<String>,
+    /// Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml`
+    /// output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind
+    /// declared with `--families`. Repeatable.
+    #[arg(long = "crds", value_name = "PATH")]
+    pub crds: Vec<String>,
+    /// The Gateway API CRD channel objects are validated against: `experimental` (the default,
+    /// a superset) or `standard` (experimental fields are then unknown fields).
+    #[arg(long, value_enum, default_value_t = GatewayApiChannel::Experimental, value_name = "CHANNEL")]
+    pub gateway_api_channel: GatewayApiChannel,
     /// kgateway's KGW_POLICY_MERGE setting, e.g.
     /// `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`.
     #[arg(long, value_name = "JSON")]
@@ -398,4 +407,22 @@ pub struct RequestArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
     pub output: ReportFormat,
+}
+
+/// `--gateway-api-channel`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GatewayApiChannel {
+    /// The standard channel.
+    Standard,
+    /// The experimental channel.
+    Experimental,
+}
+
+impl From<GatewayApiChannel> for crate::crd::Channel {
+    fn from(channel: GatewayApiChannel) -> Self {
+        match channel {
+            GatewayApiChannel::Standard => crate::crd::Channel::Standard,
+            GatewayApiChannel::Experimental => crate::crd::Channel::Experimental,
+        }
+    }
 }

@@ -54,8 +54,25 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     };
     let declared = match session::declared(&args.input) {
         Ok(declared) => declared,
-        Err(rejected) => return families_rejected(args, rejected),
+        Err(rejected) => {
+            let (diagnostics, sources) = (rejected.diagnostics.clone(), rejected.sources.clone());
+            return stopped(args, diagnostics, &sources, || {
+                session::rejected(&args.input, rejected)
+            });
+        }
     };
+    if !args.input.crds.is_empty()
+        && let Err(rejected) = crate::crd::catalog::with_user_crds(
+            args.input.gateway_api_channel.into(),
+            &args.input.crds,
+        )
+    {
+        return stopped(args, rejected.diagnostics, &rejected.sources, || {
+            session::catalog(&args.input)
+                .err()
+                .unwrap_or_else(|| session::UsageError("--crds: the CRDs could not be read".into()))
+        });
+    }
     let run = Run::start_with(&args.input, &declared)?;
     let model = &run.evaluated.model;
     let result = lint::apply(lint::collect(&run.evaluated), model, &options);
@@ -85,14 +102,14 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     })
 }
 
-/// A bad families file stops the run (exit 2): its problems are the findings, in the lint
-/// format asked for (human and JUnit: on stderr as for every command).
-fn families_rejected(
+/// A bad families file or `--crds` file stops the run (exit 2): its problems are the findings,
+/// in the lint format asked for (human and JUnit: `human()`, on stderr as for every command).
+fn stopped(
     args: &LintArgs,
-    rejected: crate::policy::declared::Rejected,
+    mut shown: Vec<crate::diag::Diagnostic>,
+    sources: &crate::source::SourceMap,
+    human: impl FnOnce() -> UsageError,
 ) -> Result<Exit, UsageError> {
-    let sources = &rejected.sources;
-    let mut shown = rejected.diagnostics.clone();
     crate::diag::sort_and_dedup(&mut shown, sources);
     let result = lint::LintResult {
         shown,
@@ -106,9 +123,7 @@ fn families_rejected(
         LintFormat::Json => pretty(&render::lint::json(&result, sources)),
         LintFormat::Sarif => pretty(&render::lint::sarif::sarif(&result, sources)),
         LintFormat::Github => render::lint::github::github(&result, sources),
-        LintFormat::Human | LintFormat::Junit => {
-            return Err(session::rejected(&args.input, rejected));
-        }
+        LintFormat::Human | LintFormat::Junit => return Err(human()),
     };
     let written = session::write_document(|out| out.write_all(text.as_bytes()));
     if written != Exit::Success {

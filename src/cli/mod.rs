@@ -20,7 +20,7 @@ use session::Exit;
 /// Panics are caught and reported as internal errors (exit code 4).
 pub fn main_exit_code() -> i32 {
     let cli = Cli::parse();
-    let result = std::panic::catch_unwind(|| run(&cli));
+    let result = std::panic::catch_unwind(|| crate::platform::on_workers(|| run(&cli)));
     match result {
         Ok(exit) => exit as i32,
         Err(_) => {

@@ -156,11 +156,29 @@ pub fn input_options_with(
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
         registry: registry_with(args, declared)?,
+        catalog: catalog(args)?,
         overlay: crate::load::Overlay {
             with: args.with.clone(),
             without,
         },
     })
+}
+
+/// The CRDs of a run: the bundled ones of the chosen Gateway API channel, replaced kind by kind
+/// by `--crds` (a file that cannot be used is a usage error, its problems printed first).
+pub fn catalog(args: &InputArgs) -> Result<std::sync::Arc<crate::crd::Catalog>, UsageError> {
+    match crate::crd::catalog::with_user_crds(args.gateway_api_channel.into(), &args.crds) {
+        Ok(catalog) => Ok(std::sync::Arc::new(catalog)),
+        Err(rejected) => {
+            let mut diagnostics = rejected.diagnostics;
+            let count = diagnostics.len();
+            Session::new(&args.display).print_diagnostics(&mut diagnostics, &rejected.sources);
+            Err(UsageError(format!(
+                "--crds: {}; nothing was evaluated",
+                counted(count, "problem")
+            )))
+        }
+    }
 }
 
 /// The declared families of a run: the `--families` files, or `.dopol/families.yaml` when it

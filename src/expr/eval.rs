@@ -7,8 +7,9 @@
 //! words a policy author can act on.
 
 use super::budget::{Budget, STEP_FUNCTION};
-use super::parse::{PANIC_MESSAGE, env, on_worker};
+use super::parse::env;
 use super::{Constraint, MAX_EVALUATION_STEPS};
+use crate::platform::{PANIC_MESSAGE, deep};
 use cel::common::value::Val;
 use cel::objects::{Key, Map};
 use cel::{Context, ExecutionError, Value};
@@ -32,7 +33,7 @@ impl Constraint {
             panic::catch_unwind(AssertUnwindSafe(|| self.evaluate_here(spec)))
                 .unwrap_or_else(|_| Err(PANIC_MESSAGE.to_string()))
         } else {
-            on_worker(|| self.evaluate_here(spec)).and_then(|result| result)
+            deep(|| self.evaluate_here(spec)).and_then(|result| result)
         }
     }
 

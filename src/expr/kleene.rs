@@ -33,7 +33,8 @@ use super::budget::{Budget, STEP_FUNCTION};
 use super::check::check_request;
 use super::eval::json_to_cel;
 use super::limits::check_text_limits;
-use super::parse::{env, on_worker, parse};
+use super::parse::{env, parse};
+use crate::platform::deep;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 use cel::extractors::{Arguments, This};
 use cel::{Context, ExecutionError, ResolveResult, Value};
@@ -134,7 +135,7 @@ fn evaluate<T: Send>(
     if let Err(error) = check_text_limits(text) {
         return Outcome::failed(format!("does not compile: {error}"));
     }
-    on_worker(|| evaluate_here(text, attributes, evaluator, finish)).unwrap_or_else(Outcome::failed)
+    deep(|| evaluate_here(text, attributes, evaluator, finish)).unwrap_or_else(Outcome::failed)
 }
 
 fn evaluate_here<T>(

@@ -1,31 +1,23 @@
-//! Parsing, on threads with a large stack, and locating parse errors.
+//! Parsing, on a large stack ([`crate::platform::deep`]), and locating parse errors.
 //!
 //! Every expression goes through here: [`check_syntax`] only parses, and
 //! [`Constraint::compile`] parses and then checks the tree. Both first check
-//! the text limits, then run the recursive `cel` parser on a worker thread
-//! whose stack fits the worst input those limits allow. `cel` reports parse
+//! the text limits, then run the recursive `cel` parser on a stack
+//! that fits the worst input those limits allow. `cel` reports parse
 //! errors as a line and a column whose unit varies; they are turned into a
 //! byte range here.
 
 use super::check::compile_constraint;
 use super::limits::check_text_limits;
 use super::{Constraint, ExprError, floor_char_boundary};
+use crate::platform::deep;
 use cel::common::ast::{IdedExpr, SourceInfo};
 use cel::{Env, ParseError, ParseErrors};
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, OnceLock};
-
-/// The stack of the thread that parses expressions and runs the deep ones.
-/// The worst input the limits allow needs about 16 MiB in a debug build.
-/// This is virtual memory, only touched as needed.
-const WORKER_STACK_BYTES: usize = 64 << 20;
 
 /// The prefix `cel` puts on errors reported by the ANTLR parser, whose
 /// columns count chars. Its other errors count bytes.
 const SYNTAX_ERROR_PREFIX: &str = "Syntax error: ";
-
-/// What a panic in the `cel` crate is reported as.
-pub(super) const PANIC_MESSAGE: &str = "internal error: the CEL library panicked";
 
 /// The environment shared by every expression: the CEL standard library,
 /// with the standard macros and optional syntax. The `strings` extension is
@@ -42,7 +34,7 @@ impl Constraint {
     /// limits declared in [`crate::expr`].
     pub fn compile(text: &str) -> Result<Constraint, ExprError> {
         check_text_limits(text)?;
-        on_worker(|| compile_constraint(text))
+        deep(|| compile_constraint(text))
             .unwrap_or_else(|reason| Err(ExprError::new(text, 0, text.len(), reason)))
     }
 }
@@ -51,27 +43,8 @@ impl Constraint {
 /// without evaluating it. Its variables and functions are not checked.
 pub fn check_syntax(text: &str) -> Result<(), ExprError> {
     check_text_limits(text)?;
-    on_worker(|| parse(text).map(drop))
+    deep(|| parse(text).map(drop))
         .unwrap_or_else(|reason| Err(ExprError::new(text, 0, text.len(), reason)))
-}
-
-/// Runs `job` on dopol's expression threads, which have a [`WORKER_STACK_BYTES`] stack: the
-/// `cel` parser and interpreter recurse deeply in debug builds. The threads live for the whole
-/// process (starting a thread per expression would cost more than parsing it), and a job
-/// submitted from one of them runs inline. A panic in the job becomes an error.
-pub(super) fn on_worker<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String> {
-    static POOL: OnceLock<Result<rayon::ThreadPool, String>> = OnceLock::new();
-    let pool = POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .thread_name(|i| format!("dopol-cel-{i}"))
-            .stack_size(WORKER_STACK_BYTES)
-            .build()
-            .map_err(|error| format!("cannot start the expression threads: {error}"))
-    });
-    let pool = pool.as_ref().map_err(Clone::clone)?;
-    pool.install(|| {
-        panic::catch_unwind(AssertUnwindSafe(job)).map_err(|_| PANIC_MESSAGE.to_string())
-    })
 }
 
 /// Parses `text` with the shared environment's parser, which expands the

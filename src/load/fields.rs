@@ -80,6 +80,7 @@ pub struct Fields<'o> {
     object: ObjectName<'o>,
     diagnostics: Vec<Diagnostic>,
     errors: usize,
+    schema_checked: bool,
 }
 
 /// The object diagnostics are about, named only when a diagnostic needs it (decoding tens of
@@ -114,6 +115,7 @@ impl<'o> Fields<'o> {
             object: ObjectName::Text(object.into()),
             diagnostics: Vec::new(),
             errors: 0,
+            schema_checked: false,
         }
     }
 
@@ -123,7 +125,14 @@ impl<'o> Fields<'o> {
             object: ObjectName::Object(object),
             diagnostics: Vec::new(),
             errors: 0,
+            schema_checked: false,
         }
+    }
+
+    /// Marks the object as validated against its CRD: unknown fields were reported there, so the
+    /// decoders' own lists of known fields (which only cover what dopol reads) stay silent.
+    pub fn set_schema_checked(&mut self) {
+        self.schema_checked = true;
     }
 
     /// Whether any error was recorded (the object must be left out).
@@ -159,12 +168,17 @@ impl<'o> Fields<'o> {
         self.diagnostics.push(diagnostic);
     }
 
-    /// Records an `unknown-field` warning for a key outside the schema.
+    /// Records an `unknown-field` warning for a key outside what dopol reads, for objects no CRD
+    /// validated (a warning: dopol's list may be shorter than the real schema).
     pub fn unknown_field(&mut self, key: &Key, path: &FieldPath<'_>, known: &[&str]) {
+        if self.schema_checked {
+            return;
+        }
         let mut diagnostic = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field `{}` in `{path}`", key.text),
         )
+        .with_severity(crate::diag::Severity::Warning)
         .with_label(key.span, "not part of the schema");
         if let Some(suggestion) = crate::suggest::closest(&key.text, known.iter().copied()) {
             diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));

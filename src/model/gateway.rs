@@ -442,7 +442,8 @@ fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Op
             Some(allowed) => {
                 let (from, kinds) =
                     decode_allowed_routes(allowed, &path.key("allowedRoutes"), fields)?;
-                (from, kinds, Some(allowed.span))
+                // A defaulted `allowedRoutes` (empty span) was not written: point at the name.
+                (from, kinds, Some(allowed.span).filter(|s| !s.is_empty()))
             }
             None => (FromNamespaces::Same, None, None),
         };

@@ -9,11 +9,13 @@ pub mod elsewhere;
 pub mod gateway;
 pub mod matches;
 
+use crate::crd::{self, Catalog};
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
+use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -29,6 +31,8 @@ pub struct ModelOptions {
     pub assume_gateways: bool,
     /// The policy families to read.
     pub registry: Arc<Registry>,
+    /// The CRDs objects are validated against.
+    pub catalog: Arc<Catalog>,
 }
 
 /// Every decoded object.
@@ -56,6 +60,10 @@ pub struct Model {
     pub diagnostics: Vec<Diagnostic>,
     /// Loading counters.
     pub stats: LoadStats,
+    /// Where defaulting put values (the empty spans of [`crd::defaults`]), for `explain`.
+    pub defaulted: rustc_hash::FxHashSet<crate::source::Span>,
+    /// Objects validated against a CRD, and objects of kinds with no CRD known (for `-v`).
+    pub crd_counts: (usize, usize),
 }
 
 /// A parentRef, as (index into `Model::routes`, index into the route's parentRefs).
@@ -77,10 +85,14 @@ struct DecodedObject {
     diagnostics: Vec<Diagnostic>,
     /// `(Kind ns/name, codes)` from the `dopol.io/ignore` annotation.
     ignored: Option<(String, Vec<String>)>,
+    /// The object with its CRD defaults, when any applied.
+    defaulted: Option<Node>,
+    /// Whether a CRD validated the object.
+    validated: bool,
 }
 
 /// Decodes one object: the typed value, its diagnostics, and its `dopol.io/ignore` codes.
-fn decode(object: &Object, registry: &Registry) -> DecodedObject {
+fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObject {
     let ignored = object.annotation(IGNORE_ANNOTATION).map(|codes| {
         let codes = codes
             .split(',')
@@ -89,8 +101,35 @@ fn decode(object: &Object, registry: &Registry) -> DecodedObject {
             .collect();
         (object.display(), codes)
     });
-    let mut diagnostics = Vec::new();
+    let family = registry.find(&object.group, &object.kind).map(|(f, _)| f);
+    let checked = crd::check(object, catalog, |root| {
+        family.and_then(|f| f.crd_view(root))
+    });
+    let mut diagnostics = checked.diagnostics;
+    if checked.rejected {
+        return DecodedObject {
+            value: Decoded::Rejected,
+            diagnostics,
+            ignored,
+            defaulted: None,
+            validated: true,
+        };
+    }
+    let defaulted_object;
+    let object = match &checked.defaulted {
+        Some(root) => {
+            defaulted_object = Object {
+                root: root.clone(),
+                ..object.clone()
+            };
+            &defaulted_object
+        }
+        None => object,
+    };
     let mut fields = Fields::for_object(object);
+    if checked.validated {
+        fields.set_schema_checked();
+    }
     let decoded = match (&*object.group, &*object.kind) {
         ("", "Namespace") if gateway::check_version(object, &mut diagnostics, &["v1"]) => {
             Decoded::Namespace(gateway::decode_namespace(object))
@@ -123,6 +162,8 @@ fn decode(object: &Object, registry: &Registry) -> DecodedObject {
         },
         diagnostics,
         ignored,
+        defaulted: checked.defaulted,
+        validated: checked.validated,
     }
 }
 
@@ -187,10 +228,23 @@ impl Model {
         let decoded: Vec<DecodedObject> = loaded
             .objects
             .par_iter()
-            .map(|o| decode(o, &options.registry))
+            .map(|o| decode(o, &options.registry, &options.catalog))
             .collect();
+        let mut objects = loaded.objects;
+        let mut validated_kinds = std::collections::BTreeSet::new();
         for (index, mut object) in decoded.into_iter().enumerate() {
             model.diagnostics.append(&mut object.diagnostics);
+            if object.validated {
+                model.crd_counts.0 += 1;
+                let o = &objects[index];
+                validated_kinds.insert((o.group.to_string(), o.kind.to_string()));
+            } else {
+                model.crd_counts.1 += 1;
+            }
+            if let Some(root) = object.defaulted {
+                crd::defaults::collect_defaulted(&root, &mut model.defaulted);
+                objects[index].root = root;
+            }
             if let Some((name, codes)) = object.ignored {
                 model.ignored_codes.insert(name, codes);
             }
@@ -209,7 +263,10 @@ impl Model {
                 Decoded::Rejected => {}
             }
         }
-        model.objects = loaded.objects;
+        model.objects = objects;
+        model
+            .diagnostics
+            .extend(options.catalog.not_evaluated(&validated_kinds));
         if options.assume_gateways {
             model.assume_missing_gateways();
         }

@@ -408,6 +408,12 @@ pub trait PolicyFamily: Send + Sync {
         object: &Object,
         fields: &mut Fields,
     ) -> Option<Policy>;
+    /// The object as its CRD sees it, when the family reads fields beyond the CRD (documented
+    /// extensions, such as Kuadrant's RFC 0009 `unset` and block `when` constraints): those
+    /// fields removed, so that CRD validation judges the rest. `None`: the object as written.
+    fn crd_view(&self, _object: &Node) -> Option<Node> {
+        None
+    }
     /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;
     /// Request-time CEL expressions (predicates, counters) in the policy's rules, to be

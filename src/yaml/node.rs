@@ -112,6 +112,29 @@ impl Node {
         self.entry(key).map(|e| &e.value)
     }
 
+    /// A copy of this mapping with the value of `key` replaced (the key keeps its place).
+    pub fn with_entry(&self, key: &str, value: Node) -> Node {
+        let entries: Vec<Entry> = self
+            .as_map()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                if &*e.key.text == key {
+                    Entry {
+                        key: e.key.clone(),
+                        value: value.clone(),
+                    }
+                } else {
+                    e.clone()
+                }
+            })
+            .collect();
+        Node {
+            span: self.span,
+            value: Value::Map(entries.into()),
+        }
+    }
+
     /// Follows a path of mapping keys.
     pub fn get_path(&self, path: &[&str]) -> Option<&Node> {
         path.iter().try_fold(self, |node, key| node.get(key))

@@ -187,12 +187,27 @@ pub fn rules(doc: &Value, kind: &str, path_id: &str) -> Vec<RuleView> {
     views
 }
 
-/// `(key, value of field `owner`, source ns/name)` triples, for fixtures whose values carry an owner.
+/// The owner marker of a rule value: `plain.selector` (authentication entries), `opa.rego`
+/// (authorization entries) or a bare `owner` field (declared families without a CRD).
+pub fn owner_of(value: &Value) -> String {
+    [
+        &value["plain"]["selector"],
+        &value["opa"]["rego"],
+        &value["owner"],
+    ]
+    .into_iter()
+    .find_map(|v| v.as_str())
+    .unwrap_or("")
+    .to_string()
+}
+
+/// `(key, owner marker (see [`owner_of`]), source ns/name)` triples, for fixtures whose values
+/// carry an owner.
 pub fn owners(doc: &Value, kind: &str, path_id: &str) -> Vec<(String, String, String)> {
     rules(doc, kind, path_id)
         .into_iter()
         .map(|r| {
-            let owner = r.value["owner"].as_str().unwrap_or("").to_string();
+            let owner = owner_of(&r.value);
             let source = r
                 .source
                 .split_once(':')

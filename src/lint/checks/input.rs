@@ -57,7 +57,7 @@ pub const DOCS: &[CheckDoc] = &[
     },
     CheckDoc {
         code: Code::UnknownField,
-        explanation: "A field under a policy's spec (or a block, a rule section, a limit, a rate) is not part of the CRD schema. It is most often a typo (`limit:` for `limits:`) or wrong indentation, and the API server would drop or reject it, so the rules it holds have no effect.",
+        explanation: "A field is not part of the object's CRD schema. It is most often a typo (`limit:` for `limits:`) or wrong indentation. `kubectl apply` validates fields strictly (the default since kubectl 1.27), so the API server rejects the object, and dopol leaves it out. Subtrees marked `x-kubernetes-preserve-unknown-fields` accept any field. For a kind no CRD is known for (a family declared with `--families` without its CRD in `--crds`), dopol only knows the fields it reads, so this is a warning and the object is still evaluated.",
         fix: "Fix the name or the indentation; the help suggests the closest known field.",
         example: "spec:\n  limit:\n    a: {rates: [{limit: 1, window: 1s}]}",
     },
@@ -84,5 +84,35 @@ pub const DOCS: &[CheckDoc] = &[
         explanation: "A name breaks the rule the API server checks before anything else: `metadata.name` must be a lowercase RFC 1123 subdomain (at most 253 characters; a Namespace's name an RFC 1123 label), `metadata.namespace` an RFC 1123 label (at most 63), and the Gateway API types have their own patterns — `Hostname` for listener `hostname` and route `hostnames` (an optional `*.` then a subdomain), `SectionName` for listener and rule names and every `sectionName`, `Namespace` for a parentRef's `namespace`. `kubectl apply` would be refused, so dopol leaves the object out. The commonest cause is an unfilled template placeholder such as `${KUADRANT_GATEWAY_NAME}` or `{{ .Values.host }}`: the help says so when the value looks like one.",
         fix: "Use a valid name; for a template, render it first (`envsubst < manifest.yaml | dopol lint -f -`, `helm template ... | dopol lint -f -`).",
         example: "metadata:\n  name: ${KUADRANT_GATEWAY_NAME}\nspec:\n  listeners:\n  - {name: api, hostname: maas.${CLUSTER_DOMAIN}, port: 80, protocol: HTTP}",
+    },
+    CheckDoc {
+        code: Code::SchemaViolation,
+        explanation: "A value breaks the structural schema of the object's CRD, as the API server checks it: a wrong type, a missing required field, a value outside an `enum`, a string that does not match its `pattern` or `format`, a number out of bounds, a string or list too long or too short, a duplicate in a `set` or `map` list. The message is the API server's own (`spec.rules[0].matches: Too many: 65: must have at most 64 items`) and the help names the schema node that decided. Defaults are applied first, as the API server does. The object is left out.",
+        fix: "Change the value as the message says; the schema path in the help shows the rule in the CRD.",
+        example: "spec:\n  limits:\n    a:\n      rates: [{limit: -1, window: 1m}]",
+    },
+    CheckDoc {
+        code: Code::ValidationRule,
+        explanation: "An `x-kubernetes-validations` rule of the CRD (a CEL expression such as `!(has(self.defaults) && has(self.limits))`) is false for the object, or fails to evaluate. The message is the rule's own `message` (or `messageExpression`), reported at the field the rule sits on (or its `fieldPath`). As on the API server, these rules only run when the structural checks found no missing field, unsupported value, wrong type or over-long value; otherwise one error says they were not checked. The object is left out.",
+        fix: "Change the object so the rule holds; the help names the schema node the rule sits on.",
+        example: "spec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Service, name: x}",
+    },
+    CheckDoc {
+        code: Code::RuleNotEvaluated,
+        explanation: "A CRD validation rule dopol cannot evaluate (a CEL function it does not implement, an expression beyond its limits). It is listed once per kind and rule, and objects are not checked against it, so the API server may still reject an object dopol accepts.",
+        fix: "Nothing to fix in the manifests; check the object against a cluster (`kubectl apply --dry-run=server`) if the rule matters.",
+        example: "",
+    },
+    CheckDoc {
+        code: Code::VersionNotServed,
+        explanation: "The object's apiVersion is listed in its CRD with `served: false`: the API server refuses objects of that version. The object is left out.",
+        fix: "Change apiVersion to a served version (the message lists them).",
+        example: "",
+    },
+    CheckDoc {
+        code: Code::InvalidCrd,
+        explanation: "A file given with `--crds` cannot be used: it cannot be read, a document in it is not a CustomResourceDefinition (with spec.group, spec.names.kind and spec.versions), or a version's schema does not compile. dopol stops before reading manifests (exit 2), since validating against a broken CRD would give wrong answers.",
+        fix: "Point `--crds` at CRD files, or at the output of `kubectl get crd -o yaml`.",
+        example: "dopol lint --crds not-a-crd.yaml -f manifests/",
     },
 ];

@@ -130,6 +130,10 @@ impl PolicyFamily for DeclaredKuadrant {
         self.kinds
     }
 
+    fn crd_view(&self, object: &crate::yaml::Node) -> Option<crate::yaml::Node> {
+        crate::policy::kuadrant::extensions_removed(object)
+    }
+
     fn decode(
         &self,
         kind: &'static PolicyKind,

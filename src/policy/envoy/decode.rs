@@ -1,5 +1,6 @@
-//! An Envoy Gateway object as a [`Policy`] (families §3.1): the CRD's shape rules (target
-//! kinds, no `sectionName` in a selector, `mergeType` only where allowed), what dopol does not
+//! An Envoy Gateway object as a [`Policy`] (families §3.1): a selector's target kind (which the
+//! CRDs leave to the controller; their shape rules, such as `mergeType` only with xRoute targets,
+//! are checked from the CRDs in [`crate::crd`] before this runs), what dopol does not
 //! model (TCPRoute/UDPRoute/TLSRoute/ListenerSet targets, a selector's `namespaces`), the pruning
 //! of `null`s the API server does, and the rule keys.
 //!
@@ -17,8 +18,6 @@ use std::sync::Arc;
 
 /// Target kinds Envoy Gateway accepts but dopol does not model.
 const IGNORED_ROUTES: [&str; 3] = ["TCPRoute", "UDPRoute", "TLSRoute"];
-/// The route kinds `mergeType` allows (every xRoute).
-const XROUTES: [&str; 5] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "UDPRoute", "TLSRoute"];
 
 /// Decodes one object of `kind`; `None` when the API server would reject it.
 pub fn decode_policy(
@@ -93,24 +92,9 @@ pub fn read_merge_type(spec: &Node) -> Option<MergeType> {
         .and_then(MergeType::parse)
 }
 
-/// The kinds of every targetRef(s) entry and selector, with their nodes.
-fn target_kinds(spec: &Node) -> Vec<(&str, &Node)> {
-    let single = spec.get("targetRef").into_iter();
-    let lists = ["targetRefs", "targetSelectors"]
-        .into_iter()
-        .filter_map(|f| spec.get(f).and_then(Node::as_seq))
-        .flatten();
-    single
-        .chain(lists)
-        .filter_map(|n| {
-            let kind = n.get("kind")?;
-            Some((kind.as_str()?, kind))
-        })
-        .collect()
-}
-
-/// §3.1: `mergeType` only on kinds that honour it, with a known value, and only when every
-/// target is an xRoute (CRD rules: a shape error).
+/// `mergeType` on a kind without it (a declared kind without a CRD: the built-in kinds' CRDs
+/// refuse it first), and a value Envoy Gateway cannot merge with: the CRDs refuse only
+/// `Replace`, and `utils.Merge` fails on anything but the two merge types.
 fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields: &mut Fields) {
     let Some(node) = spec.get("mergeType") else {
         return;
@@ -121,24 +105,14 @@ fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields
             format!("`spec.mergeType`: {} has no mergeType field", kind.kind),
             "not allowed here",
         );
-        return;
-    }
-    let text = node.as_str().unwrap_or_default();
-    if MergeType::parse(text).is_none() {
+    } else if let Some(text) = node.as_str()
+        && MergeType::parse(text).is_none()
+    {
         fields.invalid(
             node.span,
-            format!("`spec.mergeType`: Unsupported value: \"{text}\": supported values: \"StrategicMerge\", \"JSONMerge\""),
+            format!("`spec.mergeType`: unsupported merge type: {text} (Envoy Gateway merges only StrategicMerge and JSONMerge)"),
             "not a merge type",
         );
-    }
-    for (target, at) in target_kinds(spec) {
-        if !XROUTES.contains(&target) {
-            fields.invalid(
-                at.span,
-                format!("`spec.mergeType`: mergeType can only be set when every target is an xRoute, and this target is a {target}"),
-                "not an xRoute",
-            );
-        }
     }
 }
 

@@ -255,6 +255,10 @@ impl PolicyFamily for Kuadrant {
         decoder::decode_policy(kind, &Shape::of(kind), object, fields)
     }
 
+    fn crd_view(&self, object: &Node) -> Option<Node> {
+        extensions_removed(object)
+    }
+
     fn evaluator<'m>(
         &self,
         model: &'m crate::model::Model,
@@ -524,6 +528,54 @@ fn is_gateway_duration(text: &str) -> bool {
         groups += 1;
     }
     (1..=4).contains(&groups)
+}
+
+/// The RFC 0009 extensions dopol reads beyond the Kuadrant CRD (SPEC §4.1): `spec.unset`,
+/// `spec.remove`, and a `when` CEL string on a `defaults`/`overrides` block (a list of
+/// predicates there is the CRD's own `when`). The object without them, for CRD validation;
+/// `None` when it uses none. Their use is linted separately (`rfc-extension`).
+pub fn extensions_removed(object: &Node) -> Option<Node> {
+    let spec = object.get("spec")?.as_map()?;
+    let is_extension = |key: &str, value: &Node| match key {
+        "unset" | "remove" => true,
+        "defaults" | "overrides" => value
+            .get("when")
+            .is_some_and(|w| matches!(w.value, Value::String(_))),
+        _ => false,
+    };
+    if !spec.iter().any(|e| is_extension(&e.key.text, &e.value)) {
+        return None;
+    }
+    let entries: Vec<crate::yaml::Entry> = spec
+        .iter()
+        .filter(|e| !matches!(&*e.key.text, "unset" | "remove"))
+        .map(|e| match (&*e.key.text, e.value.as_map()) {
+            ("defaults" | "overrides", Some(block)) if is_extension(&e.key.text, &e.value) => {
+                crate::yaml::Entry {
+                    key: e.key.clone(),
+                    value: Node {
+                        span: e.value.span,
+                        value: Value::Map(
+                            block
+                                .iter()
+                                .filter(|b| &*b.key.text != "when")
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .into(),
+                        ),
+                    },
+                }
+            }
+            _ => e.clone(),
+        })
+        .collect();
+    Some(object.with_entry(
+        "spec",
+        Node {
+            span: object.get("spec")?.span,
+            value: Value::Map(entries.into()),
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -1,0 +1,437 @@
+use super::*;
+use crate::crd::schema::{Additional, Schema};
+use crate::source::SourceId;
+use crate::yaml::{Node, parse_chunk};
+use std::path::{Path, PathBuf};
+
+fn yaml(text: &str) -> Node {
+    let mut diagnostics = Vec::new();
+    let mut documents = parse_chunk(SourceId(0), text, 0..text.len(), &mut diagnostics);
+    assert!(diagnostics.is_empty(), "{text}");
+    documents.remove(0).root
+}
+
+fn crd_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("crds/ is readable")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            crd_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every (file, version, compiled schema) of the bundled CRDs.
+fn bundled_schemas() -> Vec<(String, String, Schema)> {
+    let mut files = Vec::new();
+    crd_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crds"),
+        &mut files,
+    );
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let json = yaml(&text).to_json();
+        let versions = json["spec"]["versions"].as_array().expect("versions");
+        for version in versions {
+            let schema = Schema::compile(&version["schema"]["openAPIV3Schema"]).expect("schema");
+            let name = path
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            out.push((
+                name,
+                version["name"].as_str().unwrap_or("").to_string(),
+                schema,
+            ));
+        }
+    }
+    out
+}
+
+/// The schema node holding a rule whose text contains `needle`, in the first schema of the
+/// first file whose path contains `file`.
+fn find<'s>(
+    schemas: &'s [(String, String, Schema)],
+    file: &str,
+    needle: &str,
+) -> (&'s Schema, &'s RuleSpec) {
+    fn walk<'s>(s: &'s Schema, needle: &str) -> Option<(&'s Schema, &'s RuleSpec)> {
+        if let Some(rule) = s.rules.iter().find(|r| r.rule.contains(needle)) {
+            return Some((s, rule));
+        }
+        s.properties
+            .iter()
+            .find_map(|(_, p)| walk(p, needle))
+            .or_else(|| s.items.as_deref().and_then(|i| walk(i, needle)))
+            .or_else(|| match &s.additional {
+                Additional::Schema(a) => walk(a, needle),
+                _ => None,
+            })
+    }
+    schemas
+        .iter()
+        .filter(|(name, _, _)| name.contains(file))
+        .find_map(|(_, _, s)| walk(s, needle))
+        .unwrap_or_else(|| panic!("no rule with {needle:?} in {file}"))
+}
+
+fn check(schema: &Schema, rule: &RuleSpec, value: &str) -> Verdict {
+    let compiled = CompiledRule::compile(rule).expect("compiles");
+    compiled.evaluate(&to_cel(&yaml(value), schema))
+}
+
+fn spec(rule: &str) -> RuleSpec {
+    RuleSpec::new(rule)
+}
+
+fn object_schema(json: serde_json::Value) -> Schema {
+    Schema::compile(&json).expect("schema")
+}
+
+#[test]
+fn every_bundled_rule_compiles() {
+    let schemas = bundled_schemas();
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (file, version, schema) in &schemas {
+        let mut rules = Vec::new();
+        schema.visit_rules("", &mut rules);
+        for (path, rule) in rules {
+            total += 1;
+            if let Err(reason) = CompiledRule::compile(rule) {
+                failures.push(format!(
+                    "{file} {version} {path}: {reason}\n  {}",
+                    rule.rule
+                ));
+            }
+        }
+    }
+    println!("{total} rules, {} not compiled", failures.len());
+    assert!(total > 900, "{total}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn gateway_api_parent_refs_are_unique() {
+    // gateway-api standard HTTPRoute v1, spec.parentRefs: the `exists_one` rule over
+    // `__namespace__`, `sectionName` and `port`.
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "standard/gateway.networking.k8s.io_httproutes",
+        "p1.__namespace__ == p2.__namespace__ )) && (((!has(p1.sectionName)",
+    );
+    // The API server applies the schema defaults (`group`, `kind`) before the rules run.
+    let ok = "- {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: a}\n\
+              - {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: b}\n\
+              - {group: gateway.networking.k8s.io, kind: Gateway, name: gw, namespace: other}";
+    assert_eq!(check(schema, rule, ok), Verdict::Pass);
+    let duplicate = "- {group: g, kind: Gateway, name: gw, namespace: ns, sectionName: a}\n\
+                     - {group: g, kind: Gateway, name: gw, namespace: ns, sectionName: a}";
+    let message = rule.message.as_deref().expect("message").trim().to_string();
+    assert_eq!(
+        check(schema, rule, duplicate),
+        Verdict::Fail(message.clone())
+    );
+    // An empty namespace counts as absent.
+    let empty = "- {group: g, kind: K, name: gw, namespace: ''}\n- {group: g, kind: K, name: gw}";
+    assert_eq!(check(schema, rule, empty), Verdict::Fail(message));
+}
+
+#[test]
+fn gateway_listeners_exists_one() {
+    // gateway-api standard Gateway v1, spec.listeners: `self.all(l1, self.exists_one(l2, ...))`.
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "standard/gateway.networking.k8s.io_gateways",
+        "self.all(l1, self.exists_one(l2, l1.port == l2.port",
+    );
+    let ok = "- {name: a, port: 80, protocol: HTTP}\n- {name: b, port: 80, protocol: HTTP, hostname: x.example}";
+    assert_eq!(check(schema, rule, ok), Verdict::Pass);
+    let clash = "- {name: a, port: 80, protocol: HTTP}\n- {name: b, port: 80, protocol: HTTP}";
+    assert!(matches!(check(schema, rule, clash), Verdict::Fail(_)));
+}
+
+#[test]
+fn kuadrant_defaults_and_limits_are_exclusive() {
+    // Kuadrant RateLimitPolicy v1, spec: defaults/overrides vs. implicit limits.
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "kuadrant.io_ratelimitpolicies",
+        "has(self.defaults) && has(self.limits)",
+    );
+    let target = "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}\n";
+    let ok = format!("{target}limits: {{a: {{rates: [{{limit: 1, window: 1m}}]}}}}");
+    assert_eq!(check(schema, rule, &ok), Verdict::Pass);
+    let both = format!(
+        "{target}limits: {{a: {{rates: [{{limit: 1, window: 1m}}]}}}}\n\
+         defaults: {{limits: {{a: {{rates: [{{limit: 1, window: 1m}}]}}}}}}"
+    );
+    let verdict = check(schema, rule, &both);
+    assert!(matches!(verdict, Verdict::Fail(_)), "{verdict:?}");
+}
+
+#[test]
+fn durations() {
+    // gateway-api standard HTTPRoute v1, spec.rules[].timeouts: backendRequest within request.
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "standard/gateway.networking.k8s.io_httproutes",
+        "duration(self.backendRequest) > duration(self.request)",
+    );
+    assert_eq!(
+        check(schema, rule, "{request: 10s, backendRequest: 5s}"),
+        Verdict::Pass
+    );
+    assert_eq!(
+        check(schema, rule, "{request: 0s, backendRequest: 5s}"),
+        Verdict::Pass
+    );
+    assert!(matches!(
+        check(schema, rule, "{request: 1s, backendRequest: 1m}"),
+        Verdict::Fail(_)
+    ));
+    // Envoy Gateway: a duration lower bound.
+    let (schema, rule) = find(&schemas, "envoy-gateway", "duration(self.samplingWindow)");
+    assert_eq!(check(schema, rule, "{samplingWindow: 2s}"), Verdict::Pass);
+    assert!(matches!(
+        check(schema, rule, "{samplingWindow: 500ms}"),
+        Verdict::Fail(_)
+    ));
+}
+
+#[test]
+fn kgateway_quantities() {
+    // kgateway TrafficPolicy: an int-or-string size bounded with the quantity library.
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "kgateway",
+        "quantity(self).isLessThan(quantity('4Gi'))",
+    );
+    assert_eq!(check(schema, rule, "1Gi"), Verdict::Pass);
+    assert_eq!(check(schema, rule, "100"), Verdict::Pass);
+    assert!(matches!(check(schema, rule, "5Gi"), Verdict::Fail(_)));
+    assert!(matches!(check(schema, rule, "0"), Verdict::Fail(_)));
+    assert!(matches!(check(schema, rule, "'0'"), Verdict::Fail(_)));
+    let label = rule.message.as_deref().unwrap_or(&rule.rule).trim();
+    assert_eq!(
+        check(schema, rule, "lots"),
+        Verdict::Error(format!("{} evaluating rule: {label}", quantity::ERR_FORMAT))
+    );
+    assert_eq!(
+        check(schema, rule, "1kk"),
+        Verdict::Error(format!("{} evaluating rule: {label}", quantity::ERR_SUFFIX))
+    );
+}
+
+#[test]
+fn optional_old_self_is_unset_on_create() {
+    let schema = object_schema(serde_json::json!({"type": "string"}));
+    let mut rule = spec("!oldSelf.hasValue() && oldSelf.orValue('x') == 'x' && self == 'a'");
+    rule.optional_old_self = true;
+    assert_eq!(check(&schema, &rule, "a"), Verdict::Pass);
+    assert!(matches!(check(&schema, &rule, "b"), Verdict::Fail(_)));
+    rule.optional_old_self = false;
+    assert!(matches!(check(&schema, &rule, "a"), Verdict::Error(_)));
+}
+
+#[test]
+fn messages_follow_the_api_server() {
+    let schema = object_schema(serde_json::json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "num": {"type": "number"},
+                       "namespace": {"type": "string"}, "a-b": {"type": "integer"}}
+    }));
+    let mut rule = spec("  self.name == 'x'  ");
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("failed rule: self.name == 'x'".into())
+    );
+    rule.message = Some(" must be x ".into());
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("must be x".into())
+    );
+    rule.message_expression = Some("'got ' + self.name".into());
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("got z".into())
+    );
+    rule.message_expression = Some("1".into());
+    assert_eq!(
+        check(&schema, &rule, "name: z"),
+        Verdict::Fail("must be x".into())
+    );
+
+    let missing = spec("self.name == 'x'");
+    assert_eq!(
+        check(&schema, &missing, "num: 1"),
+        Verdict::Error("no such key: name evaluating rule: self.name == 'x'".into())
+    );
+    let overload = spec("self.name > 1");
+    assert_eq!(
+        check(&schema, &overload, "name: a"),
+        Verdict::Error(
+            "'no such overload': call arguments did not match a supported operator, function \
+             or macro signature for rule: self.name > 1"
+                .into()
+        )
+    );
+    // Numbers are doubles, escaped names, undeclared fields invisible, non-nullable nulls
+    // pruned.
+    let typed = spec(
+        "self.num == 1.0 && self.__namespace__ == 'ns' && self.a__dash__b == 2 && \
+         !has(self.extra) && !has(self.name)",
+    );
+    assert_eq!(
+        check(
+            &schema,
+            &typed,
+            "{num: 1, namespace: ns, a-b: 2, extra: 1, name: null}"
+        ),
+        Verdict::Pass
+    );
+}
+
+#[test]
+fn unsupported_and_hostile_rules_are_refused_or_stopped() {
+    let reason = CompiledRule::compile(&spec("self.isSorted()")).unwrap_err();
+    assert!(reason.contains("list library"), "{reason}");
+    let reason = CompiledRule::compile(&spec("frob(self)")).unwrap_err();
+    assert!(reason.contains("frob"), "{reason}");
+    assert!(CompiledRule::compile(&spec("self.x +")).is_err());
+    assert!(CompiledRule::compile(&spec(&"(".repeat(10_000))).is_err());
+
+    let schema = object_schema(serde_json::json!({"type": "integer"}));
+    let list = format!("[{}]", vec!["0"; 1000].join(","));
+    let runaway = spec(&format!("{list}.all(a, {list}.all(b, a + b == self))"));
+    let started = std::time::Instant::now();
+    let verdict = check(&schema, &runaway, "0");
+    assert!(
+        matches!(&verdict, Verdict::Error(e) if e.contains("steps")),
+        "{verdict:?}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+
+    let regex = spec("'aaaa'.matches('^(a|aa)*$') && !matches('b', 'a')");
+    assert_eq!(check(&schema, &regex, "0"), Verdict::Pass);
+    let bad = spec("'a'.matches('(')");
+    assert!(matches!(check(&schema, &bad, "0"), Verdict::Error(e) if e.contains("regexp")));
+}
+
+#[test]
+fn tall_rules_run_on_the_worker() {
+    // The HTTPRoute rule summing matches over 16 rules is taller than the inline limit.
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "standard/gateway.networking.k8s.io_httproutes",
+        "(self.size() > 0 ? self[0].matches.size() : 0)",
+    );
+    let one = "- matches: [{path: {type: PathPrefix, value: /}}]\n";
+    assert_eq!(check(schema, rule, &one.repeat(3)), Verdict::Pass);
+    let many = format!(
+        "- matches: [{}]\n",
+        vec!["{path: {type: PathPrefix, value: /}}"; 65].join(", ")
+    );
+    assert!(matches!(
+        check(schema, rule, &many.repeat(2)),
+        Verdict::Fail(_)
+    ));
+}
+
+/// Evaluates every rule under `schema` on `node`, as the validator does: `to_cel` once per
+/// node with rules. Returns the number of rules evaluated and of failures.
+fn validate(node: &Node, schema: &Schema, counts: &mut (usize, usize)) {
+    if !schema.has_rules() {
+        return;
+    }
+    if !schema.rules.is_empty() {
+        let value = to_cel(node, schema);
+        for rule in schema.rules.iter().filter(|r| !r.is_transition()) {
+            if let Ok(compiled) = rule.compiled() {
+                counts.0 += 1;
+                let verdict = compiled.evaluate(&value);
+                if verdict != Verdict::Pass {
+                    if counts.1 < 8 {
+                        eprintln!("{verdict:?}");
+                    }
+                    counts.1 += 1;
+                }
+            }
+        }
+    }
+    if let Some(entries) = node.as_map() {
+        for entry in entries {
+            if let Some(child) = schema.field(&entry.key.text) {
+                validate(&entry.value, child, counts);
+            }
+        }
+    }
+    if let (Some(items), Some(schema)) = (node.as_seq(), schema.items.as_deref()) {
+        for item in items {
+            validate(item, schema, counts);
+        }
+    }
+}
+
+/// The API server applies defaults (`group`, `kind`) before the rules: the route spells them.
+/// `cargo test --release --lib crd::cel::tests::bench -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn bench_httproutes() {
+    let schemas = bundled_schemas();
+    let (_, _, root) = schemas
+        .iter()
+        .find(|(f, v, _)| f.contains("standard/gateway.networking.k8s.io_httproutes") && v == "v1")
+        .expect("httproute v1");
+    let route = yaml(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: ns}\n\
+         spec:\n  parentRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}, {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: https}]\n  \
+         hostnames: [a.example.com]\n  rules:\n  \
+         - matches: [{path: {type: PathPrefix, value: /api}}, {headers: [{name: x, value: y}]}]\n    \
+           filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]\n    \
+           backendRefs: [{group: '', kind: Service, name: svc, port: 8080, weight: 1}]\n  \
+         - matches: [{path: {type: Exact, value: /login}}]\n    backendRefs: [{group: '', kind: Service, name: login, port: 80}]\n",
+    );
+    let started = std::time::Instant::now();
+    let mut counts = (0, 0);
+    for _ in 0..36_000 {
+        validate(&route, root, &mut counts);
+    }
+    let elapsed = started.elapsed();
+    println!(
+        "36000 HTTPRoutes: {} rule evaluations, {} not passing, {elapsed:?} ({:?} per route)",
+        counts.0,
+        counts.1,
+        elapsed / 36_000
+    );
+    assert_eq!(counts.1, 0);
+}
+
+#[test]
+fn the_resource_root_shows_type_and_object_meta() {
+    let schema = object_schema(serde_json::json!({
+        "type": "object",
+        "properties": {"apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                       "metadata": {"type": "object"}, "spec": {"type": "object",
+                       "properties": {"a": {"type": "integer"}}}}
+    }));
+    let rule = CompiledRule::compile(&spec(
+        "self.kind == 'K' && self.metadata.name == 'nm' && !has(self.metadata.namespace) && self.spec.a == 1",
+    ))
+    .expect("compiles");
+    let node = yaml("apiVersion: v1\nkind: K\nmetadata: {name: nm, namespace: ns}\nspec: {a: 1}");
+    assert_eq!(rule.evaluate(&to_cel_root(&node, &schema)), Verdict::Pass);
+}

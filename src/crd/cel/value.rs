@@ -1,0 +1,299 @@
+//! `self` as the API server builds it: a YAML node typed by its schema.
+//!
+//! Follows `UnstructuredToVal` (`k8s.io/apiserver/pkg/cel/common/values.go`) and the property
+//! name escaping of `k8s.io/apiserver/pkg/cel/escaping.go`:
+//!
+//! - `x-kubernetes-int-or-string`: an int or a string, as written.
+//! - `type: object` with `properties` (or `x-kubernetes-embedded-resource`): a map of the
+//!   *declared* properties present in the value, under their escaped names. Fields the schema
+//!   does not declare are invisible (even with `x-kubernetes-preserve-unknown-fields`), so
+//!   `has(self.x)` is false and `self.x` fails with `no such key: x` for an absent field.
+//!   An embedded resource also shows `apiVersion`, `kind` and `metadata.name` /
+//!   `metadata.generateName` (`WithTypeAndObjectMeta`).
+//! - `type: object` with an `additionalProperties` schema: a map under the keys as written.
+//! - `type: object` with only `x-kubernetes-preserve-unknown-fields`: an *empty* map (so the
+//!   API server: "treated as an empty object").
+//! - `type: array`: a list (`x-kubernetes-list-type` `set`/`map` lists compare in order here;
+//!   the API server ignores order for them — no bundled rule compares lists).
+//! - `type: string`: a string; `format: byte` → bytes (base64), `duration` → duration,
+//!   `date` / `date-time` → timestamp. A value that does not parse stays a string (the API
+//!   server makes it an error value; such a value already fails its `format` check).
+//! - `type: integer` → int; `type: number` → double, even when written as an integer.
+//! - `type: boolean` → bool; no type with `x-kubernetes-preserve-unknown-fields` → the value
+//!   as JSON (integers as int).
+//! - `null`: null where `nullable: true`. A null field that is not nullable is left out of its
+//!   object: the API server prunes such nulls before validating (structural schema pruning).
+//!
+//! Values that do not fit their schema (the schema check reports them) are converted by their
+//! YAML type.
+
+use super::super::schema::{Additional, Schema, Type};
+use super::library::{ParseAs, parse_with_cel};
+use crate::yaml::{Node, Value as Yaml};
+use ::cel::Value;
+use ::cel::objects::{Key, Map};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Nesting beyond which a schemaless value is cut (YAML input is bounded already; this is a
+/// guard against unbounded recursion).
+const MAX_VALUE_DEPTH: usize = 512;
+
+/// `cel.Escape`: the CEL name of an object property, or `None` when the name cannot be
+/// escaped (empty, or starting with a digit, or with a character outside
+/// `[a-zA-Z0-9_.\-/]`): such a property is not accessible from CEL.
+pub fn escape(name: &str) -> Option<String> {
+    const RESERVED: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    ];
+    if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    if RESERVED.contains(&name) {
+        return Some(format!("__{name}__"));
+    }
+    let simple = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    if name.bytes().all(simple) && !name.contains("__") {
+        return Some(name.to_string());
+    }
+    let mut out = String::with_capacity(name.len() + 16);
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("__") {
+            out.push_str("__underscores__");
+            rest = &rest[2..];
+            continue;
+        }
+        match c {
+            '.' => out.push_str("__dot__"),
+            '-' => out.push_str("__dash__"),
+            '/' => out.push_str("__slash__"),
+            c if c.is_ascii_alphanumeric() || c == '_' => out.push(c),
+            _ => return None,
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Some(out)
+}
+
+/// `node` as a CEL value typed by `schema`.
+pub fn to_cel(node: &Node, schema: &Schema) -> Value {
+    convert(node, schema, 0)
+}
+
+/// The whole object (rules on the `openAPIV3Schema` root): as [`to_cel`], with `apiVersion`,
+/// `kind` and `metadata.name` / `metadata.generateName` typed as the API server does for the
+/// resource root (`model.WithTypeAndObjectMeta`); other metadata is invisible.
+pub fn to_cel_root(node: &Node, schema: &Schema) -> Value {
+    match &node.value {
+        Yaml::Map(entries) => object(entries, schema, 0, true),
+        _ => convert(node, schema, 0),
+    }
+}
+
+fn string(s: &str) -> Value {
+    Value::String(Arc::new(s.to_string()))
+}
+
+fn convert(node: &Node, schema: &Schema, depth: usize) -> Value {
+    if depth > MAX_VALUE_DEPTH {
+        return Value::Null;
+    }
+    match &node.value {
+        Yaml::Null => return Value::Null,
+        Yaml::Int(i) if schema.int_or_string => return Value::Int(*i),
+        Yaml::String(s) if schema.int_or_string => return string(s),
+        _ => {}
+    }
+    match (schema.ty, &node.value) {
+        (Some(Type::Object), Yaml::Map(entries)) => {
+            object(entries, schema, depth, schema.embedded_resource)
+        }
+        (Some(Type::Array), Yaml::Seq(items)) => match &schema.items {
+            Some(item) => Value::List(Arc::new(
+                items.iter().map(|n| convert(n, item, depth + 1)).collect(),
+            )),
+            None => untyped(node, depth),
+        },
+        (Some(Type::String), Yaml::String(s)) => formatted(s, schema.format.as_deref()),
+        (Some(Type::Integer), Yaml::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
+            Value::Int(*f as i64)
+        }
+        (Some(Type::Number), Yaml::Int(i)) => Value::Float(*i as f64),
+        _ => untyped(node, depth),
+    }
+}
+
+/// An object; `resource` adds the type and object meta of a resource (root or embedded).
+fn object(
+    entries: &[crate::yaml::node::Entry],
+    schema: &Schema,
+    depth: usize,
+    resource: bool,
+) -> Value {
+    let mut map: HashMap<Key, Value> = HashMap::with_capacity(entries.len());
+    if resource || !schema.properties.is_empty() {
+        for entry in entries {
+            let name = &*entry.key.text;
+            let value = match (name, schema.property(name)) {
+                ("apiVersion" | "kind", _) if resource => match &entry.value.value {
+                    Yaml::String(s) => string(s),
+                    _ => continue,
+                },
+                ("metadata", _) if resource => object_meta(&entry.value),
+                (_, Some(s)) if entry.value.is_null() && !s.nullable => continue,
+                (_, Some(s)) => convert(&entry.value, s, depth + 1),
+                (_, None) => continue,
+            };
+            if let Some(escaped) = escape(name) {
+                map.insert(Key::String(Arc::new(escaped)), value);
+            }
+        }
+    } else if let Additional::Schema(values) = &schema.additional {
+        for entry in entries {
+            if entry.value.is_null() && !values.nullable {
+                continue;
+            }
+            map.insert(
+                Key::String(Arc::new(entry.key.text.to_string())),
+                convert(&entry.value, values, depth + 1),
+            );
+        }
+    }
+    Value::Map(Map { map: Arc::new(map) })
+}
+
+/// The part of an embedded resource's `metadata` the API server exposes.
+fn object_meta(node: &Node) -> Value {
+    let mut map = HashMap::new();
+    for key in ["name", "generateName"] {
+        if let Some(Yaml::String(s)) = node.get(key).map(|n| &n.value) {
+            map.insert(Key::String(Arc::new(key.to_string())), string(s));
+        }
+    }
+    Value::Map(Map { map: Arc::new(map) })
+}
+
+fn formatted(s: &str, format: Option<&str>) -> Value {
+    let parsed = match format {
+        Some("byte") => decode_base64(s).map(|b| Value::Bytes(Arc::new(b))),
+        Some("duration") => parse_with_cel(ParseAs::Duration, s),
+        Some("date") => parse_with_cel(ParseAs::Timestamp, &format!("{s}T00:00:00Z")),
+        Some("date-time") => parse_with_cel(ParseAs::Timestamp, s),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| string(s))
+}
+
+/// A value without a usable schema: by its YAML type.
+fn untyped(node: &Node, depth: usize) -> Value {
+    if depth > MAX_VALUE_DEPTH {
+        return Value::Null;
+    }
+    match &node.value {
+        Yaml::Null => Value::Null,
+        Yaml::Bool(b) => Value::Bool(*b),
+        Yaml::Int(i) => Value::Int(*i),
+        Yaml::Float(f) => Value::Float(*f),
+        Yaml::String(s) => string(s),
+        Yaml::Seq(items) => Value::List(Arc::new(
+            items.iter().map(|n| untyped(n, depth + 1)).collect(),
+        )),
+        Yaml::Map(entries) => Value::Map(Map {
+            map: Arc::new(
+                entries
+                    .iter()
+                    .map(|e| {
+                        (
+                            Key::String(Arc::new(e.key.text.to_string())),
+                            untyped(&e.value, depth + 1),
+                        )
+                    })
+                    .collect(),
+            ),
+        }),
+    }
+}
+
+/// Standard base64 with padding (Go's `base64.StdEncoding`, which `strfmt.Base64` uses).
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    for (i, chunk) in bytes.chunks(4).enumerate() {
+        let last = i + 1 == bytes.len() / 4;
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && !last) {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &chunk[..4 - pad] {
+            n = (n << 6) | value(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let decoded = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&decoded[..3 - pad]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_property_names_as_kubernetes_does() {
+        assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
+        assert_eq!(escape("if").as_deref(), Some("__if__"));
+        assert_eq!(
+            escape("a-b.c/d").as_deref(),
+            Some("a__dash__b__dot__c__slash__d")
+        );
+        assert_eq!(escape("a__b").as_deref(), Some("a__underscores__b"));
+        assert_eq!(escape("_x").as_deref(), Some("_x"));
+        assert_eq!(escape("plain").as_deref(), Some("plain"));
+        assert_eq!(escape("1a"), None);
+        assert_eq!(escape("a b"), None);
+        assert_eq!(escape(""), None);
+    }
+
+    #[test]
+    fn decodes_base64() {
+        assert_eq!(decode_base64("aGk=").as_deref(), Some(&b"hi"[..]));
+        assert_eq!(decode_base64("aGVsbG8h").as_deref(), Some(&b"hello!"[..]));
+        assert_eq!(decode_base64("a"), None);
+        assert_eq!(decode_base64("a=bc"), None);
+    }
+}

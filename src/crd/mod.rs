@@ -1,0 +1,119 @@
+//! Validation against the CRDs, as the Kubernetes API server does it on create.
+//!
+//! dopol used to decide "the API server would reject this object" with hand-written decoders,
+//! complete for a few shapes and absent for the rest. The API server decides it from the CRD:
+//! defaults, strict unknown fields, the structural schema, and `x-kubernetes-validations` CEL
+//! rules. This module does the same, offline, from the CRDs bundled with dopol
+//! ([`bundle`], vendored unchanged under `crds/`) or given with `--crds` ([`catalog`]).
+//!
+//! [`check`] runs for every object of a kind with a known CRD, in parallel with decoding
+//! (`model::Model::build`): an object with a violation is left out, as the API server would
+//! refuse it, and each violation is a located diagnostic with the API server's own message and
+//! the schema path that decided. Families then decode the defaulted object, so a defaulted
+//! field takes part in merges; the semantic checks stay with them.
+
+pub mod bundle;
+pub mod catalog;
+pub mod cel;
+pub mod defaults;
+pub mod formats;
+mod memo;
+pub mod schema;
+pub mod validate;
+
+pub use bundle::Channel;
+pub use catalog::Catalog;
+
+use crate::diag::{Code, Diagnostic};
+use crate::load::Object;
+use crate::yaml::Node;
+use validate::Problem;
+
+/// What checking one object found.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// The object with its defaults, when a default applied.
+    pub defaulted: Option<Node>,
+    /// Violations (the object is rejected when any is an error).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether the API server would reject the object.
+    pub rejected: bool,
+    /// Whether a CRD was found for the object's kind and version (`-v` counts the others).
+    pub validated: bool,
+}
+
+/// Checks one object against its CRD in `catalog`. `view` gives the object as the CRD should
+/// judge it, when its family reads documented fields beyond the CRD (defaults still apply to
+/// the whole object).
+pub fn check(object: &Object, catalog: &Catalog, view: impl Fn(&Node) -> Option<Node>) -> Checked {
+    let Some(crd) = catalog.get(&object.group, &object.kind) else {
+        return Checked::default();
+    };
+    let Some(version) = crd.version(&object.version) else {
+        // Versions the CRD does not list are reported by the model's version check.
+        return Checked::default();
+    };
+    if !version.served {
+        let served = crd.served().join(", ");
+        return Checked {
+            diagnostics: vec![
+                Diagnostic::new(
+                    Code::VersionNotServed,
+                    format!(
+                        "{} uses `{}`, which the CRD lists but no longer serves (served: {served}); the API server rejects it",
+                        object.display(),
+                        object.api_version()
+                    ),
+                )
+                .with_label(object.api_version_span(), "not served")
+                .with_object(object.display())
+                .with_help(format!("CRD: {}", crd.origin)),
+            ],
+            rejected: true,
+            validated: true,
+            ..Checked::default()
+        };
+    }
+    let schema = match &version.schema {
+        Ok(schema) => schema,
+        Err(_) => return Checked::default(),
+    };
+    let skip_status = version.status_subresource;
+    let defaulted = defaults::apply(&object.root, schema, skip_status);
+    let root = defaulted.as_ref().unwrap_or(&object.root);
+    let viewed = view(root);
+    let result = validate::validate(viewed.as_ref().unwrap_or(root), schema, skip_status);
+    let diagnostics: Vec<Diagnostic> = result
+        .violations
+        .into_iter()
+        .map(|v| {
+            let code = match v.problem {
+                Problem::UnknownField => Code::UnknownField,
+                Problem::Schema => Code::SchemaViolation,
+                Problem::Rule => Code::ValidationRule,
+            };
+            let label = match v.problem {
+                Problem::UnknownField => "not in the schema",
+                Problem::Schema => "rejected by the schema",
+                Problem::Rule => "rejected by a validation rule",
+            };
+            let mut help = format!(
+                "schema: {}, {} {}",
+                crd.origin, object.version, v.schema_path
+            );
+            if let Some(s) = v.suggestion {
+                help = format!("{s}\n{help}");
+            }
+            Diagnostic::new(code, v.message)
+                .with_label(v.span, label)
+                .with_object(object.display())
+                .with_help(help)
+        })
+        .collect();
+    Checked {
+        rejected: !diagnostics.is_empty(),
+        defaulted,
+        diagnostics,
+        validated: true,
+    }
+}

@@ -1,0 +1,510 @@
+//! A CRD version's `openAPIV3Schema`, compiled into a tree the validator walks.
+//!
+//! Only what the API server acts on is kept: types, the structural keywords, value validations,
+//! defaults and `x-kubernetes-validations` rules (descriptions and examples are dropped). Regular
+//! expressions and CEL rules are compiled on first use, so loading a big CRD costs a JSON walk,
+//! and a kind nobody writes costs nothing more.
+
+use super::cel::CompiledRule;
+use regex::Regex;
+use serde_json::{Map, Value as Json};
+use std::sync::OnceLock;
+
+/// The OpenAPI `type` of a schema node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `object`.
+    Object,
+    /// `array`.
+    Array,
+    /// `string`.
+    String,
+    /// `integer`.
+    Integer,
+    /// `number` (integers are numbers too).
+    Number,
+    /// `boolean`.
+    Boolean,
+}
+
+impl Type {
+    fn parse(text: &str) -> Option<Type> {
+        Some(match text {
+            "object" => Type::Object,
+            "array" => Type::Array,
+            "string" => Type::String,
+            "integer" => Type::Integer,
+            "number" => Type::Number,
+            "boolean" => Type::Boolean,
+            _ => return None,
+        })
+    }
+
+    /// The name the API server's messages use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Object => "object",
+            Type::Array => "array",
+            Type::String => "string",
+            Type::Integer => "integer",
+            Type::Number => "number",
+            Type::Boolean => "boolean",
+        }
+    }
+}
+
+/// `x-kubernetes-list-type`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ListType {
+    /// `atomic` (or absent): any items, duplicates allowed.
+    #[default]
+    Atomic,
+    /// `set`: scalar items, no duplicates.
+    Set,
+    /// `map`: object items, unique by these keys (`x-kubernetes-list-map-keys`).
+    Map(Vec<Box<str>>),
+}
+
+/// `additionalProperties`.
+#[derive(Debug, Default)]
+pub enum Additional {
+    /// Absent: an object with `properties` accepts only those (others are unknown fields).
+    #[default]
+    Absent,
+    /// `additionalProperties: true|false`.
+    Bool(bool),
+    /// A schema every value of the map follows.
+    Schema(Box<Schema>),
+}
+
+/// One `x-kubernetes-validations` entry.
+#[derive(Debug)]
+pub struct RuleSpec {
+    /// The CEL expression; `self` is the value the rule sits on.
+    pub rule: Box<str>,
+    /// `message`, shown when the rule is false.
+    pub message: Option<Box<str>>,
+    /// `messageExpression`: CEL that computes the message.
+    pub message_expression: Option<Box<str>>,
+    /// `fieldPath`: a JSONPath-like suffix (`.spec.x`) the error is reported at.
+    pub field_path: Option<Box<str>>,
+    /// `reason` (`FieldValueInvalid` when absent).
+    pub reason: Option<Box<str>>,
+    /// `optionalOldSelf`: the rule also runs on create, with `oldSelf` unset.
+    pub optional_old_self: bool,
+    /// Whether the rule mentions `oldSelf` (set by [`RuleSpec::new`] and the compiler).
+    pub transition: bool,
+    /// The compiled rule, or why dopol cannot evaluate it.
+    pub compiled: OnceLock<Result<CompiledRule, String>>,
+}
+
+impl RuleSpec {
+    /// A rule with no message, field path or reason (for tests and synthetic rules).
+    pub fn new(rule: &str) -> RuleSpec {
+        RuleSpec {
+            transition: mentions_identifier(rule, "oldSelf"),
+            rule: rule.into(),
+            message: None,
+            message_expression: None,
+            field_path: None,
+            reason: None,
+            optional_old_self: false,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// Whether the rule compares with the previous object (`oldSelf`): on create the API server
+    /// skips it unless `optionalOldSelf` is set.
+    pub fn is_transition(&self) -> bool {
+        self.transition
+    }
+
+    /// The compiled rule (compiled on first use). Compiling runs on the CRD-rule threads; a
+    /// decoding thread waiting for them executes other decoding jobs meanwhile, which may need
+    /// this very rule, so the cell is filled without holding it (`get_or_init` would deadlock
+    /// there); two threads may compile the same rule once each, the first result is kept.
+    pub fn compiled(&self) -> &Result<CompiledRule, String> {
+        if let Some(compiled) = self.compiled.get() {
+            return compiled;
+        }
+        let compiled = CompiledRule::compile(self);
+        let _ = self.compiled.set(compiled);
+        self.compiled.get().expect("set above")
+    }
+}
+
+/// Whether `text` uses `name` as a whole identifier (not inside a longer one).
+fn mentions_identifier(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !ident(before) && !ident(after)
+    })
+}
+
+/// A `pattern`, compiled on first use.
+#[derive(Debug)]
+pub struct Pattern {
+    /// As written in the CRD.
+    pub source: Box<str>,
+    regex: OnceLock<Option<Regex>>,
+}
+
+impl Pattern {
+    /// The compiled expression (`None` when the `regex` crate cannot compile it: such a pattern
+    /// is skipped, which the CRD-loading check reports).
+    pub fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| Regex::new(&self.source).ok())
+            .as_ref()
+    }
+}
+
+/// A numeric bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// The limit.
+    pub value: f64,
+    /// `exclusiveMinimum`/`exclusiveMaximum`.
+    pub exclusive: bool,
+}
+
+/// One node of a compiled schema.
+#[derive(Debug, Default)]
+pub struct Schema {
+    /// `type`, when given.
+    pub ty: Option<Type>,
+    /// `nullable: true`.
+    pub nullable: bool,
+    /// `x-kubernetes-int-or-string`.
+    pub int_or_string: bool,
+    /// `x-kubernetes-preserve-unknown-fields`.
+    pub preserve_unknown: bool,
+    /// `x-kubernetes-embedded-resource`.
+    pub embedded_resource: bool,
+    /// `properties`, sorted by name.
+    pub properties: Vec<(Box<str>, Schema)>,
+    /// `additionalProperties`.
+    pub additional: Additional,
+    /// `items`.
+    pub items: Option<Box<Schema>>,
+    /// `required`.
+    pub required: Vec<Box<str>>,
+    /// `enum`.
+    pub enumeration: Vec<Json>,
+    /// `pattern`.
+    pub pattern: Option<Pattern>,
+    /// `format`.
+    pub format: Option<Box<str>>,
+    /// `minimum` / `exclusiveMinimum`.
+    pub minimum: Option<Bound>,
+    /// `maximum` / `exclusiveMaximum`.
+    pub maximum: Option<Bound>,
+    /// `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `minProperties`.
+    pub min_properties: Option<u64>,
+    /// `maxProperties`.
+    pub max_properties: Option<u64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+    /// `x-kubernetes-list-type` (and its map keys).
+    pub list_type: ListType,
+    /// `default`.
+    pub default: Option<Json>,
+    /// `allOf`.
+    pub all_of: Vec<Schema>,
+    /// `anyOf`.
+    pub any_of: Vec<Schema>,
+    /// `oneOf`.
+    pub one_of: Vec<Schema>,
+    /// `not`.
+    pub not: Option<Box<Schema>>,
+    /// `x-kubernetes-validations`.
+    pub rules: Vec<RuleSpec>,
+    /// Whether any rule sits at or below this node (computed once, at compile time).
+    has_rules: bool,
+    /// Whether any `default` sits below this node (computed once, at compile time).
+    has_defaults: bool,
+    /// A number no other compiled schema node of the process has (0: built by hand), which
+    /// names the node in [`super::memo`] (an address could be reused by a later catalog).
+    memo_id: u64,
+}
+
+/// Deepest schema nesting compiled (user CRDs are input too; the bundled ones stay under 40).
+pub const MAX_SCHEMA_DEPTH: usize = 128;
+
+impl Schema {
+    /// See the field; 0 for a schema not made by compiling a CRD.
+    pub fn memo_id(&self) -> u64 {
+        self.memo_id
+    }
+
+    /// Compiles a schema object. Unknown keywords are ignored (the API server rejected CRDs
+    /// that use them when they were created). Errors are for schemas nested beyond
+    /// [`MAX_SCHEMA_DEPTH`] or keywords of the wrong JSON type.
+    pub fn compile(json: &Json) -> Result<Schema, String> {
+        compile(json, 0, "openAPIV3Schema")
+    }
+
+    /// The schema of property `name`.
+    pub fn property(&self, name: &str) -> Option<&Schema> {
+        self.properties
+            .binary_search_by(|(k, _)| (**k).cmp(name))
+            .ok()
+            .map(|i| &self.properties[i].1)
+    }
+
+    /// The schema a map value or property named `name` follows, if any.
+    pub fn field(&self, name: &str) -> Option<&Schema> {
+        self.property(name).or(match &self.additional {
+            Additional::Schema(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// Whether a field of this (object) schema that has no declared property is accepted.
+    pub fn accepts_unknown(&self) -> bool {
+        self.preserve_unknown
+            || matches!(
+                self.additional,
+                Additional::Bool(true) | Additional::Schema(_)
+            )
+    }
+
+    /// Whether any `x-kubernetes-validations` rule sits at or below this node.
+    pub fn has_rules(&self) -> bool {
+        self.has_rules
+    }
+
+    /// Whether any property default sits inside this node (defaulting skips other subtrees).
+    pub fn has_defaults(&self) -> bool {
+        self.has_defaults
+    }
+
+    /// Every rule of the tree, with the schema path it sits at (for the "not evaluated" list).
+    pub fn visit_rules<'s>(&'s self, path: &str, out: &mut Vec<(String, &'s RuleSpec)>) {
+        out.extend(self.rules.iter().map(|r| (path.to_string(), r)));
+        for (name, s) in &self.properties {
+            s.visit_rules(&format!("{path}.properties.{name}"), out);
+        }
+        if let Some(items) = &self.items {
+            items.visit_rules(&format!("{path}.items"), out);
+        }
+        if let Additional::Schema(s) = &self.additional {
+            s.visit_rules(&format!("{path}.additionalProperties"), out);
+        }
+    }
+}
+
+fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return Err(format!(
+            "{path}: the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
+        ));
+    }
+    let Some(obj) = json.as_object() else {
+        return Err(format!("{path}: a schema must be an object"));
+    };
+    static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let mut schema = Schema {
+        memo_id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        ty: match obj.get("type") {
+            Some(Json::String(t)) => {
+                Some(Type::parse(t).ok_or_else(|| format!("{path}.type: unknown type `{t}`"))?)
+            }
+            _ => None,
+        },
+        nullable: flag(obj, "nullable"),
+        int_or_string: flag(obj, "x-kubernetes-int-or-string"),
+        preserve_unknown: flag(obj, "x-kubernetes-preserve-unknown-fields"),
+        embedded_resource: flag(obj, "x-kubernetes-embedded-resource"),
+        required: strings(obj, "required"),
+        enumeration: obj
+            .get("enum")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        pattern: obj.get("pattern").and_then(Json::as_str).map(|p| Pattern {
+            source: p.into(),
+            regex: OnceLock::new(),
+        }),
+        format: obj.get("format").and_then(Json::as_str).map(Into::into),
+        minimum: bound(obj, "minimum", "exclusiveMinimum"),
+        maximum: bound(obj, "maximum", "exclusiveMaximum"),
+        multiple_of: obj.get("multipleOf").and_then(Json::as_f64),
+        min_length: count(obj, "minLength"),
+        max_length: count(obj, "maxLength"),
+        min_items: count(obj, "minItems"),
+        max_items: count(obj, "maxItems"),
+        min_properties: count(obj, "minProperties"),
+        max_properties: count(obj, "maxProperties"),
+        unique_items: flag(obj, "uniqueItems"),
+        list_type: match obj.get("x-kubernetes-list-type").and_then(Json::as_str) {
+            Some("set") => ListType::Set,
+            Some("map") => ListType::Map(
+                strings(obj, "x-kubernetes-list-map-keys")
+                    .into_iter()
+                    .collect(),
+            ),
+            _ => ListType::Atomic,
+        },
+        default: obj.get("default").cloned(),
+        rules: rules(obj, path)?,
+        ..Schema::default()
+    };
+    if let Some(props) = obj.get("properties").and_then(Json::as_object) {
+        let mut properties = props
+            .iter()
+            .map(|(k, v)| {
+                compile(v, depth + 1, &format!("{path}.properties.{k}"))
+                    .map(|s| (k.as_str().into(), s))
+            })
+            .collect::<Result<Vec<(Box<str>, Schema)>, String>>()?;
+        properties.sort_by(|a, b| a.0.cmp(&b.0));
+        schema.properties = properties;
+    }
+    schema.additional = match obj.get("additionalProperties") {
+        Some(Json::Bool(b)) => Additional::Bool(*b),
+        Some(s @ Json::Object(_)) => Additional::Schema(Box::new(compile(
+            s,
+            depth + 1,
+            &format!("{path}.additionalProperties"),
+        )?)),
+        _ => Additional::Absent,
+    };
+    if let Some(items) = obj.get("items") {
+        schema.items = Some(Box::new(compile(
+            items,
+            depth + 1,
+            &format!("{path}.items"),
+        )?));
+    }
+    for (key, slot) in [
+        ("allOf", &mut schema.all_of),
+        ("anyOf", &mut schema.any_of),
+        ("oneOf", &mut schema.one_of),
+    ] {
+        if let Some(list) = obj.get(key).and_then(Json::as_array) {
+            *slot = list
+                .iter()
+                .enumerate()
+                .map(|(i, s)| compile(s, depth + 1, &format!("{path}.{key}[{i}]")))
+                .collect::<Result<_, _>>()?;
+        }
+    }
+    if let Some(not) = obj.get("not") {
+        schema.not = Some(Box::new(compile(not, depth + 1, &format!("{path}.not"))?));
+    }
+    schema.has_rules = !schema.rules.is_empty()
+        || schema.properties.iter().any(|(_, s)| s.has_rules)
+        || schema.items.as_deref().is_some_and(|s| s.has_rules)
+        || matches!(&schema.additional, Additional::Schema(s) if s.has_rules);
+    schema.has_defaults = schema
+        .properties
+        .iter()
+        .any(|(_, s)| s.default.is_some() || s.has_defaults)
+        || schema.items.as_deref().is_some_and(|s| s.has_defaults)
+        || matches!(&schema.additional, Additional::Schema(s) if s.has_defaults);
+    Ok(schema)
+}
+
+fn flag(obj: &Map<String, Json>, key: &str) -> bool {
+    obj.get(key).and_then(Json::as_bool).unwrap_or(false)
+}
+
+fn count(obj: &Map<String, Json>, key: &str) -> Option<u64> {
+    obj.get(key).and_then(Json::as_u64)
+}
+
+fn strings(obj: &Map<String, Json>, key: &str) -> Vec<Box<str>> {
+    obj.get(key)
+        .and_then(Json::as_array)
+        .map(|a| a.iter().filter_map(Json::as_str).map(Into::into).collect())
+        .unwrap_or_default()
+}
+
+fn bound(obj: &Map<String, Json>, key: &str, exclusive: &str) -> Option<Bound> {
+    obj.get(key).and_then(Json::as_f64).map(|value| Bound {
+        value,
+        exclusive: flag(obj, exclusive),
+    })
+}
+
+fn rules(obj: &Map<String, Json>, path: &str) -> Result<Vec<RuleSpec>, String> {
+    let Some(list) = obj.get("x-kubernetes-validations") else {
+        return Ok(Vec::new());
+    };
+    let list = list
+        .as_array()
+        .ok_or_else(|| format!("{path}.x-kubernetes-validations: must be a list"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let text = |k: &str| r.get(k).and_then(Json::as_str).map(Box::<str>::from);
+            let rule = text("rule")
+                .ok_or_else(|| format!("{path}.x-kubernetes-validations[{i}].rule: required"))?;
+            Ok(RuleSpec {
+                transition: mentions_identifier(&rule, "oldSelf"),
+                rule,
+                message: text("message"),
+                message_expression: text("messageExpression"),
+                field_path: text("fieldPath"),
+                reason: text("reason"),
+                optional_old_self: r
+                    .get("optionalOldSelf")
+                    .and_then(Json::as_bool)
+                    .unwrap_or(false),
+                compiled: OnceLock::new(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiles_structure_and_rules() {
+        let json: Json = serde_json::from_str(
+            r#"{"type":"object","required":["spec"],"properties":{
+                "spec":{"type":"object","x-kubernetes-validations":[{"rule":"self.a == oldSelf.a","message":"m"}],
+                  "properties":{"b":{"type":"integer","minimum":0,"exclusiveMinimum":true},
+                                "a":{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],
+                                     "items":{"type":"object"}}}}}}"#,
+        )
+        .unwrap();
+        let schema = Schema::compile(&json).unwrap();
+        let spec = schema.property("spec").unwrap();
+        assert_eq!(spec.properties[0].0.as_ref(), "a");
+        assert_eq!(
+            spec.property("a").unwrap().list_type,
+            ListType::Map(vec!["name".into()])
+        );
+        assert_eq!(
+            spec.property("b").unwrap().minimum,
+            Some(Bound {
+                value: 0.0,
+                exclusive: true
+            })
+        );
+        assert!(spec.rules[0].is_transition());
+        assert!(schema.has_rules());
+    }
+
+    #[test]
+    fn transition_rules_are_whole_identifiers() {
+        assert!(mentions_identifier("oldSelf == self", "oldSelf"));
+        assert!(!mentions_identifier("self.oldSelfish == 1", "oldSelf"));
+    }
+}
