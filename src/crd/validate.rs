@@ -358,45 +358,38 @@ impl Walk {
                 self.unknown(entry, schema, at);
             }
         }
-        let count = entries.len() as u64;
-        if let Some(max) = schema.max_properties.filter(|m| count > *m) {
+        let bounds = (schema.min_properties, schema.max_properties);
+        self.count_checks(node, at, entries.len(), bounds, "properties");
+    }
+
+    /// `minItems`/`maxItems` and `minProperties`/`maxProperties`: too many is the API server's
+    /// `TooMany` (which blocks the rules, and always says "items"), too few an invalid value.
+    fn count_checks(
+        &mut self,
+        node: &Node,
+        at: &At<'_>,
+        count: usize,
+        (min, max): (Option<u64>, Option<u64>),
+        noun: &str,
+    ) {
+        let count = count as u64;
+        if let Some(max) = max.filter(|m| count > *m) {
             let path = at.path();
-            self.push(
-                Problem::Schema,
-                format!("{path}: Too many: {count}: must have at most {max} items"),
-                node.span,
-                at,
-                true,
-            );
+            let message = format!("{path}: Too many: {count}: must have at most {max} items");
+            self.push(Problem::Schema, message, node.span, at, true);
         }
-        if let Some(min) = schema.min_properties.filter(|m| count < *m) {
+        if let Some(min) = min.filter(|m| count < *m) {
             let path = at.path();
             let message = format!(
-                "{path}: Invalid value: {count}: {path} in body should have at least {min} properties"
+                "{path}: Invalid value: {count}: {path} in body should have at least {min} {noun}"
             );
             self.push(Problem::Schema, message, node.span, at, false);
         }
     }
 
     fn array(&mut self, node: &Node, items: &[Node], schema: &Schema, at: &At<'_>) {
-        let count = items.len() as u64;
-        if let Some(max) = schema.max_items.filter(|m| count > *m) {
-            let path = at.path();
-            self.push(
-                Problem::Schema,
-                format!("{path}: Too many: {count}: must have at most {max} items"),
-                node.span,
-                at,
-                true,
-            );
-        }
-        if let Some(min) = schema.min_items.filter(|m| count < *m) {
-            let path = at.path();
-            let message = format!(
-                "{path}: Invalid value: {count}: {path} in body should have at least {min} items"
-            );
-            self.push(Problem::Schema, message, node.span, at, false);
-        }
+        let bounds = (schema.min_items, schema.max_items);
+        self.count_checks(node, at, items.len(), bounds, "items");
         if let Some(item_schema) = &schema.items {
             for (i, item) in items.iter().enumerate() {
                 let child = at.child(Seg::Item(i));

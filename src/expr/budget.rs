@@ -20,13 +20,13 @@ pub(super) const REGEX_STEPS: usize = 2_000;
 
 /// The function the evaluation budget is charged through. No expression can
 /// call it by name, because identifiers cannot start with `@`.
-pub(super) const STEP_FUNCTION: &str = "@dopol_step";
+pub(crate) const STEP_FUNCTION: &str = "@dopol_step";
 
 /// Charges each iteration of `comprehension` `cost` steps, before its body
 /// runs. The charge goes on the part of the loop step the user wrote, so
 /// that the shapes the interpreter runs faster (`@result && p`, `@result || p`, `@result + [e]`,
 /// `c ? @result + [e] : @result`) are kept.
-pub(super) fn meter_step(comprehension: &mut ComprehensionExpr, cost: usize) {
+pub(crate) fn meter_step(comprehension: &mut ComprehensionExpr, cost: usize) {
     let step = &mut comprehension.loop_step;
     match user_part(step, &comprehension.accu_var) {
         Some(part) => charge_before(part, cost),

@@ -36,6 +36,8 @@
 //! runs it, and `scalar` maps error positions back into the YAML source.
 
 mod budget;
+/// Step metering, shared with the CRD rules' CEL environment ([`crate::crd::cel`]).
+pub(crate) use budget::{STEP_FUNCTION, meter_step};
 mod check;
 mod eval;
 pub mod kleene;

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// The function the budget is charged through (no rule can name it: `@` starts no identifier).
-pub const STEP_FUNCTION: &str = "@dopol_step";
+pub(crate) use crate::expr::STEP_FUNCTION;
 /// What `matches` is rewritten to: `@dopol_matches(text, pattern)`.
 pub const MATCHES_FUNCTION: &str = "@dopol_matches";
 /// Marks an error whose message is Kubernetes' text verbatim.

@@ -37,14 +37,13 @@ mod value;
 pub use value::{escape, to_cel, to_cel_root};
 
 use super::schema::RuleSpec;
-use crate::expr::{MAX_EVALUATION_STEPS, MAX_TREE_DEPTH};
+use crate::expr::{MAX_EVALUATION_STEPS, MAX_TREE_DEPTH, meter_step};
 use crate::platform::{PANIC_MESSAGE, deep};
-use ::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
-use ::cel::common::types::CelInt;
+use ::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr};
 use ::cel::common::value::Val;
 use ::cel::objects::OptionalValue;
 use ::cel::{Context, ExecutionError, Value};
-use library::{K8S_ERROR, MATCHES_FUNCTION, STEP_FUNCTION, env, with_root};
+use library::{K8S_ERROR, MATCHES_FUNCTION, env, with_root};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -566,62 +565,6 @@ fn rewrite_matches(expr: &mut IdedExpr) {
     };
     call.func_name = MATCHES_FUNCTION.to_string();
     call.args = args;
-}
-
-/// Charges each iteration of `comprehension` `cost` steps before its body runs, on the part
-/// the user wrote, so that the macro shapes the interpreter runs faster are kept
-/// (as [`crate::expr`] does).
-fn meter_step(comprehension: &mut ComprehensionExpr, cost: usize) {
-    let accumulator = comprehension.accu_var.clone();
-    let step = &mut comprehension.loop_step;
-    match user_part(step, &accumulator) {
-        Some(part) => charge_before(part, cost),
-        None => charge_before(step, cost),
-    }
-}
-
-fn user_part<'e>(step: &'e mut IdedExpr, accumulator: &str) -> Option<&'e mut IdedExpr> {
-    let Expr::Call(call) = &mut step.expr else {
-        return None;
-    };
-    if call.target.is_some() {
-        return None;
-    }
-    let folds = call
-        .args
-        .first()
-        .is_some_and(|e| matches!(&e.expr, Expr::Ident(name) if name == accumulator));
-    let (index, in_list) = match call.func_name.as_str() {
-        "_?_:_" if call.args.len() == 3 => (0, false),
-        "_&&_" | "_||_" if folds => (1, false),
-        "_+_" if folds => (1, true),
-        _ => return None,
-    };
-    let arg = call.args.get_mut(index)?;
-    if !in_list {
-        return Some(arg);
-    }
-    match &mut arg.expr {
-        Expr::List(list) if list.elements.len() == 1 => list.elements.first_mut(),
-        _ => None,
-    }
-}
-
-/// `part` becomes `@dopol_step(cost) ? part : null`.
-fn charge_before(part: &mut IdedExpr, cost: usize) {
-    let cost = i64::try_from(cost).unwrap_or(i64::MAX);
-    let node = |expr| IdedExpr { id: 0, expr };
-    let charge = node(Expr::Call(CallExpr {
-        func_name: STEP_FUNCTION.to_string(),
-        target: None,
-        args: vec![node(Expr::Literal(LiteralValue::Int(CelInt::from(cost))))],
-    }));
-    let original = std::mem::take(part);
-    *part = node(Expr::Call(CallExpr {
-        func_name: "_?_:_".to_string(),
-        target: None,
-        args: vec![charge, original, node(Expr::Literal(LiteralValue::Null))],
-    }));
 }
 
 #[cfg(test)]
