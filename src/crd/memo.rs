@@ -20,25 +20,35 @@ const MAX_KEY_BYTES: usize = 512;
 /// How many verdict lists a thread keeps before starting over.
 const MAX_ENTRIES: usize = 1 << 14;
 
-type Key = (u64, bool, Box<str>);
+/// The schema node, whether `self` is the whole object, which of its rules (a bit per
+/// position), the value.
+type Key = (u64, bool, u64, Box<str>);
 
 thread_local! {
     static VERDICTS: RefCell<FxHashMap<Key, Vec<Verdict>>> = RefCell::default();
 }
 
-/// The verdicts of `schema`'s rules on `node` (`root`: bound as the whole object), computed by
-/// `evaluate` unless an equal value under the same schema node was seen on this thread.
+/// The verdicts of the rules of `schema` at `positions` on `node` (`root`: bound as the whole
+/// object), computed by `evaluate` unless the same rules ran on an equal value under the same
+/// schema node on this thread.
 pub fn verdicts(
     schema: &Schema,
     node: &Node,
     root: bool,
+    positions: &[usize],
     evaluate: impl FnOnce() -> Vec<Verdict>,
 ) -> Vec<Verdict> {
     let mut text = String::new();
+    let mask = positions.iter().try_fold(0u64, |mask, &p| {
+        Some(mask | 1u64.checked_shl(u32::try_from(p).ok()?)?)
+    });
+    let Some(mask) = mask else {
+        return evaluate();
+    };
     if schema.memo_id() == 0 || !write_key(node, &mut text) {
         return evaluate();
     }
-    let key = (schema.memo_id(), root, text.into_boxed_str());
+    let key = (schema.memo_id(), root, mask, text.into_boxed_str());
     if let Some(found) = VERDICTS.with(|v| v.borrow().get(&key).cloned()) {
         return found;
     }

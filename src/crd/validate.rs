@@ -741,13 +741,27 @@ impl Walk {
         }
         // Rules reading `oldSelf` without `optionalOldSelf` do not run on a create; a rule
         // dopol cannot evaluate is listed once per kind by the catalog.
-        let (rules, compiled): (Vec<_>, Vec<_>) = schema
-            .rules
-            .iter()
-            .filter(|rule| !rule.is_transition() || rule.optional_old_self)
-            .filter_map(|rule| Some((rule, rule.compiled().as_ref().ok()?)))
+        // Rules that hold on the fast path are done; the others are evaluated in full.
+        let mut direct = super::cel::Direct::new(node, schema, root);
+        let positions: Vec<usize> = (schema.rules.iter().enumerate())
+            .filter(|(_, rule)| !rule.is_transition() || rule.optional_old_self)
+            .filter(|(_, rule)| match (rule.compiled(), direct.as_mut()) {
+                (Ok(compiled), Some(direct)) => !direct.holds(compiled),
+                (Ok(_), None) => true,
+                (Err(_), _) => false,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if positions.is_empty() {
+            return;
+        }
+        let (rules, compiled): (Vec<_>, Vec<_>) = (positions.iter())
+            .filter_map(|&i| {
+                let rule = &schema.rules[i];
+                Some((rule, rule.compiled().as_ref().ok()?))
+            })
             .unzip();
-        let verdicts = super::memo::verdicts(schema, node, root, || {
+        let verdicts = super::memo::verdicts(schema, node, root, &positions, || {
             let this = if root {
                 to_cel_root(node, schema)
             } else {

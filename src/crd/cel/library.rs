@@ -124,7 +124,8 @@ pub fn budget_exceeded() -> bool {
     EXCEEDED.with(Cell::get)
 }
 
-fn charge(cost: usize) -> Result<(), ExecutionError> {
+/// Takes `cost` steps from this thread's budget; an error once it is exhausted.
+pub(super) fn charge(cost: usize) -> Result<(), ExecutionError> {
     let remaining = REMAINING.with(Cell::get);
     if cost > remaining {
         REMAINING.with(|r| r.set(0));
@@ -257,22 +258,27 @@ fn arithmetic(a: &Value, b: &Value, subtract: bool) -> ResolveResult {
 
 /// `text.matches(pattern)`: RE2 syntax, unanchored; patterns compiled once per thread.
 fn matches(text: Arc<String>, pattern: Arc<String>) -> ResolveResult {
+    regex_matches(&text, &pattern).map(Value::Bool)
+}
+
+/// Whether `pattern` matches somewhere in `text`, charged to the budget.
+pub(super) fn regex_matches(text: &str, pattern: &str) -> Result<bool, ExecutionError> {
     REGEXES.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if !cache.contains_key(pattern.as_str()) {
+        if !cache.contains_key(pattern) {
             charge(REGEX_COMPILE_STEPS)?;
             if cache.len() >= REGEX_CACHE_ENTRIES {
                 cache.clear();
             }
-            let compiled = RegexBuilder::new(&pattern)
+            let compiled = RegexBuilder::new(pattern)
                 .size_limit(REGEX_SIZE_LIMIT)
                 .build()
                 .map_err(|e| format!("error parsing regexp: {e}"));
             cache.insert(pattern.to_string(), compiled);
         }
         charge(1 + text.len() / 256)?;
-        match cache.get(pattern.as_str()) {
-            Some(Ok(regex)) => Ok(Value::Bool(regex.is_match(&text))),
+        match cache.get(pattern) {
+            Some(Ok(regex)) => Ok(regex.is_match(text)),
             Some(Err(error)) => Err(k8s_error(error)),
             None => Err(k8s_error("internal error: regex cache")),
         }

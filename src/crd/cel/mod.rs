@@ -30,10 +30,12 @@
 //! comprehension iteration and regular expression. A panic in the `cel` crate becomes an
 //! error.
 
+mod direct;
 mod library;
 mod quantity;
 mod value;
 
+pub use direct::Direct;
 pub use value::{escape, to_cel, to_cel_root};
 
 use super::schema::RuleSpec;
@@ -67,6 +69,8 @@ const INLINE_EVAL_HEIGHT: usize = if cfg!(debug_assertions) { 16 } else { 40 };
 #[derive(Debug)]
 pub struct CompiledRule {
     expr: IdedExpr,
+    /// The same rule for the fast path.
+    direct: direct::Program,
     height: usize,
     message_expression: Option<(IdedExpr, usize)>,
     /// `ruleMessageOrDefault`.
@@ -119,6 +123,7 @@ impl CompiledRule {
             message.to_string()
         };
         Ok(CompiledRule {
+            direct: direct::Program::new(&expr),
             expr,
             height,
             message_expression,

@@ -435,3 +435,234 @@ fn the_resource_root_shows_type_and_object_meta() {
     let node = yaml("apiVersion: v1\nkind: K\nmetadata: {name: nm, namespace: ns}\nspec: {a: 1}");
     assert_eq!(rule.evaluate(&to_cel_root(&node, &schema)), Verdict::Pass);
 }
+
+/// Whether the fast path says `rule` holds on `node`.
+fn fast(rule: &CompiledRule, node: &Node, schema: &Schema, root: bool) -> bool {
+    Direct::new(node, schema, root).is_some_and(|mut direct| direct.holds(rule))
+}
+
+#[test]
+fn the_fast_path_says_holds_only_when_the_rule_holds() {
+    let schema = object_schema(serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"}, "kind": {"type": "string"},
+            "port": {"type": "integer"}, "ratio": {"type": "number"},
+            "namespace": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "timeout": {"type": "string", "format": "duration"},
+            "size": {"x-kubernetes-int-or-string": true},
+            "gone": {"type": "string"}
+        }
+    }));
+    let value = yaml(
+        "{name: abc, kind: A, port: 80, ratio: 2, namespace: x, tags: [a, bb], \
+         labels: {a: x, b: y}, timeout: 1s, size: 10, gone: null}",
+    );
+    // (rule, the fast path knows it holds, the general verdict is a pass)
+    let cases: &[(&str, bool, bool)] = &[
+        ("has(self.name) && self.name.startsWith('a')", true, true),
+        (
+            "self.name.endsWith('c') && self.name.contains('b')",
+            true,
+            true,
+        ),
+        ("self.name.startsWith('b')", false, false),
+        ("self.port + 1 > 80 && self.port - 1 < 80", true, true),
+        ("self.ratio == 2.0", true, true),
+        ("self.tags.all(t, t.size() < 4)", true, true),
+        (
+            "self.tags.exists(t, t == 'bb') && self.tags.exists_one(t, t == 'a')",
+            true,
+            true,
+        ),
+        ("self.tags.all(t, t == 'a')", false, false),
+        (
+            "self.__namespace__ == 'x' && self['__namespace__'] == 'x'",
+            true,
+            true,
+        ),
+        (
+            "size(self.labels) == 2 && self.labels['a'] == 'x' && has(self.labels.b)",
+            true,
+            true,
+        ),
+        (
+            "self.kind in ['A', 'B'] && !(self.kind in ['C'])",
+            true,
+            true,
+        ),
+        ("self.name.matches('^a[b-c]+$')", true, true),
+        (
+            "self.tags[1] == 'bb' && size(self.tags) == 2 && self.size == 10",
+            true,
+            true,
+        ),
+        ("!has(self.gone) && size(self.labels) == 2", true, true),
+        (
+            "!has(self.port) || self.port <= 65535 ? true : false",
+            true,
+            true,
+        ),
+        // Outside the fast path: the general path decides.
+        ("self.timeout == duration('1s')", false, true),
+        ("self.tags.map(t, t + 'x').size() == 2", false, true),
+        ("self.port == 80.0", false, true),
+        // The size of an object reads every field, and `timeout` is a duration.
+        ("size(self) == 9", false, true),
+        ("self.name == 1", false, false),
+        ("self.missing == 1", false, false),
+        ("self.tags[5] == 'x'", false, false),
+        ("self.port + 9223372036854775807 > 0", false, false),
+        (
+            "self.name.size() > 1 && self.tags.size() > 1 && self.labels.size() > 1",
+            true,
+            true,
+        ),
+    ];
+    for (text, holds, passes) in cases {
+        let rule = CompiledRule::compile(&spec(text)).expect(text);
+        assert_eq!(fast(&rule, &value, &schema, false), *holds, "{text}");
+        let verdict = rule.evaluate(&to_cel(&value, &schema));
+        assert_eq!(verdict == Verdict::Pass, *passes, "{text}: {verdict:?}");
+    }
+}
+
+#[test]
+fn the_fast_path_reads_the_resource_root_as_the_api_server_does() {
+    let schema = object_schema(serde_json::json!({
+        "type": "object",
+        "properties": {"apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                       "metadata": {"type": "object"}, "spec": {"type": "object",
+                       "properties": {"a": {"type": "integer"}}}}
+    }));
+    let node = yaml("apiVersion: v1\nkind: K\nmetadata: {name: nm}\nspec: {a: 1}");
+    let holds = |text: &str| {
+        fast(
+            &CompiledRule::compile(&spec(text)).expect(text),
+            &node,
+            &schema,
+            true,
+        )
+    };
+    assert!(holds(
+        "self.kind == 'K' && self.apiVersion == 'v1' && self.spec.a == 1"
+    ));
+    // `metadata` of a resource is left to the general path.
+    assert!(!holds("self.metadata.name == 'nm'"));
+}
+
+/// Every bundled kind: (group, kind, version, schema).
+fn bundled_kinds() -> Vec<(String, String, String, Schema)> {
+    let mut files = Vec::new();
+    crd_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crds"),
+        &mut files,
+    );
+    let mut out = Vec::new();
+    for path in files {
+        let json = yaml(&std::fs::read_to_string(&path).expect("readable")).to_json();
+        let group = json["spec"]["group"].as_str().unwrap_or("").to_string();
+        let kind = json["spec"]["names"]["kind"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        for version in json["spec"]["versions"].as_array().expect("versions") {
+            let schema = Schema::compile(&version["schema"]["openAPIV3Schema"]).expect("schema");
+            let name = version["name"].as_str().unwrap_or("").to_string();
+            out.push((group.clone(), kind.clone(), name, schema));
+        }
+    }
+    out
+}
+
+/// Walks `node` under `schema` and compares the two paths on every rule: returns how many
+/// rules passed, and how many of those the fast path answered.
+fn compare_paths(node: &Node, schema: &Schema, root: bool, counts: &mut (usize, usize)) {
+    if !schema.has_rules() {
+        return;
+    }
+    let value = if root {
+        to_cel_root(node, schema)
+    } else {
+        to_cel(node, schema)
+    };
+    for rule in schema.rules.iter().filter(|r| !r.is_transition()) {
+        let Ok(compiled) = rule.compiled() else {
+            continue;
+        };
+        let holds = fast(compiled, node, schema, root);
+        let verdict = compiled.evaluate(&value);
+        assert!(
+            !holds || verdict == Verdict::Pass,
+            "{}: {verdict:?}",
+            rule.rule
+        );
+        if verdict == Verdict::Pass {
+            counts.0 += 1;
+            counts.1 += usize::from(holds);
+        }
+    }
+    if let Some(entries) = node.as_map() {
+        for entry in entries {
+            if let Some(child) = schema.field(&entry.key.text) {
+                compare_paths(&entry.value, child, false, counts);
+            }
+        }
+    }
+    if let (Some(items), Some(schema)) = (node.as_seq(), schema.items.as_deref()) {
+        for item in items {
+            compare_paths(item, schema, false, counts);
+        }
+    }
+}
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            yaml_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_fast_path_agrees_with_the_general_path_on_every_fixture() {
+    let kinds = bundled_kinds();
+    let mut files = Vec::new();
+    yaml_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+        &mut files,
+    );
+    let mut counts = (0, 0);
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut diagnostics = Vec::new();
+        for document in parse_chunk(SourceId(0), &text, 0..text.len(), &mut diagnostics) {
+            let root = &document.root;
+            let field = |name: &str| root.get(name).and_then(|n| n.as_str()).unwrap_or("");
+            let (group, version) = field("apiVersion").rsplit_once('/').unwrap_or(("", ""));
+            let kind = field("kind");
+            for (_, _, _, schema) in kinds
+                .iter()
+                .filter(|(g, k, v, _)| g == group && k == kind && v == version)
+            {
+                compare_paths(root, schema, true, &mut counts);
+            }
+        }
+    }
+    println!(
+        "{} passing rule evaluations, {} on the fast path",
+        counts.0, counts.1
+    );
+    assert!(counts.0 > 1000, "{counts:?}");
+    assert!(
+        counts.1 * 10 >= counts.0 * 8,
+        "the fast path answered too few: {counts:?}"
+    );
+}

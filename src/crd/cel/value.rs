@@ -39,33 +39,54 @@ use std::sync::Arc;
 /// guard against unbounded recursion).
 const MAX_VALUE_DEPTH: usize = 512;
 
+/// Names `cel.Escape` wraps in `__…__` (CEL's reserved words).
+const RESERVED: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+
+/// Whether `name` is its own CEL name (`cel.Escape` leaves it as it is).
+pub fn is_plain(name: &str) -> bool {
+    !name.is_empty()
+        && !name.as_bytes()[0].is_ascii_digit()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !name.contains("__")
+        && !RESERVED.contains(&name)
+}
+
+/// The property a CEL field name stands for, when the name is a plain name or an escaped
+/// reserved word (`__namespace__`); `None` for the other escapes (`__dash__`, ...).
+pub fn plain_key(name: &str) -> Option<&str> {
+    if is_plain(name) {
+        return Some(name);
+    }
+    let inner = name.strip_prefix("__")?.strip_suffix("__")?;
+    RESERVED.contains(&inner).then_some(inner)
+}
+
 /// `cel.Escape`: the CEL name of an object property, or `None` when the name cannot be
 /// escaped (empty, or starting with a digit, or with a character outside
 /// `[a-zA-Z0-9_.\-/]`): such a property is not accessible from CEL.
 pub fn escape(name: &str) -> Option<String> {
-    const RESERVED: &[&str] = &[
-        "true",
-        "false",
-        "null",
-        "in",
-        "as",
-        "break",
-        "const",
-        "continue",
-        "else",
-        "for",
-        "function",
-        "if",
-        "import",
-        "let",
-        "loop",
-        "package",
-        "namespace",
-        "return",
-        "var",
-        "void",
-        "while",
-    ];
     if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
         return None;
     }
