@@ -646,6 +646,66 @@ fn widget_defaults_are_effective() {
     );
 }
 
+/// `explain` names every field the CRD's defaults added to a policy, with its value, in JSON
+/// and in the text; fields the policy wrote are not listed.
+#[test]
+fn explain_says_what_was_defaulted() {
+    let file = format!("{FEATURES}/widget/defaults.yaml");
+    let explain = |route: &str, format: &str| {
+        let out = dopol(&[
+            "explain",
+            "-o",
+            format,
+            "--families",
+            FAMILIES,
+            "--crds",
+            CRDS,
+            "-f",
+            &file,
+            "--route",
+            route,
+        ]);
+        out.code(0);
+        out
+    };
+    let defaulted = |route: &str| -> Vec<(String, Value)> {
+        let doc = explain(route, "json").json();
+        let policies = &doc["items"][0]["kinds"][0]["policies"];
+        assert_eq!(policies.as_array().map(Vec::len), Some(1), "{doc}");
+        (policies[0]["defaulted"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default())
+        .iter()
+        .map(|d| {
+            (
+                d["field"].as_str().unwrap_or("").to_string(),
+                d["value"].clone(),
+            )
+        })
+        .collect()
+    };
+    assert_eq!(
+        defaulted("default/a"),
+        vec![
+            ("spec.replicas".to_string(), json!(1)),
+            (
+                "spec.tuning".to_string(),
+                json!({"level": "normal", "weight": 5})
+            ),
+        ]
+    );
+    assert_eq!(
+        defaulted("default/b"),
+        vec![("spec.tuning.weight".to_string(), json!(5))]
+    );
+    let text = explain("default/b", "table").stdout;
+    assert!(
+        text.contains("  Defaulted by the CRD (the API server adds them; the fold reads them as written):\n  [1] spec.tuning.weight = 5\n"),
+        "{text}"
+    );
+}
+
 /// Defaults of a bundled CRD (Envoy Gateway BackendTrafficPolicy): `retry: {}` becomes
 /// `numRetries: 2`, the circuit breaker's unset limits 1024.
 #[test]

@@ -248,6 +248,11 @@ fn explain_says_what_happened_to_each_superseded_atomic_default() {
 ";
     assert!(out.stdout.ends_with(expected), "{}", out.stdout);
     assert!(!out.stdout.contains("kept from"), "{}", out.stdout);
+    // Neither policy writes `strategy`: the CRD defaults it to atomic, and explain says so.
+    for position in [1, 2] {
+        let line = format!("\n  [{position}] spec.defaults.strategy = \"atomic\"\n");
+        assert!(out.stdout.contains(&line), "{}", out.stdout);
+    }
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! For every object in the value, each declared property that is absent (or `null` while not
 //! `nullable`) and has a `default` gets it; then the walk goes on into every property, the new
 //! ones included, so defaults inside a defaulted object apply too. A default stands where the
-//! object that received it starts, as an empty span: [`is_defaulted`] recognises such a node, so
+//! object that received it starts, as an empty span: [`defaulted_fields`] finds such values, so
 //! `explain` can say a value was defaulted rather than written.
 
 use super::schema::Schema;
@@ -41,11 +41,6 @@ pub fn apply(root: &Node, schema: &Schema, skip_status: bool) -> Option<Node> {
         span: root.span,
         value: Value::Map(out.into()),
     })
-}
-
-/// Whether `node` was put there by defaulting (an empty span at its object's first byte).
-pub fn is_defaulted(span: Span, defaulted: &rustc_hash::FxHashSet<Span>) -> bool {
-    span.is_empty() && defaulted.contains(&span)
 }
 
 fn default_node(node: &Node, schema: &Schema) -> Option<Node> {
@@ -176,24 +171,39 @@ pub fn from_json(json: &Json, span: Span) -> Node {
     Node { span, value }
 }
 
-/// Every defaulted span in `node` (the empty spans [`apply`] gave the values it added). Only
-/// mappings are searched (a default always lands in one), and a subtree whose span is not empty
-/// and which holds no defaulted key is still walked: the walk is linear in the object.
-pub fn collect_defaulted(node: &Node, out: &mut rustc_hash::FxHashSet<Span>) {
+/// The fields defaulting added under `node`, in document order: the path of each added
+/// field (the outermost one of an added subtree) and its value. Added fields are
+/// recognised by their empty spans (a written key always has a non-empty one).
+pub fn defaulted_fields(node: &Node) -> Vec<(String, Json)> {
+    let mut out = Vec::new();
+    walk_defaulted(node, &mut String::new(), &mut out);
+    out
+}
+
+fn walk_defaulted(node: &Node, path: &mut String, out: &mut Vec<(String, Json)>) {
+    let len = path.len();
     match &node.value {
         Value::Map(entries) => {
             for e in entries.iter() {
-                if e.key.span.is_empty() && e.key.span == e.value.span {
-                    out.insert(e.value.span);
-                } else if matches!(e.value.value, Value::Map(_) | Value::Seq(_)) {
-                    collect_defaulted(&e.value, out);
+                if !path.is_empty() {
+                    path.push('.');
                 }
+                path.push_str(&e.key.text);
+                if e.key.span.is_empty() && e.key.span == e.value.span {
+                    out.push((path.clone(), e.value.to_json()));
+                } else {
+                    walk_defaulted(&e.value, path, out);
+                }
+                path.truncate(len);
             }
         }
-        Value::Seq(items) => items
-            .iter()
-            .filter(|i| matches!(i.value, Value::Map(_) | Value::Seq(_)))
-            .for_each(|i| collect_defaulted(i, out)),
+        Value::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push_str(&format!("[{i}]"));
+                walk_defaulted(item, path, out);
+                path.truncate(len);
+            }
+        }
         _ => {}
     }
 }

@@ -60,8 +60,6 @@ pub struct Model {
     pub diagnostics: Vec<Diagnostic>,
     /// Loading counters.
     pub stats: LoadStats,
-    /// Where defaulting put values (the empty spans of [`crd::defaults`]), for `explain`.
-    pub defaulted: rustc_hash::FxHashSet<crate::source::Span>,
     /// Objects validated against a CRD, and objects of kinds with no CRD known (for `-v`).
     pub crd_counts: (usize, usize),
 }
@@ -242,7 +240,6 @@ impl Model {
                 model.crd_counts.1 += 1;
             }
             if let Some(root) = object.defaulted {
-                crd::defaults::collect_defaulted(&root, &mut model.defaulted);
                 objects[index].root = root;
             }
             if let Some((name, codes)) = object.ignored {

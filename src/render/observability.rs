@@ -246,6 +246,7 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
     for line in finish(&table).lines() {
         let _ = writeln!(out, "  {line}");
     }
+    defaulted_fields(out, kind);
     out.push_str(if kind.order.is_some() {
         "\n  Merge steps, in order:\n"
     } else {
@@ -293,6 +294,36 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
         out.push_str("  Result:\n");
         for (key, source) in &kind.effective {
             let _ = writeln!(out, "      {key} ← {}", short(source));
+        }
+    }
+}
+
+/// How many defaulted fields the text lists per policy (JSON lists them all).
+const DEFAULTED_SHOWN: usize = 8;
+
+/// The fields each policy has from its CRD's defaults, which the fold reads as if written.
+fn defaulted_fields(out: &mut String, kind: &KindExplanation) {
+    if kind.policies.iter().all(|p| p.defaulted.is_empty()) {
+        return;
+    }
+    out.push_str(
+        "\n  Defaulted by the CRD (the API server adds them; the fold reads them as written):\n",
+    );
+    for p in kind.policies.iter().filter(|p| !p.defaulted.is_empty()) {
+        for d in p.defaulted.iter().take(DEFAULTED_SHOWN) {
+            let _ = writeln!(out, "  [{}] {} = {}", p.position, d.field, d.value);
+        }
+        if let Some(more) = p
+            .defaulted
+            .len()
+            .checked_sub(DEFAULTED_SHOWN)
+            .filter(|n| *n > 0)
+        {
+            let _ = writeln!(
+                out,
+                "  [{}] … and {more} more (`-o json` lists them all)",
+                p.position
+            );
         }
     }
 }

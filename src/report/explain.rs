@@ -10,7 +10,7 @@ use crate::topology::targets::Target;
 use serde::Serialize;
 
 /// A policy on the path, in order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OrderedPolicy {
     /// 1-based position, least specific first.
     pub position: usize,
@@ -29,10 +29,23 @@ pub struct OrderedPolicy {
     pub blocks: Vec<String>,
     /// Why it sits here rather than before the previous policy.
     pub why: String,
+    /// Fields the API server would add from the CRD's defaults (they take part in the fold
+    /// as if written).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub defaulted: Vec<DefaultedField>,
+}
+
+/// A field the CRD's defaults add to a policy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DefaultedField {
+    /// Its path in the object (`spec.defaults.strategy`).
+    pub field: String,
+    /// Its value.
+    pub value: serde_json::Value,
 }
 
 /// A change one fold step made.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Change {
     /// Rule key.
     pub key: String,
@@ -46,7 +59,7 @@ pub struct Change {
 }
 
 /// One fold step.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ExplainedStep {
     /// Position of the policy in the ordered list.
     pub position: usize,
@@ -70,7 +83,7 @@ pub struct ExplainedStep {
 }
 
 /// The explanation for one policy kind.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KindExplanation {
     /// The policy kind.
     #[serde(rename = "policyKind")]
@@ -87,7 +100,7 @@ pub struct KindExplanation {
 }
 
 /// The explanation of one path.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PathExplanation {
     /// The path id.
     #[serde(rename = "pathId")]
@@ -97,7 +110,7 @@ pub struct PathExplanation {
 }
 
 /// `PathExplanationList`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExplainReport {
     /// One per path.
     pub items: Vec<PathExplanation>,
@@ -253,6 +266,7 @@ fn family_explanation(
             created: creation_text(model, p.policy),
             blocks: Vec::new(),
             why: p.why.clone(),
+            defaulted: defaulted(model, p.policy),
         })
         .collect();
     let steps = own
@@ -390,24 +404,36 @@ fn ordered_policies(
                     })
                     .collect(),
                 why,
+                defaulted: defaulted(model, p),
             }
         })
         .collect()
 }
 
-fn creation_text(model: &Model, policy: u32) -> Option<String> {
+/// The loaded object of `policy`.
+fn policy_object(model: &Model, policy: u32) -> Option<&crate::load::objects::Object> {
     let name = &model.policies[policy as usize];
-    model
-        .objects
-        .iter()
-        .find(|o| {
-            o.kind.as_ref() == name.kind.kind
-                && o.namespace_str() == name.namespace
-                && *o.name == *name.name
-        })
+    model.objects.iter().find(|o| {
+        o.kind.as_ref() == name.kind.kind
+            && o.namespace_str() == name.namespace
+            && *o.name == *name.name
+    })
+}
+
+fn creation_text(model: &Model, policy: u32) -> Option<String> {
+    policy_object(model, policy)
         .and_then(|o| o.root.get_path(&["metadata", "creationTimestamp"]))
         .and_then(|n| n.as_str())
         .map(str::to_string)
+}
+
+fn defaulted(model: &Model, policy: u32) -> Vec<DefaultedField> {
+    policy_object(model, policy).map_or_else(Vec::new, |o| {
+        crate::crd::defaults::defaulted_fields(&o.root)
+            .into_iter()
+            .map(|(field, value)| DefaultedField { field, value })
+            .collect()
+    })
 }
 
 /// Why `current` comes after `previous` on the same element.
