@@ -22,6 +22,8 @@ pub mod render;
 pub mod report;
 pub mod source;
 pub mod suggest;
+#[doc(hidden)]
+pub mod testkit;
 pub mod topology;
 pub mod words;
 pub mod yaml;
