@@ -6,5 +6,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     dopol::platform::tune_memory();
+    dopol::platform::exit_after_command();
     std::process::exit(dopol::cli::main_exit_code());
 }

@@ -14,6 +14,26 @@ pub fn tune_memory() {
     }
 }
 
+static EXIT_AFTER_COMMAND: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Says that the process exits when the command returns (the binary's `main`), so that
+/// [`discard`] may skip freeing.
+pub fn exit_after_command() {
+    EXIT_AFTER_COMMAND.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Gets rid of what a command built: when the process exits next, by not freeing it (freeing
+/// gigabytes of trees one node at a time costs a big run a noticeable share of its time); else
+/// (the library in a longer-lived process: tests, fuzzing) by dropping it.
+pub fn discard<T>(value: T) {
+    if EXIT_AFTER_COMMAND.load(std::sync::atomic::Ordering::Relaxed) {
+        std::mem::forget(value);
+    } else {
+        drop(value);
+    }
+}
+
 /// The stack of every dopol worker thread. The `cel` crate's parser and interpreter recurse once
 /// per tree level and use up to ~40 KiB per level in a debug build; the worst tree the expression
 /// limits allow needs about 16 MiB there. This is address space: only touched pages are committed.

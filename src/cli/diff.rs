@@ -142,12 +142,9 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
         Exit::Findings
     };
     // The process exits next: skip freeing two models, one node at a time.
-    std::mem::forget(report);
-    std::mem::forget(old_observed);
-    std::mem::forget(new_observed);
-    std::mem::forget(old_engine);
-    std::mem::forget(new_engine);
-    std::mem::forget(old);
-    std::mem::forget(new);
+    crate::platform::discard(report);
+    crate::platform::discard((old_observed, new_observed));
+    crate::platform::discard((old_engine, new_engine));
+    crate::platform::discard((old, new));
     Ok(worst(worst(exit, written), differs))
 }

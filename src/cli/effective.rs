@@ -45,9 +45,9 @@ pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
         }
     });
     // The process exits next: skip freeing what may be gigabytes of trees, one node at a time.
-    std::mem::forget(report);
-    std::mem::forget(set);
-    std::mem::forget(engine);
-    std::mem::forget(run);
+    crate::platform::discard(report);
+    crate::platform::discard(set);
+    crate::platform::discard(engine);
+    crate::platform::discard(run);
     Ok(worst(exit, written))
 }

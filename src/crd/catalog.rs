@@ -93,8 +93,21 @@ impl CrdKind {
 }
 
 enum Entry {
-    Bundled(&'static super::bundle::Bundled, OnceLock<CrdKind>),
+    /// A bundled CRD, by its index in `BUNDLED`.
+    Bundled(usize),
     User(Box<CrdKind>),
+}
+
+/// The bundled CRDs, each compiled on first use and then shared by every catalog of the process
+/// (a long-lived process, such as the tests or a fuzzer, runs many commands).
+fn bundled_kind(index: usize) -> &'static CrdKind {
+    static COMPILED: OnceLock<Vec<OnceLock<CrdKind>>> = OnceLock::new();
+    let cells = COMPILED.get_or_init(|| BUNDLED.iter().map(|_| OnceLock::new()).collect());
+    cells[index].get_or_init(|| {
+        let bundled = &BUNDLED[index];
+        let json: Json = serde_json::from_str(bundled.compact).unwrap_or(Json::Null);
+        CrdKind::compile(Origin::Bundled(bundled.file), &json)
+    })
 }
 
 /// The CRDs of a run, by `(group, kind)`.
@@ -119,11 +132,9 @@ impl Catalog {
     pub fn bundled(channel: Channel) -> Catalog {
         let kinds = BUNDLED
             .iter()
-            .filter(|b| b.channel.is_none_or(|c| c == channel))
-            .map(|b| {
-                let (group, kind) = bundled_key(b);
-                ((group, kind), Entry::Bundled(b, OnceLock::new()))
-            })
+            .enumerate()
+            .filter(|(_, b)| b.channel.is_none_or(|c| c == channel))
+            .map(|(i, b)| (bundled_key(b), Entry::Bundled(i)))
             .collect();
         Catalog { kinds }
     }
@@ -148,10 +159,7 @@ impl Catalog {
     pub fn get(&self, group: &str, kind: &str) -> Option<&CrdKind> {
         match self.kinds.get(&(group.to_string(), kind.to_string()))? {
             Entry::User(kind) => Some(kind),
-            Entry::Bundled(bundled, cell) => Some(cell.get_or_init(|| {
-                let json: Json = serde_json::from_str(bundled.compact).unwrap_or(Json::Null);
-                CrdKind::compile(Origin::Bundled(bundled.file), &json)
-            })),
+            Entry::Bundled(index) => Some(bundled_kind(*index)),
         }
     }
 
