@@ -292,6 +292,13 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
     diagnostics.dedup();
 }
 
+/// The message of a limit hit: what happened, with the limit's value, and the limit's name as
+/// docs/limits.md lists it (`yaml-depth`, `cel-length`, ...), so the user learns which limit
+/// stopped what.
+pub fn over_limit(what: impl fmt::Display, name: &str) -> String {
+    format!("{what} (the `{name}` limit)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

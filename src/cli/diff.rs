@@ -102,6 +102,11 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
             return Ok(Exit::Input);
         }
     };
+    for source in [&old_source, &new_source] {
+        if let SideSource::Files(files) = source {
+            session::check_stdin(files)?;
+        }
+    }
     let old_options = InputOptions {
         overlay: Default::default(),
         ..base.clone()

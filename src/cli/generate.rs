@@ -3,7 +3,6 @@
 use super::args::{Cli, CompletionsArgs, ManArgs, Shell};
 use super::session::Exit;
 use clap::CommandFactory;
-use std::io::Write;
 
 /// Every shell with the file name its completion script is committed under (`completions/`).
 pub const COMPLETION_FILES: &[(Shell, &str)] = &[
@@ -31,10 +30,7 @@ pub fn completion_script(shell: Shell) -> Vec<u8> {
 
 /// Prints a completion script.
 pub fn completions(args: &CompletionsArgs) -> Exit {
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(&completion_script(args.shell));
-    Exit::Success
+    super::session::write_document(|out| out.write_all(&completion_script(args.shell)))
 }
 
 /// Renders the man page of `command` (the main page, or a subcommand's page).
@@ -65,19 +61,16 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
 pub fn man(args: &ManArgs) -> Exit {
     let pages = man_pages();
     match &args.out_dir {
-        None => {
-            let _ = std::io::stdout().lock().write_all(&pages[0].1);
-            Exit::Success
-        }
+        None => super::session::write_document(|out| out.write_all(&pages[0].1)),
         Some(dir) => {
             if let Err(e) = std::fs::create_dir_all(dir) {
                 eprintln!("error: cannot create {}: {e}", dir.display());
-                return Exit::Internal;
+                return Exit::Usage;
             }
             for (name, content) in pages {
                 if let Err(e) = std::fs::write(dir.join(&name), content) {
                     eprintln!("error: cannot write {}: {e}", dir.join(&name).display());
-                    return Exit::Internal;
+                    return Exit::Usage;
                 }
             }
             Exit::Success

@@ -39,13 +39,15 @@ fn catalogue() -> String {
 /// Runs `dopol lint`.
 pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     if args.list {
-        print!("{}", catalogue());
-        return Ok(Exit::Success);
+        return Ok(session::write_document(|out| {
+            out.write_all(catalogue().as_bytes())
+        }));
     }
     if let Some(code) = &args.explain {
         let code = parse_codes(std::slice::from_ref(code))?[0];
-        print!("{}", doc::explain(code));
-        return Ok(Exit::Success);
+        return Ok(session::write_document(|out| {
+            out.write_all(doc::explain(code).as_bytes())
+        }));
     }
     let options = LintOptions {
         fail_on: args.fail_on.severity(),

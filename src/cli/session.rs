@@ -286,15 +286,29 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io:
     }
 }
 
-/// Writes a document to stdout; a failed write is an internal error (exit 4).
+/// Writes a document to stdout. A failed write (a full disk, a closed file) is the
+/// environment's fault, not a bug: it is said and exits 2, the code of problems that stop a run.
 pub fn write_document(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
     match write_stdout(write) {
         Ok(()) => Exit::Success,
         Err(e) => {
-            eprintln!("error: cannot write output: {e}");
-            Exit::Internal
+            eprintln!("error: cannot write the output to stdout: {e}");
+            Exit::Usage
         }
     }
+}
+
+/// `-f -` with stdin a terminal is a usage error: reading would wait for typed manifests, which
+/// looks like a hang.
+pub fn check_stdin(files: &[String]) -> Result<(), UsageError> {
+    if files.iter().any(|f| f == "-") && io::stdin().is_terminal() {
+        return Err(UsageError(
+            "-f - reads manifests from stdin, and stdin is a terminal: pipe them in \
+             (`kubectl get ... -o yaml | dopol ... -f -`) or name files with -f"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// A command's evaluated input and its display settings; prints diagnostics once at the end.
@@ -322,6 +336,7 @@ impl Run {
                 "no input: pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)".into(),
             ));
         }
+        check_stdin(&input.files)?;
         let session = Session::new(&input.display);
         let evaluated = crate::pipeline::evaluate_files(&input_options_with(input, declared)?);
         check_overlay(&evaluated)?;

@@ -6,6 +6,7 @@
 //! rewritten to first call a hidden function that charges a [`Budget`]. When
 //! the budget runs out, the charge fails and evaluation stops.
 
+use super::{MAX_EVALUATION_STEPS, over_limit};
 use cel::common::ast::{CallExpr, ComprehensionExpr, Expr, IdedExpr, LiteralValue};
 use cel::common::types::CelInt;
 use cel::{ExecutionError, Value};
@@ -89,6 +90,17 @@ pub(super) fn charge_before(part: &mut IdedExpr, cost: usize) {
 /// A node added by dopol. Evaluation doesn't use node ids.
 fn synthetic(expr: Expr) -> IdedExpr {
     IdedExpr { id: 0, expr }
+}
+
+/// Why an evaluation whose budget ran out failed, naming the limit.
+pub(super) fn out_of_steps() -> String {
+    format!(
+        "{}: the expression does too much work",
+        over_limit(
+            format_args!("evaluation stopped after {MAX_EVALUATION_STEPS} steps"),
+            "cel-steps",
+        )
+    )
 }
 
 /// The steps left for one evaluation.

@@ -12,7 +12,7 @@ use super::budget::{REGEX_STEPS, charge_before, meter_step};
 use super::parse::{env, parse};
 use super::{
     Constraint, ExprError, MAX_COMPREHENSION_NESTING, MAX_TREE_DEPTH, MAX_VARIABLE_USES,
-    is_identifier_char,
+    is_identifier_char, over_limit,
 };
 use cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, SourceInfo};
 
@@ -173,7 +173,10 @@ impl Checker<'_> {
         if depth >= MAX_TREE_DEPTH {
             return Err(self.error_at_node(
                 expr.id,
-                format!("the expression is nested more than {MAX_TREE_DEPTH} levels deep"),
+                over_limit(
+                    format_args!("the expression is nested more than {MAX_TREE_DEPTH} levels deep"),
+                    "cel-tree-depth",
+                ),
             ));
         }
         let id = expr.id;
@@ -279,8 +282,14 @@ impl Checker<'_> {
             return Err(self.error_at_call(
                 id,
                 format!(
-                    "comprehensions are nested more than {MAX_COMPREHENSION_NESTING} levels deep; \
-                     this could make evaluation too slow"
+                    "{}; this could make evaluation too slow",
+                    over_limit(
+                        format_args!(
+                            "comprehensions are nested more than {MAX_COMPREHENSION_NESTING} \
+                             levels deep"
+                        ),
+                        "cel-comprehension-nesting",
+                    )
                 ),
             ));
         }
@@ -320,8 +329,12 @@ impl Checker<'_> {
             if scope.uses > MAX_VARIABLE_USES {
                 return Err(self.error_at_node(
                     id,
-                    format!(
-                        "`{name}` is used more than {MAX_VARIABLE_USES} times in its comprehension"
+                    over_limit(
+                        format_args!(
+                            "`{name}` is used more than {MAX_VARIABLE_USES} times in its \
+                             comprehension"
+                        ),
+                        "cel-variable-uses",
                     ),
                 ));
             }

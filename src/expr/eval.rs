@@ -6,7 +6,7 @@
 //! tall ones on the large-stack worker. Results and errors are described in
 //! words a policy author can act on.
 
-use super::budget::{Budget, STEP_FUNCTION};
+use super::budget::{Budget, STEP_FUNCTION, out_of_steps};
 use super::parse::env;
 use super::{Constraint, MAX_EVALUATION_STEPS};
 use crate::platform::{PANIC_MESSAGE, deep};
@@ -53,10 +53,7 @@ impl Constraint {
         bind(&mut context, "self", this)?;
         let result = Value::resolve(&self.expr, &context);
         if budget.exceeded() {
-            return Err(format!(
-                "evaluation stopped after {MAX_EVALUATION_STEPS} steps: \
-                 the expression does too much work"
-            ));
+            return Err(out_of_steps());
         }
         match result {
             Ok(Value::Bool(value)) => Ok(value),

@@ -28,12 +28,12 @@
 //! wasm-shim counts `indexOf`/`lastIndexOf` offsets in bytes, so results differ for non-ASCII
 //! strings only.
 
-use super::MAX_EVALUATION_STEPS;
-use super::budget::{Budget, STEP_FUNCTION};
+use super::budget::{Budget, STEP_FUNCTION, out_of_steps};
 use super::check::check_request;
 use super::eval::json_to_cel;
 use super::limits::check_text_limits;
 use super::parse::{env, parse};
+use super::{MAX_EVALUATION_STEPS, over_limit};
 use crate::platform::deep;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 use cel::extractors::{Arguments, This};
@@ -41,7 +41,7 @@ use cel::{Context, ExecutionError, ResolveResult, Value};
 use serde_json::{Map, Value as Json};
 use std::sync::Arc;
 
-/// The largest string or list a string function may build, in bytes.
+/// The largest string or list a string function may build, in bytes (`cel-string-bytes`).
 pub const MAX_STRING_BYTES: usize = 1 << 20;
 
 /// The attribute roots of request.md §4 (Kuadrant's well-known attributes, RFC 0002): an
@@ -336,10 +336,7 @@ impl Walker<'_, '_> {
         }
         let result = Value::resolve(expr, self.context);
         if self.budget.exceeded() {
-            return Err(Unknown::error(format!(
-                "evaluation stopped after {MAX_EVALUATION_STEPS} steps: \
-                 the expression does too much work"
-            )));
+            return Err(Unknown::error(out_of_steps()));
         }
         result.map_err(|error| Unknown::error(error.to_string()))
     }
@@ -536,7 +533,10 @@ fn capped(function: &str, size: usize) -> Result<(), ExecutionError> {
     if size > MAX_STRING_BYTES {
         return Err(function_error(
             function,
-            format!("the result would exceed {MAX_STRING_BYTES} bytes"),
+            over_limit(
+                format_args!("the result would exceed {MAX_STRING_BYTES} bytes"),
+                "cel-string-bytes",
+            ),
         ));
     }
     Ok(())

@@ -5,7 +5,7 @@
 //! are measured here first, skipping string literals and comments, and
 //! hostile text is rejected before any parsing starts.
 
-use super::{ExprError, MAX_EXPRESSION_BYTES, MAX_NESTING};
+use super::{ExprError, MAX_EXPRESSION_BYTES, MAX_NESTING, over_limit};
 
 /// Rejects text that is too long, or nested too deeply for the recursive
 /// parser, before it is parsed.
@@ -15,9 +15,12 @@ pub(super) fn check_text_limits(text: &str) -> Result<(), ExprError> {
             text,
             MAX_EXPRESSION_BYTES,
             1,
-            format!(
-                "the expression is too long: {} bytes, the limit is {MAX_EXPRESSION_BYTES}",
-                text.len()
+            over_limit(
+                format_args!(
+                    "the expression is too long: {} bytes, more than {MAX_EXPRESSION_BYTES}",
+                    text.len()
+                ),
+                "cel-length",
             ),
         ));
     }
@@ -26,7 +29,10 @@ pub(super) fn check_text_limits(text: &str) -> Result<(), ExprError> {
             text,
             offset,
             1,
-            format!("the expression nests brackets more than {MAX_NESTING} levels deep"),
+            over_limit(
+                format_args!("the expression nests brackets more than {MAX_NESTING} levels deep"),
+                "cel-brackets",
+            ),
         )),
         None => Ok(()),
     }

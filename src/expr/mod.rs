@@ -100,36 +100,38 @@ impl fmt::Display for ExprError {
 
 impl std::error::Error for ExprError {}
 
-/// The longest expression accepted, in bytes. A `when` constraint or a
+use crate::diag::over_limit;
+
+/// The longest expression accepted, in bytes (`cel-length`). A `when` constraint or a
 /// predicate is one line of logic. The limit also bounds the parse time and
 /// the work in any single evaluation step.
 pub const MAX_EXPRESSION_BYTES: usize = 8192;
 
-/// The deepest nesting of parentheses, brackets and braces accepted. This is
+/// The deepest nesting of parentheses, brackets and braces accepted (`cel-brackets`). This is
 /// checked on the raw text, before parsing, because the parser is recursive:
 /// each level costs it about 150 KiB of stack in a debug build. Deeper input
 /// is rejected before the parser ever sees it. 32 levels is far beyond what
 /// any hand-written predicate needs.
 pub const MAX_NESTING: usize = 32;
 
-/// The deepest syntax tree a constraint may have, e.g. 64 terms in
+/// The deepest syntax tree a constraint may have (`cel-tree-depth`), e.g. 64 terms in
 /// `a + b + c + ...`. Evaluation recurses once per level. This limit keeps
 /// that recursion, and the destruction of the tree, shallow.
 pub const MAX_TREE_DEPTH: usize = 64;
 
 /// How deeply comprehensions (`all`, `exists`, `exists_one`, `map`,
-/// `filter`) may be nested in a constraint. Each level multiplies the work
+/// `filter`) may be nested in a constraint (`cel-comprehension-nesting`). Each level multiplies the work
 /// and the size of the values built. Two levels are enough for
 /// `spec.limits.exists(k, spec.limits[k].rates.exists(r, ...))`.
 pub const MAX_COMPREHENSION_NESTING: usize = 2;
 
-/// How many times a comprehension's variable may be used inside it. Every
+/// How many times a comprehension's variable may be used inside it (`cel-variable-uses`). Every
 /// use of a variable bound to a large value can copy that value (e.g.
 /// `[s].map(t, t + t + t + ...)`). This limit, together with
 /// [`MAX_COMPREHENSION_NESTING`], bounds how much a value can grow.
 pub const MAX_VARIABLE_USES: usize = 10;
 
-/// The evaluation budget of a constraint. Each comprehension iteration
+/// The evaluation budget of a constraint (`cel-steps`). Each comprehension iteration
 /// costs one step, plus one step per node of its body. Each regular
 /// expression match costs 2,000 steps. A constraint that runs out of budget
 /// fails instead of running for minutes. Real constraints over a policy

@@ -9,7 +9,7 @@
 
 use super::check::compile_constraint;
 use super::limits::check_text_limits;
-use super::{Constraint, ExprError, floor_char_boundary};
+use super::{Constraint, ExprError, floor_char_boundary, over_limit};
 use crate::platform::deep;
 use cel::common::ast::{IdedExpr, SourceInfo};
 use cel::{Env, ParseError, ParseErrors};
@@ -82,9 +82,15 @@ fn parse_error(text: &str, error: &ParseError) -> ExprError {
     ExprError::at_token(text, offset, clean_parse_message(&error.msg))
 }
 
+/// The parser's message without its prefix. Its own recursion limit ("Recursion limit of 96
+/// exceeded", hit by long chains of `?:`) is named like dopol's limits (`cel-parser-depth`).
 fn clean_parse_message(message: &str) -> String {
     if message.contains("Recursion limit") {
-        return "the expression is nested too deeply".to_string();
+        let levels: String = message.chars().filter(char::is_ascii_digit).collect();
+        return over_limit(
+            format_args!("the expression is nested more than {levels} levels deep for the parser"),
+            "cel-parser-depth",
+        );
     }
     message
         .strip_prefix(SYNTAX_ERROR_PREFIX)

@@ -4,6 +4,12 @@
 //! `.yaml`/`.yml`/`.json`), a glob pattern, or `-` for stdin. The walk is written against the
 //! [`FileTree`] trait so the same rules apply to the working tree and to a git revision
 //! (`dopol diff git:main ...`).
+//!
+//! Only regular files are read from walks and globs: a named pipe would block the run and a
+//! device may never end, so they are skipped with a warning, like a dangling symlink (a file
+//! that vanished). Named explicitly, a pipe is read (`-f <(kubectl get ...)`) without waiting
+//! for a writer, `/dev/null` is the empty input, other devices are refused. Sizes are checked
+//! before reading (see [`super::text::MAX_FILE_BYTES`]).
 
 use crate::diag::{Code, Diagnostic};
 use std::collections::HashSet;
@@ -17,6 +23,12 @@ pub enum EntryKind {
     File,
     /// A directory.
     Dir,
+    /// A named or anonymous pipe (read only when named explicitly).
+    Pipe,
+    /// A device or socket (`"a character device"`): never read, except `/dev/null`.
+    Other(&'static str),
+    /// Listed but gone: a dangling symlink, a symlink loop, or a file removed during the walk.
+    Gone,
 }
 
 /// A read-only view of a file hierarchy.
@@ -46,8 +58,7 @@ pub struct WorkTree;
 impl FileTree for WorkTree {
     fn stat(&self, path: &Path) -> io::Result<Option<EntryKind>> {
         match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => Ok(Some(EntryKind::Dir)),
-            Ok(_) => Ok(Some(EntryKind::File)),
+            Ok(meta) => Ok(Some(kind_of(&meta))),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),
         }
@@ -58,22 +69,15 @@ impl FileTree for WorkTree {
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            // Follow symlinks; a dangling one is skipped.
-            let Ok(meta) = std::fs::metadata(entry.path()) else {
-                continue;
-            };
-            let kind = if meta.is_dir() {
-                EntryKind::Dir
-            } else {
-                EntryKind::File
-            };
+            // Follow symlinks; a dangling one is listed as gone.
+            let kind = std::fs::metadata(entry.path()).map_or(EntryKind::Gone, |m| kind_of(&m));
             entries.push((name, kind));
         }
         Ok(entries)
     }
 
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        read_local(path)
     }
 
     fn glob(&self, pattern: &str) -> Result<Vec<PathBuf>, String> {
@@ -91,6 +95,84 @@ impl FileTree for WorkTree {
     fn identity(&self, path: &Path) -> PathBuf {
         std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
     }
+}
+
+/// What a path's metadata says it is (symlinks followed).
+fn kind_of(meta: &std::fs::Metadata) -> EntryKind {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        return EntryKind::Dir;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return EntryKind::Pipe;
+        }
+        if kind.is_char_device() {
+            return EntryKind::Other("a character device");
+        }
+        if kind.is_block_device() {
+            return EntryKind::Other("a block device");
+        }
+        if kind.is_socket() {
+            return EntryKind::Other("a socket");
+        }
+    }
+    EntryKind::File
+}
+
+/// Opens without blocking on a pipe that has no writer yet (a writer-less named pipe then reads
+/// as empty instead of hanging the run); reads block again once it is open.
+fn open_local(path: &Path) -> io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        use std::os::unix::io::AsRawFd;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns, with integer flags only.
+        let cleared = unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) == 0
+        };
+        if !cleared {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(file)
+    }
+    #[cfg(not(unix))]
+    std::fs::File::open(path)
+}
+
+/// Reads a local file, refusing one over the size limit before reading it (and stopping a
+/// stream at the limit).
+fn read_local(path: &Path) -> io::Result<Vec<u8>> {
+    let file = open_local(path)?;
+    let meta = file.metadata()?;
+    if meta.len() > super::text::MAX_FILE_BYTES as u64 {
+        return Err(io::Error::other(super::text::too_large(Some(meta.len()))));
+    }
+    let bytes = read_limited(file)?;
+    if bytes.is_empty() && kind_of(&meta) == EntryKind::Pipe {
+        return Err(io::Error::other(
+            "it is a pipe and nothing wrote to it (no writer was connected)",
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads a stream up to one byte past the size limit (so an endless one ends and is reported as
+/// too large).
+fn read_limited(stream: impl Read) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    stream
+        .take(super::text::MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// One input file's raw content.
@@ -127,6 +209,7 @@ pub fn collect(
         tree,
         seen: HashSet::new(),
         walked: HashSet::new(),
+        named: 0,
         files: Vec::new(),
         diagnostics,
     };
@@ -137,9 +220,8 @@ pub fn collect(
                 continue;
             }
             stdin_read = true;
-            let mut bytes = Vec::new();
-            match stdin.read_to_end(&mut bytes) {
-                Ok(_) => collector.files.push(RawFile {
+            match read_limited(&mut *stdin) {
+                Ok(bytes) => collector.files.push(RawFile {
                     name: "<stdin>".into(),
                     bytes,
                 }),
@@ -152,11 +234,24 @@ pub fn collect(
         }
         let path = Path::new(arg);
         match tree.stat(path) {
-            Ok(Some(EntryKind::File)) => collector.add_file(path),
+            Ok(Some(EntryKind::File | EntryKind::Pipe)) => collector.add_file(path),
+            Ok(Some(EntryKind::Other(_))) if path == Path::new("/dev/null") => {
+                collector.add_file(path)
+            }
+            Ok(Some(EntryKind::Other(what))) => collector.diagnostics.push(
+                Diagnostic::new(
+                    Code::UnreadableInput,
+                    format!("`{arg}` is {what}, not a file; not read"),
+                )
+                .with_file(tree.display_name(path)),
+            ),
             Ok(Some(EntryKind::Dir)) => {
-                let before = collector.files.len();
+                // A directory named twice holds files (read once); said only when the walk
+                // found no other reason (an unreadable directory).
+                let again = collector.walked.contains(&tree.identity(path));
+                let before = (collector.named, collector.diagnostics.len());
                 collector.walk(path, 0);
-                if collector.files.len() == before {
+                if !again && (collector.named, collector.diagnostics.len()) == before {
                     collector.diagnostics.push(
                         Diagnostic::new(
                             Code::UnreadableInput,
@@ -170,7 +265,7 @@ pub fn collect(
                 }
             }
             Ok(None) if looks_like_glob(arg) => collector.expand_glob(arg),
-            Ok(None) => collector.diagnostics.push(
+            Ok(None | Some(EntryKind::Gone)) => collector.diagnostics.push(
                 Diagnostic::new(
                     Code::UnreadableInput,
                     format!("`{}` does not exist", tree.display_name(path)),
@@ -196,12 +291,15 @@ struct Collector<'a> {
     /// Directories already walked (by canonical path): symlinks back to an ancestor or to a
     /// sibling are walked once, so loops end.
     walked: HashSet<PathBuf>,
+    /// Files named so far, including ones read before through another argument.
+    named: usize,
     files: Vec<RawFile>,
     diagnostics: &'a mut Vec<Diagnostic>,
 }
 
 impl Collector<'_> {
     fn add_file(&mut self, path: &Path) {
+        self.named += 1;
         if !self.seen.insert(self.tree.identity(path)) {
             return;
         }
@@ -213,6 +311,24 @@ impl Collector<'_> {
                     .with_file(name),
             ),
         }
+    }
+
+    /// A walked or matched entry that is not a regular file: a warning, the rest is read.
+    fn skip(&mut self, path: &Path, kind: EntryKind) {
+        let name = self.tree.display_name(path);
+        let why = match kind {
+            EntryKind::Pipe => "is a named pipe, not a file".to_string(),
+            EntryKind::Other(what) => format!("is {what}, not a file"),
+            _ => match self.tree.stat(path) {
+                Err(e) => format!("cannot be read: {e}"),
+                _ => "is a dangling symlink, or vanished during the walk".to_string(),
+            },
+        };
+        self.diagnostics.push(
+            Diagnostic::new(Code::UnreadableInput, format!("`{name}` {why}; skipped"))
+                .with_severity(crate::diag::Severity::Warning)
+                .with_file(name),
+        );
     }
 
     fn walk(&mut self, dir: &Path, depth: usize) {
@@ -254,7 +370,8 @@ impl Collector<'_> {
             match kind {
                 EntryKind::Dir => self.walk(&path, depth + 1),
                 EntryKind::File if is_manifest_name(&name) => self.add_file(&path),
-                EntryKind::File => {}
+                _ if is_manifest_name(&name) => self.skip(&path, kind),
+                _ => {}
             }
         }
     }
@@ -280,7 +397,8 @@ impl Collector<'_> {
                     match self.tree.stat(&path) {
                         Ok(Some(EntryKind::Dir)) => self.walk(&path, 0),
                         Ok(Some(EntryKind::File)) => self.add_file(&path),
-                        _ => {}
+                        Ok(Some(kind)) => self.skip(&path, kind),
+                        _ => self.skip(&path, EntryKind::Gone),
                     }
                 }
             }

@@ -5,6 +5,9 @@
 //! file list of the commit is read once (`git ls-tree`), so directory walks and globs are
 //! answered in memory with the same rules as for the working tree, and blobs are streamed
 //! through one `git cat-file --batch` process.
+//!
+//! Failures say which of the usual causes it is: `git` not installed, not a repository, a
+//! revision unknown because the clone is shallow (CI checkouts often are), a missing object.
 
 use super::files::{EntryKind, FileTree};
 use std::cell::RefCell;
@@ -30,12 +33,18 @@ struct BatchReader {
     stdout: BufReader<ChildStdout>,
 }
 
+/// How a failure to start `git` begins.
+const CANNOT_RUN: &str = "cannot run the `git` program";
+
 fn git(args: &[&str]) -> Result<Vec<u8>, String> {
     let output = Command::new("git")
         .args(args)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => format!("{CANNOT_RUN}: it is not installed or not on PATH"),
+            _ => format!("{CANNOT_RUN}: {e}"),
+        })?;
     if output.status.success() {
         Ok(output.stdout)
     } else {
@@ -54,16 +63,33 @@ pub fn is_safe_revision(revision: &str) -> bool {
     !revision.is_empty() && !revision.starts_with('-') && !revision.chars().any(char::is_control)
 }
 
+/// Why a revision did not resolve, with the likely cause when the clone is shallow.
+fn unknown_revision(revision: &str) -> String {
+    let shallow = git(&["rev-parse", "--is-shallow-repository"]).map(text);
+    let mut message = format!("unknown revision `{revision}` in this git repository");
+    if shallow.as_deref() == Ok("true") {
+        message.push_str(
+            "; the repository is a shallow clone, so older commits are missing \
+             (fetch them: `git fetch --unshallow`, or clone with more depth)",
+        );
+    }
+    message
+}
+
 impl GitTree {
     /// Resolves `revision` in the repository around the current directory.
     pub fn open(revision: &str) -> Result<GitTree, String> {
         if !is_safe_revision(revision) {
             return Err(format!("`{revision}` is not a revision"));
         }
-        let inside = git(&["rev-parse", "--is-inside-work-tree"]).map_err(|_| {
-            format!(
-                "git:{revision} needs a git repository, and the current directory is not inside one"
-            )
+        let inside = git(&["rev-parse", "--is-inside-work-tree"]).map_err(|e| {
+            if e.starts_with(CANNOT_RUN) {
+                format!("git:{revision}: {e}")
+            } else {
+                format!(
+                    "git:{revision} needs a git repository, and the current directory is not inside one"
+                )
+            }
         })?;
         if text(inside) != "true" {
             return Err(format!("git:{revision} needs a git work tree"));
@@ -78,9 +104,10 @@ impl GitTree {
         .map(text)
         .ok()
         .filter(|c| !c.is_empty())
-        .ok_or_else(|| format!("unknown revision `{revision}` in this git repository"))?;
+        .ok_or_else(|| unknown_revision(revision))?;
         let prefix = PathBuf::from(text(git(&["rev-parse", "--show-prefix"])?));
-        let listing = git(&["ls-tree", "-r", "-z", "--full-tree", "--name-only", &commit])?;
+        let listing = git(&["ls-tree", "-r", "-z", "--full-tree", "--name-only", &commit])
+            .map_err(|e| format!("cannot list the files of git:{revision} ({commit}): {e}"))?;
         let files = listing
             .split(|&b| b == 0)
             .filter(|name| !name.is_empty())

@@ -274,7 +274,9 @@ pub struct ObjectOptions<'a> {
     pub kinds: &'a [KindSpec],
 }
 
-/// Most levels of nested `List`s flattened.
+/// Most levels of nested `List`s flattened (`list-nesting`). kubectl writes one level; a
+/// deeper List is left out with a warning naming the limit, the rest of the input is read.
+/// The tree's depth is already bounded by the YAML reader; this keeps flattening shallow too.
 const MAX_LIST_NESTING: usize = 4;
 
 /// Extracts the objects of one document (flattening lists), appending diagnostics.
@@ -325,7 +327,10 @@ fn extract(
             diagnostics.push(
                 Diagnostic::new(
                     Code::NotAnObject,
-                    format!("lists nested more than {MAX_LIST_NESTING} deep are not read"),
+                    format!(
+                        "lists nested more than {MAX_LIST_NESTING} deep are not read \
+                         (the `list-nesting` limit)"
+                    ),
                 )
                 .with_label(root.get("kind").map_or(root.span, |n| n.span), "this list"),
             );

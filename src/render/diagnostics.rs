@@ -75,7 +75,51 @@ fn miette_severity(severity: Severity) -> miette::Severity {
 /// Labels further than this many lines from the primary one get their own snippet.
 const NEARBY_LINES: u32 = 6;
 
+/// The furthest column a label is drawn at. Past it a snippet is no help (the line fills
+/// screens), and miette cannot draw one past column 65,535 at all (its padding width is a
+/// `u16`): the diagnostic then names its place as `file:line:column` instead.
+const MAX_DRAWN_COLUMN: u32 = 4096;
+
+/// Whether every label of `diagnostic` sits within [`MAX_DRAWN_COLUMN`].
+fn drawable(diagnostic: &Diagnostic, sources: &SourceMap) -> bool {
+    diagnostic.labels.iter().all(|label| {
+        let file = sources.get(label.span.source);
+        file.line_col(label.span.start).column <= MAX_DRAWN_COLUMN
+            && file.line_col(label.span.end).column <= MAX_DRAWN_COLUMN
+    })
+}
+
+/// A diagnostic whose labels cannot be drawn: its message, led by where it is.
+fn undrawn<'a>(diagnostic: &Diagnostic, sources: &'a SourceMap) -> Report<'a> {
+    let place = diagnostic.primary_span().map(|span| {
+        let at = sources.start_of(span);
+        format!(
+            "{}:{}:{}: ",
+            sources.get(span.source).name(),
+            at.line,
+            at.column
+        )
+    });
+    Report {
+        code: "",
+        severity: miette_severity(diagnostic.severity),
+        message: format!(
+            "[{}] {}{}",
+            diagnostic.code,
+            place.unwrap_or_default(),
+            diagnostic.message
+        ),
+        help: diagnostic.help.clone(),
+        source: None,
+        labels: Vec::new(),
+        related: Vec::new(),
+    }
+}
+
 fn to_report<'a>(diagnostic: &Diagnostic, sources: &'a SourceMap) -> Report<'a> {
+    if !drawable(diagnostic, sources) {
+        return undrawn(diagnostic, sources);
+    }
     let primary = diagnostic.primary_span();
     let primary_source = primary.map(|s| s.source);
     let primary_line = primary.map(|s| sources.start_of(s).line);

@@ -6,26 +6,98 @@
 //! content, so documents can be parsed in parallel and one broken document never hides the
 //! others.
 //!
-//! Resource bounds: nesting deeper than [`MAX_DEPTH`] and alias expansion beyond
-//! [`MAX_ALIAS_NODES`] nodes per document are errors, so hostile input fails cleanly.
+//! Resource bounds, per document, so that hostile input fails cleanly and fast instead of
+//! exhausting the stack, memory or time (docs/limits.md lists them):
+//!
+//! - [`MAX_DOCUMENT_NODES`] caps what a document may hold as written. Memory grows with nodes,
+//!   not bytes (a long string is one allocation; `[1,1,1,...]` is a node every two bytes), so
+//!   nodes are what is counted. A `kind: List` is one document, so the cap is far above what a
+//!   cluster dump holds.
+//! - [`MAX_DEPTH`] caps nesting. The tree is built with an explicit stack, but it is later
+//!   walked, dropped and serialized recursively.
+//! - [`MAX_ALIAS_NODES`] and [`MAX_ALIAS_BYTES`] cap what aliases expand to. An alias shares
+//!   its anchor's subtree, but converting it to JSON, validating it or printing it copies it
+//!   once per alias, so nested aliases ("billion laughs") or many aliases of a long string
+//!   would cost exponential or quadratic memory and time downstream.
+//!
+//! Every message names the limit (`yaml-depth`, ...) and its value. Anchors are kept in a map
+//! and merge keys are resolved with a set of the keys seen, so that neither many anchors nor
+//! large merges cost quadratic time.
 
 use super::node::{Entry, Key, Node, Value};
 use super::scalar::{resolve_plain, resolve_tagged};
 use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceId, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-/// Deepest nesting of collections accepted in one document.
-pub const MAX_DEPTH: usize = 256;
-/// Most nodes that aliases may expand to in one document (stops "billion laughs").
+/// Deepest nesting of collections accepted in one document (`yaml-depth`). The parser counts
+/// flow levels (`[[[`) in a byte and fails past 255 itself; block nesting is held to the same.
+pub const MAX_DEPTH: usize = u8::MAX as usize;
+/// Most nodes that aliases may expand to in one document (`yaml-alias-nodes`; stops "billion
+/// laughs").
 pub const MAX_ALIAS_NODES: usize = 1_000_000;
+/// Most bytes of strings and mapping keys that aliases may copy in one document
+/// (`yaml-alias-bytes`; stops many aliases of one long string).
+pub const MAX_ALIAS_BYTES: usize = 16 << 20;
+/// Most nodes (scalars, mapping keys included, sequences and mappings) written in one
+/// document (`yaml-document-nodes`). Real objects hold tens to a few thousand; a `kind: List`
+/// of 100,000 such objects stays below it. A node costs about 100 bytes of memory while the
+/// document is built, so one document stays within about 1.6 GB.
+pub const MAX_DOCUMENT_NODES: usize = 16_000_000;
+
+use crate::diag::over_limit;
+
+/// The parser's own message when flow collections nest past 255 levels.
+const PARSER_DEPTH_ERROR: &str = "recursion limit exceeded";
+
+fn too_deep() -> String {
+    over_limit(
+        format!("collections are nested deeper than {MAX_DEPTH} levels"),
+        "yaml-depth",
+    )
+}
 
 /// One parsed YAML document.
 #[derive(Clone, Debug)]
 pub struct Document {
     /// The root node.
     pub root: Node,
+}
+
+/// What a subtree expands to when its aliases are copied out: nodes and text bytes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Extent {
+    nodes: usize,
+    text_bytes: usize,
+}
+
+impl Extent {
+    /// A sequence or mapping itself, before its children.
+    const COLLECTION: Extent = Extent {
+        nodes: 1,
+        text_bytes: 0,
+    };
+
+    fn of_scalar(value: &Value) -> Extent {
+        let text_bytes = match value {
+            Value::String(s) => s.len(),
+            _ => 0,
+        };
+        Extent {
+            nodes: 1,
+            text_bytes,
+        }
+    }
+
+    /// Both together (saturating: a sum that large is over every limit anyway).
+    fn and(self, other: Extent) -> Extent {
+        Extent {
+            nodes: self.nodes.saturating_add(other.nodes),
+            text_bytes: self.text_bytes.saturating_add(other.text_bytes),
+        }
+    }
 }
 
 /// Splits a file into byte ranges holding one document each (in order).
@@ -148,16 +220,26 @@ enum Frame {
         start: u32,
         end: u32,
         anchor: usize,
+        extent: Extent,
         items: Vec<Node>,
     },
     Map {
         start: u32,
         end: u32,
         anchor: usize,
+        extent: Extent,
         entries: Vec<Entry>,
         key: Option<Key>,
         merges: Vec<Node>,
     },
+}
+
+impl Frame {
+    fn extent_mut(&mut self) -> &mut Extent {
+        match self {
+            Frame::Seq { extent, .. } | Frame::Map { extent, .. } => extent,
+        }
+    }
 }
 
 struct Builder<'a> {
@@ -166,8 +248,14 @@ struct Builder<'a> {
     text: &'a str,
     offsets: ByteOffsets,
     stack: Vec<Frame>,
-    anchors: Vec<(usize, Node, usize)>,
-    alias_nodes: usize,
+    /// Anchor id → the anchored node and its extent.
+    anchors: HashMap<usize, (Node, Extent)>,
+    /// What the document's aliases expanded to so far.
+    aliased: Extent,
+    /// Nodes written in the document so far.
+    written: usize,
+    /// Where the document's first node starts.
+    first: Span,
     root: Option<Node>,
     documents: Vec<Document>,
     diagnostics: &'a mut Vec<Diagnostic>,
@@ -191,31 +279,73 @@ impl Builder<'_> {
         ))
     }
 
-    fn push_frame(&mut self, frame: Frame, span: Span) -> Result<(), Abort> {
-        if self.stack.len() >= MAX_DEPTH {
+    /// Counts one written node against [`MAX_DOCUMENT_NODES`]. The error points at the
+    /// document's start: the limit is the whole document's, and its last node can be millions
+    /// of columns into a line.
+    fn count_written(&mut self, span: Span) -> Result<(), Abort> {
+        self.written += 1;
+        if self.written == 1 {
+            self.first = span;
+        }
+        if self.written > MAX_DOCUMENT_NODES {
+            let start = Span::new(self.source, self.first.start, self.first.start + 1);
             return Err(self.error(
-                span,
-                format!("collections are nested deeper than {MAX_DEPTH} levels"),
-                "too deep",
+                start,
+                over_limit(
+                    format!("the document holds more than {MAX_DOCUMENT_NODES} nodes"),
+                    "yaml-document-nodes",
+                ),
+                "this document",
             ));
+        }
+        Ok(())
+    }
+
+    fn push_frame(&mut self, frame: Frame, span: Span) -> Result<(), Abort> {
+        self.count_written(span)?;
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.error(span, too_deep(), "too deep"));
         }
         self.stack.push(frame);
         Ok(())
     }
 
-    fn remember_anchor(&mut self, anchor: usize, node: &Node) {
+    fn remember_anchor(&mut self, anchor: usize, node: &Node, extent: Extent) {
         if anchor != 0 {
-            let count = node.count_nodes();
-            self.anchors.retain(|(id, _, _)| *id != anchor);
-            self.anchors.push((anchor, node.clone(), count));
+            self.anchors.insert(anchor, (node.clone(), extent));
         }
     }
 
-    fn push_node(&mut self, node: Node) -> Result<(), Abort> {
+    /// Charges an alias's expansion against [`MAX_ALIAS_NODES`] and [`MAX_ALIAS_BYTES`].
+    fn charge_alias(&mut self, extent: Extent, span: Span) -> Result<(), Abort> {
+        self.aliased = self.aliased.and(extent);
+        let over = if self.aliased.nodes > MAX_ALIAS_NODES {
+            (
+                format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
+                "yaml-alias-nodes",
+            )
+        } else if self.aliased.text_bytes > MAX_ALIAS_BYTES {
+            (
+                format!("aliases expand to more than {MAX_ALIAS_BYTES} bytes of text"),
+                "yaml-alias-bytes",
+            )
+        } else {
+            return Ok(());
+        };
+        Err(self.error(
+            span,
+            over_limit(over.0, over.1),
+            "alias expansion limit reached here",
+        ))
+    }
+
+    fn push_node(&mut self, node: Node, extent: Extent) -> Result<(), Abort> {
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some(node);
             return Ok(());
         };
+        let total = frame.extent_mut();
+        *total = total.and(extent);
         match frame {
             Frame::Seq { items, end, .. } => {
                 *end = (*end).max(node.span.end);
@@ -281,6 +411,11 @@ impl Builder<'_> {
                 .with_label(entries[first].key.span, "first defined here"),
             ))
         })?;
+        let mut present: HashSet<Box<str>> = if merges.is_empty() {
+            HashSet::new()
+        } else {
+            entries.iter().map(|e| e.key.text.clone()).collect()
+        };
         for merge in merges {
             let sources: Vec<&Node> = match &merge.value {
                 Value::Map(_) => vec![&merge],
@@ -297,7 +432,7 @@ impl Builder<'_> {
             };
             for source in sources {
                 for entry in source.as_map().unwrap_or_default() {
-                    if !entries.iter().any(|e| e.key.text == entry.key.text) {
+                    if present.insert(entry.key.text.clone()) {
                         entries.push(entry.clone());
                     }
                 }
@@ -314,7 +449,8 @@ impl Builder<'_> {
             Event::Nothing | Event::StreamStart | Event::StreamEnd => {}
             Event::DocumentStart(_) => {
                 self.anchors.clear();
-                self.alias_nodes = 0;
+                self.aliased = Extent::default();
+                self.written = 0;
             }
             Event::DocumentEnd => {
                 if let Some(root) = self.root.take()
@@ -340,9 +476,11 @@ impl Builder<'_> {
                         "invalid tagged value",
                     )
                 })?;
+                self.count_written(span)?;
+                let extent = Extent::of_scalar(&value);
                 let node = Node { span, value };
-                self.remember_anchor(anchor, &node);
-                self.push_node(node)?;
+                self.remember_anchor(anchor, &node, extent);
+                self.push_node(node, extent)?;
             }
             Event::SequenceStart(anchor, _) => {
                 let span = self.span(start, end);
@@ -351,6 +489,7 @@ impl Builder<'_> {
                         start: span.start,
                         end: span.end,
                         anchor,
+                        extent: Extent::COLLECTION,
                         items: Vec::new(),
                     },
                     span,
@@ -363,6 +502,7 @@ impl Builder<'_> {
                         start: span.start,
                         end: span.end,
                         anchor,
+                        extent: Extent::COLLECTION,
                         entries: Vec::new(),
                         key: None,
                         merges: Vec::new(),
@@ -381,11 +521,12 @@ impl Builder<'_> {
                         closing.end.max(last)
                     }
                 };
-                let (node, anchor) = match self.stack.pop() {
+                let (node, anchor, extent) = match self.stack.pop() {
                     Some(Frame::Seq {
                         start,
                         end,
                         anchor,
+                        extent,
                         items,
                     }) => {
                         let end = close(end);
@@ -393,36 +534,32 @@ impl Builder<'_> {
                             span: Span::new(self.source, start, end),
                             value: Value::Seq(items.into()),
                         };
-                        (node, anchor)
+                        (node, anchor, extent)
                     }
                     Some(Frame::Map {
                         start,
                         end,
                         anchor,
+                        extent,
                         entries,
                         merges,
                         ..
-                    }) => (self.finish_map(start, close(end), entries, merges)?, anchor),
+                    }) => {
+                        let node = self.finish_map(start, close(end), entries, merges)?;
+                        (node, anchor, extent)
+                    }
                     None => return Ok(()),
                 };
-                self.remember_anchor(anchor, &node);
-                self.push_node(node)?;
+                self.remember_anchor(anchor, &node, extent);
+                self.push_node(node, extent)?;
             }
             Event::Alias(id) => {
                 let span = self.span(start, end);
-                let Some((_, node, count)) = self.anchors.iter().find(|(a, _, _)| *a == id) else {
+                let Some((node, extent)) = self.anchors.get(&id).cloned() else {
                     return Err(self.error(span, "alias to an unknown anchor", "unknown anchor"));
                 };
-                self.alias_nodes += count;
-                if self.alias_nodes > MAX_ALIAS_NODES {
-                    return Err(self.error(
-                        span,
-                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
-                        "alias expansion limit reached here",
-                    ));
-                }
-                let node = node.clone();
-                self.push_node(node)?;
+                self.charge_alias(extent, span)?;
+                self.push_node(node, extent)?;
             }
         }
         Ok(())
@@ -488,8 +625,10 @@ pub fn parse_chunk(
         text,
         offsets: ByteOffsets::new(chunk, range.start),
         stack: Vec::new(),
-        anchors: Vec::new(),
-        alias_nodes: 0,
+        anchors: HashMap::new(),
+        aliased: Extent::default(),
+        written: 0,
+        first: Span::default(),
         root: None,
         documents: Vec::new(),
         diagnostics,
@@ -513,10 +652,13 @@ pub fn parse_chunk(
                     builder.offsets.byte(error.marker().index()),
                 );
                 let at_span = Span::new(source, at, next_char_end(text, at as usize) as u32);
-                builder.diagnostics.push(
-                    Diagnostic::new(Code::YamlSyntax, format!("invalid YAML: {}", error.info()))
-                        .with_label(at_span, error.info().to_string()),
-                );
+                let (message, label) = match error.info() {
+                    PARSER_DEPTH_ERROR => (too_deep(), "too deep".to_string()),
+                    info => (format!("invalid YAML: {info}"), info.to_string()),
+                };
+                builder
+                    .diagnostics
+                    .push(Diagnostic::new(Code::YamlSyntax, message).with_label(at_span, label));
                 break;
             }
         }
