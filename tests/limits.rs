@@ -398,3 +398,64 @@ fn a_diagnostic_on_a_very_long_line_names_its_place() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     valid_policy_evaluated(&out);
 }
+
+/// The limits of CRD rules, through `--crds`: a rule nesting comprehensions four deep and one
+/// using a variable 25 times are not evaluated (DPL1017 info, with the limit named); the objects
+/// are still read.
+#[test]
+fn crd_rule_limits() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/crd/features");
+    let crd = std::fs::read_to_string(root.join("crds/gadgets.yaml")).expect("gadgets CRD");
+    let uses = vec!["p == 1"; 25].join(" || ");
+    let rules = format!(
+        "              - rule: self.priorities.all(a, self.priorities.all(b, self.priorities.all(c, self.priorities.all(d, a <= d))))\n\
+         \u{20}               message: nested\n\
+         \u{20}             - rule: \"self.priorities.all(p, {uses})\"\n\
+         \u{20}               message: many uses\n"
+    );
+    let crd = crd.replacen(
+        "              - rule: self.priorities.isSorted()\n",
+        &format!("{rules}              - rule: self.priorities.isSorted()\n"),
+        1,
+    );
+    let inputs = Inputs::new("crd-rule-limits", "");
+    inputs.write("crds.yaml", crd.as_bytes());
+    let gadgets = std::fs::read(root.join("gadgets.yaml")).expect("gadgets");
+    inputs.write("hostile.yaml", &gadgets);
+    let families = root.join("families.yaml").display().to_string();
+    let out = inputs.run_within(
+        &[
+            "lint",
+            "-o",
+            "json",
+            "--min-severity",
+            "info",
+            "--families",
+            &families,
+            "--crds",
+            "crds.yaml",
+            "-f",
+            "hostile.yaml",
+        ],
+        FAST,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let messages: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["code"] == "DPL1017")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    let has = |needle: &str| messages.iter().any(|m| m.contains(needle));
+    assert!(
+        has(
+            "comprehensions are nested more than 3 levels deep (the `crd-comprehension-nesting` limit)"
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        has("`p` is used more than 24 times in its comprehension (the `crd-variable-uses` limit)"),
+        "{messages:?}"
+    );
+}

@@ -309,7 +309,11 @@ impl Schema {
 fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(format!(
-            "{path}: the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
+            "{path}: {}",
+            crate::diag::over_limit(
+                format_args!("the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"),
+                "crd-schema-depth"
+            )
         ));
     }
     let Some(obj) = json.as_object() else {

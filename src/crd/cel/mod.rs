@@ -39,6 +39,7 @@ pub use direct::Direct;
 pub use value::{escape, to_cel, to_cel_root};
 
 use super::schema::RuleSpec;
+use crate::diag::over_limit;
 use crate::expr::{MAX_EVALUATION_STEPS, MAX_TREE_DEPTH, meter_step};
 use crate::platform::{PANIC_MESSAGE, deep};
 use ::cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr};
@@ -150,8 +151,11 @@ impl CompiledRule {
                 self.label
             )),
             Err(Failure::Budget) => Verdict::Error(format!(
-                "dopol stopped evaluating after {MAX_EVALUATION_STEPS} steps (its evaluation \
-                 budget) for rule: {}",
+                "{} for rule: {}",
+                over_limit(
+                    format_args!("dopol stopped evaluating after {MAX_EVALUATION_STEPS} steps"),
+                    "cel-steps"
+                ),
                 self.label
             )),
             Err(Failure::Error(error)) => Verdict::Error(describe_error(&error, &self.label)),
@@ -466,8 +470,11 @@ impl Checker {
         nesting: usize,
     ) -> Result<Shape, String> {
         if nesting >= MAX_COMPREHENSION_NESTING {
-            return Err(format!(
-                "comprehensions are nested more than {MAX_COMPREHENSION_NESTING} levels deep"
+            return Err(over_limit(
+                format_args!(
+                    "comprehensions are nested more than {MAX_COMPREHENSION_NESTING} levels deep"
+                ),
+                "crd-comprehension-nesting",
             ));
         }
         let range = self.visit(&mut c.iter_range, depth, nesting)?;
@@ -502,8 +509,11 @@ impl Checker {
         {
             scope.1 += 1;
             if scope.1 > MAX_VARIABLE_USES {
-                return Err(format!(
-                    "`{name}` is used more than {MAX_VARIABLE_USES} times in its comprehension"
+                return Err(over_limit(
+                    format_args!(
+                        "`{name}` is used more than {MAX_VARIABLE_USES} times in its comprehension"
+                    ),
+                    "crd-variable-uses",
                 ));
             }
             return Ok(());
