@@ -254,6 +254,8 @@ struct Builder<'a> {
     aliased: Extent,
     /// Nodes written in the document so far.
     written: usize,
+    /// The most a document may hold ([`MAX_DOCUMENT_NODES`]; smaller in tests).
+    max_nodes: usize,
     /// Where the document's first node starts.
     first: Span,
     root: Option<Node>,
@@ -287,12 +289,12 @@ impl Builder<'_> {
         if self.written == 1 {
             self.first = span;
         }
-        if self.written > MAX_DOCUMENT_NODES {
+        if self.written > self.max_nodes {
             let start = Span::new(self.source, self.first.start, self.first.start + 1);
             return Err(self.error(
                 start,
                 over_limit(
-                    format!("the document holds more than {MAX_DOCUMENT_NODES} nodes"),
+                    format!("the document holds more than {} nodes", self.max_nodes),
                     "yaml-document-nodes",
                 ),
                 "this document",
@@ -619,6 +621,17 @@ pub fn parse_chunk(
     range: Range<usize>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Document> {
+    parse_chunk_within(source, text, range, diagnostics, MAX_DOCUMENT_NODES)
+}
+
+/// [`parse_chunk`] with documents of at most `max_nodes` nodes.
+fn parse_chunk_within(
+    source: SourceId,
+    text: &str,
+    range: Range<usize>,
+    diagnostics: &mut Vec<Diagnostic>,
+    max_nodes: usize,
+) -> Vec<Document> {
     let chunk = &text[range.clone()];
     let mut builder = Builder {
         source,
@@ -628,6 +641,7 @@ pub fn parse_chunk(
         anchors: HashMap::new(),
         aliased: Extent::default(),
         written: 0,
+        max_nodes,
         first: Span::default(),
         root: None,
         documents: Vec::new(),
@@ -689,6 +703,27 @@ fn next_char_end(text: &str, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `yaml-document-nodes` with a small cap (tests/limits.rs has the real one, ignored by
+    /// default for its 32 MB input): the count restarts per document, and a document past the
+    /// cap stops its chunk with the limit named (the loader cuts files into one chunk per
+    /// document, so the next document is still read: tests/limits.rs).
+    #[test]
+    fn a_document_past_the_node_cap_is_left_out_and_the_next_read() {
+        let text = "a: [1, 2, 3]\n---\nb: [1, 2, 3, 4, 5, 6, 7, 8]\n---\nc: [1, 2, 3]\n";
+        let mut diagnostics = Vec::new();
+        let documents = parse_chunk_within(SourceId(0), text, 0..text.len(), &mut diagnostics, 6);
+        let roots: Vec<String> = documents
+            .iter()
+            .filter_map(|d| d.root.as_map().map(|m| m[0].key.text.to_string()))
+            .collect();
+        assert_eq!(roots, ["a"]);
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(
+            diagnostics[0].message,
+            "the document holds more than 6 nodes (the `yaml-document-nodes` limit)"
+        );
+    }
 
     fn parse(text: &str) -> (Vec<Document>, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
