@@ -11,7 +11,7 @@ use dopol::engine::Engine;
 use dopol::engine::observed::Observed;
 use dopol::pipeline::{InputOptions, evaluate_files};
 use dopol::report::{diff, effective, filter::Filters};
-use dopol::testkit::{Manifests, RateLimitSpec, Target, manifests};
+use dopol::testkit::{RateLimitSpec, Target, manifests};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,10 +79,6 @@ fn effective_of(files: &[PathBuf], with: &[PathBuf]) -> (Value, Vec<String>) {
     (serde_json::from_slice(&out).expect("JSON"), found)
 }
 
-fn set_of(bytes: &[u8]) -> Manifests {
-    manifests(bytes)
-}
-
 /// The effective rules of every (path, kind): key → source.
 fn rules_by_path(doc: &Value) -> BTreeMap<(String, String), BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
@@ -109,7 +105,7 @@ proptest! {
     /// are split across them.
     #[test]
     fn output_is_deterministic_and_independent_of_files(bytes in prop::collection::vec(any::<u8>(), 0..256), per_file in 1usize..5) {
-        let set = set_of(&bytes);
+        let set = manifests(&bytes);
         let one = scratch();
         write(&one, &set.documents, set.documents.len());
         let split = scratch();
@@ -130,7 +126,7 @@ proptest! {
     /// generated policy of that name targets the path's Gateway, listener, route or rule.
     #[test]
     fn every_source_targets_an_element_of_its_path(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        let set = set_of(&bytes);
+        let set = manifests(&bytes);
         let dir = scratch();
         write(&dir, &set.documents, 3);
         let (doc, _) = effective_of(std::slice::from_ref(&dir), &[]);
@@ -150,7 +146,7 @@ proptest! {
     /// objects already present changes nothing either.
     #[test]
     fn inert_additions_change_nothing(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        let set = set_of(&bytes);
+        let set = manifests(&bytes);
         let dir = scratch();
         write(&dir, &set.documents, 4);
         let base = effective_of(std::slice::from_ref(&dir), &[]).0;
@@ -174,7 +170,7 @@ proptest! {
     /// `diff X X` finds nothing.
     #[test]
     fn a_revision_does_not_differ_from_itself(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        let set = set_of(&bytes);
+        let set = manifests(&bytes);
         let dir = scratch();
         write(&dir, &set.documents, 2);
         prop_assert!(self_diff_is_empty(&dir));
@@ -184,7 +180,7 @@ proptest! {
     /// The RateLimitPolicy fold equals the reference model of SPEC §4's table.
     #[test]
     fn the_kuadrant_fold_follows_the_table(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        let set = set_of(&bytes);
+        let set = manifests(&bytes);
         let dir = scratch();
         write(&dir, &set.documents, 5);
         let (doc, _) = effective_of(std::slice::from_ref(&dir), &[]);
@@ -265,9 +261,8 @@ fn reference_fold(policies: &[RateLimitSpec], path: &str) -> BTreeMap<String, St
         return BTreeMap::new();
     };
     let level = |p: &RateLimitSpec| -> Option<u8> {
-        let (namespace, name) = p.name.split_once('/')?;
+        let (namespace, _) = p.name.split_once('/')?;
         let object = format!("{namespace}/{}", p.target_name);
-        let _ = name;
         match (p.target_kind, &p.section) {
             ("Gateway", None) if object == e.gateway => Some(0),
             ("Gateway", Some(s)) if object == e.gateway && *s == e.listener => Some(1),
@@ -326,7 +321,7 @@ fn most_generated_sets_produce_an_effective_policy() {
         let bytes: Vec<u8> = (0..128u32)
             .map(|i| (i.wrapping_mul(2_654_435_761).wrapping_add(seed * 40_503) >> 13) as u8)
             .collect();
-        let set = set_of(&bytes);
+        let set = manifests(&bytes);
         let dir = scratch();
         write(&dir, &set.documents, 4);
         let (doc, diagnostics) = effective_of(std::slice::from_ref(&dir), &[]);

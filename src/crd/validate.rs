@@ -740,8 +740,8 @@ impl Walk {
             return;
         }
         // Rules reading `oldSelf` without `optionalOldSelf` do not run on a create; a rule
-        // dopol cannot evaluate is listed once per kind by the catalog.
-        // Rules that hold on the fast path are done; the others are evaluated in full.
+        // dopol cannot evaluate is listed once per kind by the catalog. Rules that hold on the
+        // fast path are done; the others are evaluated in full.
         let mut direct = super::cel::Direct::new(node, schema, root);
         let positions: Vec<usize> = (schema.rules.iter().enumerate())
             .filter(|(_, rule)| !rule.is_transition() || rule.optional_old_self)

@@ -17,10 +17,10 @@
 //! exactly. So a verdict of this path is always the verdict of the general path: it only
 //! skips the copy.
 
-use super::super::schema::{Additional, Schema, Type};
+use super::super::schema::Schema;
 use super::CompiledRule;
 use super::library::{self, MATCHES_FUNCTION};
-use super::value::{escape, plain_key};
+use super::value::{Member, Shape, escape, escaped_keys, member, plain_key, shape};
 use crate::expr::{MAX_EVALUATION_STEPS, STEP_FUNCTION};
 use crate::yaml::node::Entry;
 use crate::yaml::{Node, Value as Yaml};
@@ -279,10 +279,8 @@ impl<'a> Direct<'a> {
             }
             Op::And(ops) => V::Bool(self.bool(&ops[0])? && self.bool(&ops[1])?),
             Op::Or(ops) => V::Bool(self.bool(&ops[0])? || self.bool(&ops[1])?),
-            Op::Not(a) | Op::NotStrictlyFalse(a) => {
-                let b = self.bool(a)?;
-                V::Bool(if matches!(op, Op::Not(_)) { !b } else { b })
-            }
+            Op::Not(a) => V::Bool(!self.bool(a)?),
+            Op::NotStrictlyFalse(a) => V::Bool(self.bool(a)?),
             Op::Step(cost) => {
                 library::charge(*cost).map_err(|_| GiveUp)?;
                 V::Bool(true)
@@ -383,34 +381,16 @@ fn lit_value(lit: &Lit) -> V<'_> {
 
 /// `node` as [`super::to_cel`] converts it, for the kinds this path reads.
 fn typed<'a>(node: &'a Node, schema: &'a Schema) -> R<V<'a>> {
-    match &node.value {
-        Yaml::Null => return Ok(V::Null),
-        Yaml::Int(i) if schema.int_or_string => return Ok(V::Int(*i)),
-        Yaml::String(s) if schema.int_or_string => return Ok(V::Str(Cow::Borrowed(s))),
-        _ => {}
-    }
-    match (schema.ty, &node.value) {
-        (Some(Type::Object), Yaml::Map(entries)) => {
-            Ok(V::Object(entries, schema, schema.embedded_resource))
-        }
-        (Some(Type::Array), Yaml::Seq(items)) => match &schema.items {
-            Some(item) => Ok(V::List(items, item)),
-            None => Err(GiveUp),
-        },
-        (Some(Type::String), Yaml::String(s)) => match schema.format.as_deref() {
-            Some("byte" | "duration" | "date" | "date-time") => Err(GiveUp),
-            _ => Ok(V::Str(Cow::Borrowed(s))),
-        },
-        (Some(Type::Integer), Yaml::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
-            Ok(V::Int(*f as i64))
-        }
-        (Some(Type::Number), Yaml::Int(i)) => Ok(V::Double(*i as f64)),
-        (_, Yaml::Bool(b)) => Ok(V::Bool(*b)),
-        (_, Yaml::Int(i)) => Ok(V::Int(*i)),
-        (_, Yaml::Float(f)) => Ok(V::Double(*f)),
-        (_, Yaml::String(s)) => Ok(V::Str(Cow::Borrowed(s))),
-        _ => Err(GiveUp),
-    }
+    Ok(match shape(node, schema) {
+        Shape::Null => V::Null,
+        Shape::Bool(b) => V::Bool(b),
+        Shape::Int(i) => V::Int(i),
+        Shape::Double(f) => V::Double(f),
+        Shape::Str(s) => V::Str(Cow::Borrowed(s)),
+        Shape::Object(entries) => V::Object(entries, schema, schema.embedded_resource),
+        Shape::List(items, item) => V::List(items, item),
+        Shape::Formatted(..) | Shape::Untyped => return Err(GiveUp),
+    })
 }
 
 /// The entry `key` of a typed object: what the converted map holds under that key (for an
@@ -432,32 +412,13 @@ fn field<'a>(
     Ok(None)
 }
 
-/// Whether the converted object is keyed by escaped property names (else by the keys as
-/// written).
-fn escaped_keys(schema: &Schema, resource: bool) -> bool {
-    resource || !schema.properties.is_empty()
-}
-
-/// The value `entry` contributes to its converted object, if any (its key is then the
-/// entry's key, unescaped names only: see [`field`]).
+/// The value `entry` contributes to its converted object, if any.
 fn visible<'a>(entry: &'a Entry, schema: &'a Schema, resource: bool) -> R<Option<V<'a>>> {
-    let name = &*entry.key.text;
-    if escaped_keys(schema, resource) {
-        return match (name, schema.property(name)) {
-            ("apiVersion" | "kind", _) if resource => Ok(match &entry.value.value {
-                Yaml::String(s) => Some(V::Str(Cow::Borrowed(s))),
-                _ => None,
-            }),
-            ("metadata", _) if resource => Err(GiveUp),
-            (_, Some(s)) if entry.value.is_null() && !s.nullable => Ok(None),
-            (_, Some(s)) => typed(&entry.value, s).map(Some),
-            (_, None) => Ok(None),
-        };
-    }
-    match &schema.additional {
-        Additional::Schema(values) if entry.value.is_null() && !values.nullable => Ok(None),
-        Additional::Schema(values) => typed(&entry.value, values).map(Some),
-        _ => Ok(None),
+    match member(entry, schema, resource) {
+        Member::Absent => Ok(None),
+        Member::TypeMeta(s) => Ok(Some(V::Str(Cow::Borrowed(s)))),
+        Member::ObjectMeta => Err(GiveUp),
+        Member::Value(node, s) => typed(node, s).map(Some),
     }
 }
 

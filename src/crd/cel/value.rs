@@ -29,7 +29,7 @@
 
 use super::super::schema::{Additional, Schema, Type};
 use super::library::{ParseAs, parse_with_cel};
-use crate::yaml::{Node, Value as Yaml};
+use crate::yaml::{Entry, Node, Value as Yaml};
 use ::cel::Value;
 use ::cel::objects::{Key, Map};
 use std::collections::HashMap;
@@ -136,70 +136,130 @@ fn string(s: &str) -> Value {
     Value::String(Arc::new(s.to_string()))
 }
 
+/// What CEL value a node becomes under its schema: the one decision [`to_cel`] and the fast
+/// path (`direct.rs`) share, so that both read a value the same way.
+pub(super) enum Shape<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Double(f64),
+    Str(&'a str),
+    /// A string the schema's `format` makes bytes, a duration or a timestamp.
+    Formatted(&'a str, &'a str),
+    /// An object: its entries, and whether it is a resource (root or embedded).
+    Object(&'a [Entry]),
+    /// A list and its items' schema.
+    List(&'a [Node], &'a Schema),
+    /// A list or map without a usable schema: converted by its YAML type.
+    Untyped,
+}
+
+pub(super) fn shape<'a>(node: &'a Node, schema: &'a Schema) -> Shape<'a> {
+    match (&node.value, schema.ty) {
+        (Yaml::Null, _) => Shape::Null,
+        (Yaml::Int(i), _) if schema.int_or_string => Shape::Int(*i),
+        (Yaml::String(s), _) if schema.int_or_string => Shape::Str(s),
+        (Yaml::Map(entries), Some(Type::Object)) => Shape::Object(entries),
+        (Yaml::Seq(items), Some(Type::Array)) => match &schema.items {
+            Some(item) => Shape::List(items, item),
+            None => Shape::Untyped,
+        },
+        (Yaml::String(s), Some(Type::String)) => match schema.format.as_deref() {
+            Some(f @ ("byte" | "duration" | "date" | "date-time")) => Shape::Formatted(s, f),
+            _ => Shape::Str(s),
+        },
+        (Yaml::Float(f), Some(Type::Integer)) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
+            Shape::Int(*f as i64)
+        }
+        (Yaml::Int(i), Some(Type::Number)) => Shape::Double(*i as f64),
+        (Yaml::Bool(b), _) => Shape::Bool(*b),
+        (Yaml::Int(i), _) => Shape::Int(*i),
+        (Yaml::Float(f), _) => Shape::Double(*f),
+        (Yaml::String(s), _) => Shape::Str(s),
+        (Yaml::Seq(_) | Yaml::Map(_), _) => Shape::Untyped,
+    }
+}
+
+/// What an entry of a typed object contributes to the converted map.
+pub(super) enum Member<'a> {
+    /// Nothing: an undeclared field, or a pruned null.
+    Absent,
+    /// A resource's `apiVersion` or `kind`.
+    TypeMeta(&'a str),
+    /// A resource's `metadata` (only `name` and `generateName` are visible).
+    ObjectMeta,
+    /// A value under its schema.
+    Value(&'a Node, &'a Schema),
+}
+
+/// Whether a converted object is keyed by escaped property names (else by the keys as
+/// written, for a map with an `additionalProperties` schema).
+pub(super) fn escaped_keys(schema: &Schema, resource: bool) -> bool {
+    resource || !schema.properties.is_empty()
+}
+
+pub(super) fn member<'a>(entry: &'a Entry, schema: &'a Schema, resource: bool) -> Member<'a> {
+    let name = &*entry.key.text;
+    let values = match (escaped_keys(schema, resource), &schema.additional) {
+        (true, _) => match (name, schema.property(name)) {
+            ("apiVersion" | "kind", _) if resource => {
+                return match &entry.value.value {
+                    Yaml::String(s) => Member::TypeMeta(s),
+                    _ => Member::Absent,
+                };
+            }
+            ("metadata", _) if resource => return Member::ObjectMeta,
+            (_, property) => property,
+        },
+        (false, Additional::Schema(values)) => Some(&**values),
+        (false, _) => None,
+    };
+    match values {
+        Some(s) if entry.value.is_null() && !s.nullable => Member::Absent,
+        Some(s) => Member::Value(&entry.value, s),
+        None => Member::Absent,
+    }
+}
+
 fn convert(node: &Node, schema: &Schema, depth: usize) -> Value {
     if depth > MAX_VALUE_DEPTH {
         return Value::Null;
     }
-    match &node.value {
-        Yaml::Null => return Value::Null,
-        Yaml::Int(i) if schema.int_or_string => return Value::Int(*i),
-        Yaml::String(s) if schema.int_or_string => return string(s),
-        _ => {}
-    }
-    match (schema.ty, &node.value) {
-        (Some(Type::Object), Yaml::Map(entries)) => {
-            object(entries, schema, depth, schema.embedded_resource)
-        }
-        (Some(Type::Array), Yaml::Seq(items)) => match &schema.items {
-            Some(item) => Value::List(Arc::new(
-                items.iter().map(|n| convert(n, item, depth + 1)).collect(),
-            )),
-            None => untyped(node, depth),
-        },
-        (Some(Type::String), Yaml::String(s)) => formatted(s, schema.format.as_deref()),
-        (Some(Type::Integer), Yaml::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
-            Value::Int(*f as i64)
-        }
-        (Some(Type::Number), Yaml::Int(i)) => Value::Float(*i as f64),
-        _ => untyped(node, depth),
+    match shape(node, schema) {
+        Shape::Null => Value::Null,
+        Shape::Bool(b) => Value::Bool(b),
+        Shape::Int(i) => Value::Int(i),
+        Shape::Double(f) => Value::Float(f),
+        Shape::Str(s) => string(s),
+        Shape::Formatted(s, format) => formatted(s, format),
+        Shape::Object(entries) => object(entries, schema, depth, schema.embedded_resource),
+        Shape::List(items, item) => Value::List(Arc::new(
+            items.iter().map(|n| convert(n, item, depth + 1)).collect(),
+        )),
+        Shape::Untyped => untyped(node, depth),
     }
 }
 
 /// An object; `resource` adds the type and object meta of a resource (root or embedded).
-fn object(
-    entries: &[crate::yaml::node::Entry],
-    schema: &Schema,
-    depth: usize,
-    resource: bool,
-) -> Value {
+fn object(entries: &[Entry], schema: &Schema, depth: usize, resource: bool) -> Value {
+    let escaped = escaped_keys(schema, resource);
     let mut map: HashMap<Key, Value> = HashMap::with_capacity(entries.len());
-    if resource || !schema.properties.is_empty() {
-        for entry in entries {
-            let name = &*entry.key.text;
-            let value = match (name, schema.property(name)) {
-                ("apiVersion" | "kind", _) if resource => match &entry.value.value {
-                    Yaml::String(s) => string(s),
-                    _ => continue,
-                },
-                ("metadata", _) if resource => object_meta(&entry.value),
-                (_, Some(s)) if entry.value.is_null() && !s.nullable => continue,
-                (_, Some(s)) => convert(&entry.value, s, depth + 1),
-                (_, None) => continue,
-            };
-            if let Some(escaped) = escape(name) {
-                map.insert(Key::String(Arc::new(escaped)), value);
-            }
-        }
-    } else if let Additional::Schema(values) = &schema.additional {
-        for entry in entries {
-            if entry.value.is_null() && !values.nullable {
+    for entry in entries {
+        let value = match member(entry, schema, resource) {
+            Member::Absent => continue,
+            Member::TypeMeta(s) => string(s),
+            Member::ObjectMeta => object_meta(&entry.value),
+            Member::Value(node, s) => convert(node, s, depth + 1),
+        };
+        let key = if escaped {
+            let Some(name) = escape(&entry.key.text) else {
                 continue;
-            }
-            map.insert(
-                Key::String(Arc::new(entry.key.text.to_string())),
-                convert(&entry.value, values, depth + 1),
-            );
-        }
+            };
+            name
+        } else {
+            entry.key.text.to_string()
+        };
+        map.insert(Key::String(Arc::new(key)), value);
     }
     Value::Map(Map { map: Arc::new(map) })
 }
@@ -215,12 +275,12 @@ fn object_meta(node: &Node) -> Value {
     Value::Map(Map { map: Arc::new(map) })
 }
 
-fn formatted(s: &str, format: Option<&str>) -> Value {
+fn formatted(s: &str, format: &str) -> Value {
     let parsed = match format {
-        Some("byte") => decode_base64(s).map(|b| Value::Bytes(Arc::new(b))),
-        Some("duration") => parse_with_cel(ParseAs::Duration, s),
-        Some("date") => parse_with_cel(ParseAs::Timestamp, &format!("{s}T00:00:00Z")),
-        Some("date-time") => parse_with_cel(ParseAs::Timestamp, s),
+        "byte" => decode_base64(s).map(|b| Value::Bytes(Arc::new(b))),
+        "duration" => parse_with_cel(ParseAs::Duration, s),
+        "date" => parse_with_cel(ParseAs::Timestamp, &format!("{s}T00:00:00Z")),
+        "date-time" => parse_with_cel(ParseAs::Timestamp, s),
         _ => None,
     };
     parsed.unwrap_or_else(|| string(s))
