@@ -144,6 +144,7 @@ codes! {
     ConstraintEvaluation = "DPL4010", "constraint-evaluation", Warning, Finding, "A block's `when` constraint failed to evaluate or did not return a boolean, so the block was not applied.";
     PredicateInvalid = "DPL4011", "predicate-invalid", Error, Input, "A Kuadrant request-time predicate or counter expression is not valid CEL.";
     FamilyOverridesBuiltin = "DPL4012", "family-overrides-builtin", Info, Finding, "A families file declares a kind with the group and kind of a built-in one; the declaration replaces the built-in.";
+    UnknownIgnoreCode = "DPL4013", "unknown-ignore-code", Warning, Finding, "A `dopol.io/ignore` annotation names a code that does not exist, so it suppresses nothing.";
     ExtensionRefNotFound = "DPL5001", "extension-ref-not-found", Error, Finding, "A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.";
     RouteReplaced = "DPL5002", "route-replaced", Error, Finding, "An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.";
     InvalidPolicyWeight = "DPL5003", "invalid-policy-weight", Error, Finding, "`kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.";
@@ -208,6 +209,9 @@ pub struct Diagnostic {
     pub file: Option<String>,
     /// How to fix it.
     pub help: Option<String>,
+    /// The root cause's primary span when this finding follows from another one (a CRD rule
+    /// broken because a field is misspelt): it is sorted right after its root cause.
+    pub follows: Option<Span>,
 }
 
 impl Diagnostic {
@@ -221,6 +225,7 @@ impl Diagnostic {
             object: None,
             file: None,
             help: None,
+            follows: None,
         }
     }
 
@@ -267,17 +272,23 @@ impl Diagnostic {
         self.code.class() == Class::Input && self.severity == Severity::Error
     }
 
-    /// A key that sorts diagnostics by file, position, code and message.
-    pub fn sort_key(&self, sources: &SourceMap) -> (String, u32, Code, String) {
-        match self.primary_span() {
-            Some(span) => (
-                sources.get(span.source).name().to_string(),
-                span.start,
+    /// A key that sorts diagnostics by file, position, code and message; a follow-on finding
+    /// sorts right after its root cause.
+    pub fn sort_key(&self, sources: &SourceMap) -> (String, u32, bool, u32, Code, String) {
+        let own = self.primary_span();
+        match self.follows.or(own) {
+            Some(anchor) => (
+                sources.get(anchor.source).name().to_string(),
+                anchor.start,
+                self.follows.is_some(),
+                own.map_or(0, |s| s.start),
                 self.code,
                 self.message.clone(),
             ),
             None => (
                 self.file.clone().unwrap_or_default(),
+                0,
+                false,
                 0,
                 self.code,
                 self.message.clone(),
@@ -288,8 +299,64 @@ impl Diagnostic {
 
 /// Sorts diagnostics deterministically (by file, offset, code, message) and removes exact repeats.
 pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
+    link_follow_ons(diagnostics);
     diagnostics.sort_by_cached_key(|d| d.sort_key(sources));
     diagnostics.dedup();
+}
+
+/// Marks the input errors that follow from an unknown field of the same object: a finding on a
+/// mapping that holds a misspelt key (`limit:` for `limits:` makes "At least one spec.limits
+/// must be defined" fail on `spec`) is about the same mistake. The root cause is reported first
+/// and the follow-on says so, instead of inventing a cause of its own.
+fn link_follow_ons(diagnostics: &mut [Diagnostic]) {
+    let unknown: Vec<(String, Span, String)> = diagnostics
+        .iter()
+        .filter(|d| d.code == Code::UnknownField)
+        .filter_map(|d| Some((d.object.clone()?, d.primary_span()?, d.message.clone())))
+        .collect();
+    if unknown.is_empty() {
+        return;
+    }
+    for d in diagnostics.iter_mut() {
+        if d.code == Code::UnknownField || d.follows.is_some() || d.code.class() != Class::Input {
+            continue;
+        }
+        let (Some(object), Some(own)) = (d.object.as_deref(), d.primary_span()) else {
+            continue;
+        };
+        let root = unknown.iter().find(|(o, span, _)| {
+            o == object
+                && span.source == own.source
+                && own.start <= span.start
+                && span.end <= own.end
+        });
+        if let Some((_, span, message)) = root {
+            d.follows = Some(*span);
+            let note = format!("this follows from the {message} reported above (DPL1009)");
+            d.help = Some(match d.help.take() {
+                Some(help) => format!("{note}\n{help}"),
+                None => note,
+            });
+        }
+    }
+}
+
+/// Where a suggested command's inputs go: `lint` replaces it with the run's own input flags
+/// (`-f manifests/ -n shop ...`) before rendering, so that a `help:` line copies and runs as is.
+pub const RUN_INPUTS: &str = "\u{1}inputs";
+
+/// `see `dopol COMMAND -f ...``: a help line suggesting another dopol command on the same input.
+pub fn see_command(command: impl fmt::Display) -> String {
+    format!("see `dopol {command}{RUN_INPUTS}`")
+}
+
+/// Completes the commands [`see_command`] suggested with `inputs` (leading space included).
+pub fn complete_commands(diagnostics: &mut [Diagnostic], inputs: &str) {
+    for help in diagnostics.iter_mut().filter_map(|d| d.help.as_mut()) {
+        if help.contains(RUN_INPUTS) {
+            *help = help.replace(RUN_INPUTS, inputs);
+        }
+    }
 }
 
 /// The message of a limit hit: what happened, with the limit's value, and the limit's name as

@@ -820,14 +820,15 @@ fn typo_kuadrant_ratelimitpolicy() {
     ]);
     assert_eq!(
         crd_findings(&out),
+        // The unknown field is the root cause: reported first, the rule it breaks after it.
         owned(&[
+            ("DPL1009", 24, 3, "unknown field \"spec.limit\""),
             (
                 "DPL1016",
                 23,
                 3,
                 "spec: Invalid value: \"object\": At least one spec.limits must be defined"
             ),
-            ("DPL1009", 24, 3, "unknown field \"spec.limit\""),
         ])
     );
 }

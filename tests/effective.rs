@@ -425,7 +425,7 @@ fn assume_gateways_creates_stand_ins_for_application_repositories() {
 fn unserved_api_version_is_reported_and_still_evaluated_as_v1() {
     let out = effective(&["testdata/deprecated"], &[]);
     out.code(0).stderr_has(&[
-        "× [DPL1007] RateLimitPolicy infra/old uses `kuadrant.io/v1beta3`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to kuadrant.io/v1",
+        "⚠ [DPL1007] RateLimitPolicy infra/old uses `kuadrant.io/v1beta3`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to kuadrant.io/v1",
         "help: change `apiVersion` to kuadrant.io/v1; dopol evaluates this object as v1 meanwhile",
     ]);
     let doc = out.json();

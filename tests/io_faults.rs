@@ -312,7 +312,7 @@ fn full_disk_is_reported() {
         .spawn()
         .unwrap();
     let out = finish(child, Duration::from_secs(10));
-    no_bug(&out).code(2).stderr_has(&[
+    no_bug(&out).code(3).stderr_has(&[
         "cannot write the output to stdout",
         "No space left on device",
     ]);

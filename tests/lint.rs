@@ -456,6 +456,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         8,
     ),
     (
+        "DPL4013",
+        &["testdata/lint/unknown-ignore-code"],
+        "warning",
+        "testdata/lint/unknown-ignore-code/manifests.yaml",
+        8,
+    ),
+    (
         "DPL5009",
         &["testdata/kgateway/scope-headers/manifests.yaml"],
         "warning",

@@ -65,12 +65,12 @@ pub fn man(args: &ManArgs) -> Exit {
         Some(dir) => {
             if let Err(e) = std::fs::create_dir_all(dir) {
                 eprintln!("error: cannot create {}: {e}", dir.display());
-                return Exit::Usage;
+                return Exit::Input;
             }
             for (name, content) in pages {
                 if let Err(e) = std::fs::write(dir.join(&name), content) {
                     eprintln!("error: cannot write {}: {e}", dir.join(&name).display());
-                    return Exit::Usage;
+                    return Exit::Input;
                 }
             }
             Exit::Success

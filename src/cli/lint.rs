@@ -51,7 +51,12 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     }
     let options = LintOptions {
         fail_on: args.fail_on.severity(),
-        min_severity: args.min_severity.severity(),
+        // `-q` prints only errors, as in every command.
+        min_severity: if args.input.display.quiet {
+            crate::diag::Severity::Error
+        } else {
+            args.min_severity.severity()
+        },
         ignore: parse_codes(&args.ignore)?,
     };
     let declared = match session::declared(&args.input) {
@@ -77,7 +82,8 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     }
     let run = Run::start_with(&args.input, &declared)?;
     let model = &run.evaluated.model;
-    let result = lint::apply(lint::collect(&run.evaluated), model, &options);
+    let mut result = lint::apply(lint::collect(&run.evaluated), model, &options);
+    crate::diag::complete_commands(&mut result.shown, &session::input_flags(&args.input));
 
     let text = match args.output {
         LintFormat::Human => render::diagnostics::render_human(
@@ -96,6 +102,14 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     }
     if !args.input.display.quiet {
         eprintln!("{}", result.summary());
+    }
+    let hidden_by = if args.input.display.quiet {
+        "-q".to_string()
+    } else {
+        format!("--min-severity {}", options.min_severity.as_str())
+    };
+    if let Some(why) = result.hidden_failure(options.fail_on, &hidden_by) {
+        eprintln!("error: {why}");
     }
     Ok(match result.status {
         LintStatus::Passed => Exit::Success,
@@ -117,6 +131,7 @@ fn stopped(
         shown,
         suppressed: 0,
         hidden: 0,
+        hidden_failing: Vec::new(),
         objects: 0,
         files: sources.len(),
         status: LintStatus::InputErrors,

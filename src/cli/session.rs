@@ -1,7 +1,7 @@
 //! What every command shares: turning flags into pipeline options and filters, printing
 //! diagnostics to stderr, writing documents to stdout, and exit codes.
 
-use super::args::{ColorChoice, DisplayArgs, FilterArgs, InputArgs};
+use super::args::{ColorChoice, DisplayArgs, FilterArgs, GatewayApiChannel, InputArgs};
 use crate::diag::{self, Diagnostic, Severity};
 use crate::model::Model;
 use crate::pipeline::InputOptions;
@@ -19,7 +19,7 @@ pub enum Exit {
     Findings = 1,
     /// 2: usage error.
     Usage = 2,
-    /// 3: input errors.
+    /// 3: input errors, or the output could not be written (a full disk).
     Input = 3,
     /// 4: internal error.
     Internal = 4,
@@ -83,8 +83,8 @@ impl Session {
         let min = self.min_severity();
         let shown: Vec<Diagnostic> = diagnostics
             .iter()
+            .map(as_reported)
             .filter(|d| d.severity >= min)
-            .cloned()
             .collect();
         let mut stderr = io::stderr().lock();
         if !shown.is_empty() {
@@ -293,9 +293,69 @@ pub fn write_document(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> E
         Ok(()) => Exit::Success,
         Err(e) => {
             eprintln!("error: cannot write the output to stdout: {e}");
-            Exit::Usage
+            Exit::Input
         }
     }
+}
+
+/// The flags that name this run's input, shell-quoted, with a leading space: what a suggested
+/// command needs to run on the same objects (`-f`, `-n`, what-ifs, families, CRDs, settings).
+pub fn input_flags(input: &InputArgs) -> String {
+    let mut flags: Vec<(&str, &str)> = Vec::new();
+    flags.extend(input.files.iter().map(|f| ("-f", f.as_str())));
+    flags.extend(input.namespace.iter().map(|n| ("-n", n.as_str())));
+    flags.extend(input.with.iter().map(|w| ("--with", w.as_str())));
+    flags.extend(input.without.iter().map(|w| ("--without", w.as_str())));
+    flags.extend(input.families.iter().map(|f| ("--families", f.as_str())));
+    flags.extend(input.crds.iter().map(|c| ("--crds", c.as_str())));
+    if input.gateway_api_channel == GatewayApiChannel::Standard {
+        flags.push(("--gateway-api-channel", "standard"));
+    }
+    if input.assume_gateways {
+        flags.push(("--assume-gateways", ""));
+    }
+    let settings = [
+        ("--kgateway-policy-merge", &input.kgateway_policy_merge),
+        (
+            "--kgateway-global-policy-namespace",
+            &input.kgateway_global_policy_namespace,
+        ),
+    ];
+    for (flag, value) in settings {
+        flags.extend(value.iter().map(|v| (flag, v.as_str())));
+    }
+    flags
+        .iter()
+        .map(|(flag, value)| match value {
+            &"" => format!(" {flag}"),
+            value => format!(" {flag} {}", shell_quoted(value)),
+        })
+        .collect()
+}
+
+/// `value` as a POSIX shell word.
+fn shell_quoted(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./:=,@%+-".contains(&b));
+    if plain {
+        value.to_string()
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
+    }
+}
+
+/// A diagnostic as a report command shows it. Only input errors make such a run fail (exit 3);
+/// an error-level *finding* (a policy whose target is missing: `Accepted=False`) is what the
+/// report is about, not an error of the run, so it is shown as a warning — `lint` keeps its
+/// severity, since there it fails the run.
+fn as_reported(diagnostic: &Diagnostic) -> Diagnostic {
+    let mut shown = diagnostic.clone();
+    if shown.severity == Severity::Error && !shown.is_input_error() {
+        shown.severity = Severity::Warning;
+    }
+    shown
 }
 
 /// `-f -` with stdin a terminal is a usage error: reading would wait for typed manifests, which

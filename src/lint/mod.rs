@@ -15,6 +15,7 @@ use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::pipeline::Evaluated;
 use crate::words::counted;
+use std::collections::BTreeMap;
 
 /// What to report and what fails the run.
 #[derive(Clone, Debug)]
@@ -57,6 +58,9 @@ pub struct LintResult {
     pub suppressed: usize,
     /// Findings below `--min-severity`.
     pub hidden: usize,
+    /// The hidden findings that fail the run anyway (at or above `--fail-on`), per code: a run
+    /// that fails because of findings it does not print says which.
+    pub hidden_failing: Vec<(Code, usize)>,
     /// Objects checked.
     pub objects: usize,
     /// Files read.
@@ -74,7 +78,9 @@ impl LintResult {
     /// A one-line summary, e.g. `2 errors, 1 warning, 3 infos (1 suppressed) in 12 objects from 3 files`.
     pub fn summary(&self) -> String {
         let mut parts = Vec::new();
-        if self.shown.is_empty() {
+        if self.shown.is_empty() && self.hidden > 0 {
+            parts.push("nothing shown".to_string());
+        } else if self.shown.is_empty() {
             parts.push("no issues".to_string());
         } else {
             parts.push(counted(self.count(Severity::Error), "error"));
@@ -102,6 +108,36 @@ impl LintResult {
     }
 }
 
+impl LintResult {
+    /// Why a run fails when the findings that fail it are not printed (`--min-severity`, `-q`):
+    /// `lint failed on 3 findings not shown by --min-severity error: DPL4001 (...) ×2, ...`.
+    /// `hidden_by` names the option that hid them.
+    pub fn hidden_failure(&self, fail_on: Severity, hidden_by: &str) -> Option<String> {
+        if self.status != LintStatus::Failed || self.hidden_failing.is_empty() {
+            return None;
+        }
+        let total: usize = self.hidden_failing.iter().map(|(_, n)| n).sum();
+        let codes: Vec<String> = self
+            .hidden_failing
+            .iter()
+            .map(|(code, n)| match n {
+                1 => format!("{code} ({})", code.name()),
+                n => format!("{code} ({}) ×{n}", code.name()),
+            })
+            .collect();
+        let lead = if self.shown.iter().any(|d| d.severity >= fail_on) {
+            "lint also fails on"
+        } else {
+            "lint failed on"
+        };
+        Some(format!(
+            "{lead} {} not shown by {hidden_by}: {}",
+            counted(total, "finding"),
+            codes.join(", ")
+        ))
+    }
+}
+
 /// Every diagnostic about the evaluated input.
 pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = evaluated.diagnostics().cloned().collect();
@@ -110,6 +146,7 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     let (observed, constraint_warnings) = Observed::new(&engine);
     diagnostics.extend(constraint_warnings);
     diagnostics.extend(checks::ordering::check(&observed));
+    diagnostics.extend(checks::suppression::check(&evaluated.model));
     for evaluator in engine.evaluators() {
         diagnostics.extend(evaluator.lint(&observed));
     }
@@ -150,10 +187,15 @@ pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOpti
     let (shown, hidden): (Vec<Diagnostic>, Vec<Diagnostic>) = kept
         .into_iter()
         .partition(|d| d.severity >= options.min_severity);
+    let mut hidden_failing: BTreeMap<Code, usize> = BTreeMap::new();
+    for d in hidden.iter().filter(|d| d.severity >= options.fail_on) {
+        *hidden_failing.entry(d.code).or_default() += 1;
+    }
     LintResult {
         shown,
         suppressed: suppressed.len(),
         hidden: hidden.len(),
+        hidden_failing: hidden_failing.into_iter().collect(),
         objects: model.objects.len(),
         files: model.sources.len() - model.registry.declared_sources().len(),
         status: if input_errors {

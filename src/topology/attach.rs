@@ -37,7 +37,8 @@ impl RejectionReason {
         }
     }
 
-    fn code(self) -> Code {
+    /// The diagnostic code that reports the refusal.
+    pub fn code(self) -> Code {
         match self {
             RejectionReason::ParentNotFound => Code::ParentNotFound,
             RejectionReason::NoMatchingParent => Code::NoMatchingParent,

@@ -15,6 +15,7 @@ pub mod targets;
 use crate::diag::{Code, Diagnostic};
 use crate::model::Model;
 use crate::model::gateway::Route;
+use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
 pub use delegation::Delegation;
 pub use targets::{PolicyTargets, Target};
@@ -66,6 +67,48 @@ fn nn(namespace: &str, name: &str) -> String {
 }
 
 impl Topology {
+    /// Why a policy target is in the path to nothing, naming the root cause a user fixes, with
+    /// that cause's span when a finding reports it: `Gateway infra/gw, which no route is attached
+    /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
+    /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
+    /// the route's own finding instead of inventing a cause.
+    pub fn unreached(&self, model: &Model, target: targets::Target) -> (String, Option<Span>) {
+        use targets::Target;
+        let described = target.describe(model);
+        let route = match target {
+            Target::Gateway(_) | Target::Listener(..) => {
+                return (format!("{described}, which no route is attached to"), None);
+            }
+            Target::Route(r) | Target::RouteRule(r, _) => r,
+        };
+        if !self.route_listeners[route as usize].is_empty() {
+            return (format!("{described}, which is on no path"), None);
+        }
+        let mut codes: Vec<Code> = self
+            .rejections
+            .iter()
+            .filter(|r| r.route == route)
+            .map(|r| r.reason.code())
+            .collect();
+        codes.sort();
+        codes.dedup();
+        if codes.is_empty() {
+            codes.push(Code::RouteNotAttached);
+        }
+        let route_object = targets::Target::Route(route).describe(model);
+        let root = self
+            .diagnostics
+            .iter()
+            .find(|d| codes.contains(&d.code) && d.object.as_deref() == Some(&route_object))
+            .and_then(Diagnostic::primary_span);
+        let codes: Vec<String> = codes.iter().map(|c| format!("{c} {}", c.name())).collect();
+        let why = format!(
+            "{described}, which is attached to no listener (see {} on the route)",
+            codes.join(", ")
+        );
+        (why, root)
+    }
+
     /// Builds the topology of a model.
     pub fn build(model: &Model) -> Topology {
         let mut diagnostics = Vec::new();

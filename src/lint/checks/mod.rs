@@ -7,6 +7,7 @@ pub mod granularity;
 pub mod input;
 pub mod ordering;
 pub mod outcomes;
+pub mod suppression;
 pub mod targets;
 
 use super::doc::CheckDoc;
@@ -24,6 +25,7 @@ pub fn all_docs() -> impl Iterator<Item = &'static CheckDoc> {
         outcomes::DOCS,
         ordering::DOCS,
         granularity::DOCS,
+        suppression::DOCS,
         extensions::DOCS,
         crate::policy::declared::DOCS,
     ]

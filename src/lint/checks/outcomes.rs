@@ -9,6 +9,7 @@ use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
 use crate::policy::{BlockKind, Level, Policy};
 use crate::report::status::conditions;
+use crate::source::Span;
 use crate::topology::targets::Target;
 use std::collections::BTreeMap;
 
@@ -59,31 +60,7 @@ pub fn check(observed: &Observed<'_, '_>, owns: &dyn Fn(&Policy) -> bool) -> Vec
                 continue;
             }
             "Unknown" => {
-                let on_paths = observed.entries_of_policy[index as usize].len();
-                let (message, label) = if on_paths == 0 {
-                    (
-                        format!(
-                            "{} targets {}, which has no route beneath it; the policy is in the path to nothing",
-                            policy.display(),
-                            policy.targets[0]
-                        ),
-                        "no route is attached beneath this target",
-                    )
-                } else {
-                    (
-                        format!(
-                            "{} is on {} but none of its rules applies on any of them (its constraints did not hold)",
-                            policy.display(),
-                            crate::words::counted(on_paths, "path")
-                        ),
-                        "never applied",
-                    )
-                };
-                diagnostics.push(
-                    Diagnostic::new(Code::PolicyUnreachable, message)
-                        .with_label(policy.targets[0].name_span, label)
-                        .with_object(policy.display()),
-                );
+                diagnostics.push(unreachable(observed, index, target));
                 continue;
             }
             _ => {}
@@ -122,6 +99,78 @@ pub fn check(observed: &Observed<'_, '_>, owns: &dyn Fn(&Policy) -> bool) -> Vec
     diagnostics
 }
 
+/// DPL4002: a policy in the path to nothing, or on paths where none of its rules applies, with
+/// the cause a user fixes: the target's own finding (a route attached nowhere), a policy with no
+/// rule at all (its unknown field, when one was reported), or `when` constraints that never held.
+fn unreachable(observed: &Observed<'_, '_>, index: u32, target: Target) -> Diagnostic {
+    let model = observed.engine.model;
+    let policy = &model.policies[index as usize];
+    let on_paths = observed.entries_of_policy[index as usize].len();
+    let (message, label, root) = if on_paths == 0 {
+        let (why, root) = observed.engine.topology.unreached(model, target);
+        (
+            format!(
+                "{} targets {why}; the policy is in the path to nothing",
+                policy.display()
+            ),
+            "in the path to nothing",
+            root,
+        )
+    } else {
+        let paths = crate::words::counted(on_paths, "path");
+        let (why, root) = if policy.blocks.iter().all(|b| b.rules.is_empty()) {
+            let (fields, root) = unknown_fields(model, policy);
+            (format!("it has no rule{fields}"), root)
+        } else if policy.blocks.iter().any(|b| b.constraint.is_some()) {
+            (
+                "its `when` constraints did not hold on any of them".into(),
+                None,
+            )
+        } else {
+            ("every one of its rules is deactivated there".into(), None)
+        };
+        (
+            format!(
+                "{} is on {paths} but none of its rules applies on any of them: {why}",
+                policy.display()
+            ),
+            "never applied",
+            root,
+        )
+    };
+    Diagnostic {
+        follows: root,
+        ..Diagnostic::new(Code::PolicyUnreachable, message)
+            .with_label(policy.targets[0].name_span, label)
+            .with_object(policy.display())
+    }
+}
+
+/// `; its unknown field "spec.limit" (DPL1009) may be meant to hold them` when reading the
+/// policy reported unknown fields (a kind read without its CRD keeps such an object), with the
+/// first one's span.
+fn unknown_fields(model: &crate::model::Model, policy: &Policy) -> (String, Option<Span>) {
+    let object = policy.display();
+    let found: Vec<&Diagnostic> = model
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::UnknownField && d.object.as_deref() == Some(&object))
+        .collect();
+    let fields: Vec<&str> = found
+        .iter()
+        .map(|d| d.message.trim_start_matches("unknown field "))
+        .collect();
+    let text = match fields.as_slice() {
+        [] => String::new(),
+        [field] => format!("; its unknown field {field} (DPL1009) may be meant to hold them"),
+        many => format!(
+            "; its unknown fields {} (DPL1009) may be meant to hold them",
+            many.join(", ")
+        ),
+    };
+    (text, found.first().and_then(|d| d.primary_span()))
+}
+
 /// DPL4001. A Gateway- or listener-level policy of defaults that every route replaces is the
 /// documented pattern (a deny-all default each route brings its own policy for): info. An
 /// override, or a route-level policy, that loses everywhere is probably an accident: warning.
@@ -154,5 +203,8 @@ fn overridden(policy: &Policy, target: Target, condition: &str) -> Diagnostic {
     .with_severity(severity)
     .with_label(policy.name_span, label)
     .with_object(policy.display())
-    .with_help(format!("see `dopol reach {}`", policy.namespaced_name()))
+    .with_help(crate::diag::see_command(format_args!(
+        "reach {}",
+        policy.namespaced_name()
+    )))
 }

@@ -29,16 +29,20 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
 fn unreachable(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
     let model = evaluator.model;
     let policy = &model.policies[index as usize];
-    let target = evaluator.topology.targets.of_policy[index as usize][0].describe(model);
-    Diagnostic::new(
-        Code::PolicyUnreachable,
-        format!(
-            "{} targets {target}, which has no route beneath it; the policy is in the path to nothing",
-            policy.display()
-        ),
-    )
-    .with_label(policy.name_span, "no route is attached beneath its targets")
-    .with_object(policy.display())
+    let target = evaluator.topology.targets.of_policy[index as usize][0];
+    let (why, root) = evaluator.topology.unreached(model, target);
+    Diagnostic {
+        follows: root,
+        ..Diagnostic::new(
+            Code::PolicyUnreachable,
+            format!(
+                "{} targets {why}; the policy is in the path to nothing",
+                policy.display()
+            ),
+        )
+        .with_label(policy.name_span, "in the path to nothing")
+        .with_object(policy.display())
+    }
 }
 
 /// A policy holding slots on paths whose rules are effective or merged on none of them.
@@ -75,6 +79,9 @@ fn overridden(
     .with_severity(severity)
     .with_label(policy.name_span, "overridden everywhere")
     .with_object(policy.display())
-    .with_help(format!("see `dopol reach {}`", policy.namespaced_name()));
+    .with_help(crate::diag::see_command(format_args!(
+        "reach {}",
+        policy.namespaced_name()
+    )));
     Some(diagnostic)
 }
