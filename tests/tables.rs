@@ -145,7 +145,7 @@ fn identifiers_are_never_cut_and_rows_may_then_overflow() {
     out.code(0);
     out.stdout_has(&[
         "listener https, route rule shop/catalog#rule-1\n",
-        "                 authorization#deny-anonymous  infra/platform-auth    {patternMatching: {…\n",
+        "                 authorization#deny-anonymous  infra/platform-auth    {patternMatching: {patterns: [{…\n",
     ]);
 }
 

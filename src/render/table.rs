@@ -11,7 +11,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The fewest columns a free-text column keeps beside the identifiers (fewer when its text is
 /// shorter); with less room it goes on lines of its own.
-const MIN_TEXT_WIDTH: usize = 20;
+const MIN_TEXT_WIDTH: usize = 32;
 
 /// The indentation of free text on lines of its own.
 const STACK_INDENT: &str = "    ";
@@ -303,8 +303,8 @@ mod tests {
     #[test]
     fn free_text_is_cut_to_the_width_and_names_are_not() {
         assert_eq!(
-            finish(&sample(), Some(35)),
-            "NAME         VALUE\na-long-name  0123456789abcdefghijk…\nb            short\n"
+            finish(&sample(), Some(46)),
+            "NAME         VALUE\na-long-name  0123456789abcdefghijklmnopqrstuv…\nb            short\n"
         );
         assert_eq!(
             finish(&sample(), None),
@@ -318,7 +318,7 @@ mod tests {
         // Names wider than the room: text keeps its minimum, the line overflows.
         assert_eq!(
             finish(&sample(), Some(8)).lines().nth(1),
-            Some("a-long-name  0123456789abcdefghi…")
+            Some("a-long-name  0123456789abcdefghijklmnopqrstu…")
         );
     }
 
