@@ -3,30 +3,30 @@
 //! and JSON items name their path's parts.
 
 mod common;
-use common::{dopol, effective};
+use common::{Output, dopol, effective};
 use serde_json::{Value, json};
 
 /// Every path has a RateLimitPolicy; only shop/cart has an AuthPolicy.
 const GAPS: &str = "testdata/uncovered";
 
-fn uncovered_json(extra: &[&str]) -> Value {
-    let mut args = vec!["effective", "-f", GAPS, "--uncovered", "-o", "json"];
+/// `dopol effective -f GAPS --uncovered <extra>`.
+fn uncovered(extra: &[&str]) -> Output {
+    let mut args = vec!["effective", "-f", GAPS, "--uncovered"];
     args.extend_from_slice(extra);
-    let out = dopol(&args);
+    dopol(&args)
+}
+
+fn uncovered_json(extra: &[&str]) -> Value {
+    let mut args = vec!["-o", "json"];
+    args.extend_from_slice(extra);
+    let out = uncovered(&args);
     out.code(0);
     out.json()
 }
 
 #[test]
 fn uncovered_lists_the_paths_without_an_auth_policy() {
-    let out = dopol(&[
-        "effective",
-        "-f",
-        GAPS,
-        "--uncovered",
-        "--kind",
-        "AuthPolicy",
-    ]);
+    let out = uncovered(&["--kind", "AuthPolicy"]);
     out.code(0);
     assert_eq!(
         out.stdout,
@@ -85,29 +85,13 @@ fn uncovered_checks_every_kind_in_the_input_by_default() {
 
 #[test]
 fn uncovered_says_when_every_path_is_covered() {
-    let out = dopol(&[
-        "effective",
-        "-f",
-        GAPS,
-        "--uncovered",
-        "--kind",
-        "RateLimitPolicy",
-    ]);
+    let out = uncovered(&["--kind", "RateLimitPolicy"]);
     out.code(0);
     assert_eq!(out.stdout, "");
     out.stderr_has(&["Every path has an effective RateLimitPolicy (4 paths evaluated)."]);
     let doc = uncovered_json(&["--kind", "RateLimitPolicy"]);
     assert_eq!(doc["items"], json!([]));
-    let yaml = dopol(&[
-        "effective",
-        "-f",
-        GAPS,
-        "--uncovered",
-        "-o",
-        "yaml",
-        "--kind",
-        "authpolicy",
-    ]);
+    let yaml = uncovered(&["-o", "yaml", "--kind", "authpolicy"]);
     yaml.code(0);
     assert!(
         yaml.stdout
@@ -120,26 +104,10 @@ fn uncovered_says_when_every_path_is_covered() {
 
 #[test]
 fn uncovered_refuses_policy_and_compact() {
-    dopol(&[
-        "effective",
-        "-f",
-        GAPS,
-        "--uncovered",
-        "--policy",
-        "shop/cart-auth",
-    ])
-    .code(2)
-    .stderr_has(&["--policy"]);
-    dopol(&[
-        "effective",
-        "-f",
-        GAPS,
-        "--uncovered",
-        "--compact",
-        "-o",
-        "json",
-    ])
-    .code(2);
+    uncovered(&["--policy", "shop/cart-auth"])
+        .code(2)
+        .stderr_has(&["--policy"]);
+    uncovered(&["--compact", "-o", "json"]).code(2);
 }
 
 #[test]
