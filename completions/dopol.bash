@@ -178,11 +178,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -193,7 +193,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__effective)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --uncovered --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -264,11 +264,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -354,11 +354,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -726,11 +726,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -800,11 +800,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -898,11 +898,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -984,11 +984,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -999,7 +999,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --gateway --route --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1053,12 +1053,20 @@ _dopol() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --route)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "tree dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "tree dot mermaid json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "tree dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "tree dot mermaid json yaml" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -55,13 +55,15 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kind -d 'Only 
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand effective" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l compact -d 'With `-o json`: print each distinct effective policy once and map every path id to the ids of its policies (`kind: EffectivePolicyIndex`; `jq \'.paths["<pathId>"]\'`)'
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l uncovered -d 'List the paths with no effective policy of the kinds given with `--kind` (default: every kind the input has a policy of), and which kinds each lacks (`kind: UncoveredPathList`)'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
@@ -81,7 +83,8 @@ complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kind -d 'Only
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
@@ -106,7 +109,8 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -l kind -d 'Only thi
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
@@ -128,7 +132,8 @@ complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-global-po
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c dopol -n "__fish_dopol_using_subcommand reach" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
@@ -154,7 +159,8 @@ complete -c dopol -n "__fish_dopol_using_subcommand explain" -l route -d 'Explai
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l rule -d 'Only this rule of the route (its name, or `rule-N`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l listener -d 'Only paths through this listener (`name`, or `[ns/]gateway#name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kind -d 'Only this policy kind. Repeatable' -r
-complete -c dopol -n "__fish_dopol_using_subcommand explain" -s o -l output -d 'Output format (`table` prints the explanation as text)' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s o -l output -d 'Output format (`table` prints the explanation as text)' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
@@ -175,9 +181,13 @@ complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-global
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l gateway -d 'Only this Gateway (`name` or `ns/name`), with what is attached to it' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l route -d 'Only this route (`name` or `ns/name`), under the listeners that accepted it, and the routes it delegates to' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s o -l output -d 'Output format' -r -f -a "tree\t'An indented tree'
 dot\t'Graphviz DOT'
-mermaid\t'A Mermaid flowchart'"
+mermaid\t'A Mermaid flowchart'
+json\t'A JSON document (`kind: Topology`)'
+yaml\t'A YAML document (`kind: Topology`)'"
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s q -l quiet -d 'Print only error diagnostics'
@@ -228,7 +238,8 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-global-pol
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
@@ -256,7 +267,8 @@ complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-global-
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c dopol -n "__fish_dopol_using_subcommand request" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
+wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l tls -d 'The gRPC call uses TLS (scheme https, default port 443)'

@@ -193,7 +193,7 @@ fn table_groups_by_gateway_listener_and_route_rule() {
     out.code(0);
     let expected = "\
 Gateway infra/gw (class kuadrant)
-LISTENER  ROUTE RULE        KIND        RULE              SOURCE          VALUE
+LISTENER  ROUTE RULE        KIND        RULE KEY          SOURCE          VALUE
 http      app/route#rule-1  AuthPolicy  authentication#a  infra/gw-auth   {plain: {selector: gateway}, metrics: false, priority: 0}
                                         authorization#b   infra/gw-auth   {opa: {rego: gateway, allValues: false}, metrics: false, priority: 0}
                                         authorization#d   app/route-auth  {opa: {rego: route, allValues: false}, metrics: false, priority: 0}

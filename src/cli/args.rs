@@ -141,12 +141,23 @@ pub struct FilterArgs {
 /// Output formats of reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
-    /// Human-readable tables.
+    /// Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is
+    /// cut with `…`, names never are. Not cut when stdout is a file or a pipe.
     Table,
+    /// Tables with whole values, every row naming its whole path (Gateway, listener, route
+    /// rule), so each line found with `grep` keeps its context.
+    Wide,
     /// A YAML document.
     Yaml,
     /// A JSON document (SPEC §8 contracts).
     Json,
+}
+
+impl ReportFormat {
+    /// Whether the format is for people (`table` or `wide`).
+    pub fn is_table(self) -> bool {
+        matches!(self, ReportFormat::Table | ReportFormat::Wide)
+    }
 }
 
 /// Arguments of `effective`, `overridden` and `status`.
@@ -170,6 +181,10 @@ pub struct EffectiveArgs {
     /// ids of its policies (`kind: EffectivePolicyIndex`; `jq '.paths["<pathId>"]'`).
     #[arg(long)]
     pub compact: bool,
+    /// List the paths with no effective policy of the kinds given with `--kind` (default: every
+    /// kind the input has a policy of), and which kinds each lacks (`kind: UncoveredPathList`).
+    #[arg(long, conflicts_with_all = ["compact", "policy"])]
+    pub uncovered: bool,
 }
 
 /// `dopol reach`.
@@ -231,6 +246,10 @@ pub enum TopologyOutput {
     Dot,
     /// A Mermaid flowchart.
     Mermaid,
+    /// A JSON document (`kind: Topology`).
+    Json,
+    /// A YAML document (`kind: Topology`).
+    Yaml,
 }
 
 /// `dopol topology`.
@@ -238,6 +257,13 @@ pub enum TopologyOutput {
 pub struct TopologyArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Only this Gateway (`name` or `ns/name`), with what is attached to it.
+    #[arg(long, value_name = "[NS/]NAME")]
+    pub gateway: Option<String>,
+    /// Only this route (`name` or `ns/name`), under the listeners that accepted it, and the
+    /// routes it delegates to.
+    #[arg(long, value_name = "[NS/]NAME")]
+    pub route: Option<String>,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = TopologyOutput::Tree)]
     pub output: TopologyOutput,

@@ -1,6 +1,6 @@
 //! `dopol diff`.
 
-use super::args::{DiffArgs, InputArgs, ReportFormat};
+use super::args::{DiffArgs, InputArgs};
 use super::session::{self, Exit, Session, UsageError, worst};
 use crate::engine::Engine;
 use crate::engine::observed::Observed;
@@ -127,7 +127,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     );
 
     let report = diff::build(&old_observed, &new_observed);
-    if report.is_empty() && args.output == ReportFormat::Table {
+    if report.is_empty() && args.output.is_table() {
         eprintln!("No differences.");
         return Ok(exit);
     }

@@ -1,10 +1,12 @@
-//! `dopol effective`.
+//! `dopol effective` (and `--uncovered`).
 
 use super::args::{EffectiveArgs, ReportFormat};
 use super::session::{self, Exit, Run, UsageError, worst};
-use crate::engine::Engine;
+use crate::engine::{EffectiveSet, Engine};
 use crate::render;
-use crate::report::{effective, effective_index::EffectiveIndex};
+use crate::report::filter::Filters;
+use crate::report::{effective, effective_index::EffectiveIndex, uncovered};
+use std::io;
 
 /// Runs `dopol effective`.
 pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
@@ -21,33 +23,77 @@ pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
     diagnostics.extend(engine_diagnostics);
     let exit = run.finish(diagnostics);
 
-    let report = effective::build(&engine, &set, &filters);
-    let written = session::write_document(|out| match args.output {
-        ReportFormat::Json if compact => render::write_json(out, &EffectiveIndex::new(&report)),
-        ReportFormat::Json => render::effective_json::write(out, &report),
-        ReportFormat::Yaml => render::write_yaml(out, &report),
-        ReportFormat::Table => {
-            if report.items.is_empty() {
-                eprintln!(
-                    "No effective policies ({} evaluated).",
-                    crate::words::counted(run.evaluated.topology.paths.len(), "path")
-                );
-                return Ok(());
-            }
-            out.write_all(
-                render::effective::render_table(
-                    &report,
-                    &run.evaluated.model,
-                    &run.evaluated.topology,
-                )
-                .as_bytes(),
-            )
-        }
-    });
+    let written = if effective_args.uncovered {
+        write_uncovered(&engine, &set, &filters, args.output)
+    } else {
+        write_effective(&engine, &set, &filters, args.output, compact)
+    };
     // The process exits next: skip freeing what may be gigabytes of trees, one node at a time.
-    crate::platform::discard(report);
     crate::platform::discard(set);
     crate::platform::discard(engine);
     crate::platform::discard(run);
     Ok(worst(exit, written))
+}
+
+/// Writes the `EffectivePolicyList` (or its index, or tables with "(none)" rows).
+fn write_effective<'m>(
+    engine: &Engine<'m>,
+    set: &EffectiveSet<'m>,
+    filters: &Filters,
+    output: ReportFormat,
+    compact: bool,
+) -> Exit {
+    let report = effective::build(engine, set, filters);
+    let written = session::write_document(|out| match output {
+        ReportFormat::Json if compact => render::write_json(out, &EffectiveIndex::new(&report)),
+        ReportFormat::Json => render::effective_json::write(out, &report),
+        ReportFormat::Yaml => render::write_yaml(out, &report),
+        ReportFormat::Table | ReportFormat::Wide => {
+            if report.items.is_empty() {
+                return nothing_shown(engine, "No effective policies");
+            }
+            let none = effective::none_rows(engine, set, filters, &report);
+            let text = render::effective::render_table(
+                &report,
+                &none,
+                engine.model,
+                engine.topology,
+                session::table_layout(output),
+            );
+            out.write_all(text.as_bytes())
+        }
+    });
+    crate::platform::discard(report);
+    written
+}
+
+/// Writes the `UncoveredPathList`.
+fn write_uncovered<'m>(
+    engine: &Engine<'m>,
+    set: &EffectiveSet<'m>,
+    filters: &Filters,
+    output: ReportFormat,
+) -> Exit {
+    let report = uncovered::build(engine, set, filters);
+    if output.is_table() && report.items.is_empty() {
+        let kinds: Vec<&str> = report.kinds.iter().map(|k| k.kind).collect();
+        let what = if kinds.is_empty() {
+            "No policy kinds to check (the input has no policies; name one with --kind)".into()
+        } else {
+            format!("Every path has an effective {}", kinds.join(", "))
+        };
+        return session::write_document(|_| nothing_shown(engine, &what));
+    }
+    session::write_report_with(output, &report, |layout| {
+        render::effective::uncovered_table(&report, engine.model, engine.topology, layout)
+    })
+}
+
+/// Says on stderr that a table would be empty, and of how many paths.
+fn nothing_shown(engine: &Engine<'_>, what: &str) -> io::Result<()> {
+    eprintln!(
+        "{what} ({} evaluated).",
+        crate::words::counted(engine.topology.paths.len(), "path")
+    );
+    Ok(())
 }

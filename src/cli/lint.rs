@@ -5,7 +5,7 @@ use super::session::{self, Exit, Run, UsageError};
 use crate::diag::Code;
 use crate::lint::{self, LintOptions, LintStatus, doc};
 use crate::render;
-use crate::render::table::{finish, new_table};
+use crate::render::table::{Column, Table, finish};
 
 fn parse_codes(values: &[String]) -> Result<Vec<Code>, UsageError> {
     values
@@ -24,7 +24,12 @@ fn parse_codes(values: &[String]) -> Result<Vec<Code>, UsageError> {
 }
 
 fn catalogue() -> String {
-    let mut table = new_table(&["CODE", "NAME", "SEVERITY", "SUMMARY"]);
+    let mut table = Table::new(vec![
+        Column::Id("CODE"),
+        Column::Id("NAME"),
+        Column::Id("SEVERITY"),
+        Column::Text("SUMMARY"),
+    ]);
     for code in Code::ALL {
         table.add_row(vec![
             code.as_str(),
@@ -33,7 +38,7 @@ fn catalogue() -> String {
             code.summary(),
         ]);
     }
-    finish(&table)
+    finish(&table, session::table_width())
 }
 
 /// Runs `dopol lint`.

@@ -1,12 +1,14 @@
 //! `dopol overridden`, `status`, `reach`, `explain`, `topology`.
 
-use super::args::{ExplainArgs, ReachArgs, ReportArgs, ReportFormat, TopologyArgs, TopologyOutput};
+use super::args::{ExplainArgs, FilterArgs, ReachArgs, ReportArgs, TopologyArgs, TopologyOutput};
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
 use crate::engine::observed::Observed;
 use crate::render::observability;
+use crate::render::table::Layout;
 use crate::render::topology::{self, TopologyFormat};
 use crate::report::filter::{self, matches_name};
+use crate::report::topology::Scope;
 use crate::report::{explain, overridden, reach, status};
 
 /// Runs a report over every rule's outcomes (`overridden`, `status`).
@@ -15,7 +17,7 @@ fn outcome_report<R: serde::Serialize>(
     build: impl FnOnce(&Observed<'_, '_>, &filter::Filters) -> R,
     is_empty: impl FnOnce(&R) -> bool,
     empty_message: &str,
-    table: impl FnOnce(&R) -> String,
+    table: impl FnOnce(&R, Layout) -> String,
 ) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
@@ -25,13 +27,13 @@ fn outcome_report<R: serde::Serialize>(
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
     let report = build(&observed, &filters);
-    if is_empty(&report) && args.output == ReportFormat::Table {
+    if is_empty(&report) && args.output.is_table() {
         eprintln!("{empty_message}");
         return Ok(exit);
     }
     Ok(worst(
         exit,
-        session::write_report(args.output, &report, || table(&report)),
+        session::write_report_with(args.output, &report, |layout| table(&report, layout)),
     ))
 }
 
@@ -108,7 +110,9 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     let report = reach::build(&observed, policy, key);
     Ok(worst(
         exit,
-        session::write_report(args.output, &report, || observability::reach_text(&report)),
+        session::write_report_with(args.output, &report, |layout| {
+            observability::reach_text(&report, layout)
+        }),
     ))
 }
 
@@ -189,8 +193,8 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     let exit = run.finish(diagnostics);
     Ok(worst(
         exit,
-        session::write_report(args.output, &report, || {
-            observability::explain_text(&report)
+        session::write_report_with(args.output, &report, |layout| {
+            observability::explain_text(&report, layout)
         }),
     ))
 }
@@ -198,14 +202,31 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
 /// Runs `dopol topology`.
 pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
-    let (_, diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    let model = &run.evaluated.model;
+    let wanted = FilterArgs {
+        gateway: args.gateway.clone(),
+        route: args.route.clone(),
+        ..FilterArgs::default()
+    };
+    let mut filters = session::filters(&wanted, &args.input, model)?;
+    filters.chains = run.evaluated.topology.chains.clone();
+    let scope = Scope::new(model, &run.evaluated.topology, &filters);
+    let (_, diagnostics) = Engine::new(model, &run.evaluated.topology);
     let exit = run.finish(diagnostics);
     let format = match args.output {
         TopologyOutput::Tree => TopologyFormat::Tree,
         TopologyOutput::Dot => TopologyFormat::Dot,
         TopologyOutput::Mermaid => TopologyFormat::Mermaid,
+        TopologyOutput::Json | TopologyOutput::Yaml => {
+            let document = topology::document(model, &run.evaluated.topology, &scope);
+            let written = session::write_document(|out| match args.output {
+                TopologyOutput::Json => crate::render::write_json(out, &document),
+                _ => crate::render::write_yaml(out, &document),
+            });
+            return Ok(worst(exit, written));
+        }
     };
-    let text = topology::render(&run.evaluated.model, &run.evaluated.topology, format);
+    let text = topology::render(model, &run.evaluated.topology, &scope, format);
     Ok(worst(
         exit,
         session::write_document(|out| out.write_all(text.as_bytes())),

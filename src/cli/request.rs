@@ -29,7 +29,8 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
     .map_err(UsageError)?;
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
-    let written = session::write_report(args.output, &trace, || render::text(&trace));
+    let written =
+        session::write_report_with(args.output, &trace, |layout| render::text(&trace, layout));
     let found = if trace.matched.is_some() {
         Exit::Success
     } else {

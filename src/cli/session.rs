@@ -5,6 +5,7 @@ use super::args::{ColorChoice, DisplayArgs, FilterArgs, GatewayApiChannel, Input
 use crate::diag::{self, Diagnostic, Severity};
 use crate::model::Model;
 use crate::pipeline::InputOptions;
+use crate::render::table::Layout;
 use crate::report::filter::{self, Filters};
 use crate::source::SourceMap;
 use crate::words::{counted, counted_as};
@@ -434,12 +435,55 @@ pub fn write_report<T: serde::Serialize>(
     report: &T,
     table: impl FnOnce() -> String,
 ) -> Exit {
+    write_report_with(format, report, |_| table())
+}
+
+/// Writes a report in a machine format, or runs `table` with the table layout of `format`.
+pub fn write_report_with<T: serde::Serialize>(
+    format: super::args::ReportFormat,
+    report: &T,
+    table: impl FnOnce(Layout) -> String,
+) -> Exit {
     use super::args::ReportFormat;
     write_document(|out| match format {
         ReportFormat::Json => crate::render::write_json(out, report),
         ReportFormat::Yaml => crate::render::write_yaml(out, report),
-        ReportFormat::Table => out.write_all(table().as_bytes()),
+        ReportFormat::Table | ReportFormat::Wide => {
+            out.write_all(table(table_layout(format)).as_bytes())
+        }
     })
+}
+
+/// The widest a table line may be: `COLUMNS` when set to a number, else the width of the
+/// terminal stdout is; `None` (no limit, nothing cut) when stdout is a file or a pipe, so
+/// `> file`, `| less -S` and `| grep` see whole values.
+pub fn table_width() -> Option<usize> {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+    {
+        return Some(columns);
+    }
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))
+}
+
+/// How tables of `format` are laid out: `-o wide` has no width limit and names every row's
+/// whole path; `-o table` fits [`table_width`].
+pub fn table_layout(format: super::args::ReportFormat) -> Layout {
+    match format {
+        super::args::ReportFormat::Wide => Layout {
+            width: None,
+            wide: true,
+        },
+        _ => Layout {
+            width: table_width(),
+            wide: false,
+        },
+    }
 }
 
 /// The worse of two exit codes (input errors win over success).

@@ -1,78 +1,183 @@
 //! Table rendering of `dopol effective`: one section per Gateway, one row per rule, grouped by
-//! listener, route rule and policy kind.
+//! listener, route rule and policy kind; a path that lacks a kind other paths have shows a
+//! `(none)` row for it, so a missing AuthPolicy is seen rather than inferred from a gap. With
+//! `-o wide`, one table whose every row names its Gateway, listener and route rule. Also the
+//! table of `--uncovered`.
 
-use super::table::{blank_if_same, finish, new_table};
-use super::value::compact_truncated;
+use super::table::{Column, Layout, Table, blank_if_same, finish};
+use super::value::compact;
 use crate::model::Model;
-use crate::report::effective::EffectiveReport;
+use crate::policy::PolicyKind;
+use crate::report::effective::{EffectiveItem, EffectiveReport};
+use crate::report::uncovered::{UncoveredPath, UncoveredReport};
 use crate::topology::Topology;
 
-/// Longest value shown in a table cell.
-pub const VALUE_WIDTH: usize = 72;
+/// The columns after the path's: kind, rule key, source, value.
+const RULE_COLUMNS: [Column; 4] = [
+    Column::Id("KIND"),
+    Column::Id("RULE KEY"),
+    Column::Id("SOURCE"),
+    Column::Text("VALUE"),
+];
 
-/// Renders the report as tables.
+/// A new table: `GATEWAY` first with `-o wide`, then listener and route rule (group headings
+/// when the table is too wide for the terminal).
+fn effective_table(layout: Layout) -> Table {
+    let mut columns = Vec::new();
+    if layout.wide {
+        columns.push(Column::Id("GATEWAY"));
+    }
+    columns.extend([Column::Group("LISTENER"), Column::Group("ROUTE RULE")]);
+    columns.extend(RULE_COLUMNS);
+    Table::new(columns)
+}
+
+/// What one path shows for one kind: its effective policy, or that it has none.
+enum KindEntry<'r, 'm> {
+    Effective(&'r EffectiveItem<'m>),
+    None(&'static PolicyKind),
+}
+
+/// The entries of each path, in path order, kinds in registry order.
+fn entries_by_path<'r, 'm>(
+    report: &'r EffectiveReport<'_, 'm>,
+    none: &[UncoveredPath<'m>],
+    model: &Model,
+) -> Vec<(u32, Vec<KindEntry<'r, 'm>>)> {
+    let rank = |kind: &PolicyKind| {
+        model
+            .registry
+            .kinds()
+            .position(|k| std::ptr::eq(k, kind))
+            .unwrap_or(usize::MAX)
+    };
+    let mut rows: Vec<(u32, usize, KindEntry)> = report
+        .items
+        .iter()
+        .map(|item| (item.path, rank(item.kind), KindEntry::Effective(item)))
+        .chain(none.iter().flat_map(|u| {
+            u.missing
+                .iter()
+                .map(move |&k| (u.path, rank(k), KindEntry::None(k)))
+        }))
+        .collect();
+    rows.sort_by_key(|(path, kind, _)| (*path, *kind));
+    let mut grouped: Vec<(u32, Vec<KindEntry>)> = Vec::new();
+    for (path, _, entry) in rows {
+        match grouped.last_mut() {
+            Some((last, entries)) if *last == path => entries.push(entry),
+            _ => grouped.push((path, vec![entry])),
+        }
+    }
+    grouped
+}
+
+/// The `Gateway ns/name (class c)` line that opens a section.
+fn gateway_heading(model: &Model, gateway: u32) -> String {
+    let gateway = &model.gateways[gateway as usize];
+    format!(
+        "Gateway {}/{} (class {}){}\n",
+        gateway.namespace,
+        gateway.name,
+        gateway.class_name,
+        if gateway.assumed { " [assumed]" } else { "" }
+    )
+}
+
+/// Renders the report as tables; `none` lists the kinds each path lacks ("(none)" rows).
 pub fn render_table(
     report: &EffectiveReport<'_, '_>,
+    none: &[UncoveredPath<'_>],
     model: &Model,
     topology: &Topology,
+    layout: Layout,
 ) -> String {
     let mut out = String::new();
     let mut current_gateway: Option<u32> = None;
-    let mut table = None;
-    // The path whose rows are being written (listener and route rule are shown on its first
-    // row only), and the last kind shown within it.
-    let (mut last_path, mut last_kind) = (None, String::new());
-    for item in &report.items {
-        let path = topology.paths[item.path as usize];
+    let mut table: Option<Table> = None;
+    for (path_index, entries) in entries_by_path(report, none, model) {
+        let path = topology.paths[path_index as usize];
         let gateway = &model.gateways[path.gateway as usize];
-        if current_gateway != Some(path.gateway) {
+        if !layout.wide && current_gateway != Some(path.gateway) {
             if let Some(t) = table.take() {
-                out.push_str(&finish(&t));
+                out.push_str(&finish(&t, layout.width));
                 out.push('\n');
             }
-            out.push_str(&format!(
-                "Gateway {}/{} (class {}){}\n",
-                gateway.namespace,
-                gateway.name,
-                gateway.class_name,
-                if gateway.assumed { " [assumed]" } else { "" }
-            ));
-            table = Some(new_table(&[
-                "LISTENER",
-                "ROUTE RULE",
-                "KIND",
-                "RULE",
-                "SOURCE",
-                "VALUE",
-            ]));
+            out.push_str(&gateway_heading(model, path.gateway));
             current_gateway = Some(path.gateway);
         }
-        let table = table
-            .as_mut()
-            .expect("a table is open for the current Gateway");
-        for r in &report.rules(item) {
-            let (listener_cell, rule_cell) = if last_path == Some(item.path) {
-                (String::new(), String::new())
-            } else {
-                last_path = Some(item.path);
-                last_kind.clear();
-                (
-                    gateway.listeners[path.listener as usize].name.clone(),
-                    topology.rule_label(model, &path),
-                )
+        let table = table.get_or_insert_with(|| effective_table(layout));
+        let mut prefix = Vec::new();
+        if layout.wide {
+            prefix.push(format!("{}/{}", gateway.namespace, gateway.name));
+        }
+        prefix.push(gateway.listeners[path.listener as usize].name.clone());
+        prefix.push(topology.rule_label(model, &path));
+        // The path's cells are written on its first row only (every row with -o wide).
+        let mut first = true;
+        let mut last_kind = String::new();
+        for entry in entries {
+            let mut row_of = |kind: &str, key: String, source: String, value: String| {
+                let mut row = if first || layout.wide {
+                    prefix.clone()
+                } else {
+                    vec![String::new(); prefix.len()]
+                };
+                first = false;
+                row.extend([
+                    blank_if_same(layout, &mut last_kind, kind),
+                    key,
+                    source,
+                    value,
+                ]);
+                table.add_row(row);
             };
-            table.add_row(vec![
-                listener_cell,
-                rule_cell,
-                blank_if_same(&mut last_kind, item.policy_kind),
-                r.key.to_string(),
-                model.policies[r.policy as usize].namespaced_name(),
-                compact_truncated(r.value, VALUE_WIDTH),
-            ]);
+            match entry {
+                KindEntry::Effective(item) => {
+                    for r in &report.rules(item) {
+                        row_of(
+                            item.policy_kind,
+                            r.key.to_string(),
+                            model.policies[r.policy as usize].namespaced_name(),
+                            compact(r.value),
+                        );
+                    }
+                }
+                KindEntry::None(kind) => {
+                    row_of(kind.kind, "(none)".into(), String::new(), String::new());
+                }
+            }
         }
     }
     if let Some(t) = table {
-        out.push_str(&finish(&t));
+        out.push_str(&finish(&t, layout.width));
     }
     out
+}
+
+/// `dopol effective --uncovered` as a table: every row a whole path and the kinds it lacks.
+pub fn uncovered_table(
+    report: &UncoveredReport<'_>,
+    model: &Model,
+    topology: &Topology,
+    layout: Layout,
+) -> String {
+    let mut table = Table::new(vec![
+        Column::Id("GATEWAY"),
+        Column::Id("LISTENER"),
+        Column::Id("ROUTE RULE"),
+        Column::Id("MISSING"),
+    ]);
+    for item in &report.items {
+        let path = &topology.paths[item.path as usize];
+        let fields = report.fields(item);
+        let missing: Vec<&str> = item.missing.iter().map(|k| k.kind).collect();
+        table.add_row(vec![
+            fields.gateway,
+            fields.listener.to_string(),
+            topology.rule_label(model, path),
+            missing.join(", "),
+        ]);
+    }
+    finish(&table, layout.width)
 }

@@ -91,7 +91,7 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Writes the report as pretty JSON (SPEC §8 `EffectivePolicyList`).
+/// Writes the report as pretty JSON (`EffectivePolicyList`).
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
     if report.items.is_empty() {
         let empty: [(); 0] = [];
@@ -125,6 +125,15 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
         push_str(&mut head, item.policy_group);
         head.extend_from_slice(b",\n      \"pathId\": ");
         push_str(&mut head, item.path_id);
+        let fields = report.fields(item);
+        head.extend_from_slice(b",\n      \"gateway\": ");
+        push_str(&mut head, &fields.gateway);
+        head.extend_from_slice(b",\n      \"listener\": ");
+        push_str(&mut head, fields.listener);
+        head.extend_from_slice(b",\n      \"route\": ");
+        push_str(&mut head, &fields.route);
+        head.extend_from_slice(b",\n      \"rule\": ");
+        push_str(&mut head, fields.rule);
         head.extend_from_slice(b",\n");
         out.write_all(&head)?;
         out.write_all(&bodies[body_of[item.fold as usize] as usize])?;

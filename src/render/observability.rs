@@ -1,6 +1,6 @@
 //! Human renderings of `status`, `overridden`, `reach` and `explain`.
 
-use super::table::{blank_if_same, finish, new_table};
+use super::table::{Column, Layout, Table, blank_if_same, finish, finish_indented};
 use crate::policy::locator_name as short;
 use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanation};
 use crate::report::overridden::OverriddenReport;
@@ -46,9 +46,14 @@ pub fn compact_path(id: &str) -> String {
 }
 
 /// `dopol status` as two tables: conditions, then rule outcomes.
-pub fn status_table(report: &StatusReport) -> String {
-    let mut conditions = new_table(&[
-        "KIND", "POLICY", "ACCEPTED", "ENFORCED", "REASON", "MESSAGE",
+pub fn status_table(report: &StatusReport, layout: Layout) -> String {
+    let mut conditions = Table::new(vec![
+        Column::Id("KIND"),
+        Column::Id("POLICY"),
+        Column::Id("ACCEPTED"),
+        Column::Id("ENFORCED"),
+        Column::Id("REASON"),
+        Column::Text("MESSAGE"),
     ]);
     for item in &report.items {
         let accepted = &item.conditions[0];
@@ -68,9 +73,13 @@ pub fn status_table(report: &StatusReport) -> String {
             message,
         ]);
     }
-    let mut out = finish(&conditions);
-    out.push_str(&conflicts_table(report));
-    let mut rules = new_table(&["POLICY", "RULE", "OUTCOMES"]);
+    let mut out = finish(&conditions, layout.width);
+    out.push_str(&conflicts_table(report, layout));
+    let mut rules = Table::new(vec![
+        Column::Group("POLICY"),
+        Column::Id("RULE KEY"),
+        Column::Text("OUTCOMES"),
+    ]);
     let mut last_policy = String::new();
     for item in &report.items {
         for rule in &item.rules {
@@ -85,7 +94,7 @@ pub fn status_table(report: &StatusReport) -> String {
                     .join(", ")
             };
             rules.add_row(vec![
-                blank_if_same(&mut last_policy, short(&item.policy)),
+                blank_if_same(layout, &mut last_policy, short(&item.policy)),
                 rule.key.clone(),
                 text,
             ]);
@@ -93,15 +102,20 @@ pub fn status_table(report: &StatusReport) -> String {
     }
     if rules.row_count() > 0 {
         out.push('\n');
-        out.push_str(&finish(&rules));
+        out.push_str(&finish(&rules, layout.width));
     }
     out
 }
 
 /// The targets policies lost to another policy of their kind (per-ancestor `conflictedBy`),
 /// with the holder and why it came first; empty when there are none.
-fn conflicts_table(report: &StatusReport) -> String {
-    let mut table = new_table(&["POLICY", "CONFLICTED ON", "HELD BY", "WHY"]);
+fn conflicts_table(report: &StatusReport, layout: Layout) -> String {
+    let mut table = Table::new(vec![
+        Column::Group("POLICY"),
+        Column::Id("CONFLICTED ON"),
+        Column::Id("HELD BY"),
+        Column::Text("WHY"),
+    ]);
     let mut last_policy = String::new();
     for item in &report.items {
         let notes = item
@@ -116,7 +130,7 @@ fn conflicts_table(report: &StatusReport) -> String {
             }
             seen.push(note);
             table.add_row(vec![
-                blank_if_same(&mut last_policy, short(&item.policy)),
+                blank_if_same(layout, &mut last_policy, short(&item.policy)),
                 note.target.clone(),
                 short(&note.winner).to_string(),
                 note.why.clone(),
@@ -126,12 +140,19 @@ fn conflicts_table(report: &StatusReport) -> String {
     if table.row_count() == 0 {
         return String::new();
     }
-    format!("\n{}", finish(&table))
+    format!("\n{}", finish(&table, layout.width))
 }
 
-/// `dopol overridden` as a table.
-pub fn overridden_table(report: &OverriddenReport) -> String {
-    let mut table = new_table(&["POLICY", "RULE", "OUTCOME", "BY", "WHERE"]);
+/// `dopol overridden` as a table: the paths of each lost rule in one cell, or with `-o wide`
+/// one row per path, each row whole.
+pub fn overridden_table(report: &OverriddenReport, layout: Layout) -> String {
+    let mut table = Table::new(vec![
+        Column::Group("POLICY"),
+        Column::Id("RULE KEY"),
+        Column::Id("OUTCOME"),
+        Column::Text("BY"),
+        Column::Id(if layout.wide { "PATH" } else { "WHERE" }),
+    ]);
     let (mut last_policy, mut last_rule) = (String::new(), String::new());
     for item in &report.items {
         let policy = format!(
@@ -140,7 +161,7 @@ pub fn overridden_table(report: &OverriddenReport) -> String {
             short(&item.policy),
             item.block
         );
-        let policy_cell = blank_if_same(&mut last_policy, &policy);
+        let policy_cell = blank_if_same(layout, &mut last_policy, &policy);
         if !policy_cell.is_empty() {
             last_rule.clear();
         }
@@ -148,10 +169,24 @@ pub fn overridden_table(report: &OverriddenReport) -> String {
             Some(reason) => reason.clone(),
             None => join_short(&item.by),
         };
+        let rule_cell = blank_if_same(layout, &mut last_rule, &item.key);
+        let outcome = item.outcome.to_string();
+        if layout.wide {
+            for id in &item.path_ids {
+                table.add_row(vec![
+                    policy.clone(),
+                    item.key.clone(),
+                    outcome.clone(),
+                    by.clone(),
+                    id.clone(),
+                ]);
+            }
+            continue;
+        }
         table.add_row(vec![
             policy_cell,
-            blank_if_same(&mut last_rule, &item.key),
-            item.outcome.to_string(),
+            rule_cell,
+            outcome,
             by,
             format!(
                 "{}:\n{}",
@@ -160,11 +195,11 @@ pub fn overridden_table(report: &OverriddenReport) -> String {
             ),
         ]);
     }
-    finish(&table)
+    finish(&table, layout.width)
 }
 
 /// `dopol reach` as text.
-pub fn reach_text(report: &ReachReport) -> String {
+pub fn reach_text(report: &ReachReport, layout: Layout) -> String {
     let mut out = String::new();
     let subject = match &report.rule {
         Some(key) => format!("rule {key} of {}", short(&report.policy)),
@@ -190,7 +225,12 @@ pub fn reach_text(report: &ReachReport) -> String {
     }
     if !report.lost.is_empty() {
         out.push_str("\nLost:\n");
-        let mut table = new_table(&["PATH", "RULE", "OUTCOME", "BY"]);
+        let mut table = Table::new(vec![
+            Column::Group("PATH"),
+            Column::Id("RULE KEY"),
+            Column::Id("OUTCOME"),
+            Column::Text("BY"),
+        ]);
         let mut last_path = String::new();
         for lost in &report.lost {
             let by = lost
@@ -199,15 +239,13 @@ pub fn reach_text(report: &ReachReport) -> String {
                 .clone()
                 .unwrap_or_else(|| join_short(&lost.outcome.by));
             table.add_row(vec![
-                blank_if_same(&mut last_path, &compact_path(&lost.outcome.path_id)),
+                blank_if_same(layout, &mut last_path, &compact_path(&lost.outcome.path_id)),
                 lost.key.clone(),
                 lost.outcome.outcome.to_string(),
                 by,
             ]);
         }
-        for line in finish(&table).lines() {
-            let _ = writeln!(out, "  {line}");
-        }
+        out.push_str(&finish_indented(&table, layout.width, "  "));
     }
     out
 }
@@ -224,7 +262,7 @@ fn action_symbol(action: &str) -> &'static str {
     }
 }
 
-fn explain_kind(out: &mut String, kind: &KindExplanation) {
+fn explain_kind(out: &mut String, kind: &KindExplanation, layout: Layout) {
     let _ = writeln!(
         out,
         "\n{} — {}, {}:",
@@ -232,7 +270,14 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
         counted_as(kind.policies.len(), "policy", "policies"),
         kind.order.unwrap_or("least specific first")
     );
-    let mut table = new_table(&["#", "POLICY", "TARGET", "BLOCKS", "CREATED", "WHY HERE"]);
+    let mut table = Table::new(vec![
+        Column::Id("#"),
+        Column::Id("POLICY"),
+        Column::Id("TARGET"),
+        Column::Id("BLOCKS"),
+        Column::Id("CREATED"),
+        Column::Text("WHY HERE"),
+    ]);
     for p in &kind.policies {
         table.add_row(vec![
             p.position.to_string(),
@@ -243,9 +288,7 @@ fn explain_kind(out: &mut String, kind: &KindExplanation) {
             p.why.clone(),
         ]);
     }
-    for line in finish(&table).lines() {
-        let _ = writeln!(out, "  {line}");
-    }
+    out.push_str(&finish_indented(&table, layout.width, "  "));
     defaulted_fields(out, kind);
     out.push_str(if kind.order.is_some() {
         "\n  Merge steps, in order:\n"
@@ -350,7 +393,7 @@ fn superseded_detail(step: &ExplainedStep, change: &Change) -> String {
 }
 
 /// `dopol explain` as text.
-pub fn explain_text(report: &ExplainReport) -> String {
+pub fn explain_text(report: &ExplainReport, layout: Layout) -> String {
     let mut out = String::from(
         "Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  x deactivated  ! not applied\n",
     );
@@ -360,7 +403,7 @@ pub fn explain_text(report: &ExplainReport) -> String {
             out.push_str("  no policies on this path\n");
         }
         for kind in &item.kinds {
-            explain_kind(&mut out, kind);
+            explain_kind(&mut out, kind, layout);
         }
     }
     out

@@ -1,7 +1,7 @@
 //! `dopol request` as text: the request, the listener and why, the match and the step that
 //! decided, up to five losing candidates, then per policy kind which rules apply and why.
 
-use super::table::{finish, new_table};
+use super::table::{Column, Layout, Table, finish_indented};
 use crate::policy::locator_name as short;
 use crate::report::request::{CandidateView, KindView, RequestTrace};
 use std::fmt::Write;
@@ -10,7 +10,7 @@ use std::fmt::Write;
 const SHOWN_CANDIDATES: usize = 5;
 
 /// The trace as text.
-pub fn text(trace: &RequestTrace) -> String {
+pub fn text(trace: &RequestTrace, layout: Layout) -> String {
     let mut out = String::new();
     let r = &trace.request;
     let target = match &r.grpc {
@@ -67,9 +67,9 @@ pub fn text(trace: &RequestTrace) -> String {
         }
         (None, None) => {}
     }
-    candidates(&mut out, &trace.candidates);
+    candidates(&mut out, &trace.candidates, layout);
     for kind in &trace.policies {
-        policy_kind(&mut out, kind);
+        policy_kind(&mut out, kind, layout);
     }
     if !trace.notes.is_empty() {
         out.push_str("\nNotes:\n");
@@ -80,12 +80,17 @@ pub fn text(trace: &RequestTrace) -> String {
     out
 }
 
-fn candidates(out: &mut String, candidates: &[CandidateView]) {
+fn candidates(out: &mut String, candidates: &[CandidateView], layout: Layout) {
     if candidates.is_empty() {
         return;
     }
     let _ = writeln!(out, "\nOther candidates ({}):", candidates.len());
-    let mut table = new_table(&["PATH", "MATCHED", "LOST AT", "WHY"]);
+    let mut table = Table::new(vec![
+        Column::Id("PATH"),
+        Column::Id("MATCHED"),
+        Column::Id("LOST AT"),
+        Column::Text("WHY"),
+    ]);
     for c in candidates.iter().take(SHOWN_CANDIDATES) {
         table.add_row(vec![
             c.path_id.clone(),
@@ -94,9 +99,7 @@ fn candidates(out: &mut String, candidates: &[CandidateView]) {
             c.message.clone(),
         ]);
     }
-    for line in finish(&table).lines() {
-        let _ = writeln!(out, "  {line}");
-    }
+    out.push_str(&finish_indented(&table, layout.width, "  "));
     if candidates.len() > SHOWN_CANDIDATES {
         let _ = writeln!(
             out,
@@ -106,9 +109,14 @@ fn candidates(out: &mut String, candidates: &[CandidateView]) {
     }
 }
 
-fn policy_kind(out: &mut String, kind: &KindView) {
+fn policy_kind(out: &mut String, kind: &KindView, layout: Layout) {
     let _ = writeln!(out, "\n{}:", kind.policy_kind);
-    let mut table = new_table(&["RULE", "APPLIES", "WHY", "SOURCE"]);
+    let mut table = Table::new(vec![
+        Column::Id("RULE"),
+        Column::Id("APPLIES"),
+        Column::Text("WHY"),
+        Column::Id("SOURCE"),
+    ]);
     let mut counters = Vec::new();
     for (key, rule) in &kind.rules {
         table.add_row(vec![
@@ -135,9 +143,7 @@ fn policy_kind(out: &mut String, kind: &KindView) {
             ));
         }
     }
-    for line in finish(&table).lines() {
-        let _ = writeln!(out, "  {line}");
-    }
+    out.push_str(&finish_indented(&table, layout.width, "  "));
     if !counters.is_empty() {
         out.push_str("  Counted as:\n");
         for line in counters {

@@ -1,9 +1,15 @@
 //! `dopol topology`: the GatewayClass → Gateway → listener → route → rule tree with the policies
 //! attached at each node, refused attachments with their Gateway API reason, and policies that
-//! were not accepted. Three renderings of one graph: an indented tree, Graphviz DOT, Mermaid.
+//! were not accepted. Four renderings of one graph: an indented tree, Graphviz DOT, Mermaid,
+//! and the `Topology` document of `-o json`/`-o yaml`. The filters' [`Scope`] decides which
+//! nodes the graph has.
 
 use crate::model::Model;
 use crate::policy::BlockKind;
+use crate::report::topology::{
+    GatewayNode, ListenerNode, NotAcceptedNode, PolicyRef, RefusedNode, RouteNode, RuleNode, Scope,
+    TopologyDocument,
+};
 use crate::topology::{Target, Topology};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -19,12 +25,25 @@ enum NodeKind {
     Policy,
 }
 
-/// A node: a stable id, its kind and a one-line label.
+/// The model object a node stands for.
+#[derive(Clone, Copy, Debug)]
+enum Subject {
+    Class,
+    Gateway(u32),
+    Listener(u32, u32),
+    Route(u32),
+    Rule(u32, u32),
+    /// A policy, and whether a route rule's ExtensionRef names it.
+    Policy(u32, bool),
+}
+
+/// A node: a stable id, its kind, a one-line label and what it stands for.
 #[derive(Clone, Debug)]
 struct Node {
     id: String,
     kind: NodeKind,
     label: String,
+    subject: Subject,
 }
 
 /// The graph shared by the three renderings.
@@ -42,7 +61,8 @@ struct Graph {
     /// Tree children (for the indented rendering; routes are repeated under each listener).
     tree: BTreeMap<usize, Vec<TreeChild>>,
     roots: Vec<usize>,
-    notes: Vec<String>,
+    /// Policies not accepted: index into `Model::policies`, and the line for the tree.
+    notes: Vec<(usize, String)>,
 }
 
 /// A route a Gateway refused.
@@ -50,6 +70,8 @@ struct Graph {
 struct Refusal {
     /// The route's node.
     route: usize,
+    /// Index into `Topology::rejections`.
+    rejection: usize,
     /// The Gateway's node, when the Gateway exists.
     gateway: Option<usize>,
     /// The Gateway API reason.
@@ -78,9 +100,9 @@ pub enum TopologyFormat {
     Mermaid,
 }
 
-/// Renders the topology.
-pub fn render(model: &Model, topology: &Topology, format: TopologyFormat) -> String {
-    let graph = build(model, topology);
+/// Renders the part of the topology `scope` keeps.
+pub fn render(model: &Model, topology: &Topology, scope: &Scope, format: TopologyFormat) -> String {
+    let graph = build(model, topology, scope);
     match format {
         TopologyFormat::Tree => tree(&graph),
         TopologyFormat::Dot => dot(&graph),
@@ -88,9 +110,9 @@ pub fn render(model: &Model, topology: &Topology, format: TopologyFormat) -> Str
     }
 }
 
-fn policy_label(model: &Model, policy: u32, by_extension: bool) -> String {
-    let p = &model.policies[policy as usize];
-    let mut blocks: Vec<String> = p
+/// A policy's blocks: `bare`, `spec`, or the block and its strategy (`defaults merge`).
+fn policy_blocks(model: &Model, policy: u32) -> Vec<String> {
+    model.policies[policy as usize]
         .blocks
         .iter()
         .map(|b| match b.kind {
@@ -98,7 +120,12 @@ fn policy_label(model: &Model, policy: u32, by_extension: bool) -> String {
             BlockKind::Spec => "spec".to_string(),
             k => format!("{} {}", k.as_str(), b.strategy.as_str()),
         })
-        .collect();
+        .collect()
+}
+
+fn policy_label(model: &Model, policy: u32, by_extension: bool) -> String {
+    let p = &model.policies[policy as usize];
+    let mut blocks = policy_blocks(model, policy);
     if by_extension {
         blocks.push("via ExtensionRef".into());
     }
@@ -110,10 +137,26 @@ fn policy_label(model: &Model, policy: u32, by_extension: bool) -> String {
     )
 }
 
-fn build(model: &Model, topology: &Topology) -> Graph {
+/// The rule nodes the scope keeps.
+fn kept_rules(graph: &Graph, scope: &Scope, rules: Vec<usize>) -> Vec<usize> {
+    rules
+        .into_iter()
+        .filter(|&n| match graph.nodes[n].subject {
+            Subject::Rule(r, k) => scope.rule(r, k),
+            _ => true,
+        })
+        .collect()
+}
+
+fn build(model: &Model, topology: &Topology, scope: &Scope) -> Graph {
     let mut graph = Graph::default();
-    let add = |graph: &mut Graph, id: String, kind: NodeKind, label: String| {
-        graph.nodes.push(Node { id, kind, label });
+    let add = |graph: &mut Graph, id: String, kind: NodeKind, label: String, subject: Subject| {
+        graph.nodes.push(Node {
+            id,
+            kind,
+            label,
+            subject,
+        });
         graph.nodes.len() - 1
     };
 
@@ -144,6 +187,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                     id: format!("policy:{}", policy.locator),
                     kind: NodeKind::Policy,
                     label: policy_label(model, p, by_extension.contains(&p)),
+                    subject: Subject::Policy(p, by_extension.contains(&p)),
                 });
                 graph.nodes.len() - 1
             });
@@ -176,6 +220,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             id.clone(),
             NodeKind::Route,
             format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name),
+            Subject::Route(r),
         );
         attach(graph, Target::Route(r), node);
         let rules: Vec<usize> = route
@@ -188,6 +233,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                     format!("{id}#{}", rule.name),
                     NodeKind::Rule,
                     format!("rule {}", rule.name),
+                    Subject::Rule(r, k as u32),
                 );
                 graph.edges.push((node, rule_node));
                 attach(graph, Target::RouteRule(r, k as u32), rule_node);
@@ -223,7 +269,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
     });
     let mut class_nodes: BTreeMap<String, usize> = BTreeMap::new();
     let mut gateway_nodes: BTreeMap<u32, usize> = BTreeMap::new();
-    for g in gateways {
+    for g in gateways.into_iter().filter(|&g| scope.gateway(g)) {
         let gateway = &model.gateways[g as usize];
         let class = *class_nodes
             .entry(gateway.class_name.clone())
@@ -233,6 +279,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                     format!("class:{}", gateway.class_name),
                     NodeKind::Class,
                     format!("GatewayClass {}", gateway.class_name),
+                    Subject::Class,
                 );
                 graph.roots.push(node);
                 node
@@ -248,6 +295,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             format!("gateway:{}/{}", gateway.namespace, gateway.name),
             NodeKind::Gateway,
             gateway_label,
+            Subject::Gateway(g),
         );
         gateway_nodes.insert(g, gateway_node);
         graph.edges.push((class, gateway_node));
@@ -258,6 +306,9 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             .push(TreeChild::Node(gateway_node));
         attach_policies(&mut graph, Target::Gateway(g), gateway_node);
         for (l, listener) in gateway.listeners.iter().enumerate() {
+            if !scope.listener(g, l as u32) {
+                continue;
+            }
             let mut label = format!("listener {}", listener.name);
             if !gateway.assumed {
                 let _ = write!(label, " ({}:{}", listener.protocol, listener.port);
@@ -274,6 +325,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
                 ),
                 NodeKind::Listener,
                 label,
+                Subject::Listener(g, l as u32),
             );
             graph.edges.push((gateway_node, listener_node));
             graph
@@ -285,8 +337,11 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             for &r in routes_of_listener
                 .get(&(g, l as u32))
                 .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .filter(|&&r| scope.route(g, l as u32, r))
             {
                 let (node, rules) = route_node(&mut graph, r, &mut attach_policies);
+                let rules = kept_rules(&graph, scope, rules);
                 graph.edges.push((listener_node, node));
                 graph
                     .tree
@@ -297,7 +352,10 @@ fn build(model: &Model, topology: &Topology) -> Graph {
         }
     }
 
-    for rejection in &topology.rejections {
+    for (index, rejection) in topology.rejections.iter().enumerate() {
+        if !scope.refusal(model, rejection) {
+            continue;
+        }
         let (node, _) = route_node(&mut graph, rejection.route, &mut attach_policies);
         let gateway = rejection
             .gateway
@@ -311,6 +369,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             .unwrap_or_default();
         graph.refused.push(Refusal {
             route: node,
+            rejection: index,
             gateway,
             reason: rejection.reason.as_str(),
             text: format!(
@@ -327,6 +386,9 @@ fn build(model: &Model, topology: &Topology) -> Graph {
     }
     for delegation in &topology.delegations {
         let (parent_route, parent_rule) = delegation.parent;
+        if !scope.rule(parent_route, parent_rule) {
+            continue;
+        }
         let (_, parent_rules) = route_node(&mut graph, parent_route, &mut attach_policies);
         let rule_node = parent_rules[parent_rule as usize];
         let (child_node, child_rules) =
@@ -336,6 +398,7 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             .iter()
             .map(|&r| child_rules[r as usize])
             .collect();
+        let kept = kept_rules(&graph, scope, kept);
         graph.delegation_edges.push((rule_node, child_node));
         graph
             .tree
@@ -344,16 +407,200 @@ fn build(model: &Model, topology: &Topology) -> Graph {
             .push(TreeChild::Delegated(child_node, kept));
     }
     for (p, message) in topology.targets.not_accepted.iter().enumerate() {
-        if let Some(message) = message {
+        if let Some(message) = message
+            .as_ref()
+            .filter(|_| scope.unattached_policy(model, p))
+        {
             let policy = &model.policies[p];
-            graph.notes.push(format!(
+            let line = format!(
                 "{} {}: not accepted — {message} (TargetNotFound)",
                 policy.kind.kind,
                 policy.namespaced_name()
-            ));
+            );
+            graph.notes.push((p, line));
         }
     }
     graph
+}
+
+/// The `Topology` document of the part of the topology `scope` keeps.
+pub fn document(model: &Model, topology: &Topology, scope: &Scope) -> TopologyDocument {
+    let graph = build(model, topology, scope);
+    let walk = DocumentWalk {
+        model,
+        graph: &graph,
+    };
+    let gateways = graph
+        .roots
+        .iter()
+        .flat_map(|&class| walk.children(class))
+        .filter_map(|child| match child {
+            TreeChild::Node(n) => match graph.nodes[n].subject {
+                Subject::Gateway(g) => Some(walk.gateway(n, g)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let refused = graph
+        .refused
+        .iter()
+        .map(|refusal| {
+            let rejection = &topology.rejections[refusal.rejection];
+            let route = &model.routes[rejection.route as usize];
+            let parent = &route.parent_refs[rejection.parent_ref as usize];
+            RefusedNode {
+                route_kind: route.kind.as_str(),
+                route: format!("{}/{}", route.namespace, route.name),
+                gateway: format!("{}/{}", parent.namespace, parent.name),
+                section_name: parent.section_name.clone(),
+                reason: refusal.reason,
+                message: rejection.message.clone(),
+            }
+        })
+        .collect();
+    let not_accepted = graph
+        .notes
+        .iter()
+        .map(|&(p, _)| {
+            let policy = &model.policies[p];
+            NotAcceptedNode {
+                policy_kind: policy.kind.kind,
+                name: policy.namespaced_name(),
+                locator: policy.locator.clone(),
+                reason: "TargetNotFound",
+                message: topology.targets.not_accepted[p].clone().unwrap_or_default(),
+            }
+        })
+        .collect();
+    TopologyDocument {
+        api_version: crate::report::API_VERSION,
+        kind: "Topology",
+        gateways,
+        refused,
+        not_accepted,
+    }
+}
+
+/// Reads the graph's tree into the document's nodes.
+struct DocumentWalk<'a> {
+    model: &'a Model,
+    graph: &'a Graph,
+}
+
+impl DocumentWalk<'_> {
+    fn children(&self, node: usize) -> Vec<TreeChild> {
+        self.graph.tree.get(&node).cloned().unwrap_or_default()
+    }
+
+    /// The policies attached to a node.
+    fn policies(&self, node: usize) -> Vec<PolicyRef> {
+        self.children(node)
+            .into_iter()
+            .filter_map(|child| match child {
+                TreeChild::Node(n) => match self.graph.nodes[n].subject {
+                    Subject::Policy(p, via_extension_ref) => {
+                        let policy = &self.model.policies[p as usize];
+                        Some(PolicyRef {
+                            policy_kind: policy.kind.kind,
+                            policy_group: policy.kind.group,
+                            name: policy.namespaced_name(),
+                            locator: policy.locator.clone(),
+                            blocks: policy_blocks(self.model, p),
+                            via_extension_ref,
+                        })
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn gateway(&self, node: usize, g: u32) -> GatewayNode {
+        let gateway = &self.model.gateways[g as usize];
+        let listeners = self
+            .children(node)
+            .into_iter()
+            .filter_map(|child| match child {
+                TreeChild::Node(n) => match self.graph.nodes[n].subject {
+                    Subject::Listener(g, l) => Some(self.listener(n, g, l)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        GatewayNode {
+            name: format!("{}/{}", gateway.namespace, gateway.name),
+            class: gateway.class_name.clone(),
+            assumed: gateway.assumed,
+            policies: self.policies(node),
+            listeners,
+        }
+    }
+
+    fn listener(&self, node: usize, g: u32, l: u32) -> ListenerNode {
+        let listener = &self.model.gateways[g as usize].listeners[l as usize];
+        let routes = self
+            .children(node)
+            .into_iter()
+            .filter_map(|child| match child {
+                TreeChild::RouteUnder(n, rules) => Some(self.route(n, &rules, &mut Vec::new())),
+                _ => None,
+            })
+            .collect();
+        ListenerNode {
+            name: listener.name.clone(),
+            protocol: listener.protocol.clone(),
+            port: listener.port,
+            hostname: listener.hostname.clone(),
+            policies: self.policies(node),
+            routes,
+        }
+    }
+
+    /// A route with `rules` under it; `above` holds the routes being written above, so that a
+    /// delegation cycle is written once.
+    fn route(&self, node: usize, rules: &[usize], above: &mut Vec<usize>) -> RouteNode {
+        let Subject::Route(r) = self.graph.nodes[node].subject else {
+            unreachable!("a route child is a route node")
+        };
+        let route = &self.model.routes[r as usize];
+        let cycle = above.contains(&node);
+        above.push(node);
+        let rules = if cycle {
+            Vec::new()
+        } else {
+            rules.iter().map(|&rule| self.rule(rule, above)).collect()
+        };
+        above.pop();
+        RouteNode {
+            kind: route.kind.as_str(),
+            name: format!("{}/{}", route.namespace, route.name),
+            policies: self.policies(node),
+            rules,
+            cycle,
+        }
+    }
+
+    fn rule(&self, node: usize, above: &mut Vec<usize>) -> RuleNode {
+        let Subject::Rule(r, k) = self.graph.nodes[node].subject else {
+            unreachable!("a rule of a route is a rule node")
+        };
+        let delegates_to = self
+            .children(node)
+            .into_iter()
+            .filter_map(|child| match child {
+                TreeChild::Delegated(n, kept) => Some(self.route(n, &kept, above)),
+                _ => None,
+            })
+            .collect();
+        RuleNode {
+            name: self.model.routes[r as usize].rules[k as usize].name.clone(),
+            policies: self.policies(node),
+            delegates_to,
+        }
+    }
 }
 
 fn tree(graph: &Graph) -> String {
@@ -374,7 +621,7 @@ fn tree(graph: &Graph) -> String {
     }
     if !graph.notes.is_empty() {
         out.push_str("\nPolicies not accepted:\n");
-        for note in &graph.notes {
+        for (_, note) in &graph.notes {
             let _ = writeln!(out, "  {note}");
         }
     }

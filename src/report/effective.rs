@@ -6,7 +6,11 @@
 use crate::engine::fold::Effective;
 use crate::engine::{EffectiveSet, Engine};
 use crate::model::Model;
+use crate::policy::PolicyKind;
 use crate::report::filter::Filters;
+use crate::report::path_fields::PathFields;
+use crate::report::uncovered::{UncoveredPath, missing_kinds};
+use crate::topology::Topology;
 use crate::yaml::Node;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -30,6 +34,8 @@ pub struct EffectiveRule<'m> {
 /// The effective policy of one path for one kind.
 #[derive(Clone, Copy, Debug)]
 pub struct EffectiveItem<'m> {
+    /// The kind.
+    pub kind: &'static PolicyKind,
     /// The policy kind.
     pub policy_kind: &'static str,
     /// The policy kind's API group.
@@ -48,6 +54,7 @@ pub struct EffectiveReport<'s, 'm> {
     pub items: Vec<EffectiveItem<'m>>,
     set: &'s EffectiveSet<'m>,
     model: &'m Model,
+    topology: &'m Topology,
 }
 
 /// Builds the report from the engine's results, applying the filters.
@@ -70,6 +77,7 @@ pub fn build<'s, 'm>(
                     .shows_policies(&engine.path_policies(&topology.paths[e.path as usize], e.kind))
         })
         .map(|e| EffectiveItem {
+            kind: kinds[e.kind],
             policy_kind: kinds[e.kind].kind,
             policy_group: kinds[e.kind].group,
             path: e.path,
@@ -77,7 +85,33 @@ pub fn build<'s, 'm>(
             fold: e.fold,
         })
         .collect();
-    EffectiveReport { items, set, model }
+    EffectiveReport {
+        items,
+        set,
+        model,
+        topology,
+    }
+}
+
+/// The "(none)" rows of the table: the paths shown that lack a kind some shown path has.
+/// Without them a path with no AuthPolicy would simply be missing from the table. Not with
+/// `--policy`, whose report is about one policy's paths, not about coverage.
+pub fn none_rows<'m>(
+    engine: &Engine<'m>,
+    set: &EffectiveSet<'m>,
+    filters: &Filters,
+    report: &EffectiveReport<'_, 'm>,
+) -> Vec<UncoveredPath<'m>> {
+    if filters.policies.is_some() {
+        return Vec::new();
+    }
+    let kinds: Vec<_> = engine
+        .model
+        .registry
+        .kinds()
+        .filter(|k| report.items.iter().any(|i| std::ptr::eq(i.kind, *k)))
+        .collect();
+    missing_kinds(engine, set, filters, &kinds)
 }
 
 /// The rules of an effective policy, sorted by key.
@@ -117,6 +151,11 @@ impl<'s, 'm> EffectiveReport<'s, 'm> {
         &self.set.folds[item.fold as usize].effective
     }
 
+    /// The parts of an item's path.
+    pub fn fields(&self, item: &EffectiveItem<'m>) -> PathFields<'m> {
+        PathFields::of(self.model, self.topology, item.path)
+    }
+
     /// How many distinct folds the engine produced (fold ids are below this).
     pub fn fold_count(&self) -> usize {
         self.set.folds.len()
@@ -154,10 +193,15 @@ struct ItemView<'r, 's, 'm> {
 impl Serialize for ItemView<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let rules = self.report.rules(self.item);
-        let mut s = serializer.serialize_struct("EffectivePolicy", 5)?;
+        let mut s = serializer.serialize_struct("EffectivePolicy", 9)?;
         s.serialize_field("policyKind", self.item.policy_kind)?;
         s.serialize_field("policyGroup", self.item.policy_group)?;
         s.serialize_field("pathId", self.item.path_id)?;
+        let fields = self.report.fields(self.item);
+        s.serialize_field("gateway", &fields.gateway)?;
+        s.serialize_field("listener", fields.listener)?;
+        s.serialize_field("route", &fields.route)?;
+        s.serialize_field("rule", fields.rule)?;
         s.serialize_field("rules", &RuleMap(&rules))?;
         s.serialize_field("sources", &sources_of(&rules))?;
         s.end()

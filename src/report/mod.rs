@@ -10,9 +10,12 @@ pub mod effective_index;
 pub mod explain;
 pub mod filter;
 pub mod overridden;
+pub mod path_fields;
 pub mod reach;
 pub mod request;
 pub mod status;
+pub mod topology;
+pub mod uncovered;
 
 /// The `apiVersion` of every machine-readable document dopol prints.
 pub const API_VERSION: &str = "dopol/v1";

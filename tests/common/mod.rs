@@ -104,6 +104,8 @@ pub fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        // Tables fit COLUMNS when it is set; tests see the width of a pipe (none).
+        .env_remove("COLUMNS")
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
