@@ -248,7 +248,7 @@ _dopol() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "AuthPolicy RateLimitPolicy TokenRateLimitPolicy TrafficPolicy BackendTrafficPolicy ClientTrafficPolicy SecurityPolicy EnvoyExtensionPolicy" -- "${cur}"))
                     return 0
                     ;;
                 --gateway)
@@ -350,7 +350,7 @@ _dopol() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "AuthPolicy RateLimitPolicy TokenRateLimitPolicy TrafficPolicy BackendTrafficPolicy ClientTrafficPolicy SecurityPolicy EnvoyExtensionPolicy" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -622,11 +622,11 @@ _dopol() {
                     return 0
                     ;;
                 --ignore)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2012 delegation-mixed-backends DPL2011 delegation-not-supported DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5007 selector-selects-nothing DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind" -- "${cur}"))
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2012 delegation-mixed-backends DPL2011 delegation-not-supported DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5007 selector-selects-nothing DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -710,7 +710,7 @@ _dopol() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "AuthPolicy RateLimitPolicy TokenRateLimitPolicy TrafficPolicy BackendTrafficPolicy ClientTrafficPolicy SecurityPolicy EnvoyExtensionPolicy" -- "${cur}"))
                     return 0
                     ;;
                 --gateway)
@@ -846,7 +846,7 @@ _dopol() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "AuthPolicy RateLimitPolicy TokenRateLimitPolicy TrafficPolicy BackendTrafficPolicy ClientTrafficPolicy SecurityPolicy EnvoyExtensionPolicy" -- "${cur}"))
                     return 0
                     ;;
                 --filename)
@@ -968,7 +968,7 @@ _dopol() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "AuthPolicy RateLimitPolicy TokenRateLimitPolicy TrafficPolicy BackendTrafficPolicy ClientTrafficPolicy SecurityPolicy EnvoyExtensionPolicy" -- "${cur}"))
                     return 0
                     ;;
                 --gateway)

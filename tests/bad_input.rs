@@ -1,4 +1,4 @@
-//! Bad input never panics and never silently disappears (SPEC §1): located diagnostics, the
+//! Bad input never panics and never silently disappears (docs/semantics.md#1-inputs): located diagnostics, the
 //! broken object left out, the valid rest evaluated and printed, exit code 3.
 
 mod common;

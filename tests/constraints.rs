@@ -1,4 +1,4 @@
-//! RFC 0009 beyond the controller (SPEC §4.1): constraints (`when` as CEL over the lower
+//! RFC 0009 beyond the controller (docs/semantics.md#41-constraints-and-deactivation): constraints (`when` as CEL over the lower
 //! effective policy) and deactivation (`unset`).
 
 mod common;
@@ -258,7 +258,7 @@ fn invalid_cel_is_located_inside_the_yaml_scalar() {
         // request-time predicates are syntax-checked, never evaluated
         "[DPL4011] invalid CEL in a request-time expression of RateLimitPolicy app/bad-predicate: mismatched input '<EOF>'",
         "testdata/constraints/invalid/manifests.yaml:53:46",
-        // both blocks: the CRD refuses the policy, so it is left out (#17 over SPEC §3)
+        // both blocks: the CRD refuses the policy, so it is left out (#17 over docs/semantics.md#3-policy-kinds-and-rule-keys)
         "[DPL1016] spec: Invalid value: \"object\": Explicit overrides and explicit defaults are mutually exclusive",
     ]);
     out.stderr_lacks(&["DPL4010"]);

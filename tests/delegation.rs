@@ -1,4 +1,4 @@
-//! kgateway route delegation in the topology (families §1 "Route delegation in the topology",
+//! kgateway route delegation in the topology (docs/families.md §1 "Route delegation in the topology",
 //! §2.6) on `testdata/delegation`: the paths and their ids, the order they come in, each reason a
 //! child or child rule is dropped, matcher inheritance, cycles, and what other commands and
 //! families make of delegated paths.

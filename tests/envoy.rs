@@ -1,4 +1,4 @@
-//! Envoy Gateway (families §3): every fixture under `testdata/envoy/` against the results
+//! Envoy Gateway (docs/families.md §3): every fixture under `testdata/envoy/` against the results
 //! worked out by hand in its `expect.yaml` (values, `source` and `origins` of every effective
 //! rule, status with per-ancestor conditions and exact messages, lint findings), plus the
 //! commands' behaviour on these kinds.
@@ -43,7 +43,7 @@ spec:
     common::run_in(&common::root(), &all, Some(input.as_bytes()))
 }
 
-/// Shape errors the CRDs reject (families §3.1): exit 3 and the located reason.
+/// Shape errors the CRDs reject (docs/families.md §3.1): exit 3 and the located reason.
 #[test]
 fn crd_shape_errors_are_input_errors() {
     let cases: &[(&str, &str)] = &[

@@ -1,4 +1,4 @@
-//! User-defined policy families (families §4) through the real binary: the re-declared
+//! User-defined policy families (docs/families.md §4) through the real binary: the re-declared
 //! RateLimitPolicy gives byte-identical reports, the example TimeoutPolicy, a kgateway-model
 //! kind, bad families files (located `invalid-families` errors, exit 2), and
 //! `.dopol/families.yaml` picked up from the working directory.

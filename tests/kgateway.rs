@@ -1,4 +1,4 @@
-//! kgateway TrafficPolicy (families §2): every fixture under `testdata/kgateway/` against the
+//! kgateway TrafficPolicy (docs/families.md §2): every fixture under `testdata/kgateway/` against the
 //! results worked out by hand in its `expect.yaml` — values, `source` and `origins` of every
 //! effective rule, the paths that must have none, status with per-ancestor conditions, and the
 //! lint findings that must be present.

@@ -1,4 +1,4 @@
-//! `status`, `overridden`, `reach`, `explain`, `topology` (SPEC §5).
+//! `status`, `overridden`, `reach`, `explain`, `topology` (docs/semantics.md#5-outcomes-status-and-reach).
 
 mod common;
 use common::dopol;

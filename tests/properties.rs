@@ -1,7 +1,7 @@
 //! Properties of the whole pipeline over generated manifest sets (`dopol::testkit`, the same
 //! generator as the structure-aware fuzz target): determinism, sources that belong to the path,
 //! inert additions, empty self-diffs, and the Kuadrant fold against a reference model of the
-//! table in SPEC §4 (README "How the effective policy is computed").
+//! table in docs/semantics.md#4-the-fold (README "How the effective policy is computed").
 //!
 //! The pipeline runs in process (the binary is covered by the other suites). Each property runs
 //! `PROPTEST_CASES` cases (default 256 here); set it higher for a longer search.
@@ -177,7 +177,7 @@ proptest! {
         let _ = std::fs::remove_dir_all(dir);
     }
 
-    /// The RateLimitPolicy fold equals the reference model of SPEC §4's table.
+    /// The RateLimitPolicy fold equals the reference model of docs/semantics.md#4-the-fold's table.
     #[test]
     fn the_kuadrant_fold_follows_the_table(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         let set = manifests(&bytes);
@@ -253,7 +253,7 @@ fn on_path(target: &Target, path: &str) -> bool {
     }
 }
 
-/// SPEC §4 for RateLimitPolicies, written from the table: the policies on the path ordered
+/// docs/semantics.md#4-the-fold for RateLimitPolicies, written from the table: the policies on the path ordered
 /// least specific first (level, then creation time with "none" newest, then `ns/name`), folded
 /// from the most specific.
 fn reference_fold(policies: &[RateLimitSpec], path: &str) -> BTreeMap<String, String> {

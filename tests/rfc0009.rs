@@ -1,4 +1,4 @@
-//! The RFC 0009 examples of SPEC §4 (A1–D2): the higher policy on the Gateway, the lower on the
+//! The RFC 0009 examples of docs/semantics.md#4-the-fold (A1–D2): the higher policy on the Gateway, the lower on the
 //! HTTPRoute. Values carry an owner marker (`plain.selector`, `opa.rego`) so the assertions check
 //! both value and source.
 

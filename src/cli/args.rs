@@ -1,5 +1,6 @@
 //! Command-line definition (clap). Completions and man pages are generated from it.
 
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Offline evaluator and linter for Gateway API inherited policies with defaults and overrides.
@@ -125,7 +126,7 @@ pub enum ColorChoice {
 #[derive(Debug, Args, Clone, Default)]
 pub struct FilterArgs {
     /// Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable.
-    #[arg(long = "kind", value_name = "KIND")]
+    #[arg(long = "kind", value_name = "KIND", value_parser = Completed::Kinds, hide_possible_values = true)]
     pub kinds: Vec<String>,
     /// Only paths through this Gateway (`name` or `ns/name`).
     #[arg(long, value_name = "[NS/]NAME")]
@@ -149,7 +150,7 @@ pub enum ReportFormat {
     Wide,
     /// A YAML document.
     Yaml,
-    /// A JSON document (SPEC §8 contracts).
+    /// A JSON document (its contract and schema: docs/json.md).
     Json,
 }
 
@@ -230,7 +231,7 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "LISTENER", requires = "route")]
     pub listener: Option<String>,
     /// Only this policy kind. Repeatable.
-    #[arg(long = "kind", value_name = "KIND")]
+    #[arg(long = "kind", value_name = "KIND", value_parser = Completed::Kinds, hide_possible_values = true)]
     pub kinds: Vec<String>,
     /// Output format (`table` prints the explanation as text).
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
@@ -329,6 +330,13 @@ pub enum LintFormat {
 
 /// `dopol lint`.
 #[derive(Debug, Args)]
+#[command(after_help = "Suppressing findings on one object: the annotation
+  metadata:
+    annotations:
+      dopol.io/ignore: \"DPL4004,granularity-trap\"   # codes or names, comma-separated; \"*\" for all
+silences the findings about that object (a Gateway, route or policy). --ignore does the same for
+the whole run. Suppressed findings are counted in the summary; input errors (exit 3) are never
+suppressed.")]
 pub struct LintArgs {
     #[command(flatten)]
     pub input: InputArgs,
@@ -342,13 +350,13 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value_t = Level::Info, value_name = "LEVEL")]
     pub min_severity: Level,
     /// Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated.
-    #[arg(long = "ignore", value_name = "CODE")]
+    #[arg(long = "ignore", value_name = "CODE", value_parser = Completed::LintCodes, hide_possible_values = true)]
     pub ignore: Vec<String>,
     /// Print the catalogue of checks and exit.
     #[arg(long, conflicts_with = "explain")]
     pub list: bool,
     /// Print the documentation of one check and exit.
-    #[arg(long, value_name = "CODE")]
+    #[arg(long, value_name = "CODE", value_parser = Completed::LintCodes, hide_possible_values = true)]
     pub explain: Option<String>,
 }
 
@@ -426,7 +434,7 @@ pub struct RequestArgs {
     #[arg(long, value_name = "[NS/]NAME")]
     pub gateway: Option<String>,
     /// Only this policy kind in the policies section. Repeatable.
-    #[arg(long = "kind", value_name = "KIND")]
+    #[arg(long = "kind", value_name = "KIND", value_parser = Completed::Kinds, hide_possible_values = true)]
     pub kinds: Vec<String>,
     #[command(flatten)]
     pub input: InputArgs,
@@ -450,5 +458,54 @@ impl From<GatewayApiChannel> for crate::crd::Channel {
             GatewayApiChannel::Standard => crate::crd::Channel::Standard,
             GatewayApiChannel::Experimental => crate::crd::Channel::Experimental,
         }
+    }
+}
+
+/// An argument that takes any string but completes a fixed list: a value outside the list may
+/// still be valid (`Kind.group`, a kind of a families file, a lint code in any case), so the
+/// command decides and reports it, while shells offer the list.
+#[derive(Clone, Copy, Debug)]
+pub enum Completed {
+    /// The bundled policy kinds (`AuthPolicy`, `TrafficPolicy`, …).
+    Kinds,
+    /// Lint codes and their names (`DPL4004`, `ordered-by-name`).
+    LintCodes,
+}
+
+impl Completed {
+    /// The values a shell offers, with their help.
+    fn candidates(self) -> Vec<PossibleValue> {
+        match self {
+            Completed::Kinds => crate::policy::registry::Registry::builtin()
+                .kinds()
+                .map(|k| PossibleValue::new(k.kind).help(k.locator_prefix()))
+                .collect(),
+            Completed::LintCodes => crate::diag::Code::ALL
+                .iter()
+                .flat_map(|code| {
+                    [
+                        PossibleValue::new(code.as_str()).help(code.name()),
+                        PossibleValue::new(code.name()).help(code.as_str()),
+                    ]
+                })
+                .collect(),
+        }
+    }
+}
+
+impl TypedValueParser for Completed {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.candidates().into_iter()))
     }
 }

@@ -11,7 +11,7 @@ use crate::source::SourceMap;
 use crate::words::{counted, counted_as};
 use std::io::{self, IsTerminal, Write};
 
-/// Process exit codes (SPEC §8).
+/// Process exit codes (docs/json.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     /// 0: success.

@@ -128,7 +128,7 @@ pub enum RuleEvent {
 }
 
 impl RuleEvent {
-    /// The outcome's name (SPEC §5): `effective` (still in `E`), `superseded`, `overridden`,
+    /// The outcome's name (docs/semantics.md#5-outcomes-status-and-reach): `effective` (still in `E`), `superseded`, `overridden`,
     /// `deactivated`, `not-applied`.
     pub fn as_str(&self) -> &'static str {
         match self {

@@ -1,5 +1,5 @@
 //! The merge engine: collects the policies on every path and hands them to their family's
-//! fold (SPEC §4; families §1).
+//! fold (docs/semantics.md#4-the-fold; docs/families.md §1).
 //!
 //! [`Engine`] holds the model, its topology and one [`Evaluator`] per family. For one path and
 //! one policy kind it lists the policies attached to each element of the path
@@ -250,7 +250,7 @@ impl<'m> Engine<'m> {
         )
     }
 
-    /// Every rule's outcome on every path with policies (SPEC §5), plus fold warnings.
+    /// Every rule's outcome on every path with policies (docs/semantics.md#5-outcomes-status-and-reach), plus fold warnings.
     pub fn outcomes_all(&self) -> (SharedFolds<PathOutcomes<'m>>, Vec<Diagnostic>) {
         let shared = self.fold_distinct(|path, kind, levels| {
             let mut recorder = OutcomeRecorder::default();

@@ -1,4 +1,4 @@
-//! Rule outcomes (SPEC §5): for every rule of every policy on a path, what happened to it and
+//! Rule outcomes (docs/semantics.md#5-outcomes-status-and-reach): for every rule of every policy on a path, what happened to it and
 //! who decided it, recorded at the fold step that decided it.
 //!
 //! A rule added at one step and knocked out by a later, higher step ends `overridden` by that

@@ -1,4 +1,4 @@
-//! Three-valued evaluation of Kuadrant request-time CEL (`dopol request`, request.md §5).
+//! Three-valued evaluation of Kuadrant request-time CEL (`dopol request`, docs/semantics.md#95-three-valued-conditions).
 //!
 //! Offline, a request has only the attributes the user gave: `auth.identity.userid` is usually
 //! not among them. Plain CEL would fail on the first unbound variable; a predicate such as
@@ -9,7 +9,7 @@
 //! is unknown and *needs* those attributes (listed as written: `auth.identity.userid`).
 //!
 //! An attribute is supplied when its path exists in the attribute tree. A missing key is
-//! unknown, even beside supplied siblings (§4), except inside `request.headers`: the request's
+//! unknown, even beside supplied siblings (docs/semantics.md#94-attributes), except inside `request.headers`: the request's
 //! headers are all known, so an absent header is an evaluation error, as on the data plane.
 //! Evaluation errors (and a non-bool predicate) are unknown too, with `error` set. A supplied
 //! map used whole (`size(auth.identity)`, a comprehension over it) is taken as given: dopol
@@ -44,7 +44,7 @@ use std::sync::Arc;
 /// The largest string or list a string function may build, in bytes (`cel-string-bytes`).
 pub const MAX_STRING_BYTES: usize = 1 << 20;
 
-/// The attribute roots of request.md §4 (Kuadrant's well-known attributes, RFC 0002): an
+/// The attribute roots of docs/semantics.md#94-attributes (Kuadrant's well-known attributes, RFC 0002): an
 /// identifier rooted elsewhere is left to `cel` (a type name, or an undeclared variable, which
 /// fails at evaluation).
 pub const ATTRIBUTE_ROOTS: &[&str] = &[
@@ -109,7 +109,7 @@ pub fn predicate(
 
 /// Evaluates a counter (`counters: [{expression}]`) into the descriptor value the wasm-shim
 /// (≥ 0.13) sends: the expression wrapped in `string(...)`. A string is sent as is, an int or
-/// a double printed; anything else makes `string()` fail (request.md §6).
+/// a double printed; anything else makes `string()` fail (docs/semantics.md#96-which-policy-rules-apply).
 pub fn counter(text: &str, attributes: &Map<String, Json>) -> Outcome<String> {
     evaluate(text, attributes, Evaluator::WasmShim, |value| match value {
         Value::String(s) => Ok(s.to_string()),

@@ -61,7 +61,7 @@ pub fn target_ref(
     })
 }
 
-/// Which spec fields of a kind name its targets (families §1, §4.2 `targets`, `sectionName`,
+/// Which spec fields of a kind name its targets (docs/families.md §1, §4.2 `targets`, `sectionName`,
 /// `targetSelectors`).
 #[derive(Clone, Copy, Debug)]
 pub struct TargetFields {

@@ -230,7 +230,7 @@ pub trait Evaluator<'m>: Sync {
     }
 }
 
-/// The common order on one element (families §1): older `creationTimestamp` first, a missing
+/// The common order on one element (docs/families.md §1): older `creationTimestamp` first, a missing
 /// one newest, then `namespace/name`; returns the pairs ordered by name only.
 pub fn order_by_age(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
     attachments.sort_by_cached_key(|a| {

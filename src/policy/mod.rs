@@ -1,6 +1,6 @@
 //! Policies, independent of the product that defines them.
 //!
-//! A *policy family* (Kuadrant today; kgateway and Envoy Gateway next, see SPEC §9) turns its
+//! A *policy family* (Kuadrant today; kgateway and Envoy Gateway next, see docs/families.md) turns its
 //! objects into the generic [`Policy`]: a target, and ordered [`Block`]s of keyed [`Rule`]s, each
 //! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
 //! family is a new decoder, not a change to the engine.

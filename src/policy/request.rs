@@ -65,7 +65,7 @@ impl std::ops::Not for Truth {
 }
 
 impl Serialize for Truth {
-    /// JSON `true`, `false`, or the string `"unknown"` (request.md §7).
+    /// JSON `true`, `false`, or the string `"unknown"` (docs/json.md#requesttrace).
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Truth::True => serializer.serialize_bool(true),
@@ -79,7 +79,7 @@ impl Serialize for Truth {
 #[derive(Debug)]
 pub struct RequestContext<'a> {
     /// Attribute roots (`request`, `source`, `auth`, ...) → values, as JSON. `request` holds the
-    /// well-known attributes of the request (request.md §4) plus any `--attr request.*` extras;
+    /// well-known attributes of the request (docs/semantics.md#94-attributes) plus any `--attr request.*` extras;
     /// every other root only what `--attr` supplied. A path absent from this tree is *unknown*.
     pub attributes: &'a serde_json::Map<String, serde_json::Value>,
     /// `<namespace>/<name>` of the matched route (Kuadrant's limits namespace).

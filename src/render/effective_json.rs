@@ -91,7 +91,7 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Writes the report as pretty JSON (`EffectivePolicyList`).
+/// Writes the report as pretty JSON (docs/json.md `EffectivePolicyList`).
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
     if report.items.is_empty() {
         let empty: [(); 0] = [];

@@ -1,7 +1,7 @@
 //! Rendering: report data → text (tables, YAML, JSON) and diagnostics → text.
 //!
 //! Machine formats print only the document. Tables are meant for people and may change; JSON
-//! follows the contracts of SPEC §8.
+//! follows the contracts of docs/json.md.
 
 pub mod diagnostics;
 pub mod diff;

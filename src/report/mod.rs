@@ -1,7 +1,7 @@
 //! Reports: the data behind each command's output, independent of the output format.
 //!
 //! Each report is a plain data structure built from the engine's results and serializable to
-//! the JSON contracts of SPEC §8; the renderers in [`crate::render`] turn the same data into
+//! the JSON contracts of docs/json.md; the renderers in [`crate::render`] turn the same data into
 //! tables and YAML.
 
 pub mod diff;

@@ -1,5 +1,5 @@
 //! `dopol status`: the conditions each policy's controller would write on it, computed offline
-//! by its family (SPEC §5; families §2.7, §3.5), and every rule's outcome on every path.
+//! by its family (docs/semantics.md#5-outcomes-status-and-reach; docs/families.md §2.7, §3.5), and every rule's outcome on every path.
 
 use crate::engine::observed::{Observation, Observed};
 use crate::engine::outcomes::Outcome;

@@ -1,4 +1,4 @@
-//! Route attachment: which listeners accept which routes (Gateway API rules, SPEC §2).
+//! Route attachment: which listeners accept which routes (Gateway API rules, docs/semantics.md#2-topology-and-paths).
 //!
 //! For each parentRef: find the Gateway (else `ParentNotFound`), narrow its listeners by
 //! `sectionName`/`port` (else `NoMatchingParent`), keep those whose `allowedRoutes` admit the

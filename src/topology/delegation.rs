@@ -1,4 +1,4 @@
-//! kgateway route delegation (families §1 "Route delegation in the topology", §2.6).
+//! kgateway route delegation (docs/families.md §1 "Route delegation in the topology", §2.6).
 //!
 //! An HTTPRoute rule whose `backendRefs` name HTTPRoutes — `{group: gateway.networking.k8s.io,
 //! kind: HTTPRoute, name: N|"*", namespace?}` or `{group: delegation.kgateway.dev, kind: label,
@@ -645,7 +645,7 @@ pub fn rule_name(model: &Model, route: u32, rule: u32) -> String {
 }
 
 /// Whether a child match is valid for a parent match without matcher inheritance (kgateway
-/// `IsDelegatedRouteMatch`, families §2.6): the parent path is a `PathPrefix` and a string
+/// `IsDelegatedRouteMatch`, docs/families.md §2.6): the parent path is a `PathPrefix` and a string
 /// prefix of the child's path value; the child repeats the parent's headers and query
 /// parameters; the methods are equal when the parent sets one.
 pub fn valid_under(parent: &HttpMatch, child: &HttpMatch) -> bool {

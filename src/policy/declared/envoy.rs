@@ -1,4 +1,4 @@
-//! Declared kinds of the `envoy-gateway` model (families §4.3): everything the Envoy Gateway
+//! Declared kinds of the `envoy-gateway` model (docs/families.md §4.3): everything the Envoy Gateway
 //! family needs to evaluate a declared kind — its kind, `plural` for messages (the route-rule
 //! message uses it too), whether `spec.mergeType` is honoured, the StrategicMerge keyed lists,
 //! the target fields and the rule cut — as the family's own [`EnvoyKindSpec`], so that a declared

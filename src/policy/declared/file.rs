@@ -1,4 +1,4 @@
-//! The families file: parsing and validation into typed declarations (families §4.2, §4.4).
+//! The families file: parsing and validation into typed declarations (docs/families.md §4.2, §4.4).
 //!
 //! Every problem is one located `invalid-families` diagnostic; a file with any problem yields
 //! no declaration. Fields are read through [`Fields`] (so unknown keys get the same
@@ -66,11 +66,11 @@ macro_rules! written_enum {
 written_enum! {
     /// The merge model a declared kind follows.
     MergeModel {
-        /// SPEC §3–5: defaults, overrides, strategies.
+        /// docs/semantics.md#3-policy-kinds-and-rule-keys: defaults, overrides, strategies.
         Kuadrant = "kuadrant",
-        /// families §2, every rule a plain field.
+        /// docs/families.md §2, every rule a plain field.
         Kgateway = "kgateway",
-        /// families §3.
+        /// docs/families.md §3.
         EnvoyGateway = "envoy-gateway",
     }
 }

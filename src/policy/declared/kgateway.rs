@@ -1,4 +1,4 @@
-//! Declared kinds of the `kgateway` model (families §4.3): the kgateway family (§2) with the
+//! Declared kinds of the `kgateway` model (docs/families.md §4.3): the kgateway family (§2) with the
 //! declared kind — ExtensionRef filters naming it attach it, `kgateway.dev/policy-weight` and
 //! `kgateway.dev/inherited-policy-priority` apply, the status is Accepted/Attached per ancestor
 //! — and every declared rule a plain field: inside a scope the higher-priority set value wins

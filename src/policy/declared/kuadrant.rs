@@ -1,4 +1,4 @@
-//! Declared kinds of the `kuadrant` model (families §4.3): SPEC §3–5 with the declared blocks.
+//! Declared kinds of the `kuadrant` model (docs/families.md §4.3): docs/semantics.md#3-policy-kinds-and-rule-keys with the declared blocks.
 //!
 //! Decoding is the built-in Kuadrant decoder ([`crate::policy::kuadrant::decoder`]) with the
 //! declared layout as its [`RuleShape`]: bare rules, `defaults`/`overrides` with the declared

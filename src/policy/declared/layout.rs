@@ -1,5 +1,5 @@
 //! A declared rule layout: where a declared kind's rules live in its `spec` (or in one of its
-//! blocks) and how they are keyed (families §4.2).
+//! blocks) and how they are keyed (docs/families.md §4.2).
 //!
 //! Either every top-level field is a rule keyed by its name (`fields: top-level`, minus the
 //! reserved fields and `exclude`), or a list of rules, each a path of map keys below `spec`

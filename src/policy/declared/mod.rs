@@ -1,4 +1,4 @@
-//! User-defined policy families (families §4): kinds a team declares in a families file
+//! User-defined policy families (docs/families.md §4): kinds a team declares in a families file
 //! (`--families FILE`, or `.dopol/families.yaml` in the working directory), each naming one of
 //! the built-in merge models.
 //!

@@ -1,4 +1,4 @@
-//! A kind declared at run time with the Envoy Gateway model (families §4.3): its spec, not its
+//! A kind declared at run time with the Envoy Gateway model (docs/families.md §4.3): its spec, not its
 //! name, decides the messages, `mergeType`, the rule cut and the auth check.
 
 use super::{EnvoyGateway, EnvoyKindSpec, ListenerStyle, RuleCut};

@@ -1,4 +1,4 @@
-//! An Envoy Gateway object as a [`Policy`] (families §3.1): a selector's target kind (which the
+//! An Envoy Gateway object as a [`Policy`] (docs/families.md §3.1): a selector's target kind (which the
 //! CRDs leave to the controller; their shape rules, such as `mergeType` only with xRoute targets,
 //! are checked from the CRDs in [`crate::crd`] before this runs), what dopol does not
 //! model (TCPRoute/UDPRoute/TLSRoute/ListenerSet targets, a selector's `namespaces`), the pruning

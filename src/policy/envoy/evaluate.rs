@@ -1,4 +1,4 @@
-//! Envoy Gateway's evaluation of one path (families §3.3–3.4): the most specific slot holder
+//! Envoy Gateway's evaluation of one path (docs/families.md §3.3–3.4): the most specific slot holder
 //! wins atomically; with `mergeType` on a route or rule slot it is merged into its parent
 //! (the listener's, else the Gateway's holder), and each rule key says who contributed.
 

@@ -1,5 +1,5 @@
 //! The Envoy Gateway family as dopol sees it: its kinds, each with an [`EnvoyKindSpec`], and
-//! the decoding and evaluation every kind shares. The built-in kinds (families §3) and kinds a
+//! the decoding and evaluation every kind shares. The built-in kinds (docs/families.md §3) and kinds a
 //! families file declares with `model: envoy-gateway` (§4) are the same type.
 
 use super::evaluate::EnvoyEvaluator;
@@ -38,7 +38,7 @@ impl EnvoyGateway {
         }
     }
 
-    /// One declared kind with the Envoy Gateway model (families §4.3).
+    /// One declared kind with the Envoy Gateway model (docs/families.md §4.3).
     pub fn declared(kind: &'static PolicyKind, spec: EnvoyKindSpec) -> EnvoyGateway {
         EnvoyGateway {
             kinds: std::slice::from_ref(kind),

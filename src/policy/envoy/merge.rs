@@ -1,4 +1,4 @@
-//! `mergeType` (families §3.4) as pure functions over YAML nodes: a route policy (the patch)
+//! `mergeType` (docs/families.md §3.4) as pure functions over YAML nodes: a route policy (the patch)
 //! merged into its parent's spec, the way Envoy Gateway's `internal/utils/merge.go` does.
 //!
 //! - [`json_merge`]: RFC 7396 JSON merge patch — mappings merge recursively, the patch wins on

@@ -1,4 +1,4 @@
-//! `mergeType` merges (families §3.4) on small documents: RFC 7396 and strategic merge,
+//! `mergeType` merges (docs/families.md §3.4) on small documents: RFC 7396 and strategic merge,
 //! lists, nulls, nested maps and keyed lists.
 
 use super::merge::{MergeType, json_merge, merge, prune_nulls};

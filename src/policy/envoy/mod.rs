@@ -1,4 +1,4 @@
-//! Envoy Gateway (`gateway.envoyproxy.io/v1alpha1`): the merge model of families.md §3.
+//! Envoy Gateway (`gateway.envoyproxy.io/v1alpha1`): the merge model of docs/families.md §3.
 //!
 //! Envoy Gateway does not merge policies down a hierarchy. Each target (a Gateway, a listener,
 //! a route, a route rule) is a *slot* one policy of a kind can hold — the oldest; later ones are

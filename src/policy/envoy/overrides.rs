@@ -1,4 +1,4 @@
-//! The wording of Merged and Overridden (families §3.5) for the holder of one slot: which
+//! The wording of Merged and Overridden (docs/families.md §3.5) for the holder of one slot: which
 //! routes merged into it, and which listeners, routes or route rules hold a policy of its kind
 //! below it (routes merged into it excepted). CTP words a whole-Gateway Overridden its own way.
 

@@ -1,4 +1,4 @@
-//! Slots (families §3.2) and the winner of a path (§3.3–3.4).
+//! Slots (docs/families.md §3.2) and the winner of a path (§3.3–3.4).
 //!
 //! Every target is a slot; the policies attached to it arrive in §1 order (oldest, then
 //! namespace/name — the common order the topology keeps per element), so the first one holds

@@ -1,6 +1,6 @@
 //! What distinguishes one Envoy Gateway kind from another, as data ([`EnvoyKindSpec`]).
 //!
-//! The four built-in kinds (families §3.1) are instances of the spec, and so is every kind a
+//! The four built-in kinds (docs/families.md §3.1) are instances of the spec, and so is every kind a
 //! families file declares with `model: envoy-gateway` (§4.3): the evaluator never matches kind
 //! names, it reads the spec — the plural of its messages, whether `mergeType` is honoured, which
 //! lists StrategicMerge merges by key, how the spec is cut into rules, and which fields carry

@@ -1,4 +1,4 @@
-//! Envoy Gateway status (families §3.5): per ancestor Gateway (and listener) the conditions the
+//! Envoy Gateway status (docs/families.md §3.5): per ancestor Gateway (and listener) the conditions the
 //! controller writes — Accepted (or Conflicted / TargetNotFound), Merged, Overridden — with its
 //! exact messages, and the top-level conditions taken from them.
 //!

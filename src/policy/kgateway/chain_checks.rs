@@ -1,4 +1,4 @@
-//! kgateway checks about what a path's route levels do to each other (families §2.4, §2.8): a
+//! kgateway checks about what a path's route levels do to each other (docs/families.md §2.4, §2.8): a
 //! DeepMergePreferParent step that keeps the child's plain field (kgateway#14724), a parent whose
 //! authentication a child in another namespace can replace, and route rule built-ins that mean
 //! the same as an effective TrafficPolicy field.

@@ -1,4 +1,4 @@
-//! kgateway's own lint checks (families §2.8) and their documentation: the traps of its
+//! kgateway's own lint checks (docs/families.md §2.8) and their documentation: the traps of its
 //! annotations (an invalid weight, an unknown or misplaced inheritance priority), attachments
 //! that repeat, and selectors that select nothing — all silent in the controller.
 

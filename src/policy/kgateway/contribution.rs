@@ -1,7 +1,7 @@
 //! Rule values with the policies that contributed to them.
 //!
 //! A merged kgateway value can mix several policies' values (deep merges, scope combination), so
-//! every value travels with its `origins` (families.md §1: highest priority first, `source` =
+//! every value travels with its `origins` (docs/families.md §1: highest priority first, `source` =
 //! `origins[0]`). `extAuth`/`extProc` merges also need to know which *providers* a value already
 //! holds — kgateway compares GatewayExtension names, not values, and keeps comparing them after a
 //! `disable` hid them — so a contribution privately keeps that bookkeeping next to the value.

@@ -1,4 +1,4 @@
-//! The deep merges of the four deep-capable fields, both sides set (families.md §2.4;
+//! The deep merges of the four deep-capable fields, both sides set (docs/families.md §2.4;
 //! kgateway `tp/merge.go` mergeTransformation, mergeExtAuth, mergeExtProc, mergeHttpACL).
 //!
 //! Under AugmentedDeep A is the preferred side, under OverridableDeep B. A value of the wrong

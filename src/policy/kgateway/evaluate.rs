@@ -1,4 +1,4 @@
-//! kgateway's evaluation of one path (families §2.5) and its status (§2.7).
+//! kgateway's evaluation of one path (docs/families.md §2.5) and its status (§2.7).
 //!
 //! A path's elements arrive least specific first: Gateway, listener, then per route of the
 //! delegation chain (root first) its route and rule, the leaf last; each element's policies in

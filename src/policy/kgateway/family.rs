@@ -1,5 +1,5 @@
 //! The kgateway family as dopol sees it: the TrafficPolicy kind, how its objects decode into
-//! rules (families §2.1), how they attach (§2.2: `targetRefs`, `targetSelectors` and ExtensionRef
+//! rules (docs/families.md §2.1), how they attach (§2.2: `targetRefs`, `targetSelectors` and ExtensionRef
 //! route filters — every attachment takes part), and their order inside one element (§2.3).
 
 use super::evaluate::KgatewayEvaluator;
@@ -15,7 +15,7 @@ use crate::topology::{Target, Topology};
 use crate::yaml::Node;
 
 /// The kgateway policy family, with the controller settings that change its semantics: the
-/// TrafficPolicy kind, or a kind declared with the `kgateway` model (families §4.3).
+/// TrafficPolicy kind, or a kind declared with the `kgateway` model (docs/families.md §4.3).
 #[derive(Clone, Debug)]
 pub struct Kgateway {
     /// `KGW_POLICY_MERGE`.
@@ -86,7 +86,7 @@ pub const GROUP: &str = "gateway.kgateway.dev";
 pub const WEIGHT_ANNOTATION: &str = "kgateway.dev/policy-weight";
 
 /// `targetRefs` and `targetSelectors` (`matchLabels` and `sectionName`; an empty selector selects
-/// nothing, families §1).
+/// nothing, docs/families.md §1).
 const TARGET_FIELDS: decode::TargetFields = decode::TargetFields {
     single: false,
     list: true,

@@ -1,4 +1,4 @@
-//! A TrafficPolicy `spec` cut into rule keys (families.md §2.1).
+//! A TrafficPolicy `spec` cut into rule keys (docs/families.md §2.1).
 //!
 //! kgateway merges field by field, so each top-level spec field is one rule. `rateLimit` and
 //! `compression` are split as kgateway's merge metadata splits them (local and global rate limits,
@@ -9,7 +9,7 @@ use crate::policy::Rule;
 use crate::yaml::Node;
 
 /// Fields that say where a policy attaches, not what it does: `targetRefs`, `targetSelectors`, and
-/// the deprecated singular `targetRef` (families.md §1 reads it as a target for every family).
+/// the deprecated singular `targetRef` (docs/families.md §1 reads it as a target for every family).
 const TARGET_FIELDS: [&str; 3] = ["targetRef", "targetRefs", "targetSelectors"];
 
 /// Fields whose sub-fields are separate rules, keyed `<field>.<sub-field>`.

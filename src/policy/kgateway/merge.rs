@@ -1,4 +1,4 @@
-//! One merge step (families.md §2.4): the accumulated, higher-priority side A and the incoming
+//! One merge step (docs/families.md §2.4): the accumulated, higher-priority side A and the incoming
 //! side B of one rule key, under one [`Strategy`].
 //!
 //! Most fields are *plain*: a step takes one side whole. Four fields are *deep-capable*

@@ -1,4 +1,4 @@
-//! One test per rule of families.md §2.4.
+//! One test per rule of docs/families.md §2.4.
 
 use super::merge::{AclConflict, How, ProviderKey, Side, step};
 use super::strategy::{MergeSettings, Strategy};

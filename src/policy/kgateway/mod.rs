@@ -1,4 +1,4 @@
-//! kgateway TrafficPolicy (`gateway.kgateway.dev/v1alpha1`): the merge model of families.md §2.
+//! kgateway TrafficPolicy (`gateway.kgateway.dev/v1alpha1`): the merge model of docs/families.md §2.
 //!
 //! kgateway does not merge policies the Kuadrant way (defaults and overrides over one hierarchy).
 //! It installs TrafficPolicies at three Envoy levels — route, virtual host (listener), route

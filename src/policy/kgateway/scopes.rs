@@ -1,4 +1,4 @@
-//! The three scopes of one rule key combined (families.md §2.5 step 3).
+//! The three scopes of one rule key combined (docs/families.md §2.5 step 3).
 //!
 //! kgateway writes each scope's merged value to a different Envoy level — the route, the virtual
 //! host (listener), the route configuration (Gateway) — and never merges them itself; Envoy

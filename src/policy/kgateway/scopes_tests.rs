@@ -1,4 +1,4 @@
-//! One test per rule of families.md §2.5 step 3.
+//! One test per rule of docs/families.md §2.5 step 3.
 
 use super::merge::step;
 use super::scopes::{Direction, Scope, ScopeNote, combine_scopes};

@@ -1,4 +1,4 @@
-//! TrafficPolicy status (families §2.7): every scope instance a policy takes part in is merged
+//! TrafficPolicy status (docs/families.md §2.7): every scope instance a policy takes part in is merged
 //! and reported on its own, per ancestor Gateway, and the worst state wins
 //! (Overridden > Merged > Attached).
 //!

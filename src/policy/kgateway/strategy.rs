@@ -1,4 +1,4 @@
-//! The four merge strategies and where they come from (families.md §2.3, §2.4).
+//! The four merge strategies and where they come from (docs/families.md §2.3, §2.4).
 //!
 //! Within one level kgateway always merges AugmentedShallow (the first set value wins), except
 //! `acl`, which it deep-merges by default, and the fields the controller setting `KGW_POLICY_MERGE`

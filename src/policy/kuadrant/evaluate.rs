@@ -1,5 +1,5 @@
 //! The Kuadrant family's evaluation of a model: the RFC 0009 fold over the four levels, the
-//! operator's `Accepted`/`Enforced` conditions (SPEC §5), and its own checks.
+//! operator's `Accepted`/`Enforced` conditions (docs/semantics.md#5-outcomes-status-and-reach), and its own checks.
 //!
 //! `Enforced` is computed the operator's way: for each path whose policy list contains P and
 //! each rule key k of P — if k is absent from the path's effective policy, every source of that

@@ -1,4 +1,5 @@
-//! The fold (SPEC §4 step 4, and the §4.1 extensions).
+//! The fold (docs/semantics.md#4-the-fold, step 4) and its RFC 0009 extensions
+//! (docs/semantics.md#41-constraints-and-deactivation).
 //!
 //! Start with an empty effective policy `E`; for each policy `S` from the most specific to the
 //! least specific, and each of its blocks (defaults, bare, overrides), `E := merge(S, E)` with

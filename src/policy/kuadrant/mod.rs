@@ -1,4 +1,4 @@
-//! The Kuadrant family: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy (SPEC §3).
+//! The Kuadrant family: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy (docs/semantics.md#3-policy-kinds-and-rule-keys).
 //!
 //! Decoding follows the Kuadrant CRDs: a `targetRef` to a Gateway/HTTPRoute/GRPCRoute in the
 //! policy's namespace, and rules either bare under `spec` (implicit atomic defaults) or in one
@@ -9,7 +9,7 @@
 //! CRD rules the API server enforces on shape (types, enums, required fields, duration
 //! patterns) reject the object. The cross-field rules (mutually exclusive blocks, an empty
 //! active block) are reported as errors but the policy is still evaluated, blocks in the RFC
-//! 0009 order, as SPEC §3 asks.
+//! 0009 order, as docs/semantics.md#3-policy-kinds-and-rule-keys asks.
 
 mod constraint;
 pub mod decoder;
@@ -530,7 +530,7 @@ fn is_gateway_duration(text: &str) -> bool {
     (1..=4).contains(&groups)
 }
 
-/// The RFC 0009 extensions dopol reads beyond the Kuadrant CRD (SPEC §4.1): `spec.unset`,
+/// The RFC 0009 extensions dopol reads beyond the Kuadrant CRD (docs/semantics.md#41-constraints-and-deactivation): `spec.unset`,
 /// `spec.remove`, and a `when` CEL string on a `defaults`/`overrides` block (a list of
 /// predicates there is the CRD's own `when`). The object without them, for CRD validation;
 /// `None` when it uses none. Their use is linted separately (`rfc-extension`).

@@ -1,4 +1,4 @@
-//! Which Kuadrant effective rules apply to one request (`dopol request`, request.md §6).
+//! Which Kuadrant effective rules apply to one request (`dopol request`, docs/semantics.md#96-which-policy-rules-apply).
 //!
 //! The operator gates every rule of a kind behind its top-level `when` (T): limit actions
 //! carry `topLevelPredicates.Extend(limit.When)`, and an AuthPolicy's top-level predicates
@@ -462,7 +462,7 @@ fn render(node: &Node) -> String {
 enum Missing {
     /// The attribute was not supplied.
     Unsupplied,
-    /// The selector names no attribute of request.md §4.
+    /// The selector names no attribute of docs/semantics.md#94-attributes.
     Unsupported(String),
 }
 

@@ -1,4 +1,4 @@
-//! The request as given on the command line (request.md §2.1, §4): `METHOD URL`, `-H`, `--grpc`,
+//! The request as given on the command line (docs/semantics.md#91-the-request): `METHOD URL`, `-H`, `--grpc`,
 //! `--attr`. Everything here is checked before any manifest is read, and a mistake is a usage
 //! error (exit 2) naming what is wrong.
 
@@ -200,7 +200,7 @@ fn headers(args: &[String]) -> Result<BTreeMap<String, String>, String> {
 /// Roots `--attr` may set (`request.*` only beyond the attributes dopol derives itself).
 const ATTR_ROOTS: &[&str] = crate::expr::kleene::ATTRIBUTE_ROOTS;
 
-/// `request.*` attributes dopol derives from the request (request.md §4).
+/// `request.*` attributes dopol derives from the request (docs/semantics.md#94-attributes).
 pub const DERIVED_REQUEST: &[&str] = &[
     "method",
     "scheme",
@@ -387,7 +387,7 @@ impl Request {
             }
     }
 
-    /// The attribute roots request-time conditions see (request.md §4): `request` derived from
+    /// The attribute roots request-time conditions see (docs/semantics.md#94-attributes): `request` derived from
     /// the request plus `--attr request.*` extras, and every other root only from `--attr`.
     pub fn attribute_roots(&self) -> serde_json::Map<String, serde_json::Value> {
         use serde_json::{Value, json};

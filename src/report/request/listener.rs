@@ -1,4 +1,4 @@
-//! Which Gateway and listener receive the request (request.md §2.2): port and protocol, then
+//! Which Gateway and listener receive the request (docs/semantics.md#92-the-listener): port and protocol, then
 //! the most specific hostname — and exactly one listener serves it ("listener isolation").
 
 use super::input::Request;

@@ -1,5 +1,5 @@
 //! `dopol request`: which route rule a request reaches, and which of the effective policy rules
-//! on that path apply to it (request.md).
+//! on that path apply to it (docs/semantics.md#9-request-simulation).
 //!
 //! Three steps, each its own module: [`input`] reads the request from the command line,
 //! [`listener`] picks the Gateway and listener, [`routing`] ranks the candidate route rules by

@@ -1,4 +1,4 @@
-//! Which route rule serves the request (request.md §3): the candidates through the chosen
+//! Which route rule serves the request (docs/semantics.md#93-the-route-rule): the candidates through the chosen
 //! listener, each rule's matches (OR of ANDed conditions), and Gateway API's precedence between
 //! the rules that match, step by step — so the answer can say which step beat each loser.
 
@@ -12,7 +12,7 @@ use crate::topology::hostname::hostnames_intersect;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-/// A precedence step (request.md §3.3); its name is the `lostBecause` code.
+/// A precedence step (docs/semantics.md#93-the-route-rule); its name is the `lostBecause` code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Step {
     /// Longest applicable precise hostname.
@@ -371,7 +371,7 @@ fn count(n: usize) -> Key {
     Key::Number(n as i64)
 }
 
-/// The precedence key of a matching rule (request.md §3.3), steps in order.
+/// The precedence key of a matching rule (docs/semantics.md#93-the-route-rule), steps in order.
 fn rank(route: &Route, hostnames: &[&str], rule: usize, m: MatchRef<'_>) -> Vec<(Step, Key)> {
     let precise = hostnames
         .iter()

@@ -1,4 +1,4 @@
-//! Envoy Gateway's lint checks (families §3.6), one module per check, each with its
+//! Envoy Gateway's lint checks (docs/families.md §3.6), one module per check, each with its
 //! documentation. Findings about how a policy is written (`null-pruned`,
 //! `deprecated-target-ref`, `selector-selects-all`, `cross-namespace-selector`,
 //! `ignored-target-kind`) are reported while decoding ([`super::decode`]); their documentation

@@ -1,5 +1,5 @@
 //! The generic `target-not-found` for an Envoy Gateway policy that names no target at all (no
-//! `targetRef`, `targetRefs` or `targetSelectors`): none of its targets resolves (families §1
+//! `targetRef`, `targetRefs` or `targetSelectors`): none of its targets resolves (docs/families.md §1
 //! Unresolved policies), although the topology, which reports targets that miss and selectors
 //! that select nothing, has nothing to point at.
 
