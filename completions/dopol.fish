@@ -228,6 +228,10 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-global-pol
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kind -d 'Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables'
 yaml\t'A YAML document'
 json\t'A JSON document (SPEC §8 contracts)'"
@@ -235,6 +239,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l assume-gateways -d 
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l stat -d 'Print one line per path with the number of rules added, removed and changed (table format)'
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l paths -d 'List every path\'s changes, by Gateway, route and rule, instead of each distinct change once with where it happens (table format)'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s H -l header -d 'A request header, `Name: value`. Repeatable; `Host` replaces the URL\'s host' -r

@@ -77,6 +77,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     }
     let run = Run::start_with(&args.input, &declared)?;
     let model = &run.evaluated.model;
+    session::check_names(&args.input, None, model)?;
     let result = lint::apply(lint::collect(&run.evaluated), model, &options);
 
     let text = match args.output {
