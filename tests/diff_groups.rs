@@ -6,13 +6,36 @@ mod common;
 use common::{dopol, root, run_in};
 
 const MANY: &str = "testdata/diff/many-routes";
-const CHANGE: &str = "testdata/diff/platform-change.yaml";
+const CHANGE: &str = "testdata/diff/whatif/platform-change.yaml";
 
 fn platform_change(extra: &[&str]) -> common::Output {
     let mut args = vec!["diff", "-f", MANY, "--with", CHANGE];
     args.extend(extra);
     dopol(&args)
 }
+
+/// The many routes plus a route on the https listener only.
+fn new_route(extra: &[&str]) -> common::Output {
+    let mut args = vec![
+        "diff",
+        "-f",
+        MANY,
+        "--with",
+        "testdata/diff/whatif/new-route.yaml",
+    ];
+    args.extend(extra);
+    dopol(&args)
+}
+
+/// The value diff of the per-ip default, 50 → 60.
+const PER_IP_DIFF: &str = concat!(
+    "      rates:\n",
+    "    - - limit: 50\n",
+    "    + - limit: 60\n",
+    "        window: 1s\n",
+    "      counters:\n",
+    "      - expression: source.address\n",
+);
 
 const GLOBAL_CHANGE: &str = "\
 ~ RateLimitPolicy global  value changed (from infra/platform-limits)
@@ -31,13 +54,7 @@ fn a_gateway_change_over_40_routes_prints_once_with_its_scope_and_totals() {
         "{GLOBAL_CHANGE}\
 ~ RateLimitPolicy per-ip  value changed (from infra/platform-defaults)
   on 64 paths: Gateway infra/public, listeners http, https: shop/r-09, shop/r-10, shop/r-11, shop/r-12, shop/r-13, shop/r-14, … and 26 more
-      rates:
-    - - limit: 50
-    + - limit: 60
-        window: 1s
-      counters:
-      - expression: source.address
-80 paths changed: 0 rules added, 0 removed, 144 changed; 0 status changes
+{PER_IP_DIFF}80 paths changed: 0 rules added, 0 removed, 144 changed; 0 status changes
 "
     );
     assert_eq!(out.stdout, expected);
@@ -102,7 +119,7 @@ fn the_json_document_still_has_one_change_per_path() {
 
 #[test]
 fn new_paths_are_summarized_by_the_topology_too() {
-    let out = dopol(&["diff", "-f", MANY, "--with", "testdata/diff/new-route.yaml"]);
+    let out = new_route(&[]);
     out.code(1);
     assert_eq!(
         out.stdout,
@@ -160,7 +177,8 @@ fn a_big_gateway_change_stays_a_few_lines() {
     out.code(1);
     assert_eq!(
         out.stdout,
-        "\
+        format!(
+            "\
 ~ RateLimitPolicy global  value changed (from infra/platform-limits)
   on 4000 paths: Gateway infra/public, all routes
       rates:
@@ -169,14 +187,9 @@ fn a_big_gateway_change_stays_a_few_lines() {
         window: 1s
 ~ RateLimitPolicy per-ip  value changed (from infra/platform-defaults)
   on 4000 paths: Gateway infra/public, all routes
-      rates:
-    - - limit: 50
-    + - limit: 60
-        window: 1s
-      counters:
-      - expression: source.address
-4000 paths changed: 0 rules added, 0 removed, 8000 changed; 0 status changes
+{PER_IP_DIFF}4000 paths changed: 0 rules added, 0 removed, 8000 changed; 0 status changes
 "
+        )
     );
 }
 
@@ -186,7 +199,8 @@ fn diff_takes_the_report_filters() {
     route.code(1);
     assert_eq!(
         route.stdout,
-        "\
+        format!(
+            "\
 ~ RateLimitPolicy global  value changed (from infra/platform-limits)
   on 2 paths: Gateway infra/public, listeners http, https: shop/r-12
       rates:
@@ -195,14 +209,9 @@ fn diff_takes_the_report_filters() {
         window: 1s
 ~ RateLimitPolicy per-ip  value changed (from infra/platform-defaults)
   on 2 paths: Gateway infra/public, listeners http, https: shop/r-12
-      rates:
-    - - limit: 50
-    + - limit: 60
-        window: 1s
-      counters:
-      - expression: source.address
-2 paths changed: 0 rules added, 0 removed, 4 changed; 0 status changes
+{PER_IP_DIFF}2 paths changed: 0 rules added, 0 removed, 4 changed; 0 status changes
 "
+        )
     );
     let policy = platform_change(&["--policy", "infra/platform-limits", "--gateway", "public"]);
     policy.code(1);
@@ -250,17 +259,9 @@ Status:
 "
     );
     // Path changes follow the path filters: the new route is outside --route r-01.
-    dopol(&[
-        "diff",
-        "-f",
-        MANY,
-        "--with",
-        "testdata/diff/new-route.yaml",
-        "--route",
-        "r-01",
-    ])
-    .code(0)
-    .stderr_has(&["No differences."]);
+    new_route(&["--route", "r-01"])
+        .code(0)
+        .stderr_has(&["No differences."]);
 }
 
 #[test]
@@ -293,50 +294,49 @@ fn diff_filters_that_match_nothing_suggest_the_nearest_name() {
         assert_eq!(out.stdout, "", "{args:?}");
     }
     // A name only the new side has is a name.
-    dopol(&[
-        "diff",
-        "-f",
-        MANY,
-        "--with",
-        "testdata/diff/new-route.yaml",
-        "--route",
-        "r-41",
-    ])
-    .code(1);
+    new_route(&["--route", "r-41"]).code(1);
+}
+
+/// Runs a diff that must stop with exit 3, print nothing on stdout, say `message` and never
+/// "No differences.".
+fn cannot_compare(args: &[&str], message: &str) {
+    let out = dopol(args);
+    out.code(3)
+        .stderr_has(&[message])
+        .stderr_lacks(&["No differences."]);
+    assert_eq!(out.stdout, "", "{args:?}");
 }
 
 #[test]
 fn a_side_that_failed_to_load_is_named_and_no_diff_is_printed() {
-    let out = dopol(&["diff", "testdata/nope", "testdata/examples/shop"]);
-    out.code(3)
-        .stderr_has(&[
-            "[DPL1002] `testdata/nope` does not exist",
-            "error: cannot compare: the old side (`testdata/nope`) did not load cleanly (input errors above); no differences are shown\n",
-        ])
-        .stderr_lacks(&["No differences."]);
-    assert_eq!(out.stdout, "");
+    cannot_compare(
+        &["diff", "testdata/nope", "testdata/examples/shop"],
+        "[DPL1002] `testdata/nope` does not exist",
+    );
+    cannot_compare(
+        &["diff", "testdata/nope", "testdata/examples/shop"],
+        "error: cannot compare: the old side (`testdata/nope`) did not load cleanly (input errors above); no differences are shown\n",
+    );
     // The same broken input on both sides: not "No differences." either.
-    let out = dopol(&[
-        "diff",
-        "testdata/bad/mixed",
-        "testdata/bad/mixed",
-        "-o",
-        "json",
-    ]);
-    out.code(3)
-        .stderr_has(&["error: cannot compare: the old side (`testdata/bad/mixed`) and the new side (`testdata/bad/mixed`) did not load cleanly"])
-        .stderr_lacks(&["No differences."]);
-    assert_eq!(out.stdout, "");
+    cannot_compare(
+        &[
+            "diff",
+            "testdata/bad/mixed",
+            "testdata/bad/mixed",
+            "-o",
+            "json",
+        ],
+        "error: cannot compare: the old side (`testdata/bad/mixed`) and the new side (`testdata/bad/mixed`) did not load cleanly",
+    );
     // A what-if whose added file fails: the new side is the -f inputs with the overlay.
-    let out = dopol(&[
-        "diff",
-        "-f",
-        "testdata/examples/shop",
-        "--with",
-        "testdata/bad/mixed/syntax-error.yaml",
-    ]);
-    out.code(3)
-        .stderr_has(&["error: cannot compare: the new side (the -f inputs with --with/--without) did not load cleanly"])
-        .stderr_lacks(&["No differences."]);
-    assert_eq!(out.stdout, "");
+    cannot_compare(
+        &[
+            "diff",
+            "-f",
+            "testdata/examples/shop",
+            "--with",
+            "testdata/bad/mixed/syntax-error.yaml",
+        ],
+        "error: cannot compare: the new side (the -f inputs with --with/--without) did not load cleanly",
+    );
 }

@@ -5,9 +5,8 @@
 
 use crate::policy::locator_name as short;
 use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
-use crate::report::diff_scope::{Scope, ScopePart};
+use crate::report::diff_scope::{Scope, ScopePart, parts};
 use crate::report::status::Condition;
-use crate::topology::path_id_parts;
 use crate::words::counted;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
@@ -35,20 +34,6 @@ impl Palette {
     }
     fn changed(&self, text: &str) -> String {
         self.paint(text, "33")
-    }
-}
-
-/// `class|ns/gw|ns/gw#listener|ns/route|ns/route#rule` → gateway, listener name, route, rule
-/// name.
-fn parts(path_id: &str) -> (&str, &str, &str, &str) {
-    match path_id_parts(path_id) {
-        Some([_, gateway, listener, route, rule]) => (
-            gateway,
-            listener.rsplit_once('#').map_or(listener, |(_, l)| l),
-            route,
-            rule.rsplit_once('#').map_or(rule, |(_, r)| r),
-        ),
-        None => (path_id, "", "", ""),
     }
 }
 

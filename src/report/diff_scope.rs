@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 /// A path id's parts as a scope sees them: Gateway, listener name, route (with its delegation
 /// chain, as in the id), rule name.
-fn parts(id: &str) -> (&str, &str, &str, &str) {
+pub fn parts(id: &str) -> (&str, &str, &str, &str) {
     match path_id_parts(id) {
         Some([_, gateway, listener, route, rule]) => (
             gateway,

@@ -179,48 +179,21 @@ const NAMES_LISTED: usize = 8;
 /// Returns the usage error's message, with the nearest name (or the names there are).
 /// Every command that filters paths calls it, so the message is the same everywhere.
 pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
-    let objects = |pick: fn(&Model) -> Vec<(&str, &str)>| -> Vec<(&str, &str)> {
-        models.iter().flat_map(|m| pick(m)).collect()
-    };
-    let gateways = objects(|m| {
-        m.gateways
-            .iter()
-            .map(|g| (g.namespace.as_str(), g.name.as_str()))
-            .collect()
-    });
-    let routes = objects(|m| {
-        m.routes
-            .iter()
-            .map(|r| (r.namespace.as_str(), r.name.as_str()))
-            .collect()
-    });
-    if let Some(pattern) = &filters.gateway
-        && !gateways.iter().any(|(ns, n)| matches_name(pattern, ns, n))
-    {
-        return Some(no_match(
-            "--gateway",
-            pattern,
-            "Gateway",
-            name_candidates(pattern, &gateways),
-        ));
-    }
-    if let Some(pattern) = &filters.route
-        && !routes.iter().any(|(ns, n)| matches_name(pattern, ns, n))
-    {
-        return Some(no_match(
-            "--route",
-            pattern,
-            "route",
-            name_candidates(pattern, &routes),
-        ));
+    let gateways = named(models, |m| &m.gateways, |g| (&g.namespace, &g.name));
+    let routes = named(models, |m| &m.routes, |r| (&r.namespace, &r.name));
+    for (flag, pattern, what, objects) in [
+        ("--gateway", &filters.gateway, "Gateway", &gateways),
+        ("--route", &filters.route, "route", &routes),
+    ] {
+        if let Some(pattern) = pattern
+            && !objects.iter().any(|(ns, n)| matches_name(pattern, ns, n))
+        {
+            let candidates = name_candidates(pattern, objects);
+            return Some(no_match(flag, pattern, what, candidates));
+        }
     }
     let namespace = filters.namespace.as_ref()?;
-    let policies = objects(|m| {
-        m.policies
-            .iter()
-            .map(|p| (p.namespace.as_str(), p.name.as_str()))
-            .collect()
-    });
+    let policies = named(models, |m| &m.policies, |p| (&p.namespace, &p.name));
     let namespaces: Vec<String> = gateways
         .iter()
         .chain(&routes)
@@ -235,6 +208,19 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
             namespaces,
         )
     })
+}
+
+/// `(namespace, name)` of the objects `list` picks from every model.
+fn named<'m, T: 'm>(
+    models: &[&'m Model],
+    list: impl Fn(&'m Model) -> &'m [T],
+    name: impl Fn(&'m T) -> (&'m String, &'m String),
+) -> Vec<(&'m str, &'m str)> {
+    models
+        .iter()
+        .flat_map(|m| list(m).iter().map(&name))
+        .map(|(ns, n)| (ns.as_str(), n.as_str()))
+        .collect()
 }
 
 /// The names a `[ns/]name` pattern is compared with: `ns/name` when it has a namespace, else
