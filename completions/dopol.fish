@@ -532,6 +532,17 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-global-pol
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kind -d 'Only this policy kind, `Kind` or `Kind.group` (AuthPolicy, TrafficPolicy, BackendTrafficPolicy, SecurityPolicy, ...). Repeatable' -r -f -a "AuthPolicy\t'authpolicy.kuadrant.io'
+RateLimitPolicy\t'ratelimitpolicy.kuadrant.io'
+TokenRateLimitPolicy\t'tokenratelimitpolicy.kuadrant.io'
+TrafficPolicy\t'trafficpolicy.gateway.kgateway.dev'
+BackendTrafficPolicy\t'backendtrafficpolicy.gateway.envoyproxy.io'
+ClientTrafficPolicy\t'clienttrafficpolicy.gateway.envoyproxy.io'
+SecurityPolicy\t'securitypolicy.gateway.envoyproxy.io'
+EnvoyExtensionPolicy\t'envoyextensionpolicy.gateway.envoyproxy.io'"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -540,6 +551,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l assume-gateways -d 
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l stat -d 'Print one line per path with the number of rules added, removed and changed (table format)'
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l paths -d 'List every path\'s changes, by Gateway, route and rule, instead of each distinct change once with where it happens (table format)'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s H -l header -d 'A request header, `Name: value`. Repeatable; `Host` replaces the URL\'s host' -r

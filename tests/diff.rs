@@ -284,11 +284,39 @@ fn each_commit_pair_lists_exactly_its_changes() {
 }
 
 #[test]
-fn human_output_groups_by_gateway_route_and_rule() {
+fn human_output_groups_identical_changes_and_by_path_with_paths() {
     let repo = repository();
     let out = run_in(
         repo.path(),
         &["diff", "git:c1", "git:c2", "-f", "manifests"],
+        None,
+    );
+    out.code(1);
+    let expected = "\
+~ AuthPolicy authentication#jwt  value and source changed (shop/checkout-auth → shop/cart-auth)
+  on 2 paths: Gateway infra/public, listeners http, https: shop/cart#checkout
+      apiKey:
+        selector:
+          matchLabels:
+    -       app: checkout
+    +       app: cart
+        allNamespaces: false
+    + credentials:
+    +   authorizationHeader:
+    +     prefix: APIKEY
+      metrics: false
+      priority: 0
+Status:
+  shop/cart-auth
+    Enforced True (Enforced): \"AuthPolicy has been partially enforced\" → \"AuthPolicy has been successfully enforced\"
+  shop/checkout-auth
+    Enforced True (Enforced) → False (Overridden): AuthPolicy is overridden by [shop/cart-auth]
+2 paths changed: 0 rules added, 0 removed, 2 changed; 2 status changes
+";
+    assert_eq!(out.stdout, expected);
+    let out = run_in(
+        repo.path(),
+        &["diff", "git:c1", "git:c2", "-f", "manifests", "--paths"],
         None,
     );
     out.code(1);
@@ -314,6 +342,7 @@ Status:
     Enforced True (Enforced): \"AuthPolicy has been partially enforced\" → \"AuthPolicy has been successfully enforced\"
   shop/checkout-auth
     Enforced True (Enforced) → False (Overridden): AuthPolicy is overridden by [shop/cart-auth]
+2 paths changed: 0 rules added, 0 removed, 2 changed; 2 status changes
 ";
     assert_eq!(out.stdout, expected);
     let stat = run_in(

@@ -229,7 +229,10 @@ fn filters_by_kind_namespace_gateway_route_and_policy() {
         ["RateLimitPolicy", "TokenRateLimitPolicy"]
     );
     assert_eq!(paths(&["-n", "app"]).len(), 6, "routes in app");
-    assert_eq!(paths(&["-n", "elsewhere"]).len(), 0);
+    // A namespace no object is in would show nothing: a usage error, not an empty answer.
+    effective(&["testdata/levels"], &["-n", "elsewhere"])
+        .code(2)
+        .stderr_has(&["-n `elsewhere` matches no namespace of a Gateway, route or policy"]);
     assert_eq!(paths(&["--route", "app/shop"]).len(), 4);
     assert_eq!(
         paths(&["--route", "other", "--gateway", "infra/gw"]).len(),

@@ -300,7 +300,7 @@ fn diff_shows_the_message_when_only_the_message_changed() {
     out.code(1);
     assert!(
         out.stdout.ends_with(
-            "Status:\n  infra/gw-limits\n    Enforced True (Enforced): \"RateLimitPolicy has been partially enforced\" → \"RateLimitPolicy has been successfully enforced\"\n"
+            "Status:\n  infra/gw-limits\n    Enforced True (Enforced): \"RateLimitPolicy has been partially enforced\" → \"RateLimitPolicy has been successfully enforced\"\n1 path changed: 1 rule added, 0 removed, 1 changed; 1 status change\n"
         ),
         "{}",
         out.stdout

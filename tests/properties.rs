@@ -207,7 +207,7 @@ fn self_diff_is_empty(dir: &Path) -> bool {
     let (new_engine, _) = Engine::new(&new.model, &new.topology);
     let (old_observed, _) = Observed::new(&old_engine);
     let (new_observed, _) = Observed::new(&new_engine);
-    diff::build(&old_observed, &new_observed).is_empty()
+    diff::build(&old_observed, &new_observed, &Default::default()).is_empty()
 }
 
 /// The paths of the document (any kind).

@@ -283,12 +283,18 @@ pub struct DiffArgs {
     pub new: Option<String>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
     pub output: ReportFormat,
     /// Print one line per path with the number of rules added, removed and changed (table format).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "paths")]
     pub stat: bool,
+    /// List every path's changes, by Gateway, route and rule, instead of each distinct change
+    /// once with where it happens (table format).
+    #[arg(long)]
+    pub paths: bool,
 }
 
 /// Severity levels on the command line.

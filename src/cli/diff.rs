@@ -1,14 +1,16 @@
 //! `dopol diff`.
 
-use super::args::{DiffArgs, InputArgs};
+use super::args::{DiffArgs, FilterArgs, InputArgs};
 use super::session::{self, Exit, Session, UsageError, worst};
 use crate::engine::Engine;
 use crate::engine::observed::Observed;
 use crate::load::files::{FileTree, WorkTree};
 use crate::load::git::{GitTree, is_safe_revision};
+use crate::model::Model;
 use crate::pipeline::{self, Evaluated, InputOptions};
-use crate::render::diff::{Palette, human, stat};
+use crate::render::diff::{Palette, by_path, human, stat};
 use crate::report::diff;
+use crate::report::filter::{self, Filters};
 use std::path::Path;
 
 /// Where one side's manifests come from.
@@ -80,6 +82,69 @@ fn evaluate(source: &SideSource, options: &InputOptions) -> Evaluated {
     }
 }
 
+/// How a side is named in messages: its argument, or the `-f` inputs.
+fn side_name(spec: Option<&str>, overlaid: bool) -> String {
+    match spec {
+        Some(spec) => format!("`{spec}`"),
+        None if overlaid => "the -f inputs with --with/--without".into(),
+        None => "the -f inputs".into(),
+    }
+}
+
+/// The filters of a diff: `--kind`, `--gateway`, `--route` and `-n` as in the other reports,
+/// checked against both sides (a name either side has is a name); `--policy` as the locators
+/// of the policies it names on either side.
+fn diff_filters(
+    args: &FilterArgs,
+    input: &InputArgs,
+    old: &Evaluated,
+    new: &Evaluated,
+) -> Result<diff::DiffFilters, UsageError> {
+    let (old_model, new_model) = (&old.model, &new.model);
+    let filters = Filters {
+        kinds: filter::parse_kinds(&new_model.registry, &args.kinds).map_err(UsageError)?,
+        namespace: input.namespace.clone(),
+        gateway: args.gateway.clone(),
+        route: args.route.clone(),
+        policies: None,
+        chains: Vec::new(),
+    };
+    session::check_matches(&filters, &[old_model, new_model])?;
+    let policies = match &args.policy {
+        None => None,
+        Some(reference) => {
+            let locators = |model: &Model| {
+                filter::resolve_policy_ref(model, reference).map(|found| {
+                    found
+                        .into_iter()
+                        .map(|p| model.policies[p as usize].locator.clone())
+                        .collect::<Vec<_>>()
+                })
+            };
+            match (locators(old_model), locators(new_model)) {
+                (Err(_), Err(message)) => return Err(UsageError(message)),
+                (old, new) => {
+                    let mut all: Vec<String> = old.into_iter().chain(new).flatten().collect();
+                    all.sort();
+                    all.dedup();
+                    Some(all)
+                }
+            }
+        }
+    };
+    Ok(diff::DiffFilters {
+        old: Filters {
+            chains: old.topology.chains.clone(),
+            ..filters.clone()
+        },
+        new: Filters {
+            chains: new.topology.chains.clone(),
+            ..filters
+        },
+        policies,
+    })
+}
+
 /// Runs `dopol diff`.
 pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     let session = Session::new(&args.input.display);
@@ -121,15 +186,31 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     old_diagnostics.extend(more);
     let (new_observed, more) = Observed::new(&new_engine);
     new_diagnostics.extend(more);
-    let exit = worst(
-        session.report_input(&old, old_diagnostics),
-        session.report_input(&new, new_diagnostics),
-    );
+    let old_exit = session.report_input(&old, old_diagnostics);
+    let new_exit = session.report_input(&new, new_diagnostics);
+    let failed: Vec<String> = [
+        (old_exit, "old", args.old.as_deref(), false),
+        (new_exit, "new", args.new.as_deref(), overlaid),
+    ]
+    .into_iter()
+    .filter(|(exit, ..)| *exit == Exit::Input)
+    .map(|(_, which, spec, overlaid)| format!("the {which} side ({})", side_name(spec, overlaid)))
+    .collect();
+    if !failed.is_empty() {
+        // Objects left out of one side would show as removed or added: no diff is better than
+        // a wrong one, and "No differences." would be a wrong answer.
+        eprintln!(
+            "error: cannot compare: {} did not load cleanly (input errors above); no differences are shown",
+            failed.join(" and ")
+        );
+        return Ok(Exit::Input);
+    }
+    let filters = diff_filters(&args.filters, &args.input, &old, &new)?;
 
-    let report = diff::build(&old_observed, &new_observed);
+    let report = diff::build(&old_observed, &new_observed, &filters);
     if report.is_empty() && args.output.is_table() {
         eprintln!("No differences.");
-        return Ok(exit);
+        return Ok(Exit::Success);
     }
     let palette = Palette {
         color: session.stdout_color,
@@ -137,6 +218,8 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     let written = session::write_report(args.output, &report, || {
         if args.stat {
             stat(&report, palette)
+        } else if args.paths {
+            by_path(&report, palette)
         } else {
             human(&report, palette)
         }
@@ -151,5 +234,5 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     crate::platform::discard((old_observed, new_observed));
     crate::platform::discard((old_engine, new_engine));
     crate::platform::discard((old, new));
-    Ok(worst(worst(exit, written), differs))
+    Ok(worst(written, differs))
 }

@@ -87,6 +87,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     }
     let run = Run::start_with(&args.input, &declared)?;
     let model = &run.evaluated.model;
+    session::check_names(&args.input, None, model)?;
     let mut result = lint::apply(lint::collect(&run.evaluated), model, &options);
     crate::diag::complete_commands(&mut result.shown, &session::input_flags(&args.input));
 

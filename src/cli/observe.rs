@@ -71,6 +71,7 @@ fn split_policy_and_key(reference: &str) -> (&str, Option<&str>) {
 pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
+    session::check_names(&args.input, None, model)?;
     let Some(policy_arg) = args.policy.as_deref().or(args.policy_flag.as_deref()) else {
         return Err(UsageError(
             "name a policy: dopol reach POLICY[#RULEKEY]".into(),
@@ -116,10 +117,30 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     ))
 }
 
+/// `--rule` naming no rule of the routes `--route` names: the message, with the nearest rule
+/// name and the rules there are.
+fn unknown_rule(model: &crate::model::Model, route: &str, rule: &str) -> Option<String> {
+    let names: Vec<&str> = model
+        .routes
+        .iter()
+        .filter(|r| matches_name(route, &r.namespace, &r.name))
+        .flat_map(|r| r.rules.iter().map(|rule| rule.name.as_str()))
+        .collect();
+    if names.contains(&rule) {
+        return None;
+    }
+    let hint = crate::suggest::did_you_mean(rule, names.iter().copied());
+    Some(format!(
+        "route `{route}` has no rule `{rule}` (its rules: {}){hint}",
+        names.join(", ")
+    ))
+}
+
 /// Runs `dopol explain`.
 pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
+    session::check_names(&args.input, args.route.as_deref(), model)?;
     let topology = &run.evaluated.topology;
     let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
     let paths: Vec<usize> = match (&args.path, &args.route) {
@@ -159,6 +180,13 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
                 .map(|(i, _)| i)
                 .collect();
             if found.is_empty() {
+                if let Some(message) = args
+                    .rule
+                    .as_deref()
+                    .and_then(|r| unknown_rule(model, route, r))
+                {
+                    return Err(UsageError(message));
+                }
                 return Err(UsageError(format!(
                     "no path matches route `{route}`{}{} (is the route attached to a listener?)",
                     args.rule

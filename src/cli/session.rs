@@ -258,14 +258,40 @@ pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Fi
         Some(reference) => Some(filter::resolve_policy_ref(model, reference).map_err(UsageError)?),
         None => None,
     };
-    Ok(Filters {
+    let filters = Filters {
         kinds,
         namespace: input.namespace.clone(),
         gateway: args.gateway.clone(),
         route: args.route.clone(),
         policies,
         chains: Vec::new(),
-    })
+    };
+    check_matches(&filters, &[model])?;
+    Ok(filters)
+}
+
+/// `-n` (and a command's own `--route`) checked like the report filters, for the commands
+/// that take no `--gateway`/`--route` filters (`reach`, `explain`, `lint`).
+pub fn check_names(
+    input: &InputArgs,
+    route: Option<&str>,
+    model: &Model,
+) -> Result<(), UsageError> {
+    let filters = Filters {
+        namespace: input.namespace.clone(),
+        route: route.map(str::to_string),
+        ..Filters::default()
+    };
+    check_matches(&filters, &[model])
+}
+
+/// A `--gateway`, `--route` or `-n` that names nothing in the input (of any of `models`) is a
+/// usage error naming the nearest name.
+pub fn check_matches(filters: &Filters, models: &[&Model]) -> Result<(), UsageError> {
+    match filter::unmatched(filters, models) {
+        Some(message) => Err(UsageError(message)),
+        None => Ok(()),
+    }
 }
 
 /// Exit code for report commands: 3 when an input error was found, else 0.

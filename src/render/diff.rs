@@ -1,10 +1,12 @@
-//! Human renderings of `dopol diff`: changes grouped by Gateway → route → rule (listeners with
-//! identical changes are merged), path and status changes, and `--stat`.
+//! Human renderings of `dopol diff`: by default each distinct change once, with where it
+//! happens said by the topology ("on 5000 paths: Gateway infra/public, all routes"); with
+//! `--paths`, changes by Gateway → route → rule (listeners with identical changes merged); with
+//! `--stat`, one line per path. Each ends with the same totals line.
 
 use crate::policy::locator_name as short;
 use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
+use crate::report::diff_scope::{Scope, ScopePart, parts};
 use crate::report::status::Condition;
-use crate::topology::path_id_parts;
 use crate::words::counted;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
@@ -35,42 +37,17 @@ impl Palette {
     }
 }
 
-/// `class|ns/gw|ns/gw#listener|ns/route|ns/route#rule` → gateway, listener name, route, rule
-/// name.
-fn parts(path_id: &str) -> (&str, &str, &str, &str) {
-    match path_id_parts(path_id) {
-        Some([_, gateway, listener, route, rule]) => (
-            gateway,
-            listener.rsplit_once('#').map_or(listener, |(_, l)| l),
-            route,
-            rule.rsplit_once('#').map_or(rule, |(_, r)| r),
-        ),
-        None => (path_id, "", "", ""),
-    }
-}
-
-fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
-    let mut out = String::new();
+/// A change's first line: `+`, `-` or `~`, the label (the rule key, or kind and key), and what
+/// happened.
+fn headline(change: &RuleChange<'_>, label: &str, palette: Palette) -> String {
     match change.change {
         ChangeKind::Added => {
             let after = change.after.as_ref().expect("added rules have an after");
-            let _ = writeln!(
-                out,
-                "{}",
-                palette.added(&format!("+ {}  from {}", change.key, short(after.source)))
-            );
+            palette.added(&format!("+ {label}  from {}", short(after.source)))
         }
         ChangeKind::Removed => {
             let before = change.before.as_ref().expect("removed rules have a before");
-            let _ = writeln!(
-                out,
-                "{}",
-                palette.removed(&format!(
-                    "- {}  was from {}",
-                    change.key,
-                    short(before.source)
-                ))
-            );
+            palette.removed(&format!("- {label}  was from {}", short(before.source)))
         }
         ChangeKind::Changed => {
             let (before, after) = (
@@ -90,28 +67,134 @@ fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
                     short(after.source)
                 ),
             };
-            let _ = writeln!(
-                out,
-                "{}",
-                palette.changed(&format!("~ {}  {what}", change.key))
-            );
-            if let Some(diff) = &change.value_diff {
-                for line in diff.lines() {
-                    let painted = match line.chars().next() {
-                        Some('+') => palette.added(line),
-                        Some('-') => palette.removed(line),
-                        _ => line.to_string(),
-                    };
-                    let _ = writeln!(out, "    {painted}");
-                }
-            }
+            palette.changed(&format!("~ {label}  {what}"))
         }
+    }
+}
+
+/// The value's line diff of a changed rule, indented by four spaces, one line each.
+fn value_lines(change: &RuleChange<'_>, palette: Palette) -> Vec<String> {
+    let Some(diff) = &change.value_diff else {
+        return Vec::new();
+    };
+    diff.lines()
+        .map(|line| {
+            let painted = match line.chars().next() {
+                Some('+') => palette.added(line),
+                Some('-') => palette.removed(line),
+                _ => line.to_string(),
+            };
+            format!("    {painted}")
+        })
+        .collect()
+}
+
+fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
+    let mut out = headline(change, change.key, palette);
+    out.push('\n');
+    for line in value_lines(change, palette) {
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }
 
-/// The diff for a reviewer.
+/// At most this many routes are named in one part of a scope, and this many parts.
+const ROUTES_SHOWN: usize = 6;
+const PARTS_SHOWN: usize = 10;
+
+/// `items` joined with `, `, the ones past `cap` counted: `a, b, … and 3 more`.
+fn capped(items: &[String], cap: usize) -> String {
+    if items.len() <= cap {
+        return items.join(", ");
+    }
+    format!(
+        "{}, … and {} more",
+        items[..cap].join(", "),
+        items.len() - cap
+    )
+}
+
+/// `Gateway infra/public, all routes`, `Gateway infra/public, listener http, all routes`,
+/// `Gateway infra/public, listeners http, https: shop/cart, shop/catalog#rule-1`.
+fn part_text(part: &ScopePart) -> String {
+    let mut text = format!("Gateway {}", part.gateway);
+    if !part.listeners.is_empty() {
+        let noun = if part.listeners.len() == 1 {
+            "listener"
+        } else {
+            "listeners"
+        };
+        let _ = write!(text, ", {noun} {}", part.listeners.join(", "));
+    }
+    if part.routes.is_empty() {
+        text.push_str(", all routes");
+    } else {
+        let _ = write!(text, ": {}", capped(&part.routes, ROUTES_SHOWN));
+    }
+    text
+}
+
+/// `{lead}{N paths}: {part}` on one line, or with several parts one per line below, indented
+/// by `indent`.
+fn scope_lines(out: &mut String, lead: &str, scope: &Scope, indent: &str) {
+    let paths = counted(scope.paths, "path");
+    match scope.parts.as_slice() {
+        [one] => {
+            let _ = writeln!(out, "{lead}{paths}: {}", part_text(one));
+        }
+        parts => {
+            let _ = writeln!(out, "{lead}{paths}:");
+            let texts: Vec<String> = parts.iter().map(part_text).collect();
+            for text in &texts[..texts.len().min(PARTS_SHOWN)] {
+                let _ = writeln!(out, "{indent}{text}");
+            }
+            if texts.len() > PARTS_SHOWN {
+                let _ = writeln!(out, "{indent}… and {} more", texts.len() - PARTS_SHOWN);
+            }
+        }
+    }
+}
+
+/// The diff for a reviewer: each distinct change once, where it happens, its value diff; then
+/// paths that appeared or disappeared, status changes, totals.
 pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
+    if report.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    for group in report.groups() {
+        let change = &report.changes[group.changes[0]];
+        let label = format!("{} {}", change.policy_kind, change.key);
+        let _ = writeln!(out, "{}", headline(change, &label, palette));
+        scope_lines(&mut out, "  on ", &group.scope, "    ");
+        for line in value_lines(change, palette) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if !report.paths.is_empty() {
+        out.push_str("Paths:\n");
+        for (change, sign) in [("added", "+"), ("removed", "-")] {
+            let scope = report.path_scope(change);
+            if scope.paths > 0 {
+                let lead = if change == "added" {
+                    palette.added(&format!("  {sign} "))
+                } else {
+                    palette.removed(&format!("  {sign} "))
+                };
+                scope_lines(&mut out, &lead, &scope, "      ");
+            }
+        }
+    }
+    status_section(&mut out, report);
+    out.push_str(&totals(report));
+    out
+}
+
+/// `--paths`: every path's changes, by Gateway → route → rule → policy kind (listeners whose
+/// changes are the same are shown once), then every path that appeared or disappeared, status
+/// changes, totals.
+pub fn by_path(report: &DiffReport<'_>, palette: Palette) -> String {
     if report.is_empty() {
         return String::new();
     }
@@ -169,21 +252,28 @@ pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
-    if !report.status.is_empty() {
-        out.push_str("Status:\n");
-        for change in &report.status {
-            let _ = writeln!(out, "  {}", short(&change.policy));
-            for line in condition_changes(&change.before, &change.after) {
-                let _ = writeln!(out, "    {line}");
-            }
-        }
-    }
+    status_section(&mut out, report);
+    out.push_str(&totals(report));
     out
 }
 
-/// `--stat`: one line per path (in the report's path order), then totals.
-pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
-    // (path id, [added, removed, changed]) in first-seen order.
+/// `Status:` and, policy by policy, the conditions that changed.
+fn status_section(out: &mut String, report: &DiffReport<'_>) {
+    if report.status.is_empty() {
+        return;
+    }
+    out.push_str("Status:\n");
+    for change in &report.status {
+        let _ = writeln!(out, "  {}", short(&change.policy));
+        for line in condition_changes(&change.before, &change.after) {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+}
+
+/// Rule changes counted per path, `[added, removed, changed]`, in the report's path order;
+/// paths that appeared or disappeared without a rule change come last with zeros.
+fn per_path<'r>(report: &'r DiffReport<'_>) -> Vec<(&'r str, [usize; 3])> {
     let mut per_path: Vec<(&str, [usize; 3])> = Vec::new();
     for change in &report.changes {
         if per_path.last().is_none_or(|(p, _)| *p != change.path_id) {
@@ -196,24 +286,39 @@ pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
             ChangeKind::Changed => 2,
         }] += 1;
     }
-    // Paths that appeared or disappeared: path id → `added` / `removed`.
-    let path_changes: HashMap<&str, &str> = report
-        .paths
-        .iter()
-        .map(|p| (p.path_id.as_str(), p.change))
-        .collect();
     let listed: HashSet<&str> = per_path.iter().map(|(p, _)| *p).collect();
     for path in &report.paths {
         if !listed.contains(path.path_id.as_str()) {
             per_path.push((&path.path_id, [0; 3]));
         }
     }
+    per_path
+}
+
+/// `N paths changed: A rules added, R removed, C changed; S status changes`.
+pub fn totals(report: &DiffReport<'_>) -> String {
+    let per_path = per_path(report);
+    let [added, removed, changed] = per_path.iter().fold([0; 3], |sum, (_, counts)| {
+        [0, 1, 2].map(|i| sum[i] + counts[i])
+    });
+    format!(
+        "{} changed: {} added, {removed} removed, {changed} changed; {}\n",
+        counted(per_path.len(), "path"),
+        counted(added, "rule"),
+        counted(report.status.len(), "status change")
+    )
+}
+
+/// `--stat`: one line per path (in the report's path order), then totals.
+pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
+    // Paths that appeared or disappeared: path id → `added` / `removed`.
+    let path_changes: HashMap<&str, &str> = report
+        .paths
+        .iter()
+        .map(|p| (p.path_id.as_str(), p.change))
+        .collect();
     let mut out = String::new();
-    let (mut added, mut removed, mut changed) = (0, 0, 0);
-    for (path, [a, r, c]) in &per_path {
-        added += a;
-        removed += r;
-        changed += c;
+    for (path, [a, r, c]) in per_path(report) {
         let mark = match path_changes.get(path).copied() {
             Some("added") => " (new path)",
             Some(_) => " (path gone)",
@@ -227,13 +332,7 @@ pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
             palette.changed(&format!("~{c:<3}"))
         );
     }
-    let _ = writeln!(
-        out,
-        "{} changed: {} added, {removed} removed, {changed} changed; {}",
-        counted(per_path.len(), "path"),
-        counted(added, "rule"),
-        counted(report.status.len(), "status change")
-    );
+    out.push_str(&totals(report));
     out
 }
 

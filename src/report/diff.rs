@@ -3,8 +3,15 @@
 //! Each side is evaluated once (one fold per distinct policy list, with outcomes, which also
 //! give the `Enforced` conditions). The sides are compared by path id, policy kind and rule key;
 //! values are compared structurally, and rendered to YAML only for a value that changed (for
-//! its line diff). So a diff of two large revisions costs about two evaluations.
+//! its line diff, computed once per distinct pair of values). So a diff of two large revisions
+//! costs about two evaluations.
+//!
+//! The same change often happens on many paths (a Gateway's override reaches every route): the
+//! report keeps one entry per path (the JSON contract) and [`DiffReport::groups`] gathers
+//! identical changes, each with its [`Scope`] in the topology, for the reviewer's rendering.
 
+use super::diff_scope::{Scope, Universe};
+use super::filter::{Filters, shows_kind_index};
 use super::status::{Condition, conditions};
 use crate::engine::fold::Effective;
 use crate::engine::observed::Observed;
@@ -27,7 +34,7 @@ pub struct RuleVersion<'a> {
 }
 
 /// What happened to a rule key on a path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChangeKind {
     /// Only in the new effective policy.
     Added,
@@ -93,7 +100,7 @@ pub struct StatusChange {
 }
 
 /// `EffectivePolicyDiff`.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct DiffReport<'a> {
     /// Rule changes in path order (the new side's, then paths only the old side has), kind, key.
     pub changes: Vec<RuleChange<'a>>,
@@ -101,12 +108,144 @@ pub struct DiffReport<'a> {
     pub paths: Vec<PathChange>,
     /// Policies whose `Accepted`/`Enforced` conditions changed, sorted by locator.
     pub status: Vec<StatusChange>,
+    /// Every path id of either side (unfiltered), to say where a change happens.
+    pub universe: Universe<'a>,
+}
+
+/// The same change on a set of paths.
+#[derive(Clone, Debug)]
+pub struct ChangeGroup {
+    /// Indices into [`DiffReport::changes`], in report order; the first stands for all.
+    pub changes: Vec<usize>,
+    /// Where the paths are.
+    pub scope: Scope,
 }
 
 impl DiffReport<'_> {
     /// Whether the two sides have the same effective policies and statuses.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty() && self.paths.is_empty() && self.status.is_empty()
+    }
+
+    /// Identical changes gathered (same policy kind, rule key and kind of change, same values,
+    /// sources and origins before and after), sorted by policy kind, rule key, then first
+    /// appearance. Linear in the number of changes: values are told apart by their rendering,
+    /// computed once per distinct value node.
+    pub fn groups(&self) -> Vec<ChangeGroup> {
+        let mut values = ValueIds::default();
+        let mut index: FxHashMap<GroupKey<'_>, usize> = FxHashMap::default();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, change) in self.changes.iter().enumerate() {
+            let key = (
+                change.policy_kind,
+                change.key,
+                change.change,
+                values.side(&change.before),
+                values.side(&change.after),
+            );
+            let next = groups.len();
+            let group = *index.entry(key).or_insert(next);
+            if group == next {
+                groups.push(Vec::new());
+            }
+            groups[group].push(i);
+        }
+        groups.sort_by_key(|g| {
+            let first = &self.changes[g[0]];
+            (first.policy_kind, first.key, g[0])
+        });
+        groups
+            .into_iter()
+            .map(|changes| {
+                let ids: Vec<&str> = changes.iter().map(|&c| self.changes[c].path_id).collect();
+                ChangeGroup {
+                    scope: self.universe.scope(&ids),
+                    changes,
+                }
+            })
+            .collect()
+    }
+
+    /// Where the paths that appeared (`added`) or disappeared (`removed`) are.
+    pub fn path_scope(&self, change: &str) -> Scope {
+        let ids: Vec<&str> = self
+            .paths
+            .iter()
+            .filter(|p| p.change == change)
+            .map(|p| p.path_id.as_str())
+            .collect();
+        self.universe.scope(&ids)
+    }
+}
+
+/// One side of a change as grouping sees it: source, origins, value id.
+type SideKey<'a> = Option<(&'a str, Vec<&'a str>, usize)>;
+/// What makes two changes the same.
+type GroupKey<'a> = (&'a str, &'a str, ChangeKind, SideKey<'a>, SideKey<'a>);
+
+/// Numbers values by their YAML rendering, rendering each node once.
+#[derive(Default)]
+struct ValueIds {
+    by_node: FxHashMap<*const Node, usize>,
+    by_text: FxHashMap<String, usize>,
+}
+
+impl ValueIds {
+    fn side<'a>(&mut self, version: &Option<RuleVersion<'a>>) -> SideKey<'a> {
+        version
+            .as_ref()
+            .map(|v| (v.source, v.origins.clone(), self.id(v.value)))
+    }
+
+    fn id(&mut self, node: &Node) -> usize {
+        if let Some(&id) = self.by_node.get(&(node as *const Node)) {
+            return id;
+        }
+        let text = render_value(node);
+        let next = self.by_text.len();
+        let id = *self.by_text.entry(text).or_insert(next);
+        self.by_node.insert(node as *const Node, id);
+        id
+    }
+}
+
+/// What `diff` shows: the report filters with each side's delegation chains (for `--route`),
+/// and `--policy` as locators, since a policy's index differs between the sides.
+#[derive(Clone, Debug, Default)]
+pub struct DiffFilters {
+    /// The filters with the old side's chains.
+    pub old: Filters,
+    /// The filters with the new side's chains.
+    pub new: Filters,
+    /// `--policy`: locators of the policies named, on either side.
+    pub policies: Option<Vec<String>>,
+}
+
+impl DiffFilters {
+    /// Whether a rule change involves a policy of `--policy` (as its source or an origin).
+    fn shows_change(&self, change: &RuleChange<'_>) -> bool {
+        self.policies.as_ref().is_none_or(|wanted| {
+            [&change.before, &change.after]
+                .into_iter()
+                .flatten()
+                .flat_map(|v| std::iter::once(v.source).chain(v.origins.iter().copied()))
+                .any(|locator| wanted.iter().any(|w| w == locator))
+        })
+    }
+
+    /// Whether a policy's status change is shown (`--kind`, `-n`, `--policy`).
+    fn shows_policy(&self, model: &Model, policy: u32) -> bool {
+        let p = &model.policies[policy as usize];
+        self.new.shows_kind(p.kind)
+            && self
+                .new
+                .namespace
+                .as_ref()
+                .is_none_or(|ns| *ns == p.namespace)
+            && self
+                .policies
+                .as_ref()
+                .is_none_or(|wanted| wanted.contains(&p.locator))
     }
 }
 
@@ -143,10 +282,14 @@ fn version<'a>(
     })
 }
 
+/// A value's YAML rendering.
+fn render_value(node: &Node) -> String {
+    serde_saphyr::to_string(node).unwrap_or_default()
+}
+
 /// A line diff of two values' YAML renderings: each line prefixed with `- `, `+ ` or two spaces.
 pub fn value_diff(before: &Node, after: &Node) -> String {
-    let render = |node: &Node| serde_saphyr::to_string(node).unwrap_or_default();
-    let (old, new) = (render(before), render(after));
+    let (old, new) = (render_value(before), render_value(after));
     let diff = similar::TextDiff::from_lines(&old, &new);
     let mut out = String::new();
     for change in diff.iter_all_changes() {
@@ -163,10 +306,14 @@ pub fn value_diff(before: &Node, after: &Node) -> String {
     out
 }
 
-/// Conditions of every policy of a side, by locator.
-fn conditions_by_locator(observed: &Observed<'_, '_>) -> BTreeMap<String, Vec<Condition>> {
+/// Conditions of every policy of a side the filters show, by locator.
+fn conditions_by_locator(
+    observed: &Observed<'_, '_>,
+    filters: &DiffFilters,
+) -> BTreeMap<String, Vec<Condition>> {
     let model = observed.engine.model;
     (0..model.policies.len() as u32)
+        .filter(|&p| filters.shows_policy(model, p))
         .map(|p| {
             (
                 model.policies[p as usize].locator.clone(),
@@ -176,17 +323,15 @@ fn conditions_by_locator(observed: &Observed<'_, '_>) -> BTreeMap<String, Vec<Co
         .collect()
 }
 
-/// Compares two evaluated sides. Paths are visited in the new side's order, then the paths
-/// only the old side has, in its order; no sorting of path ids is needed.
+/// Compares two evaluated sides, keeping what the filters show. Paths are visited in the new
+/// side's order, then the paths only the old side has, in its order; no sorting of path ids is
+/// needed.
 pub fn build<'a, 'o: 'a, 'n: 'a>(
     old: &'a Observed<'_, 'o>,
     new: &'a Observed<'_, 'n>,
+    filters: &DiffFilters,
 ) -> DiffReport<'a> {
-    let (old_model, new_model) = (old.engine.model, new.engine.model);
-    let kinds: Vec<&'static str> = new_model.registry.kinds().map(|k| k.kind).collect();
     let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
-    let old_effective = effective_by_path(old);
-    let new_effective = effective_by_path(new);
     let old_index: FxHashMap<&str, usize> = old_ids
         .iter()
         .enumerate()
@@ -197,15 +342,86 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         .enumerate()
         .map(|(i, id)| (id.as_str(), i))
         .collect();
-    let pairs = (0..new_ids.len())
+    // Each path once: the new side's, then those only the old side has.
+    let pairs: Vec<(Option<usize>, Option<usize>)> = (0..new_ids.len())
         .map(|n| (old_index.get(new_ids[n].as_str()).copied(), Some(n)))
         .chain(
             (0..old_ids.len())
                 .filter(|&o| !new_index.contains_key(old_ids[o].as_str()))
                 .map(|o| (Some(o), None)),
-        );
+        )
+        .collect();
+    let shown = |(o, n): (Option<usize>, Option<usize>)| match (o, n) {
+        (_, Some(n)) => filters
+            .new
+            .shows_path(new.engine.model, &new.engine.topology.paths[n]),
+        (Some(o), None) => filters
+            .old
+            .shows_path(old.engine.model, &old.engine.topology.paths[o]),
+        (None, None) => false,
+    };
+    let pairs: Vec<_> = pairs.into_iter().filter(|&pair| shown(pair)).collect();
+    let changes = rule_changes(old, new, &pairs, filters);
+    let paths: Vec<PathChange> = pairs
+        .iter()
+        .filter_map(|&(o, n)| match (o, n) {
+            (None, Some(n)) => Some((new_ids[n].clone(), "added")),
+            (Some(o), None) => Some((old_ids[o].clone(), "removed")),
+            _ => None,
+        })
+        .map(|(path_id, change)| PathChange { path_id, change })
+        .collect();
+
+    let (old_status, new_status) = (
+        conditions_by_locator(old, filters),
+        conditions_by_locator(new, filters),
+    );
+    let policies: BTreeSet<&String> = old_status.keys().chain(new_status.keys()).collect();
+    let status = policies
+        .into_iter()
+        .filter_map(|policy| {
+            let before = old_status.get(policy).cloned().unwrap_or_default();
+            let after = new_status.get(policy).cloned().unwrap_or_default();
+            (before != after).then(|| StatusChange {
+                policy: policy.clone(),
+                before,
+                after,
+            })
+        })
+        .collect();
+    DiffReport {
+        changes,
+        paths,
+        status,
+        universe: Universe::new(
+            new_ids.iter().map(String::as_str).chain(
+                old_ids
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|id| !new_index.contains_key(id)),
+            ),
+        ),
+    }
+}
+
+/// The rule changes of the paths `pairs` (old index, new index) of the kinds and policies the
+/// filters show. A value diff is computed once per pair of value nodes: an override that
+/// reaches 10,000 paths is one fold, so one diff.
+fn rule_changes<'a, 'o: 'a, 'n: 'a>(
+    old: &'a Observed<'_, 'o>,
+    new: &'a Observed<'_, 'n>,
+    pairs: &[(Option<usize>, Option<usize>)],
+    filters: &DiffFilters,
+) -> Vec<RuleChange<'a>> {
+    let (old_model, new_model) = (old.engine.model, new.engine.model);
+    let registry = &new_model.registry;
+    let kinds: Vec<&'static str> = registry.kinds().map(|k| k.kind).collect();
+    let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
+    let old_effective = effective_by_path(old);
+    let new_effective = effective_by_path(new);
+    let mut diffs: FxHashMap<(*const Node, *const Node), String> = FxHashMap::default();
     let mut changes = Vec::new();
-    for (o, n) in pairs {
+    for &(o, n) in pairs {
         let path_id = n.map_or_else(
             || old_ids[o.expect("one side has the path")].as_str(),
             |n| new_ids[n].as_str(),
@@ -213,14 +429,13 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         let before_kinds = o.map_or(&[][..], |o| old_effective[o].as_slice());
         let after_kinds = n.map_or(&[][..], |n| new_effective[n].as_slice());
         for (kind, _) in kinds.iter().enumerate() {
-            let before = before_kinds
-                .iter()
-                .find(|(k, _)| *k == kind)
-                .map(|(_, e)| *e);
-            let after = after_kinds
-                .iter()
-                .find(|(k, _)| *k == kind)
-                .map(|(_, e)| *e);
+            if !shows_kind_index(registry, &filters.new.kinds, kind) {
+                continue;
+            }
+            let find = |list: &[(usize, &'a Effective<'_>)]| {
+                list.iter().find(|(k, _)| *k == kind).map(|(_, e)| *e)
+            };
+            let (before, after) = (find(before_kinds), find(after_kinds));
             if before.is_none() && after.is_none() {
                 continue;
             }
@@ -245,61 +460,33 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
                     }
                     (None, None) => continue,
                 };
-                changes.push(RuleChange {
+                let value_diff = match (&b, &a) {
+                    (Some(b), Some(a)) if value_changed => Some(
+                        diffs
+                            .entry((b.value as *const Node, a.value as *const Node))
+                            .or_insert_with(|| value_diff(b.value, a.value))
+                            .clone(),
+                    ),
+                    _ => None,
+                };
+                let change = RuleChange {
                     policy_kind: kinds[kind],
                     path_id,
                     key,
                     change,
-                    before: b.clone(),
-                    after: a.clone(),
+                    before: b,
+                    after: a,
                     value_changed,
                     source_changed,
-                    value_diff: match (&b, &a) {
-                        (Some(b), Some(a)) if value_changed => Some(value_diff(b.value, a.value)),
-                        _ => None,
-                    },
-                });
+                    value_diff,
+                };
+                if filters.shows_change(&change) {
+                    changes.push(change);
+                }
             }
         }
     }
-
-    let paths: Vec<PathChange> = new_ids
-        .iter()
-        .filter(|id| !old_index.contains_key(id.as_str()))
-        .map(|id| PathChange {
-            path_id: id.clone(),
-            change: "added",
-        })
-        .chain(
-            old_ids
-                .iter()
-                .filter(|id| !new_index.contains_key(id.as_str()))
-                .map(|id| PathChange {
-                    path_id: id.clone(),
-                    change: "removed",
-                }),
-        )
-        .collect();
-
-    let (old_status, new_status) = (conditions_by_locator(old), conditions_by_locator(new));
-    let policies: BTreeSet<&String> = old_status.keys().chain(new_status.keys()).collect();
-    let status = policies
-        .into_iter()
-        .filter_map(|policy| {
-            let before = old_status.get(policy).cloned().unwrap_or_default();
-            let after = new_status.get(policy).cloned().unwrap_or_default();
-            (before != after).then(|| StatusChange {
-                policy: policy.clone(),
-                before,
-                after,
-            })
-        })
-        .collect();
-    DiffReport {
-        changes,
-        paths,
-        status,
-    }
+    changes
 }
 
 struct VersionView<'v, 'a>(&'v RuleVersion<'a>);

@@ -39,7 +39,11 @@ pub fn parse_kinds(
         .map(|v| {
             registry.find_by_name(v.trim()).ok_or_else(|| {
                 let known: Vec<&str> = registry.kinds().map(|k| k.kind).collect();
-                format!("unknown policy kind `{v}` (known: {})", known.join(", "))
+                let hint = crate::suggest::did_you_mean(v.trim(), known.iter().copied());
+                format!(
+                    "unknown policy kind `{v}`{hint} (known: {})",
+                    known.join(", ")
+                )
             })
         })
         .collect()
@@ -165,4 +169,92 @@ impl Filters {
             .filter(|(_, p)| self.shows_path(model, p))
             .map(|(i, _)| i)
     }
+}
+
+/// At most this many names are listed when no name is close to a filter's value.
+const NAMES_LISTED: usize = 8;
+
+/// `--route cartt`, `--gateway publik`, `-n nope`: a filter naming no object of the input (on
+/// none of `models`: the two sides of a diff) would show nothing and look like an answer.
+/// Returns the usage error's message, with the nearest name (or the names there are).
+/// Every command that filters paths calls it, so the message is the same everywhere.
+pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
+    let gateways = named(models, |m| &m.gateways, |g| (&g.namespace, &g.name));
+    let routes = named(models, |m| &m.routes, |r| (&r.namespace, &r.name));
+    for (flag, pattern, what, objects) in [
+        ("--gateway", &filters.gateway, "Gateway", &gateways),
+        ("--route", &filters.route, "route", &routes),
+    ] {
+        if let Some(pattern) = pattern
+            && !objects.iter().any(|(ns, n)| matches_name(pattern, ns, n))
+        {
+            let candidates = name_candidates(pattern, objects);
+            return Some(no_match(flag, pattern, what, candidates));
+        }
+    }
+    let namespace = filters.namespace.as_ref()?;
+    let policies = named(models, |m| &m.policies, |p| (&p.namespace, &p.name));
+    let namespaces: Vec<String> = gateways
+        .iter()
+        .chain(&routes)
+        .chain(&policies)
+        .map(|(ns, _)| ns.to_string())
+        .collect();
+    (!namespaces.iter().any(|ns| ns == namespace)).then(|| {
+        no_match(
+            "-n",
+            namespace,
+            "namespace of a Gateway, route or policy",
+            namespaces,
+        )
+    })
+}
+
+/// `(namespace, name)` of the objects `list` picks from every model.
+fn named<'m, T: 'm>(
+    models: &[&'m Model],
+    list: impl Fn(&'m Model) -> &'m [T],
+    name: impl Fn(&'m T) -> (&'m String, &'m String),
+) -> Vec<(&'m str, &'m str)> {
+    models
+        .iter()
+        .flat_map(|m| list(m).iter().map(&name))
+        .map(|(ns, n)| (ns.as_str(), n.as_str()))
+        .collect()
+}
+
+/// The names a `[ns/]name` pattern is compared with: `ns/name` when it has a namespace, else
+/// names.
+fn name_candidates(pattern: &str, objects: &[(&str, &str)]) -> Vec<String> {
+    objects
+        .iter()
+        .map(|(ns, n)| {
+            if pattern.contains('/') {
+                format!("{ns}/{n}")
+            } else {
+                n.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `FLAG `value` matches no WHAT; did you mean `x`?`, or with the names there are.
+fn no_match(flag: &str, value: &str, what: &str, mut candidates: Vec<String>) -> String {
+    candidates.sort();
+    candidates.dedup();
+    let hint = crate::suggest::did_you_mean(value, candidates.iter().map(String::as_str));
+    let tail = if !hint.is_empty() {
+        hint
+    } else if candidates.is_empty() {
+        " (the input has none)".to_string()
+    } else if candidates.len() > NAMES_LISTED {
+        format!(
+            " (the input has {}, … and {} more)",
+            candidates[..NAMES_LISTED].join(", "),
+            candidates.len() - NAMES_LISTED
+        )
+    } else {
+        format!(" (the input has {})", candidates.join(", "))
+    };
+    format!("{flag} `{value}` matches no {what}{tail}")
 }

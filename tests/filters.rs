@@ -1,0 +1,75 @@
+//! A filter that matches nothing (`--route cartt`, `--gateway publik`, `-n nope`, `--policy`,
+//! `--kind`) is a usage error naming the nearest name, the same way in every command.
+
+mod common;
+use common::dopol;
+
+const SHOP: &str = "testdata/examples/shop";
+
+fn fails_with(args: &[&str], message: &str) {
+    let mut all = args.to_vec();
+    all.extend(["-f", SHOP]);
+    let out = dopol(&all);
+    out.code(2);
+    assert_eq!(out.stderr, format!("error: {message}\n"), "{args:?}");
+    assert_eq!(out.stdout, "", "{args:?}");
+}
+
+const ROUTE: &str = "--route `cartt` matches no route; did you mean `cart`?";
+const GATEWAY: &str = "--gateway `publik` matches no Gateway; did you mean `public`?";
+const NAMESPACE: &str =
+    "-n `nope` matches no namespace of a Gateway, route or policy (the input has infra, shop)";
+
+#[test]
+fn report_commands_name_the_nearest_route_gateway_and_namespace() {
+    for command in ["effective", "overridden", "status"] {
+        fails_with(&[command, "--route", "cartt"], ROUTE);
+        fails_with(&[command, "--gateway", "publik"], GATEWAY);
+        fails_with(&[command, "-n", "nope"], NAMESPACE);
+        fails_with(
+            &[command, "--route", "shopp/cart"],
+            "--route `shopp/cart` matches no route; did you mean `shop/cart`?",
+        );
+        fails_with(
+            &[command, "--policy", "infra/platform-aut"],
+            "no policy matches `infra/platform-aut`; did you mean `infra/platform-auth`?",
+        );
+        fails_with(
+            &[command, "--kind", "AuthPolicyy"],
+            "unknown policy kind `AuthPolicyy`; did you mean `AuthPolicy`? (known: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy, TrafficPolicy, BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy)",
+        );
+    }
+    // No close name: the names there are.
+    fails_with(
+        &["effective", "--gateway", "internal"],
+        "--gateway `internal` matches no Gateway (the input has public)",
+    );
+}
+
+#[test]
+fn reach_explain_lint_and_diff_say_it_the_same_way() {
+    fails_with(&["reach", "infra/platform-auth", "-n", "nope"], NAMESPACE);
+    fails_with(&["explain", "--route", "cartt"], ROUTE);
+    fails_with(&["explain", "--route", "cart", "-n", "nope"], NAMESPACE);
+    fails_with(
+        &["explain", "--route", "shop/cart", "--rule", "chekout"],
+        "route `shop/cart` has no rule `chekout` (its rules: checkout, rule-2); did you mean `checkout`?",
+    );
+    fails_with(&["lint", "-n", "nope"], NAMESPACE);
+    let with = ["--with", "testdata/whatif/catalog-auth.yaml"];
+    fails_with(&[&["diff", "--route", "cartt"][..], &with].concat(), ROUTE);
+    fails_with(
+        &[&["diff", "--gateway", "publik"][..], &with].concat(),
+        GATEWAY,
+    );
+    fails_with(&[&["diff", "-n", "nope"][..], &with].concat(), NAMESPACE);
+}
+
+#[test]
+fn names_that_exist_still_filter_and_an_empty_answer_is_not_an_error() {
+    // The route exists; under this Gateway's https listener only: a real, filtered answer.
+    dopol(&["effective", "-f", SHOP, "--route", "catalog", "-o", "json"]).code(0);
+    // Namespaceless objects take -n as their namespace: it names them.
+    dopol(&["effective", "-f", "testdata/namespaceless", "-n", "team"]).code(0);
+    dopol(&["lint", "-f", SHOP, "-n", "shop"]).code(0);
+}
