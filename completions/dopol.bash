@@ -123,7 +123,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__diff)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --stat --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --stat --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,6 +134,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -193,7 +201,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__effective)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -204,6 +212,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -279,7 +295,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__explain)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -290,6 +306,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -551,7 +575,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__lint)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,6 +586,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -655,7 +687,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__overridden)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +698,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -741,7 +781,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__reach)
-            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --policy --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -756,6 +796,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -815,7 +863,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__request)
-            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -854,6 +902,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -913,7 +969,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__status)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -924,6 +980,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -999,7 +1063,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1010,6 +1074,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

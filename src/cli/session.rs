@@ -153,6 +153,7 @@ pub fn input_options_with(
     }
     Ok(InputOptions {
         files: args.files.clone(),
+        excludes: args.resolved.excludes.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
         registry: registry_with(args, declared)?,
@@ -332,9 +333,10 @@ impl Run {
         declared: &crate::policy::declared::Declared,
     ) -> Result<Run, UsageError> {
         if input.files.is_empty() {
-            return Err(UsageError(
-                "no input: pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)".into(),
-            ));
+            return Err(UsageError(format!(
+                "no input: name manifests as paths (`dopol lint manifests/`) or with -f FILE|DIR|GLOB (-f - for stdin), or list them under `inputs:` in {}",
+                super::config::FILE_NAME
+            )));
         }
         check_stdin(&input.files)?;
         let session = Session::new(&input.display);
