@@ -319,3 +319,33 @@ fn walking_thousands_of_files_with_ignore_files_stays_fast() {
     out.stderr_has(&["read 1760 files, 1760 documents"]);
     assert!(took.as_secs() < 20, "walking 2000 files took {took:?}");
 }
+
+#[test]
+fn git_info_exclude_counts_and_excludes_filter_the_matches_of_a_glob() {
+    let dir = tempfile::tempdir().unwrap();
+    repository(dir.path());
+    fs::create_dir_all(dir.path().join(".git/info")).unwrap();
+    write(dir.path(), ".git/info/exclude", "*.tmpl.yaml\n");
+    let out = run_in(dir.path(), &["lint", "."], None);
+    out.code(0);
+    assert_eq!(out.stderr, "no issues in 9 objects from 2 files\n");
+    // A glob dopol expands: its matches are filtered by --exclude (not by ignore files).
+    let out = run_in(
+        dir.path(),
+        &["lint", "-f", "scratch/*.yaml", "--exclude", "platform.yaml"],
+        None,
+    );
+    out.code(0);
+    assert_eq!(
+        out.stderr,
+        "0 errors, 4 warnings, 0 infos in 4 objects from 1 file\n"
+    );
+    let out = run_in(
+        dir.path(),
+        &["lint", "-f", "scratch/*.yaml", "--exclude", "*.yaml"],
+        None,
+    );
+    out.code(3).stdout_has(&[
+        "× [DPL1002] `scratch/*.yaml` matches no file (apart from 2 paths excluded)",
+    ]);
+}
