@@ -40,8 +40,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;effective' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -58,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -72,8 +75,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;overridden' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -90,6 +95,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -102,8 +108,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;status' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -120,6 +128,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -133,8 +142,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
         }
         'dopol;reach' {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'The policy, as with the other commands'' `--policy` (same as the positional argument)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -147,6 +158,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -159,8 +171,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;explain' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -178,6 +192,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind. Repeatable')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`table` prints the explanation as text)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (`table` prints the explanation as text)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -190,8 +205,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;topology' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -206,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Only this route (`name` or `ns/name`), under the listeners that accepted it, and the routes it delegates to')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -218,8 +236,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;lint' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -232,10 +252,11 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Fail (exit 1) when a finding has at least this severity')
-            [CompletionResult]::new('--min-severity', '--min-severity', [CompletionResultType]::ParameterName, 'Print only findings with at least this severity')
-            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Fail (exit 1) when a finding has at least this severity [default: error, or the config file''s `lint.fail-on`]')
+            [CompletionResult]::new('--min-severity', '--min-severity', [CompletionResultType]::ParameterName, 'Print only findings with at least this severity [default: info, or the config file''s `lint.min-severity`]')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run, on top of the config file''s `lint.ignore`. Repeatable, or comma-separated')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print the documentation of one check and exit')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -249,8 +270,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;diff' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -267,6 +290,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
@@ -288,8 +312,10 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--authority', '--authority', [CompletionResultType]::ParameterName, 'The gRPC `:authority` (required with --grpc); PORT picks the listener')
             [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'The Gateway that receives the request (`name` or `ns/name`), when several could')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind in the policies section. Repeatable')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
@@ -303,6 +329,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'The gRPC call uses TLS (scheme https, default port 443)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
             [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')

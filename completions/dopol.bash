@@ -123,7 +123,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__diff)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --stat --paths --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --stat --paths --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,6 +134,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -209,7 +217,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__effective)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --uncovered --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --compact --uncovered --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,6 +228,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -295,7 +311,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__explain)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --path --route --rule --listener --kind --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -306,6 +322,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -567,7 +591,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__lint)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --fail-on --min-severity --ignore --list --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -578,6 +602,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -638,11 +670,11 @@ _dopol() {
                     return 0
                     ;;
                 --ignore)
-                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2012 delegation-mixed-backends DPL2011 delegation-not-supported DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5007 selector-selects-nothing DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL1020 invalid-config DPL1021 template-skipped DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2012 delegation-mixed-backends DPL2011 delegation-not-supported DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5007 selector-selects-nothing DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind" -- "${cur}"))
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2012 delegation-mixed-backends DPL2011 delegation-not-supported DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5007 selector-selects-nothing DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL1020 invalid-config DPL1021 template-skipped DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2012 delegation-mixed-backends DPL2011 delegation-not-supported DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5007 selector-selects-nothing DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -671,7 +703,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__overridden)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,6 +714,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -757,7 +797,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__reach)
-            opts="-f -n -v -q -o -h -V --policy --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-f -n -v -q -o -h -V --policy --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -772,6 +812,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -831,7 +879,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__request)
-            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
+            opts="-H -f -n -v -q -o -h -V --header --attr --grpc --authority --tls --gateway --kind --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -870,6 +918,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -929,7 +985,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__status)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --kind --gateway --route --policy --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -940,6 +996,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1015,7 +1079,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --gateway --route --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --color --verbose --quiet --gateway --route --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1026,6 +1090,14 @@ _dopol() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

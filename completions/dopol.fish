@@ -38,7 +38,9 @@ complete -c dopol -n "__fish_dopol_needs_command" -f -a "request" -d 'Simulate o
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c dopol -n "__fish_dopol_using_subcommand effective" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -66,6 +68,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -s o -l output -d
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s q -l quiet -d 'Print only error diagnostics'
@@ -73,7 +76,9 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -l compact -d 'Wi
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l uncovered -d 'List the paths with no effective policy of the kinds given with `--kind` (default: every kind the input has a policy of), and which kinds each lacks (`kind: UncoveredPathList`)'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -101,12 +106,15 @@ complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s o -l output -
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand status" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -134,13 +142,16 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -s o -l output -d 'O
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l policy -d 'The policy, as with the other commands\' `--policy` (same as the positional argument)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand reach" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -157,12 +168,15 @@ complete -c dopol -n "__fish_dopol_using_subcommand reach" -s o -l output -d 'Ou
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand explain" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -191,12 +205,15 @@ complete -c dopol -n "__fish_dopol_using_subcommand explain" -s o -l output -d '
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand topology" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -216,12 +233,15 @@ dot\t'Graphviz DOT'
 mermaid\t'A Mermaid flowchart'
 json\t'A JSON document (`kind: Topology`)'
 yaml\t'A YAML document (`kind: Topology`)'"
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand lint" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -239,13 +259,13 @@ json\t'A JSON document (`kind: LintReport`)'
 sarif\t'SARIF 2.1.0 (GitHub code scanning)'
 github\t'GitHub Actions workflow commands (annotations)'
 junit\t'JUnit XML'"
-complete -c dopol -n "__fish_dopol_using_subcommand lint" -l fail-on -d 'Fail (exit 1) when a finding has at least this severity' -r -f -a "error\t'Errors only'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l fail-on -d 'Fail (exit 1) when a finding has at least this severity [default: error, or the config file\'s `lint.fail-on`]' -r -f -a "error\t'Errors only'
 warning\t'Warnings and errors'
 info\t'Everything'"
-complete -c dopol -n "__fish_dopol_using_subcommand lint" -l min-severity -d 'Print only findings with at least this severity' -r -f -a "error\t'Errors only'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l min-severity -d 'Print only findings with at least this severity [default: info, or the config file\'s `lint.min-severity`]' -r -f -a "error\t'Errors only'
 warning\t'Warnings and errors'
 info\t'Everything'"
-complete -c dopol -n "__fish_dopol_using_subcommand lint" -l ignore -d 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated' -r -f -a "DPL1001\t'yaml-syntax'
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l ignore -d 'Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run, on top of the config file\'s `lint.ignore`. Repeatable, or comma-separated' -r -f -a "DPL1001\t'yaml-syntax'
 yaml-syntax\t'DPL1001'
 DPL1002\t'unreadable-input'
 unreadable-input\t'DPL1002'
@@ -283,6 +303,10 @@ DPL1018\t'version-not-served'
 version-not-served\t'DPL1018'
 DPL1019\t'invalid-crd'
 invalid-crd\t'DPL1019'
+DPL1020\t'invalid-config'
+invalid-config\t'DPL1020'
+DPL1021\t'template-skipped'
+template-skipped\t'DPL1021'
 DPL2001\t'parent-not-found'
 parent-not-found\t'DPL2001'
 DPL2002\t'no-matching-parent'
@@ -417,6 +441,10 @@ DPL1018\t'version-not-served'
 version-not-served\t'DPL1018'
 DPL1019\t'invalid-crd'
 invalid-crd\t'DPL1019'
+DPL1020\t'invalid-config'
+invalid-config\t'DPL1020'
+DPL1021\t'template-skipped'
+template-skipped\t'DPL1021'
 DPL2001\t'parent-not-found'
 parent-not-found\t'DPL2001'
 DPL2002\t'no-matching-parent'
@@ -513,13 +541,16 @@ DPL6006\t'cross-namespace-selector'
 cross-namespace-selector\t'DPL6006'
 DPL6007\t'ignored-target-kind'
 ignored-target-kind\t'DPL6007'"
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l list -d 'Print the catalogue of checks and exit'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand diff" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -547,6 +578,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Out
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s q -l quiet -d 'Print only error diagnostics'
@@ -567,7 +599,9 @@ BackendTrafficPolicy\t'backendtrafficpolicy.gateway.envoyproxy.io'
 ClientTrafficPolicy\t'clienttrafficpolicy.gateway.envoyproxy.io'
 SecurityPolicy\t'securitypolicy.gateway.envoyproxy.io'
 EnvoyExtensionPolicy\t'envoyextensionpolicy.gateway.envoyproxy.io'"
-complete -c dopol -n "__fish_dopol_using_subcommand request" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
@@ -585,6 +619,7 @@ wide\t'Tables with whole values, every row naming its whole path (Gateway, liste
 yaml\t'A YAML document'
 json\t'A JSON document (its contract and schema: docs/json.md)'"
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l tls -d 'The gRPC call uses TLS (scheme https, default port 443)'
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s q -l quiet -d 'Print only error diagnostics'

@@ -46,6 +46,7 @@ fn main() {
     let loaded = load::load(
         dopol::source::SourceMap::new(),
         &args,
+        &load::ignores::Excludes::default(),
         &load::Overlay::default(),
         &options,
         &WorkTree,

@@ -117,6 +117,8 @@ codes! {
     RuleNotEvaluated = "DPL1017", "rule-not-evaluated", Info, Input, "A CRD validation rule dopol cannot evaluate: objects of the kind are not checked against it.";
     VersionNotServed = "DPL1018", "version-not-served", Error, Input, "The object's apiVersion is in the CRD but no longer served: the API server rejects it, so it was left out.";
     InvalidCrd = "DPL1019", "invalid-crd", Error, Input, "A file given with `--crds` holds something that is not a usable CRD: the run stops before manifests are read (exit 2).";
+    InvalidConfig = "DPL1020", "invalid-config", Error, Input, "The config file (`.dopol.yaml`, `--config`) is not valid: the run stops before manifests are read (exit 2).";
+    TemplateSkipped = "DPL1021", "template-skipped", Info, Input, "A Go/Helm template file (`{{ ... }}` actions) was not read: a note when a directory walk or glob found it, a warning when it was named.";
     ParentNotFound = "DPL2001", "parent-not-found", Warning, Finding, "A route's parentRef names a Gateway that is not in the input.";
     NoMatchingParent = "DPL2002", "no-matching-parent", Warning, Finding, "A parentRef's sectionName or port matches no listener of the Gateway (NoMatchingParent).";
     NotAllowedByListeners = "DPL2003", "not-allowed-by-listeners", Warning, Finding, "No listener allows the route's namespace or kind (NotAllowedByListeners).";
@@ -295,6 +297,23 @@ impl Diagnostic {
             ),
         }
     }
+}
+
+/// The problems of a settings file (families, config) as errors of its one `code`: whatever
+/// the reader found (YAML syntax, a wrong type, an unknown field) makes the file unusable.
+pub fn as_file_errors(diagnostics: Vec<Diagnostic>, code: Code) -> Vec<Diagnostic> {
+    diagnostics
+        .into_iter()
+        .map(|mut d| {
+            if d.code == Code::YamlSyntax && !d.message.starts_with("invalid YAML") {
+                d.message = format!("invalid YAML: {}", d.message);
+            }
+            d.code = code;
+            d.severity = Severity::Error;
+            d.object = None;
+            d
+        })
+        .collect()
 }
 
 /// Sorts diagnostics deterministically (by file, offset, code, message) and removes exact repeats.

@@ -15,6 +15,8 @@ use std::io::Read;
 pub struct InputOptions {
     /// `-f` arguments.
     pub files: Vec<String>,
+    /// `--exclude` and the config file's `exclude`: left out of walks and glob matches.
+    pub excludes: load::ignores::Excludes,
     /// Namespace for objects without one (`-n`, default `default`).
     pub default_namespace: String,
     /// `--assume-gateways`.
@@ -31,6 +33,7 @@ impl Default for InputOptions {
     fn default() -> Self {
         InputOptions {
             files: Vec::new(),
+            excludes: load::ignores::Excludes::default(),
             default_namespace: "default".into(),
             assume_gateways: false,
             overlay: load::Overlay::default(),
@@ -71,6 +74,7 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
     let loaded = load::load(
         options.registry.declared_sources().clone(),
         &options.files,
+        &options.excludes,
         &options.overlay,
         &object_options,
         tree,

@@ -101,7 +101,7 @@ fn names_the_api_server_rejects_are_input_errors_with_the_rule_and_a_template_hi
         "help: `${KUADRANT_GATEWAY_NAME}` looks like an unexpanded template placeholder; render the manifest before checking it, e.g. `envsubst < manifest.yaml | dopol lint -f -`",
         "× [DPL1015] spec.listeners[0].hostname: Invalid value: \"maas.${CLUSTER_DOMAIN}\": spec.listeners[0].hostname in body should match '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'",
         "help: `${CLUSTER_DOMAIN}` looks like an unexpanded template placeholder",
-        "help: `{{ .Values.namespace }}` looks like an unexpanded template placeholder; render the manifest before checking it, e.g. `helm template ... | dopol lint -f -`",
+        "help: `$(NAMESPACE)` looks like an unexpanded template placeholder; render the manifest before checking it, e.g. `envsubst < manifest.yaml | dopol lint -f -`",
     ]);
     let (found, _, code) = lint("testdata/fidelity/names", &[]);
     assert_eq!(code, 3);
@@ -127,7 +127,7 @@ fn names_the_api_server_rejects_are_input_errors_with_the_rule_and_a_template_hi
             .starts_with("`metadata.name` `Shop_Route` is not a valid name")
     );
     assert!(found[3].3.starts_with(
-        "`metadata.namespace` `{{ .Values.namespace }}` is not a valid namespace name: a lowercase RFC 1123 label"
+        "`metadata.namespace` `$(NAMESPACE)` is not a valid namespace name: a lowercase RFC 1123 label"
     ));
     assert!(found[4].3.starts_with(
         "spec.parentRefs[0].sectionName: Invalid value: \"HTTP\": spec.parentRefs[0].sectionName in body should match"

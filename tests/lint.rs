@@ -436,6 +436,23 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         17,
     ),
     (
+        "DPL1020",
+        &[
+            "testdata/examples/shop",
+            "--config=testdata/config/bad-level.yaml",
+        ],
+        "error",
+        "testdata/config/bad-level.yaml",
+        4,
+    ),
+    (
+        "DPL1021",
+        &["testdata/examples/shop", "testdata/inputs/chart"],
+        "info",
+        "testdata/inputs/chart/templates/route.yaml",
+        5,
+    ),
+    (
         "DPL1014",
         &[
             "examples/families/timeouts",

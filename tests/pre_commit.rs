@@ -1,6 +1,7 @@
 //! The pre-commit hook, for real: the `pre-commit` tool (installed into a virtualenv under
 //! `target/` when it is not on PATH) builds the hook from this repository's HEAD, and a bad
-//! manifest blocks a commit while a good one passes.
+//! manifest blocks a commit while a good one passes. The temporary repository is set up as the
+//! README shows: the inputs in `.dopol.yaml`, the hook without `args`.
 
 mod common;
 use common::root;
@@ -76,10 +77,12 @@ fn a_bad_manifest_blocks_the_commit_and_a_good_one_passes() {
         )
         .unwrap();
     }
+    // As the README shows it: the inputs in `.dopol.yaml`, the hook without args.
+    std::fs::write(dir.join(".dopol.yaml"), "inputs: [manifests/]\n").unwrap();
     std::fs::write(
         dir.join(".pre-commit-config.yaml"),
         format!(
-            "repos:\n- repo: {}\n  rev: {head}\n  hooks:\n  - id: dopol-lint\n    args: [-f, manifests]\n",
+            "repos:\n- repo: {}\n  rev: {head}\n  hooks:\n  - id: dopol-lint\n",
             root().display()
         ),
     )

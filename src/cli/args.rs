@@ -26,7 +26,7 @@ pub struct Cli {
 }
 
 /// dopol's commands.
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum Command {
     /// Show the effective policy of every path, with the source of every rule.
     Effective(EffectiveArgs),
@@ -52,12 +52,42 @@ pub enum Command {
     Man(ManArgs),
 }
 
+/// Manifest paths given as arguments, on the commands that have no other positional argument.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PathArgs {
+    /// Manifest files, directories (recursive) or glob patterns, as with -f, read after the -f
+    /// ones; an unquoted shell glob works (`dopol lint manifests/*.yaml`).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
+}
+
 /// Where the manifests come from and how they are read.
 #[derive(Debug, Args, Clone)]
 pub struct InputArgs {
-    /// Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable.
-    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    /// Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or
+    /// comma-separated as kubectl reads it (`-f a.yaml,b.yaml`).
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "PATH",
+        value_delimiter = ','
+    )]
     pub files: Vec<String>,
+    /// Leave paths matching this gitignore-style pattern out of directory walks and glob
+    /// matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and
+    /// .dopolignore; anchored at the working directory. Repeatable.
+    #[arg(long = "exclude", value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Read settings from this config file instead of the `.dopol.yaml` found upward from the
+    /// working directory.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<std::path::PathBuf>,
+    /// Read no config file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Set from the config file and `--exclude` before the command runs.
+    #[arg(skip)]
+    pub resolved: Resolved,
     /// Namespace of objects without one (default `default`); also shows only paths whose route
     /// or Gateway (and policies) are in this namespace.
     #[arg(short = 'n', long)]
@@ -95,6 +125,30 @@ pub struct InputArgs {
     pub kgateway_global_policy_namespace: Option<String>,
     #[command(flatten)]
     pub display: DisplayArgs,
+}
+
+/// What the config file and `--exclude` resolve to, filled in before a command runs.
+#[derive(Debug, Clone, Default)]
+pub struct Resolved {
+    /// The compiled exclude patterns (the config's, then `--exclude`).
+    pub excludes: crate::load::ignores::Excludes,
+    /// Whether the inputs are the config file's `inputs` (none were given on the command line).
+    pub inputs_from_config: bool,
+    /// The config file's `lint` settings, under the lint flags.
+    pub lint: LintDefaults,
+    /// A config file that cannot be used, for `lint` to report in its output format.
+    pub rejected: Option<super::config::Rejected>,
+}
+
+/// The config file's `lint` settings.
+#[derive(Debug, Clone, Default)]
+pub struct LintDefaults {
+    /// `fail-on`.
+    pub fail_on: Option<Level>,
+    /// `min-severity`.
+    pub min_severity: Option<Level>,
+    /// `ignore`.
+    pub ignore: Vec<String>,
 }
 
 /// Terminal behaviour.
@@ -162,8 +216,10 @@ impl ReportFormat {
 }
 
 /// Arguments of `effective`, `overridden` and `status`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
+    #[command(flatten)]
+    pub paths: PathArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -174,7 +230,7 @@ pub struct ReportArgs {
 }
 
 /// Arguments of `effective`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct EffectiveArgs {
     #[command(flatten)]
     pub report: ReportArgs,
@@ -189,7 +245,7 @@ pub struct EffectiveArgs {
 }
 
 /// `dopol reach`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ReachArgs {
     /// The policy (`ns/name`, `Kind/ns/name` or a locator), optionally with `#` and a rule key:
     /// `infra/gw-auth#authentication#jwt`.
@@ -214,8 +270,10 @@ pub struct ReachArgs {
 }
 
 /// `dopol explain`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ExplainArgs {
+    #[command(flatten)]
+    pub paths: PathArgs,
     #[command(flatten)]
     pub input: InputArgs,
     /// The path id to explain.
@@ -254,8 +312,10 @@ pub enum TopologyOutput {
 }
 
 /// `dopol topology`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct TopologyArgs {
+    #[command(flatten)]
+    pub paths: PathArgs,
     #[command(flatten)]
     pub input: InputArgs,
     /// Only this Gateway (`name` or `ns/name`), with what is attached to it.
@@ -271,7 +331,7 @@ pub struct TopologyArgs {
 }
 
 /// `dopol diff`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct DiffArgs {
     /// The old side: a directory or file, or `git:<rev>` (the -f paths at that revision). Without
     /// sides, OLD is the -f inputs and NEW the same with --with/--without applied.
@@ -335,7 +395,7 @@ pub enum LintFormat {
 }
 
 /// `dopol lint`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 #[command(after_help = "Suppressing findings on one object: the annotation
   metadata:
     annotations:
@@ -345,17 +405,22 @@ the whole run. Suppressed findings are counted in the summary; input errors (exi
 suppressed.")]
 pub struct LintArgs {
     #[command(flatten)]
+    pub paths: PathArgs,
+    #[command(flatten)]
     pub input: InputArgs,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = LintFormat::Human)]
     pub output: LintFormat,
-    /// Fail (exit 1) when a finding has at least this severity.
-    #[arg(long, value_enum, default_value_t = Level::Error, value_name = "LEVEL")]
-    pub fail_on: Level,
-    /// Print only findings with at least this severity.
-    #[arg(long, value_enum, default_value_t = Level::Info, value_name = "LEVEL")]
-    pub min_severity: Level,
-    /// Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run. Repeatable, or comma-separated.
+    /// Fail (exit 1) when a finding has at least this severity [default: error, or the config
+    /// file's `lint.fail-on`].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub fail_on: Option<Level>,
+    /// Print only findings with at least this severity [default: info, or the config file's
+    /// `lint.min-severity`].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub min_severity: Option<Level>,
+    /// Suppress a code (`DPL4004` or `ordered-by-name`) for the whole run, on top of the config
+    /// file's `lint.ignore`. Repeatable, or comma-separated.
     #[arg(long = "ignore", value_name = "CODE", value_parser = Completed::LintCodes, hide_possible_values = true)]
     pub ignore: Vec<String>,
     /// Print the catalogue of checks and exit.
@@ -382,7 +447,7 @@ pub enum Shell {
 }
 
 /// `dopol completions`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
@@ -390,7 +455,7 @@ pub struct CompletionsArgs {
 }
 
 /// `dopol man`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ManArgs {
     /// Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of
     /// printing the main page.
@@ -399,7 +464,7 @@ pub struct ManArgs {
 }
 
 /// `dopol request`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 #[command(after_help = "Examples:
   dopol request -f manifests/ GET https://shop.example.com/cart?id=3 -H 'x-team: a'
   dopol request -f manifests/ POST http://api.toystore.com/toys --attr auth.identity.userid=bob

@@ -35,6 +35,11 @@ fn side(spec: Option<&str>, input: &InputArgs) -> Result<SideSource, Result<Usag
                 "`{spec}`: `{revision}` is not a revision"
             )))),
             Some(revision) => GitTree::open(revision).map(SideSource::Git).map_err(Err),
+            // The config file's inputs name where manifests are in this checkout: they apply
+            // to git sides, not to directories given as sides.
+            None if input.resolved.inputs_from_config => {
+                Ok(SideSource::Files(vec![spec.to_string()]))
+            }
             None if !files.is_empty() && Path::new(spec).is_dir() => {
                 // Under a directory side, -f paths are relative to that directory; an absolute
                 // path or stdin would be the same input on both sides and hide every change.

@@ -1,6 +1,6 @@
 //! `dopol lint`.
 
-use super::args::{LintArgs, LintFormat};
+use super::args::{Level, LintArgs, LintFormat};
 use super::session::{self, Exit, Run, UsageError};
 use crate::diag::Code;
 use crate::lint::{self, LintOptions, LintStatus, doc};
@@ -54,15 +54,38 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
             out.write_all(doc::explain(code).as_bytes())
         }));
     }
+    if let Some(rejected) = &args.input.resolved.rejected {
+        return stopped(
+            args,
+            rejected.diagnostics.clone(),
+            &rejected.sources,
+            || super::config::rejected(&args.input, rejected.clone()),
+        );
+    }
+    // The flags win over the config file's `lint` settings; ignored codes add up.
+    let defaults = &args.input.resolved.lint;
+    let ignore: Vec<String> = defaults
+        .ignore
+        .iter()
+        .chain(&args.ignore)
+        .cloned()
+        .collect();
     let options = LintOptions {
-        fail_on: args.fail_on.severity(),
+        fail_on: args
+            .fail_on
+            .or(defaults.fail_on)
+            .unwrap_or(Level::Error)
+            .severity(),
         // `-q` prints only errors, as in every command.
         min_severity: if args.input.display.quiet {
             crate::diag::Severity::Error
         } else {
-            args.min_severity.severity()
+            args.min_severity
+                .or(defaults.min_severity)
+                .unwrap_or(Level::Info)
+                .severity()
         },
-        ignore: parse_codes(&args.ignore)?,
+        ignore: parse_codes(&ignore)?,
     };
     let declared = match session::declared(&args.input) {
         Ok(declared) => declared,
@@ -124,7 +147,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     })
 }
 
-/// A bad families file or `--crds` file stops the run (exit 2): its problems are the findings,
+/// A bad config file, families file or `--crds` file stops the run (exit 2): its problems are the findings,
 /// in the lint format asked for (human and JUnit: `human()`, on stderr as for every command).
 fn stopped(
     args: &LintArgs,

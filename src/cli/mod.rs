@@ -4,6 +4,7 @@
 //! library pipeline, prints diagnostics to stderr and the document to stdout.
 
 pub mod args;
+pub mod config;
 pub mod diff;
 pub mod effective;
 pub mod generate;
@@ -32,9 +33,18 @@ pub fn main_exit_code() -> i32 {
     }
 }
 
-/// Runs a parsed command line.
+/// Runs a parsed command line (after [`config::prepare`] resolved its inputs).
 pub fn run(cli: &Cli) -> Exit {
-    let result = match &cli.command {
+    let mut command = cli.command.clone();
+    let result = config::prepare(&mut command).and_then(|()| dispatch(&command));
+    result.unwrap_or_else(|session::UsageError(message)| {
+        eprintln!("error: {message}");
+        Exit::Usage
+    })
+}
+
+fn dispatch(command: &Command) -> Result<Exit, session::UsageError> {
+    match command {
         Command::Effective(args) => effective::run(args),
         Command::Overridden(args) => observe::overridden(args),
         Command::Status(args) => observe::status(args),
@@ -46,9 +56,5 @@ pub fn run(cli: &Cli) -> Exit {
         Command::Request(args) => request::run(args),
         Command::Completions(args) => Ok(generate::completions(args)),
         Command::Man(args) => Ok(generate::man(args)),
-    };
-    result.unwrap_or_else(|session::UsageError(message)| {
-        eprintln!("error: {message}");
-        Exit::Usage
-    })
+    }
 }

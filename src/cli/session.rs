@@ -154,6 +154,7 @@ pub fn input_options_with(
     }
     Ok(InputOptions {
         files: args.files.clone(),
+        excludes: args.resolved.excludes.clone(),
         default_namespace: args.namespace.clone().unwrap_or_else(|| "default".into()),
         assume_gateways: args.assume_gateways,
         registry: registry_with(args, declared)?,
@@ -330,6 +331,7 @@ pub fn write_document(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> E
 pub fn input_flags(input: &InputArgs) -> String {
     let mut flags: Vec<(&str, &str)> = Vec::new();
     flags.extend(input.files.iter().map(|f| ("-f", f.as_str())));
+    flags.extend(input.exclude.iter().map(|e| ("--exclude", e.as_str())));
     flags.extend(input.namespace.iter().map(|n| ("-n", n.as_str())));
     flags.extend(input.with.iter().map(|w| ("--with", w.as_str())));
     flags.extend(input.without.iter().map(|w| ("--without", w.as_str())));
@@ -419,9 +421,10 @@ impl Run {
         declared: &crate::policy::declared::Declared,
     ) -> Result<Run, UsageError> {
         if input.files.is_empty() {
-            return Err(UsageError(
-                "no input: pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)".into(),
-            ));
+            return Err(UsageError(format!(
+                "no input: name manifests as paths (`dopol lint manifests/`) or with -f FILE|DIR|GLOB (-f - for stdin), or list them under `inputs:` in {}",
+                super::config::FILE_NAME
+            )));
         }
         check_stdin(&input.files)?;
         let session = Session::new(&input.display);

@@ -11,6 +11,7 @@
 //! for a writer, `/dev/null` is the empty input, other devices are refused. Sizes are checked
 //! before reading (see [`super::text::MAX_FILE_BYTES`]).
 
+use super::ignores::{Excludes, IgnoreStack};
 use crate::diag::{Code, Diagnostic};
 use std::collections::HashSet;
 use std::io::{self, Read};
@@ -48,6 +49,15 @@ pub trait FileTree {
     /// How this tree names a file in messages (`manifests/a.yaml`, `git:main:manifests/a.yaml`).
     fn display_name(&self, path: &Path) -> String {
         path.display().to_string()
+    }
+    /// The directories above `dir`, nearest first, each with `dir` relative to it: where ignore
+    /// files that apply to a walk of `dir` may be. None by default.
+    fn ancestors(&self, _dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+        Vec::new()
+    }
+    /// Whether the tree is a git revision (its `.gitignore` files count without a `.git`).
+    fn is_git_revision(&self) -> bool {
+        false
     }
 }
 
@@ -94,6 +104,19 @@ impl FileTree for WorkTree {
 
     fn identity(&self, path: &Path) -> PathBuf {
         std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+
+    fn ancestors(&self, dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+        let Ok(full) = std::fs::canonicalize(dir) else {
+            return Vec::new();
+        };
+        full.ancestors()
+            .skip(1)
+            .filter_map(|above| {
+                let lead = full.strip_prefix(above).ok()?;
+                Some((above.to_path_buf(), lead.to_path_buf()))
+            })
+            .collect()
     }
 }
 
@@ -175,6 +198,17 @@ fn read_limited(stream: impl Read) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// How an input file came to be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Named on the command line: never skipped by ignore rules; a template is a warning.
+    Named,
+    /// Found by a directory walk or a glob match: a template is a note.
+    Listed,
+    /// Standard input: read as it is (rendered output is piped in).
+    Stdin,
+}
+
 /// One input file's raw content.
 #[derive(Clone, Debug)]
 pub struct RawFile {
@@ -182,6 +216,8 @@ pub struct RawFile {
     pub name: String,
     /// Bytes as read.
     pub bytes: Vec<u8>,
+    /// How it came to be read.
+    pub origin: Origin,
 }
 
 /// Whether a file name has a manifest extension.
@@ -198,18 +234,22 @@ fn looks_like_glob(arg: &str) -> bool {
 const MAX_WALK_DEPTH: usize = 64;
 
 /// Collects the files named by `-f` arguments, in argument order (directories sorted by name).
-/// Each file is read once even if named twice. Problems become diagnostics.
+/// Each file is read once even if named twice. Walks and glob matches leave out what `excludes`
+/// and the ignore files exclude. Problems become diagnostics.
 pub fn collect(
     args: &[String],
+    excludes: &Excludes,
     tree: &dyn FileTree,
     stdin: &mut dyn Read,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<RawFile> {
     let mut collector = Collector {
         tree,
+        excludes,
         seen: HashSet::new(),
         walked: HashSet::new(),
         named: 0,
+        ignored: 0,
         files: Vec::new(),
         diagnostics,
     };
@@ -224,6 +264,7 @@ pub fn collect(
                 Ok(bytes) => collector.files.push(RawFile {
                     name: "<stdin>".into(),
                     bytes,
+                    origin: Origin::Stdin,
                 }),
                 Err(e) => collector.diagnostics.push(
                     Diagnostic::new(Code::UnreadableInput, format!("cannot read stdin: {e}"))
@@ -232,60 +273,14 @@ pub fn collect(
             }
             continue;
         }
-        let path = Path::new(arg);
-        match tree.stat(path) {
-            Ok(Some(EntryKind::File | EntryKind::Pipe)) => collector.add_file(path),
-            Ok(Some(EntryKind::Other(_))) if path == Path::new("/dev/null") => {
-                collector.add_file(path)
-            }
-            Ok(Some(EntryKind::Other(what))) => collector.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnreadableInput,
-                    format!("`{arg}` is {what}, not a file; not read"),
-                )
-                .with_file(tree.display_name(path)),
-            ),
-            Ok(Some(EntryKind::Dir)) => {
-                // A directory named twice holds files (read once); said only when the walk
-                // found no other reason (an unreadable directory).
-                let again = collector.walked.contains(&tree.identity(path));
-                let before = (collector.named, collector.diagnostics.len());
-                collector.walk(path, 0);
-                if !again && (collector.named, collector.diagnostics.len()) == before {
-                    collector.diagnostics.push(
-                        Diagnostic::new(
-                            Code::UnreadableInput,
-                            format!(
-                                "directory `{}` holds no .yaml, .yml or .json file",
-                                tree.display_name(path)
-                            ),
-                        )
-                        .with_file(tree.display_name(path)),
-                    );
-                }
-            }
-            Ok(None) if looks_like_glob(arg) => collector.expand_glob(arg),
-            Ok(None | Some(EntryKind::Gone)) => collector.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnreadableInput,
-                    format!("`{}` does not exist", tree.display_name(path)),
-                )
-                .with_file(tree.display_name(path)),
-            ),
-            Err(e) => collector.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnreadableInput,
-                    format!("cannot access `{}`: {e}", tree.display_name(path)),
-                )
-                .with_file(tree.display_name(path)),
-            ),
-        }
+        collector.argument(arg);
     }
     collector.files
 }
 
 struct Collector<'a> {
     tree: &'a dyn FileTree,
+    excludes: &'a Excludes,
     /// Files already read (by canonical path).
     seen: HashSet<PathBuf>,
     /// Directories already walked (by canonical path): symlinks back to an ancestor or to a
@@ -293,19 +288,87 @@ struct Collector<'a> {
     walked: HashSet<PathBuf>,
     /// Files named so far, including ones read before through another argument.
     named: usize,
+    /// Entries left out by ignore files and excludes so far.
+    ignored: usize,
     files: Vec<RawFile>,
     diagnostics: &'a mut Vec<Diagnostic>,
 }
 
 impl Collector<'_> {
-    fn add_file(&mut self, path: &Path) {
+    /// One path argument (not `-`).
+    fn argument(&mut self, arg: &str) {
+        let tree = self.tree;
+        let path = Path::new(arg);
+        let failure = match tree.stat(path) {
+            Ok(Some(EntryKind::File | EntryKind::Pipe)) => {
+                return self.add_file(path, Origin::Named);
+            }
+            Ok(Some(EntryKind::Other(_))) if path == Path::new("/dev/null") => {
+                return self.add_file(path, Origin::Named);
+            }
+            Ok(Some(EntryKind::Other(what))) => format!("`{arg}` is {what}, not a file; not read"),
+            Ok(Some(EntryKind::Dir)) => return self.walk_root(path),
+            Ok(None) if looks_like_glob(arg) => return self.expand_glob(arg),
+            Ok(None | Some(EntryKind::Gone)) => {
+                format!("`{}` does not exist", tree.display_name(path))
+            }
+            Err(e) => format!("cannot access `{}`: {e}", tree.display_name(path)),
+        };
+        self.diagnostics.push(
+            Diagnostic::new(Code::UnreadableInput, failure).with_file(tree.display_name(path)),
+        );
+    }
+
+    /// Walks a directory named as an argument.
+    fn walk_root(&mut self, path: &Path) {
+        let tree = self.tree;
+        // A directory named twice holds files (read once); said only when the walk found no
+        // other reason (an unreadable directory).
+        let again = self.walked.contains(&tree.identity(path));
+        let before = (self.named, self.diagnostics.len(), self.ignored);
+        let mut ignores = IgnoreStack::above(tree, path);
+        self.walk(path, Path::new(""), 0, &mut ignores);
+        if again || (self.named, self.diagnostics.len()) != (before.0, before.1) {
+            return;
+        }
+        let ignored = self.ignored - before.2;
+        let (why, help) = if ignored > 0 {
+            (
+                format!(
+                    ", apart from {} left out by ignore files or excludes",
+                    crate::words::counted_as(ignored, "entry", "entries")
+                ),
+                Some("see .gitignore, .dopolignore and --exclude (and `exclude` in .dopol.yaml)"),
+            )
+        } else {
+            (String::new(), None)
+        };
+        let mut diagnostic = Diagnostic::new(
+            Code::UnreadableInput,
+            format!(
+                "directory `{}` holds no .yaml, .yml or .json file{why}",
+                tree.display_name(path)
+            ),
+        )
+        .with_file(tree.display_name(path));
+        if let Some(help) = help {
+            diagnostic = diagnostic.with_help(help);
+        }
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn add_file(&mut self, path: &Path, origin: Origin) {
         self.named += 1;
         if !self.seen.insert(self.tree.identity(path)) {
             return;
         }
         let name = self.tree.display_name(path);
         match self.tree.read(path) {
-            Ok(bytes) => self.files.push(RawFile { name, bytes }),
+            Ok(bytes) => self.files.push(RawFile {
+                name,
+                bytes,
+                origin,
+            }),
             Err(e) => self.diagnostics.push(
                 Diagnostic::new(Code::UnreadableInput, format!("cannot read `{name}`: {e}"))
                     .with_file(name),
@@ -331,7 +394,9 @@ impl Collector<'_> {
         );
     }
 
-    fn walk(&mut self, dir: &Path, depth: usize) {
+    /// Walks `dir` (`rel` below the walk root) in name order, skipping hidden entries and what
+    /// the ignore files and excludes leave out.
+    fn walk(&mut self, dir: &Path, rel: &Path, depth: usize, ignores: &mut IgnoreStack) {
         if !self.walked.insert(self.tree.identity(dir)) {
             return;
         }
@@ -362,46 +427,76 @@ impl Collector<'_> {
             }
         };
         entries.sort_by(|a, b| a.0.cmp(&b.0));
+        ignores.enter(self.tree, dir, rel, &entries);
         for (name, kind) in entries {
-            if name.starts_with('.') {
+            let wanted = kind == EntryKind::Dir || is_manifest_name(&name);
+            if name.starts_with('.') || !wanted {
                 continue;
             }
             let path = dir.join(&name);
+            let below = rel.join(&name);
+            let is_dir = kind == EntryKind::Dir;
+            if ignores.ignored(&below, is_dir) || self.excludes.excluded(&path, is_dir) {
+                self.ignored += 1;
+                continue;
+            }
             match kind {
-                EntryKind::Dir => self.walk(&path, depth + 1),
-                EntryKind::File if is_manifest_name(&name) => self.add_file(&path),
-                _ if is_manifest_name(&name) => self.skip(&path, kind),
-                _ => {}
+                EntryKind::Dir => self.walk(&path, &below, depth + 1, ignores),
+                EntryKind::File => self.add_file(&path, Origin::Listed),
+                _ => self.skip(&path, kind),
             }
         }
+        ignores.leave();
     }
 
     fn expand_glob(&mut self, pattern: &str) {
-        match self.tree.glob(pattern) {
-            Err(e) => self.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnreadableInput,
-                    format!("invalid glob pattern `{pattern}`: {e}"),
-                )
-                .with_file(pattern),
-            ),
-            Ok(paths) if paths.is_empty() => self.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnreadableInput,
-                    format!("`{pattern}` matches no file"),
-                )
-                .with_file(pattern),
-            ),
-            Ok(paths) => {
-                for path in paths {
-                    match self.tree.stat(&path) {
-                        Ok(Some(EntryKind::Dir)) => self.walk(&path, 0),
-                        Ok(Some(EntryKind::File)) => self.add_file(&path),
-                        Ok(Some(kind)) => self.skip(&path, kind),
-                        _ => self.skip(&path, EntryKind::Gone),
-                    }
-                }
+        let paths = match self.tree.glob(pattern) {
+            Err(e) => {
+                return self.diagnostics.push(
+                    Diagnostic::new(
+                        Code::UnreadableInput,
+                        format!("invalid glob pattern `{pattern}`: {e}"),
+                    )
+                    .with_file(pattern),
+                );
             }
+            Ok(paths) => paths,
+        };
+        let before = self.ignored;
+        let mut matched = false;
+        for path in paths {
+            let kind = self.tree.stat(&path);
+            let is_dir = matches!(kind, Ok(Some(EntryKind::Dir)));
+            if self.excludes.excluded(&path, is_dir) {
+                self.ignored += 1;
+                continue;
+            }
+            matched = true;
+            match kind {
+                Ok(Some(EntryKind::Dir)) => {
+                    let mut ignores = IgnoreStack::above(self.tree, &path);
+                    self.walk(&path, Path::new(""), 0, &mut ignores);
+                }
+                Ok(Some(EntryKind::File)) => self.add_file(&path, Origin::Listed),
+                Ok(Some(kind)) => self.skip(&path, kind),
+                _ => self.skip(&path, EntryKind::Gone),
+            }
+        }
+        if !matched {
+            let excluded = match self.ignored - before {
+                0 => String::new(),
+                n => format!(
+                    " (apart from {} excluded)",
+                    crate::words::counted(n, "path")
+                ),
+            };
+            self.diagnostics.push(
+                Diagnostic::new(
+                    Code::UnreadableInput,
+                    format!("`{pattern}` matches no file{excluded}"),
+                )
+                .with_file(pattern),
+            );
         }
     }
 }

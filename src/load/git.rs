@@ -213,6 +213,10 @@ impl Drop for GitTree {
 }
 
 impl FileTree for GitTree {
+    fn is_git_revision(&self) -> bool {
+        true
+    }
+
     fn stat(&self, path: &Path) -> io::Result<Option<EntryKind>> {
         let Some(path) = self.in_repository(path) else {
             return Ok(None);

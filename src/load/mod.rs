@@ -8,8 +8,10 @@
 pub mod fields;
 pub mod files;
 pub mod git;
+pub mod ignores;
 pub mod names;
 pub mod objects;
+pub mod template;
 pub mod text;
 
 use crate::diag::{Code, Diagnostic};
@@ -97,24 +99,27 @@ impl std::fmt::Display for ObjectSelector {
     }
 }
 
-/// Reads the `-f` arguments from `tree` (stdin for `-`), then applies the overlay. `sources`
-/// holds files read before (the families files), whose spans stay valid.
+/// Reads the `-f` arguments from `tree` (stdin for `-`), walks leaving out what `excludes` and
+/// the ignore files exclude, then applies the overlay. `sources` holds files read before (the
+/// families files), whose spans stay valid.
 pub fn load(
     sources: SourceMap,
     args: &[String],
+    excludes: &ignores::Excludes,
     overlay: &Overlay,
     options: &ObjectOptions<'_>,
     tree: &dyn FileTree,
     stdin: &mut dyn Read,
 ) -> Loaded {
     let mut diagnostics = Vec::new();
-    let raw = files::collect(args, tree, stdin, &mut diagnostics);
+    let raw = files::collect(args, excludes, tree, stdin, &mut diagnostics);
     let seeded = sources.len();
     let mut loaded = load_files(raw, options, sources);
     let mut objects = dedupe(std::mem::take(&mut loaded.objects), &mut diagnostics);
     if !overlay.with.is_empty() {
         let raw = files::collect(
             &overlay.with,
+            excludes,
             &files::WorkTree,
             &mut std::io::empty(),
             &mut diagnostics,
@@ -145,9 +150,18 @@ pub fn load(
         && overlay.without.is_empty()
         && !loaded.diagnostics.iter().any(Diagnostic::is_input_error)
     {
+        let templates = loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::TemplateSkipped);
+        let help = if templates {
+            "the files read are Go/Helm templates, skipped: render them first (`helm template ./chart | dopol lint -f -`)"
+        } else {
+            "pass manifests as paths (`dopol lint manifests/`), with -f FILE|DIR|GLOB, or -f - for stdin"
+        };
         let mut diagnostic =
             Diagnostic::new(Code::EmptyInput, "the input contains no Kubernetes objects")
-                .with_help("pass manifests with -f FILE|DIR|GLOB (or -f - for stdin)");
+                .with_help(help);
         if let Some((id, _)) = loaded.sources.iter().nth(seeded) {
             diagnostic = diagnostic.with_label(crate::source::Span::new(id, 0, 0), "empty");
         }
@@ -195,7 +209,18 @@ pub fn load_files(
             );
             continue;
         }
+        let template = match file.origin {
+            files::Origin::Stdin => None,
+            _ => template::action(&text.text),
+        };
         let id = sources.add(file.name, text.text);
+        if let Some(range) = template {
+            let source = sources.get(id);
+            let span = crate::source::Span::new(id, range.start as u32, range.end as u32);
+            let named = file.origin == files::Origin::Named;
+            diagnostics.push(template::skipped(source.name(), source.text(), span, named));
+            continue;
+        }
         if let Some(d) = text::invalid_encoding_diagnostic(id, &text.invalid_at) {
             diagnostics.push(d);
         }

@@ -115,4 +115,16 @@ pub const DOCS: &[CheckDoc] = &[
         fix: "Point `--crds` at CRD files, or at the output of `kubectl get crd -o yaml`.",
         example: "dopol lint --crds not-a-crd.yaml -f manifests/",
     },
+    CheckDoc {
+        code: Code::InvalidConfig,
+        explanation: "The config file (`.dopol.yaml` found upward from the working directory, or `--config FILE`) cannot be used: it cannot be read, is not valid YAML, has a key dopol does not know (a typo would otherwise be silently ignored), or a value of the wrong type or outside its choices (`fail-on: warn`, an unknown code under `ignore`, a bad `exclude` pattern). The run stops before any manifest is read (exit 2), with one error per problem at its line and column.",
+        fix: "Fix the config file at the position shown (`docs/config.md` has the format), or run with `--no-config` to ignore it.",
+        example: "inputs: [manifests/]\nlint:\n  fail-on: warn",
+    },
+    CheckDoc {
+        code: Code::TemplateSkipped,
+        explanation: "A file holds Go template actions (`{{ .Values.x }}`, `{{- if ... }}`, `{{ include ... }}`): it is a Helm chart template or similar, not a manifest, until it is rendered. Reading it would fail with YAML errors or yield objects with template names, so it is left out. Found by a directory walk or a glob it is a note (shown with `-v`); named on the command line it is a warning. The rest of the input is evaluated.",
+        fix: "Render the chart and pipe it in (`helm template ./chart | dopol lint -f -`), or leave the templates out of the walk with a `.dopolignore` line (`charts/*/templates/`) or `--exclude`, so the note goes away.",
+        example: "# charts/app/templates/route.yaml\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {{ .Values.name }}",
+    },
 ];

@@ -5,7 +5,7 @@
 //! "did you mean" as manifests do) and its diagnostics are re-coded at the end.
 
 use super::layout::{Cut, Layout, PLACEHOLDER, RESERVED, RuleDecl, Template, placeholder_in};
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic};
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::Strategy;
 use crate::source::{SourceId, Span};
@@ -178,7 +178,7 @@ pub fn parse(
     let mut syntax = Vec::new();
     let documents = parse_chunk(source, text, 0..text.len(), &mut syntax);
     if !syntax.is_empty() {
-        return Err(recode(syntax));
+        return Err(crate::diag::as_file_errors(syntax, Code::InvalidFamilies));
     }
     let mut fields = Fields::new(format!("families file {name}"));
     let declarations = match documents.as_slice() {
@@ -208,24 +208,11 @@ pub fn parse(
     if diagnostics.is_empty() {
         Ok(declarations)
     } else {
-        Err(recode(diagnostics))
+        Err(crate::diag::as_file_errors(
+            diagnostics,
+            Code::InvalidFamilies,
+        ))
     }
-}
-
-/// Every problem is an `invalid-families` error.
-fn recode(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diagnostics
-        .into_iter()
-        .map(|mut d| {
-            if d.code == Code::YamlSyntax && !d.message.starts_with("invalid YAML") {
-                d.message = format!("invalid YAML: {}", d.message);
-            }
-            d.code = Code::InvalidFamilies;
-            d.severity = Severity::Error;
-            d.object = None;
-            d
-        })
-        .collect()
 }
 
 fn read_file(fields: &mut Fields<'_>, root: &Node) -> Vec<Declaration> {
