@@ -73,3 +73,48 @@ fn names_that_exist_still_filter_and_an_empty_answer_is_not_an_error() {
     dopol(&["effective", "-f", "testdata/namespaceless", "-n", "team"]).code(0);
     dopol(&["lint", "-f", SHOP, "-n", "shop"]).code(0);
 }
+
+#[test]
+fn namespace_filters_reach_paths_and_lint_findings() {
+    let out = dopol(&[
+        "reach",
+        "-f",
+        "testdata/uncovered",
+        "infra/gw-limits",
+        "-n",
+        "ops",
+    ]);
+    out.code(0);
+    assert_eq!(
+        out.stdout,
+        "RateLimitPolicy infra/gw-limits reaches 1 of 1 path\n\nGateway infra/gw\n  listener http\n    \
+         HTTPRoute ops/health\n      rule rule-1: global\n"
+    );
+    let doc = dopol(&[
+        "reach",
+        "-f",
+        "testdata/uncovered",
+        "infra/gw-limits",
+        "-n",
+        "shop",
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(
+        (doc["reached"].as_u64(), doc["paths"].as_u64()),
+        (Some(3), Some(3))
+    );
+
+    // lint: the findings about objects in the namespace; the others are counted.
+    let out = dopol(&["lint", "-f", "testdata/lint/matrix", "-n", "infra"]);
+    out.code(0);
+    assert!(out.stdout.contains("[DPL4005]") && !out.stdout.contains("[DPL3001]"));
+    assert_eq!(
+        out.stderr,
+        "0 errors, 1 warning, 0 infos (2 in other namespaces) in 5 objects from 1 file\n"
+    );
+    let out = dopol(&["lint", "-f", "testdata/lint/matrix", "-n", "app"]);
+    out.code(1);
+    assert!(out.stdout.contains("[DPL3001]") && !out.stdout.contains("[DPL4005]"));
+}

@@ -86,6 +86,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
                 .severity()
         },
         ignore: parse_codes(&ignore)?,
+        namespace: args.input.namespace.clone(),
     };
     let declared = match session::declared(&args.input) {
         Ok(declared) => declared,
@@ -160,6 +161,7 @@ fn stopped(
         shown,
         suppressed: 0,
         hidden: 0,
+        elsewhere: 0,
         hidden_failing: Vec::new(),
         objects: 0,
         files: sources.len(),

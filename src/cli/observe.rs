@@ -108,7 +108,11 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     let (observed, more) = Observed::new(&engine);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
-    let report = reach::build(&observed, policy, key);
+    let filters = crate::report::filter::Filters {
+        namespace: args.input.namespace.clone(),
+        ..Default::default()
+    };
+    let report = reach::build(&observed, policy, key, &filters);
     Ok(worst(
         exit,
         session::write_report_with(args.output, &report, |layout| {

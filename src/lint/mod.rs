@@ -26,6 +26,8 @@ pub struct LintOptions {
     pub min_severity: Severity,
     /// Codes suppressed for the whole run.
     pub ignore: Vec<Code>,
+    /// `-n`: only findings about objects in this namespace (input errors are always kept).
+    pub namespace: Option<String>,
 }
 
 impl Default for LintOptions {
@@ -34,6 +36,7 @@ impl Default for LintOptions {
             fail_on: Severity::Error,
             min_severity: Severity::Info,
             ignore: Vec::new(),
+            namespace: None,
         }
     }
 }
@@ -58,6 +61,8 @@ pub struct LintResult {
     pub suppressed: usize,
     /// Findings below `--min-severity`.
     pub hidden: usize,
+    /// Findings about objects outside `-n`'s namespace.
+    pub elsewhere: usize,
     /// The hidden findings that fail the run anyway (at or above `--fail-on`), per code: a run
     /// that fails because of findings it does not print says which.
     pub hidden_failing: Vec<(Code, usize)>,
@@ -93,6 +98,9 @@ impl LintResult {
         }
         if self.hidden > 0 {
             extra.push(format!("{} below --min-severity", self.hidden));
+        }
+        if self.elsewhere > 0 {
+            extra.push(format!("{} in other namespaces", self.elsewhere));
         }
         let extra = if extra.is_empty() {
             String::new()
@@ -176,6 +184,23 @@ fn suppressed(diagnostic: &Diagnostic, model: &Model, options: &LintOptions) -> 
         .any(|c| c == "*" || Code::parse(c) == Some(diagnostic.code))
 }
 
+/// Whether `-n` keeps a diagnostic: input errors always (they are about files, and exit 3
+/// whatever the filter), findings when their object (`Kind ns/name`) is in the namespace.
+fn in_namespace(diagnostic: &Diagnostic, namespace: Option<&str>) -> bool {
+    let Some(namespace) = namespace else {
+        return true;
+    };
+    if diagnostic.is_input_error() {
+        return true;
+    }
+    let object_namespace = diagnostic
+        .object
+        .as_deref()
+        .and_then(|o| o.split_once(' '))
+        .map(|(_, name)| name.split_once('/').map_or("", |(ns, _)| ns));
+    object_namespace.is_none_or(|ns| ns == namespace)
+}
+
 /// Applies suppression and thresholds.
 pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOptions) -> LintResult {
     diag::sort_and_dedup(&mut diagnostics, &model.sources);
@@ -183,6 +208,9 @@ pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOpti
     let (suppressed, kept): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
         .into_iter()
         .partition(|d| suppressed(d, model, options));
+    let (kept, elsewhere): (Vec<Diagnostic>, Vec<Diagnostic>) = kept
+        .into_iter()
+        .partition(|d| in_namespace(d, options.namespace.as_deref()));
     let failing = kept.iter().any(|d| d.severity >= options.fail_on);
     let (shown, hidden): (Vec<Diagnostic>, Vec<Diagnostic>) = kept
         .into_iter()
@@ -195,6 +223,7 @@ pub fn apply(mut diagnostics: Vec<Diagnostic>, model: &Model, options: &LintOpti
         shown,
         suppressed: suppressed.len(),
         hidden: hidden.len(),
+        elsewhere: elsewhere.len(),
         hidden_failing: hidden_failing.into_iter().collect(),
         objects: model.objects.len(),
         files: model.sources.len() - model.registry.declared_sources().len(),

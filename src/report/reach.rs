@@ -1,6 +1,7 @@
 //! `dopol reach POLICY[#RULEKEY]`: where a policy (or one of its rules) is effective, grouped by
 //! Gateway, listener and route, and where it lost, with the outcome and who decided it.
 
+use super::filter::Filters;
 use super::status::{self, PathOutcome, path_outcome};
 use crate::engine::observed::Observed;
 use serde::Serialize;
@@ -84,18 +85,26 @@ pub struct ReachReport {
 }
 
 /// Builds the reach of `policy` (or of its rule `key`).
-pub fn build(observed: &Observed<'_, '_>, policy: u32, key: Option<&str>) -> ReachReport {
+/// Only the paths `filters` shows count (`-n`: paths whose route or Gateway is in the namespace).
+pub fn build(
+    observed: &Observed<'_, '_>,
+    policy: u32,
+    key: Option<&str>,
+    filters: &Filters,
+) -> ReachReport {
     let engine = observed.engine;
     let model = engine.model;
     let topology = engine.topology;
+    let shown = |path: u32| filters.shows_path(model, &topology.paths[path as usize]);
     let observations: Vec<_> = observed
         .observations(policy)
         .into_iter()
-        .filter(|o| key.is_none_or(|k| o.key == k))
+        .filter(|o| key.is_none_or(|k| o.key == k) && shown(o.path))
         .collect();
     let mut on_paths: Vec<u32> = observed.entries_of_policy[policy as usize]
         .iter()
         .map(|&i| observed.entry(i).0.path)
+        .filter(|&path| shown(path))
         .collect();
     on_paths.sort_unstable();
     on_paths.dedup();
