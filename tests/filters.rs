@@ -118,3 +118,10 @@ fn namespace_filters_reach_paths_and_lint_findings() {
     out.code(1);
     assert!(out.stdout.contains("[DPL3001]") && !out.stdout.contains("[DPL4005]"));
 }
+
+#[test]
+fn topology_filters_that_match_nothing_say_so() {
+    fails_with(&["topology", "--route", "cartt"], ROUTE);
+    fails_with(&["topology", "-o", "json", "--gateway", "publik"], GATEWAY);
+    fails_with(&["topology", "-n", "nope"], NAMESPACE);
+}
