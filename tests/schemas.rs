@@ -2,23 +2,39 @@
 //! against the JSON Schema of its kind in `docs/schema/` (docs/json.md).
 //!
 //! [`DOCUMENTS`] is the table of (schema, command lines): one more row covers one more document.
-//! A run may fail on its input (exit 3: the document is still printed) or find nothing to print
-//! on a usage error (exit 2, e.g. an invalid families file, or a request no Gateway receives).
+//! Per fixture it runs `effective` (plain, `--compact`, `--uncovered`), `overridden`, `status`,
+//! `topology`, `lint`, two what-if `diff`s and two `request`s once each, `reach` on the first
+//! [`REACHED`] policies of the fixture's status and `explain` on the first [`EXPLAINED`] routes
+//! with an effective policy: every document kind on every fixture, without running each command
+//! once per policy or route (which took minutes). The `status` and `effective` documents the
+//! fixture's policies and routes are read from are validated, not run again. Fixtures run in
+//! parallel threads.
+//!
+//! A run may fail on its input (exit 3: the document is still printed, except by `diff`, which
+//! prints none when a side has input errors) or find nothing to print on a usage error (exit 2,
+//! e.g. an invalid families file, or a request no Gateway receives).
 
 mod common;
 use common::root;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+/// How many of a fixture's policies `reach` is run on.
+const REACHED: usize = 2;
+/// How many of a fixture's routes `explain` is run on.
+const EXPLAINED: usize = 1;
 
 /// What the commands need to know about a fixture.
 struct Fixture {
     /// `-f DIR`, and `--families DIR/families.yaml` when the directory has one.
     inputs: Vec<String>,
-    /// Every policy locator in its `status`.
+    /// The first [`REACHED`] policy locators in its `status`.
     policies: Vec<String>,
-    /// Every route (`ns/name`) a path with an effective policy goes through.
+    /// The first [`EXPLAINED`] routes (`ns/name`) a path with an effective policy goes through.
     routes: Vec<String>,
+    /// The documents already printed while reading the above, by command line.
+    printed: BTreeMap<Vec<String>, Result<Option<Value>, String>>,
 }
 
 /// Command lines of one fixture for one document kind.
@@ -31,6 +47,9 @@ const DOCUMENTS: &[(&str, Runs)] = &[
     }),
     ("effective-index.schema.json", |f| {
         vec![with(&["effective", "-o", "json", "--compact"], f)]
+    }),
+    ("uncoveredpathlist.schema.json", |f| {
+        vec![with(&["effective", "--uncovered", "-o", "json"], f)]
     }),
     ("overridden.schema.json", |f| {
         vec![with(&["overridden", "-o", "json"], f)]
@@ -73,6 +92,9 @@ const DOCUMENTS: &[(&str, Runs)] = &[
                 f,
             ),
         ]
+    }),
+    ("topology.schema.json", |f| {
+        vec![with(&["topology", "-o", "json"], f)]
     }),
     ("lint.schema.json", |f| {
         vec![with(&["lint", "-o", "json", "--fail-on", "info"], f)]
@@ -144,6 +166,8 @@ fn document(args: &[String]) -> Result<Option<Value>, String> {
     if out.stdout.is_empty() {
         return match out.code {
             2 => Ok(None),
+            // `diff` prints no document when a side has input errors.
+            3 if args[0] == "diff" => Ok(None),
             code => Err(format!(
                 "`dopol {}` printed nothing and exits {code}:\n{}",
                 args.join(" "),
@@ -175,18 +199,26 @@ fn fixture(dir: &str) -> Fixture {
         inputs,
         policies: Vec::new(),
         routes: Vec::new(),
+        printed: BTreeMap::new(),
     };
-    if let Ok(Some(status)) = document(&with(&["status", "-o", "json"], &fixture)) {
+    let status = with(&["status", "-o", "json"], &fixture);
+    let printed = document(&status);
+    if let Ok(Some(status)) = &printed {
         fixture.policies = strings(&status["items"], "policy");
+        fixture.policies.truncate(REACHED);
     }
-    if let Ok(Some(effective)) = document(&with(&["effective", "-o", "json"], &fixture)) {
+    fixture.printed.insert(status, printed);
+    let effective = with(&["effective", "-o", "json"], &fixture);
+    let printed = document(&effective);
+    if let Ok(Some(effective)) = &printed {
         let routes: BTreeSet<String> = strings(&effective["items"], "pathId")
             .iter()
             .filter_map(|id| id.split('|').nth(3))
             .map(|route| route.rsplit('>').next().unwrap().to_string())
             .collect();
-        fixture.routes = routes.into_iter().collect();
+        fixture.routes = routes.into_iter().take(EXPLAINED).collect();
     }
+    fixture.printed.insert(effective, printed);
     fixture
 }
 
@@ -218,7 +250,7 @@ fn every_json_document_validates_against_its_schema() {
         DOCUMENTS.iter().map(|(file, _)| validator(file)).collect();
     let dirs = fixture_dirs();
     assert!(dirs.len() > 100, "{} fixture directories", dirs.len());
-    let workers = 4;
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
     let results: Vec<(Vec<usize>, Vec<String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
@@ -228,10 +260,14 @@ fn every_json_document_validates_against_its_schema() {
                     let mut validated = vec![0; DOCUMENTS.len()];
                     let mut problems = Vec::new();
                     for dir in dirs.iter().skip(w).step_by(workers) {
-                        let fixture = fixture(dir);
+                        let mut fixture = fixture(dir);
                         for (n, (file, runs)) in DOCUMENTS.iter().enumerate() {
                             for args in runs(&fixture) {
-                                match document(&args) {
+                                let printed = fixture
+                                    .printed
+                                    .remove(&args)
+                                    .unwrap_or_else(|| document(&args));
+                                match printed {
                                     Ok(Some(doc)) => {
                                         validated[n] += 1;
                                         problems.extend(

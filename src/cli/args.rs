@@ -17,7 +17,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 #[command(
-    after_help = "Exit codes: 0 success, 1 lint findings or differences, 2 usage error, 3 input errors, 4 internal error."
+    after_help = "Exit codes: 0 success, 1 lint findings or differences, 2 usage error, 3 input errors or output that cannot be written, 4 internal error."
 )]
 pub struct Cli {
     /// The command to run.
@@ -473,7 +473,7 @@ pub struct ManArgs {
 Here -n only sets the namespace of objects without one; it filters nothing.
 
 Exit codes: 0 a route rule matched, 1 no route matched (404 / UNIMPLEMENTED), 2 usage error,
-3 input errors (the trace is still printed), 4 internal error.")]
+3 input errors (the trace is still printed) or output that cannot be written, 4 internal error.")]
 pub struct RequestArgs {
     /// HTTP method (case-sensitive; GET, POST, ...). Omit with --grpc.
     #[arg(

@@ -235,11 +235,11 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
 const USAGE_INPUT_INTERNAL: &[(u8, &str)] = &[
     (
         2,
-        "usage error: an unknown flag or value, an unknown --kind, a filter that matches nothing, an invalid families file; or the output cannot be written",
+        "usage error: an unknown flag or value, an unknown --kind, a filter that matches nothing, an invalid families file",
     ),
     (
         3,
-        "input errors: an unreadable file, invalid YAML, an object the API server would refuse, a limit hit, no objects at all (the document is still printed)",
+        "input errors: an unreadable file, invalid YAML, an object the API server would refuse, a limit hit, no objects at all (the document is still printed); or the output cannot be written (a full disk)",
     ),
     (4, "internal error (a bug)"),
 ];

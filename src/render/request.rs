@@ -112,7 +112,7 @@ fn candidates(out: &mut String, candidates: &[CandidateView], layout: Layout) {
 fn policy_kind(out: &mut String, kind: &KindView, layout: Layout) {
     let _ = writeln!(out, "\n{}:", kind.policy_kind);
     let mut table = Table::new(vec![
-        Column::Id("RULE"),
+        Column::Id("RULE KEY"),
         Column::Id("APPLIES"),
         Column::Text("WHY"),
         Column::Id("SOURCE"),
