@@ -4,9 +4,12 @@
 //! values under the same schema node get the same verdicts. Manifests repeat small values
 //! constantly (`{type: PathPrefix, value: /}`, a backendRef, a header filter), and evaluating
 //! them costs far more than recognising them: converting `self` for the `cel` interpreter is a
-//! deep copy, and rules such as "names must be unique" are quadratic in the list. Only values
-//! whose key stays short are remembered (big subtrees rarely repeat), and the table is emptied
-//! when it grows past [`MAX_ENTRIES`], so memory stays bounded.
+//! deep copy, and rules such as "names must be unique" are quadratic in the list. A value is
+//! keyed by what its rules observe of it, so values that differ elsewhere (a route rule's
+//! path values and backend names) share verdicts. Only values whose key
+//! stays short are remembered (big subtrees rarely repeat); a schema node whose values seldom
+//! repeat stops being remembered after a trial; the table is emptied when it grows past
+//! [`MAX_ENTRIES`], so memory stays bounded.
 
 use super::cel::Verdict;
 use super::schema::Schema;
@@ -14,6 +17,7 @@ use crate::yaml::{Node, Value};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 /// The longest key remembered, in bytes.
 const MAX_KEY_BYTES: usize = 512;
@@ -24,8 +28,35 @@ const MAX_ENTRIES: usize = 1 << 14;
 /// position), the value.
 type Key = (u64, bool, u64, Box<str>);
 
+/// Lookups of a schema node after which remembering stops when too few of them hit.
+const TRIAL_LOOKUPS: u32 = 64;
+
 thread_local! {
-    static VERDICTS: RefCell<FxHashMap<Key, Vec<Verdict>>> = RefCell::default();
+    static VERDICTS: RefCell<FxHashMap<Key, Rc<[Verdict]>>> = RefCell::default();
+    /// Per schema node: (hits, misses). Values under some nodes never repeat (a route rule
+    /// names its backends): writing their keys would cost as much as evaluating the rules.
+    static TALLY: RefCell<FxHashMap<u64, (u32, u32)>> = RefCell::default();
+}
+
+/// Whether values under schema node `id` still repeat often enough to be worth a key: after
+/// [`TRIAL_LOOKUPS`], at least one lookup in four must have hit.
+fn worth_remembering(id: u64) -> bool {
+    TALLY.with(|t| {
+        let (hits, misses) = t.borrow().get(&id).copied().unwrap_or_default();
+        hits + misses < TRIAL_LOOKUPS || hits * 3 >= misses
+    })
+}
+
+fn count(id: u64, hit: bool) {
+    TALLY.with(|t| {
+        let mut tally = t.borrow_mut();
+        let entry = tally.entry(id).or_default();
+        if hit {
+            entry.0 = entry.0.saturating_add(1);
+        } else {
+            entry.1 = entry.1.saturating_add(1);
+        }
+    });
 }
 
 /// The verdicts of the rules of `schema` at `positions` on `node` (`root`: bound as the whole
@@ -37,22 +68,25 @@ pub fn verdicts(
     root: bool,
     positions: &[usize],
     evaluate: impl FnOnce() -> Vec<Verdict>,
-) -> Vec<Verdict> {
+) -> Rc<[Verdict]> {
     let mut text = String::new();
     let mask = positions.iter().try_fold(0u64, |mask, &p| {
         Some(mask | 1u64.checked_shl(u32::try_from(p).ok()?)?)
     });
     let Some(mask) = mask else {
-        return evaluate();
+        return evaluate().into();
     };
-    if schema.memo_id() == 0 || !write_key(node, &mut text) {
-        return evaluate();
+    let id = schema.memo_id();
+    if id == 0 || !worth_remembering(id) || !write_read_key(node, schema, root, &mut text) {
+        return evaluate().into();
     }
-    let key = (schema.memo_id(), root, mask, text.into_boxed_str());
-    if let Some(found) = VERDICTS.with(|v| v.borrow().get(&key).cloned()) {
+    let key = (id, root, mask, text.into_boxed_str());
+    let found = VERDICTS.with(|v| v.borrow().get(&key).cloned());
+    count(id, found.is_some());
+    if let Some(found) = found {
         return found;
     }
-    let verdicts = evaluate();
+    let verdicts: Rc<[Verdict]> = evaluate().into();
     VERDICTS.with(|v| {
         let mut table = v.borrow_mut();
         if table.len() >= MAX_ENTRIES {
@@ -61,6 +95,17 @@ pub fn verdicts(
         table.insert(key, verdicts.clone());
     });
     verdicts
+}
+
+/// The key of `node` for its schema's rules: what they observe of it (see
+/// [`super::cel::Seen`]); the whole value for the object root, whose metadata is typed apart.
+fn write_read_key(node: &Node, schema: &Schema, root: bool, out: &mut String) -> bool {
+    if root {
+        return write_key(node, out);
+    }
+    schema
+        .seen()
+        .write_key(node, out, MAX_KEY_BYTES, &write_key)
 }
 
 /// Writes an unambiguous text of `node`'s value (strings are length-prefixed); `false` once it

@@ -238,6 +238,8 @@ pub struct Schema {
     /// A number no other compiled schema node of the process has (0: built by hand), which
     /// names the node in [`super::memo`] (an address could be reused by a later catalog).
     memo_id: u64,
+    /// What this node's rules observe of `self` (computed on first use).
+    seen: OnceLock<super::cel::Seen>,
 }
 
 /// Deepest schema nesting compiled (user CRDs are input too; the bundled ones stay under 40).
@@ -279,6 +281,20 @@ impl Schema {
                 self.additional,
                 Additional::Bool(true) | Additional::Schema(_)
             )
+    }
+
+    /// What this node's rules (and their message expressions) observe of `self`. Rules that
+    /// do not compile observe nothing: they are never evaluated.
+    pub fn seen(&self) -> &super::cel::Seen {
+        self.seen.get_or_init(|| {
+            let mut seen = super::cel::Seen::nothing();
+            for rule in &self.rules {
+                if let Ok(compiled) = rule.compiled() {
+                    compiled.add_seen(&mut seen);
+                }
+            }
+            seen
+        })
     }
 
     /// Whether any `x-kubernetes-validations` rule sits at or below this node.

@@ -15,8 +15,8 @@
 //! by the loader; `status` is ignored when the status subresource is on (the API server drops
 //! it on create).
 
-use super::cel::{Verdict, to_cel, to_cel_root};
-use super::schema::{Additional, ListType, Schema, Type};
+use super::cel::{CompiledRule, Verdict, to_cel, to_cel_root};
+use super::schema::{Additional, ListType, RuleSpec, Schema, Type};
 use crate::source::Span;
 use crate::yaml::{Entry, Node, Value};
 use std::fmt::Write as _;
@@ -740,36 +740,20 @@ impl Walk {
             return;
         }
         // Rules reading `oldSelf` without `optionalOldSelf` do not run on a create; a rule
-        // dopol cannot evaluate is listed once per kind by the catalog. Rules that hold on the
-        // fast path are done; the others are evaluated in full.
-        let mut direct = super::cel::Direct::new(node, schema, root);
-        let positions: Vec<usize> = (schema.rules.iter().enumerate())
+        // dopol cannot evaluate is listed once per kind by the catalog. The verdicts of equal
+        // values are remembered; on a miss, rules that hold on the fast path are done and the
+        // others are evaluated in full.
+        let (positions, rules): (Vec<usize>, Vec<_>) = (schema.rules.iter().enumerate())
             .filter(|(_, rule)| !rule.is_transition() || rule.optional_old_self)
-            .filter(|(_, rule)| match (rule.compiled(), direct.as_mut()) {
-                (Ok(compiled), Some(direct)) => !direct.holds(compiled),
-                (Ok(_), None) => true,
-                (Err(_), _) => false,
-            })
-            .map(|(i, _)| i)
-            .collect();
+            .filter_map(|(i, rule)| Some((i, (rule, rule.compiled().as_ref().ok()?))))
+            .unzip();
         if positions.is_empty() {
             return;
         }
-        let (rules, compiled): (Vec<_>, Vec<_>) = (positions.iter())
-            .filter_map(|&i| {
-                let rule = &schema.rules[i];
-                Some((rule, rule.compiled().as_ref().ok()?))
-            })
-            .unzip();
         let verdicts = super::memo::verdicts(schema, node, root, &positions, || {
-            let this = if root {
-                to_cel_root(node, schema)
-            } else {
-                to_cel(node, schema)
-            };
-            super::cel::evaluate_all(&compiled, &this)
+            evaluate_rules(node, schema, root, &rules)
         });
-        for (rule, verdict) in rules.into_iter().zip(verdicts) {
+        for ((rule, _), verdict) in rules.into_iter().zip(verdicts.iter().cloned()) {
             // A false rule is reported at its `fieldPath` with its `reason`; an evaluation
             // error always at the rule's node, as an invalid value (`fieldErrorForReason`).
             let (detail, reason, field_path) = match verdict {
@@ -801,6 +785,37 @@ impl Walk {
             self.push(Problem::Rule, message, span, at, false);
         }
     }
+}
+
+/// The verdicts of `rules` on `node`: a pass for each rule that holds on the fast path, the
+/// general evaluator's verdict for the others.
+fn evaluate_rules(
+    node: &Node,
+    schema: &Schema,
+    root: bool,
+    rules: &[(&RuleSpec, &CompiledRule)],
+) -> Vec<Verdict> {
+    let mut direct = super::cel::Direct::new(node, schema, root);
+    let slow: Vec<usize> = (0..rules.len())
+        .filter(|&i| direct.as_mut().is_none_or(|d| !d.holds(rules[i].1)))
+        .collect();
+    let mut verdicts = vec![Verdict::Pass; rules.len()];
+    if slow.is_empty() {
+        return verdicts;
+    }
+    let this = if root {
+        to_cel_root(node, schema)
+    } else {
+        to_cel(node, schema)
+    };
+    let compiled: Vec<&CompiledRule> = slow.iter().map(|&i| rules[i].1).collect();
+    for (i, verdict) in slow
+        .into_iter()
+        .zip(super::cel::evaluate_all(&compiled, &this))
+    {
+        verdicts[i] = verdict;
+    }
+    verdicts
 }
 
 /// `fieldPath` (`.spec.x`, `.list[0]`, `['key']`): the path and span the error is reported at.

@@ -33,9 +33,11 @@
 mod direct;
 mod library;
 mod quantity;
+mod reads;
 mod value;
 
 pub use direct::Direct;
+pub use reads::Seen;
 pub use value::{escape, to_cel, to_cel_root};
 
 use super::schema::RuleSpec;
@@ -132,6 +134,14 @@ impl CompiledRule {
             label: label.into(),
             optional_old_self: spec.optional_old_self,
         })
+    }
+
+    /// Adds what the rule and its message expression observe of `self` to `seen`.
+    pub fn add_seen(&self, seen: &mut Seen) {
+        seen.add(&self.expr);
+        if let Some((expr, _)) = &self.message_expression {
+            seen.add(expr);
+        }
     }
 
     /// Evaluates the rule with `self` bound to `this` (and `oldSelf` to `optional.none()`

@@ -4,7 +4,7 @@ use crate::source::SourceId;
 use crate::yaml::{Node, parse_chunk};
 use std::path::{Path, PathBuf};
 
-fn yaml(text: &str) -> Node {
+pub(super) fn yaml(text: &str) -> Node {
     let mut diagnostics = Vec::new();
     let mut documents = parse_chunk(SourceId(0), text, 0..text.len(), &mut diagnostics);
     assert!(diagnostics.is_empty(), "{text}");
@@ -629,15 +629,14 @@ fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn the_fast_path_agrees_with_the_general_path_on_every_fixture() {
+/// Calls `f` with every object under `testdata/` that a bundled CRD version describes.
+fn for_each_fixture_object(mut f: impl FnMut(&Node, &Schema)) {
     let kinds = bundled_kinds();
     let mut files = Vec::new();
     yaml_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
         &mut files,
     );
-    let mut counts = (0, 0);
     for path in files {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -652,10 +651,16 @@ fn the_fast_path_agrees_with_the_general_path_on_every_fixture() {
                 .iter()
                 .filter(|(g, k, v, _)| g == group && k == kind && v == version)
             {
-                compare_paths(root, schema, true, &mut counts);
+                f(root, schema);
             }
         }
     }
+}
+
+#[test]
+fn the_fast_path_agrees_with_the_general_path_on_every_fixture() {
+    let mut counts = (0, 0);
+    for_each_fixture_object(|root, schema| compare_paths(root, schema, true, &mut counts));
     println!(
         "{} passing rule evaluations, {} on the fast path",
         counts.0, counts.1
@@ -665,4 +670,69 @@ fn the_fast_path_agrees_with_the_general_path_on_every_fixture() {
         counts.1 * 10 >= counts.0 * 8,
         "the fast path answered too few: {counts:?}"
     );
+}
+
+/// Every value under a schema node with rules, keyed as the verdict memo keys it (by what
+/// the rules observe), must get the verdicts of every other value with the same key.
+fn alike_values(
+    node: &Node,
+    schema: &Schema,
+    root: bool,
+    seen: &mut std::collections::HashMap<(u64, String), (String, Vec<Verdict>)>,
+    shared: &mut usize,
+) {
+    if !schema.has_rules() {
+        return;
+    }
+    let compiled: Vec<&CompiledRule> = (schema.rules.iter())
+        .filter(|r| !r.is_transition() || r.optional_old_self)
+        .filter_map(|r| r.compiled().as_ref().ok())
+        .collect();
+    if !compiled.is_empty() && !root {
+        let whole = |n: &Node, out: &mut String| {
+            out.push_str(&serde_json::to_string(&n.to_json()).unwrap_or_default());
+            true
+        };
+        let mut key = String::new();
+        assert!(schema.seen().write_key(node, &mut key, usize::MAX, &whole));
+        let verdicts = super::evaluate_all(&compiled, &to_cel(node, schema));
+        let shown = serde_json::to_string(&node.to_json()).unwrap_or_default();
+        match seen.entry((schema.memo_id(), key)) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                let (first_value, first_verdicts) = first.get();
+                assert_eq!(
+                    first_verdicts,
+                    &verdicts,
+                    "{first_value} and {shown} are alike to {:?}",
+                    compiled.iter().map(|c| &c.label).collect::<Vec<_>>()
+                );
+                *shared += usize::from(*first_value != shown);
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert((shown, verdicts));
+            }
+        }
+    }
+    if let Some(entries) = node.as_map() {
+        for entry in entries {
+            if let Some(child) = schema.field(&entry.key.text) {
+                alike_values(&entry.value, child, false, seen, shared);
+            }
+        }
+    }
+    if let (Some(items), Some(schema)) = (node.as_seq(), schema.items.as_deref()) {
+        for item in items {
+            alike_values(item, schema, false, seen, shared);
+        }
+    }
+}
+
+#[test]
+fn values_alike_to_their_rules_get_the_same_verdicts_on_every_fixture() {
+    let (mut seen, mut shared) = (std::collections::HashMap::new(), 0);
+    for_each_fixture_object(|root, schema| {
+        alike_values(root, schema, true, &mut seen, &mut shared);
+    });
+    // Distinct values that shared a key (and so were checked against each other).
+    assert!(shared > 500, "only {shared} distinct values shared a key");
 }
