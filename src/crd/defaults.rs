@@ -124,7 +124,7 @@ fn add_missing(entries: &mut Vec<Entry>, at: Span, schema: &Schema, reserved: &[
         let value = default_node(&value, property).unwrap_or(value);
         let entry = Entry {
             key: Key {
-                text: name.clone(),
+                text: (**name).into(),
                 span,
             },
             value,

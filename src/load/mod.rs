@@ -197,8 +197,7 @@ pub fn load_files(
     };
     let mut decoded = Vec::with_capacity(raw.len());
     for file in raw {
-        let text = text::decode(&file.bytes);
-        drop(file.bytes);
+        let text = text::decode(file.bytes);
         if let Some(reason) = text.fatal {
             diagnostics.push(
                 Diagnostic::new(

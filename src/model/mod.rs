@@ -223,12 +223,19 @@ impl Model {
             stats: loaded.stats,
             ..Model::default()
         };
-        let decoded: Vec<DecodedObject> = loaded
+        // The defaulted tree replaces the object's own on the thread that built it, so the
+        // original's memory is reused there at once instead of piling up until the end.
+        let (objects, decoded): (Vec<Object>, Vec<DecodedObject>) = loaded
             .objects
-            .par_iter()
-            .map(|o| decode(o, &options.registry, &options.catalog))
-            .collect();
-        let mut objects = loaded.objects;
+            .into_par_iter()
+            .map(|mut o| {
+                let mut decoded = decode(&o, &options.registry, &options.catalog);
+                if let Some(root) = decoded.defaulted.take() {
+                    o.root = root;
+                }
+                (o, decoded)
+            })
+            .unzip();
         let mut validated_kinds = std::collections::BTreeSet::new();
         for (index, mut object) in decoded.into_iter().enumerate() {
             model.diagnostics.append(&mut object.diagnostics);
@@ -238,9 +245,6 @@ impl Model {
                 validated_kinds.insert((o.group.to_string(), o.kind.to_string()));
             } else {
                 model.crd_counts.1 += 1;
-            }
-            if let Some(root) = object.defaulted {
-                objects[index].root = root;
             }
             if let Some((name, codes)) = object.ignored {
                 model.ignored_codes.insert(name, codes);

@@ -42,7 +42,7 @@ pub enum Value {
 #[derive(Clone, Debug)]
 pub struct Key {
     /// The key as a string (scalar keys are converted, as the Kubernetes YAML loader does).
-    pub text: Box<str>,
+    pub text: Arc<str>,
     /// Where the key is written.
     pub span: Span,
 }

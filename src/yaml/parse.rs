@@ -31,6 +31,7 @@ use crate::source::{SourceId, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Deepest nesting of collections accepted in one document (`yaml-depth`). The parser counts
 /// flow levels (`[[[`) in a byte and fails past 255 itself; block nesting is held to the same.
@@ -361,8 +362,8 @@ impl Builder<'_> {
                 ..
             } => match key.take() {
                 None => {
-                    let text: Box<str> = match &node.value {
-                        Value::String(s) => s.clone(),
+                    let text: Arc<str> = match &node.value {
+                        Value::String(s) => intern(s),
                         Value::Null => "null".into(),
                         Value::Bool(b) => b.to_string().into(),
                         Value::Int(i) => i.to_string().into(),
@@ -413,7 +414,7 @@ impl Builder<'_> {
                 .with_label(entries[first].key.span, "first defined here"),
             ))
         })?;
-        let mut present: HashSet<Box<str>> = if merges.is_empty() {
+        let mut present: HashSet<Arc<str>> = if merges.is_empty() {
             HashSet::new()
         } else {
             entries.iter().map(|e| e.key.text.clone()).collect()
@@ -566,6 +567,35 @@ impl Builder<'_> {
         }
         Ok(())
     }
+}
+
+/// Longest mapping key shared through [`intern`]; longer ones are rare and rarely repeat.
+const MAX_INTERNED_KEY: usize = 48;
+/// Distinct keys a parsing thread shares before it stops adding more (inputs with many
+/// distinct keys, such as label maps, then allocate the rest one by one).
+const MAX_INTERNED_KEYS: usize = 4096;
+
+thread_local! {
+    static KEYS: std::cell::RefCell<HashSet<Arc<str>>> = std::cell::RefCell::default();
+}
+
+/// `key` as a shared string: the same few dozen keys (`apiVersion`, `name`, `matches`, ...)
+/// make up most of every manifest, and sharing them saves an allocation per mapping entry.
+fn intern(key: &str) -> Arc<str> {
+    if key.len() > MAX_INTERNED_KEY {
+        return key.into();
+    }
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if let Some(shared) = keys.get(key) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = key.into();
+        if keys.len() < MAX_INTERNED_KEYS {
+            keys.insert(shared.clone());
+        }
+        shared
+    })
 }
 
 /// `<<` is a merge key only when written plain: a quoted `"<<"` spans more than two bytes.
