@@ -5,11 +5,11 @@
 //! constantly (`{type: PathPrefix, value: /}`, a backendRef, a header filter), and evaluating
 //! them costs far more than recognising them: converting `self` for the `cel` interpreter is a
 //! deep copy, and rules such as "names must be unique" are quadratic in the list. A value is
-//! keyed by what its rules observe of it, so values that differ elsewhere (a route rule's
-//! path values and backend names) share verdicts. Only values whose key
-//! stays short are remembered (big subtrees rarely repeat); a schema node whose values seldom
-//! repeat stops being remembered after a trial; the table is emptied when it grows past
-//! [`MAX_ENTRIES`], so memory stays bounded.
+//! keyed by what its rules observe of it, so values that differ elsewhere (a route rule's path
+//! values and backend names) share verdicts. Only values whose key stays short are remembered
+//! (big subtrees rarely repeat); a schema node whose values seldom repeat stops being
+//! remembered after a trial; the table is emptied when it grows past [`MAX_ENTRIES`], so
+//! memory stays bounded.
 
 use super::cel::Verdict;
 use super::schema::Schema;
@@ -69,7 +69,6 @@ pub fn verdicts(
     positions: &[usize],
     evaluate: impl FnOnce() -> Vec<Verdict>,
 ) -> Rc<[Verdict]> {
-    let mut text = String::new();
     let mask = positions.iter().try_fold(0u64, |mask, &p| {
         Some(mask | 1u64.checked_shl(u32::try_from(p).ok()?)?)
     });
@@ -77,6 +76,7 @@ pub fn verdicts(
         return evaluate().into();
     };
     let id = schema.memo_id();
+    let mut text = String::new();
     if id == 0 || !worth_remembering(id) || !write_read_key(node, schema, root, &mut text) {
         return evaluate().into();
     }

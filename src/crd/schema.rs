@@ -287,7 +287,7 @@ impl Schema {
     /// do not compile observe nothing: they are never evaluated.
     pub fn seen(&self) -> &super::cel::Seen {
         self.seen.get_or_init(|| {
-            let mut seen = super::cel::Seen::nothing();
+            let mut seen = super::cel::Seen::default();
             for rule in &self.rules {
                 if let Ok(compiled) = rule.compiled() {
                     compiled.add_seen(&mut seen);

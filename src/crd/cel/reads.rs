@@ -45,16 +45,6 @@ enum Step {
 type Scope = Vec<(String, Option<Vec<Step>>)>;
 
 impl Seen {
-    /// Nothing observed yet.
-    pub fn nothing() -> Seen {
-        Seen::default()
-    }
-
-    /// Whether the value is observed whole.
-    pub fn is_whole(&self) -> bool {
-        self.whole
-    }
-
     /// Adds what `expr` (a rule or a message expression, `self` bound) observes.
     pub fn add(&mut self, expr: &IdedExpr) {
         let mut scope: Scope = vec![("self".into(), Some(Vec::new()))];
@@ -202,7 +192,8 @@ impl Seen {
         limit: usize,
         whole: &dyn Fn(&Node, &mut String) -> bool,
     ) -> bool {
-        if self.whole {
+        // A map iterated or indexed has its keys observed: it is written whole too.
+        if self.whole || (self.items.is_some() && matches!(node.value, Value::Map(_))) {
             return whole(node, out);
         }
         out.push('(');
@@ -211,10 +202,6 @@ impl Seen {
                 out.push('{');
                 if self.count {
                     let _ = write!(out, "#{};", entries.len());
-                }
-                if self.items.is_some() {
-                    // A map iterated or indexed: its keys are observed.
-                    return whole(node, out);
                 }
                 for (name, (plain, seen)) in &self.fields {
                     let _ = write!(out, "{}:{name}", name.len());
@@ -264,7 +251,7 @@ mod tests {
 
     fn seen(rule: &str) -> Seen {
         let (expr, _) = super::super::compile_expression(rule).expect("compiles");
-        let mut seen = Seen::nothing();
+        let mut seen = Seen::default();
         seen.add(&expr);
         seen
     }
