@@ -8,6 +8,7 @@
 
 use crate::source::{SourceMap, Span};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt;
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
@@ -183,6 +184,11 @@ impl Code {
             .copied()
             .find(|c| c.as_str().eq_ignore_ascii_case(s) || c.name().eq_ignore_ascii_case(s))
     }
+
+    /// The code identifier or name nearest to `s`, for "did you mean" hints.
+    pub fn closest(s: &str) -> Option<&'static str> {
+        crate::suggest::closest(s, Code::ALL.iter().flat_map(|c| [c.as_str(), c.name()]))
+    }
 }
 
 /// A labelled span. The first label of a diagnostic is its primary location.
@@ -252,6 +258,12 @@ impl Diagnostic {
         self
     }
 
+    /// Marks the finding as following from the root cause reported at `root` (sorted after it).
+    pub fn with_follows(mut self, root: Option<Span>) -> Self {
+        self.follows = root;
+        self
+    }
+
     /// Names the file concerned (for diagnostics without a span).
     pub fn with_file(mut self, file: impl Into<String>) -> Self {
         self.file = Some(file.into());
@@ -316,7 +328,8 @@ pub fn as_file_errors(diagnostics: Vec<Diagnostic>, code: Code) -> Vec<Diagnosti
         .collect()
 }
 
-/// Sorts diagnostics deterministically (by file, offset, code, message) and removes exact repeats.
+/// Links follow-on findings to their root cause (see [`link_follow_ons`]), sorts diagnostics
+/// deterministically (by file, offset, code, message) and removes exact repeats.
 pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
     link_follow_ons(diagnostics);
     diagnostics.sort_by_cached_key(|d| d.sort_key(sources));
@@ -328,11 +341,13 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
 /// must be defined" fail on `spec`) is about the same mistake. The root cause is reported first
 /// and the follow-on says so, instead of inventing a cause of its own.
 fn link_follow_ons(diagnostics: &mut [Diagnostic]) {
-    let unknown: Vec<(String, Span, String)> = diagnostics
-        .iter()
-        .filter(|d| d.code == Code::UnknownField)
-        .filter_map(|d| Some((d.object.clone()?, d.primary_span()?, d.message.clone())))
-        .collect();
+    // Unknown fields by object, in input order: each finding looks at its own object's only.
+    let mut unknown: HashMap<String, Vec<(Span, String)>> = HashMap::new();
+    for d in diagnostics.iter().filter(|d| d.code == Code::UnknownField) {
+        if let (Some(object), Some(span)) = (&d.object, d.primary_span()) {
+            (unknown.entry(object.clone()).or_default()).push((span, d.message.clone()));
+        }
+    }
     if unknown.is_empty() {
         return;
     }
@@ -343,13 +358,10 @@ fn link_follow_ons(diagnostics: &mut [Diagnostic]) {
         let (Some(object), Some(own)) = (d.object.as_deref(), d.primary_span()) else {
             continue;
         };
-        let root = unknown.iter().find(|(o, span, _)| {
-            o == object
-                && span.source == own.source
-                && own.start <= span.start
-                && span.end <= own.end
+        let root = unknown.get(object).into_iter().flatten().find(|(span, _)| {
+            span.source == own.source && own.start <= span.start && span.end <= own.end
         });
-        if let Some((_, span, message)) = root {
+        if let Some((span, message)) = root {
             d.follows = Some(*span);
             let note = format!("this follows from the {message} reported above (DPL1009)");
             d.help = Some(match d.help.take() {

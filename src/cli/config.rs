@@ -181,8 +181,7 @@ fn read_lint(fields: &mut Fields<'_>, node: &Node, path: &FieldPath<'_>) -> Lint
             )
             .with_label(at.span, "not a code or check name")
             .with_help("`dopol lint --list` prints the codes and names");
-            let names = Code::ALL.iter().flat_map(|c| [c.as_str(), c.name()]);
-            if let Some(near) = crate::suggest::closest(code, names) {
+            if let Some(near) = Code::closest(code) {
                 diagnostic = diagnostic.with_help(format!("did you mean `{near}`?"));
             }
             fields.push(diagnostic);

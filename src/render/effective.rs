@@ -44,13 +44,7 @@ fn entries_by_path<'r, 'm>(
     none: &[UncoveredPath<'m>],
     model: &Model,
 ) -> Vec<(u32, Vec<KindEntry<'r, 'm>>)> {
-    let rank = |kind: &PolicyKind| {
-        model
-            .registry
-            .kinds()
-            .position(|k| std::ptr::eq(k, kind))
-            .unwrap_or(usize::MAX)
-    };
+    let rank = |kind: &PolicyKind| model.registry.kind_index(kind);
     let mut rows: Vec<(u32, usize, KindEntry)> = report
         .items
         .iter()

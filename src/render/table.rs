@@ -71,11 +71,6 @@ pub struct Table {
     rows: Vec<Row>,
 }
 
-/// A borderless table whose columns are all identifiers.
-pub fn new_table(header: &[&'static str]) -> Table {
-    Table::new(header.iter().map(|h| Column::Id(h)).collect())
-}
-
 impl Table {
     /// A borderless table with these columns.
     pub fn new(columns: Vec<Column>) -> Table {

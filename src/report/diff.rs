@@ -233,19 +233,12 @@ impl DiffFilters {
         })
     }
 
-    /// Whether a policy's status change is shown (`--kind`, `-n`, `--policy`).
+    /// Whether a policy's status change is shown (`--kind`, `-n`, `--policy`): `--policy` is
+    /// matched by locator here, as policy indices differ between the sides.
     fn shows_policy(&self, model: &Model, policy: u32) -> bool {
-        let p = &model.policies[policy as usize];
-        self.new.shows_kind(p.kind)
-            && self
-                .new
-                .namespace
-                .as_ref()
-                .is_none_or(|ns| *ns == p.namespace)
-            && self
-                .policies
-                .as_ref()
-                .is_none_or(|wanted| wanted.contains(&p.locator))
+        let locator = &model.policies[policy as usize].locator;
+        self.new.shows_policy(model, policy)
+            && (self.policies.as_ref()).is_none_or(|wanted| wanted.contains(locator))
     }
 }
 

@@ -72,8 +72,7 @@ impl Topology {
     /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
     /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
     /// the route's own finding instead of inventing a cause.
-    pub fn unreached(&self, model: &Model, target: targets::Target) -> (String, Option<Span>) {
-        use targets::Target;
+    pub fn unreached(&self, model: &Model, target: Target) -> (String, Option<Span>) {
         let described = target.describe(model);
         let route = match target {
             Target::Gateway(_) | Target::Listener(..) => {

@@ -7,9 +7,11 @@ use crate::diag::{Code, Diagnostic, Severity};
 use crate::engine::fold::RuleEvent;
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
+use crate::model::Model;
 use crate::policy::{BlockKind, Level, Policy};
 use crate::report::status::conditions;
 use crate::source::Span;
+use crate::topology::Topology;
 use crate::topology::targets::Target;
 use std::collections::BTreeMap;
 
@@ -106,44 +108,50 @@ fn unreachable(observed: &Observed<'_, '_>, index: u32, target: Target) -> Diagn
     let model = observed.engine.model;
     let policy = &model.policies[index as usize];
     let on_paths = observed.entries_of_policy[index as usize].len();
-    let (message, label, root) = if on_paths == 0 {
-        let (why, root) = observed.engine.topology.unreached(model, target);
+    let label = policy.targets[0].name_span;
+    if on_paths == 0 {
+        return in_path_to_nothing(model, observed.engine.topology, policy, target, label);
+    }
+    let paths = crate::words::counted(on_paths, "path");
+    let (why, root) = if policy.blocks.iter().all(|b| b.rules.is_empty()) {
+        let (fields, root) = unknown_fields(model, policy);
+        (format!("it has no rule{fields}"), root)
+    } else if policy.blocks.iter().any(|b| b.constraint.is_some()) {
         (
-            format!(
-                "{} targets {why}; the policy is in the path to nothing",
-                policy.display()
-            ),
-            "in the path to nothing",
-            root,
+            "its `when` constraints did not hold on any of them".into(),
+            None,
         )
     } else {
-        let paths = crate::words::counted(on_paths, "path");
-        let (why, root) = if policy.blocks.iter().all(|b| b.rules.is_empty()) {
-            let (fields, root) = unknown_fields(model, policy);
-            (format!("it has no rule{fields}"), root)
-        } else if policy.blocks.iter().any(|b| b.constraint.is_some()) {
-            (
-                "its `when` constraints did not hold on any of them".into(),
-                None,
-            )
-        } else {
-            ("every one of its rules is deactivated there".into(), None)
-        };
-        (
-            format!(
-                "{} is on {paths} but none of its rules applies on any of them: {why}",
-                policy.display()
-            ),
-            "never applied",
-            root,
-        )
+        ("every one of its rules is deactivated there".into(), None)
     };
-    Diagnostic {
-        follows: root,
-        ..Diagnostic::new(Code::PolicyUnreachable, message)
-            .with_label(policy.targets[0].name_span, label)
-            .with_object(policy.display())
-    }
+    let message = format!(
+        "{} is on {paths} but none of its rules applies on any of them: {why}",
+        policy.display()
+    );
+    Diagnostic::new(Code::PolicyUnreachable, message)
+        .with_label(label, "never applied")
+        .with_object(policy.display())
+        .with_follows(root)
+}
+
+/// DPL4002 for a policy on no path, labelled at `label`: the target's own cause (see
+/// [`Topology::unreached`]), shared by every family that reports unreached policies.
+pub fn in_path_to_nothing(
+    model: &Model,
+    topology: &Topology,
+    policy: &Policy,
+    target: Target,
+    label: Span,
+) -> Diagnostic {
+    let (why, root) = topology.unreached(model, target);
+    let message = format!(
+        "{} targets {why}; the policy is in the path to nothing",
+        policy.display()
+    );
+    Diagnostic::new(Code::PolicyUnreachable, message)
+        .with_label(label, "in the path to nothing")
+        .with_object(policy.display())
+        .with_follows(root)
 }
 
 /// `; its unknown field "spec.limit" (DPL1009) may be meant to hold them` when reading the

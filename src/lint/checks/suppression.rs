@@ -47,8 +47,7 @@ fn annotation(root: &Node) -> Option<&Node> {
 }
 
 fn unknown(entry: &str, value: &Node, object: String) -> Diagnostic {
-    let candidates = Code::ALL.iter().flat_map(|c| [c.as_str(), c.name()]);
-    let help = match crate::suggest::closest(entry, candidates) {
+    let help = match Code::closest(entry) {
         Some(near) => format!("did you mean `{near}`? `dopol lint --list` prints every code"),
         None => "`dopol lint --list` prints every code".to_string(),
     };

@@ -30,19 +30,13 @@ fn unreachable(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
     let model = evaluator.model;
     let policy = &model.policies[index as usize];
     let target = evaluator.topology.targets.of_policy[index as usize][0];
-    let (why, root) = evaluator.topology.unreached(model, target);
-    Diagnostic {
-        follows: root,
-        ..Diagnostic::new(
-            Code::PolicyUnreachable,
-            format!(
-                "{} targets {why}; the policy is in the path to nothing",
-                policy.display()
-            ),
-        )
-        .with_label(policy.name_span, "in the path to nothing")
-        .with_object(policy.display())
-    }
+    crate::lint::checks::outcomes::in_path_to_nothing(
+        model,
+        evaluator.topology,
+        policy,
+        target,
+        policy.name_span,
+    )
 }
 
 /// A policy holding slots on paths whose rules are effective or merged on none of them.
