@@ -84,8 +84,8 @@ impl Session {
         let min = self.min_severity();
         let shown: Vec<Diagnostic> = diagnostics
             .iter()
+            .filter(|d| reported_severity(d) >= min)
             .map(as_reported)
-            .filter(|d| d.severity >= min)
             .collect();
         let mut stderr = io::stderr().lock();
         if !shown.is_empty() {
@@ -315,7 +315,7 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io:
 }
 
 /// Writes a document to stdout. A failed write (a full disk, a closed file) is the
-/// environment's fault, not a bug: it is said and exits 2, the code of problems that stop a run.
+/// environment's fault, not a bug: it is said and exits 3, as an input that cannot be used.
 pub fn write_document(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Exit {
     match write_stdout(write) {
         Ok(()) => Exit::Success,
@@ -381,10 +381,17 @@ fn shell_quoted(value: &str) -> String {
 /// severity, since there it fails the run.
 fn as_reported(diagnostic: &Diagnostic) -> Diagnostic {
     let mut shown = diagnostic.clone();
-    if shown.severity == Severity::Error && !shown.is_input_error() {
-        shown.severity = Severity::Warning;
-    }
+    shown.severity = reported_severity(diagnostic);
     shown
+}
+
+/// The severity [`as_reported`] shows `diagnostic` with.
+fn reported_severity(diagnostic: &Diagnostic) -> Severity {
+    if diagnostic.severity == Severity::Error && !diagnostic.is_input_error() {
+        Severity::Warning
+    } else {
+        diagnostic.severity
+    }
 }
 
 /// `-f -` with stdin a terminal is a usage error: reading would wait for typed manifests, which

@@ -429,13 +429,12 @@ impl Collector<'_> {
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         ignores.enter(self.tree, dir, rel, &entries);
         for (name, kind) in entries {
-            let wanted = kind == EntryKind::Dir || is_manifest_name(&name);
-            if name.starts_with('.') || !wanted {
+            let is_dir = kind == EntryKind::Dir;
+            if name.starts_with('.') || !(is_dir || is_manifest_name(&name)) {
                 continue;
             }
             let path = dir.join(&name);
             let below = rel.join(&name);
-            let is_dir = kind == EntryKind::Dir;
             if ignores.ignored(&below, is_dir) || self.excludes.excluded(&path, is_dir) {
                 self.ignored += 1;
                 continue;

@@ -94,11 +94,7 @@ impl Frame {
             Some(lead) => self.matcher.matched(lead.join(rel), is_dir),
             None => self.matcher.matched(rel, is_dir),
         };
-        match found {
-            Match::None => Match::None,
-            Match::Ignore(_) => Match::Ignore(()),
-            Match::Whitelist(_) => Match::Whitelist(()),
-        }
+        found.map(|_| ())
     }
 }
 
