@@ -56,7 +56,9 @@ pub struct LineCol {
 #[derive(Debug)]
 pub struct SourceFile {
     name: String,
-    text: Arc<str>,
+    /// Owned here (the file itself is shared): turning the read `String` into an `Arc<str>` would
+    /// copy the whole input once more.
+    text: String,
     line_starts: OnceLock<Vec<u32>>,
     lone_cr: OnceLock<bool>,
 }
@@ -142,7 +144,7 @@ impl SourceMap {
     }
 
     /// Registers a file and returns its id.
-    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceId {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
         let id = SourceId(self.files.len() as u32);
         self.files.push(Arc::new(SourceFile {
             name: name.into(),

@@ -4,6 +4,7 @@
 //! parsed and its schemas compiled on first use, once per run, from any thread.
 
 use super::bundle::{BUNDLED, Channel, compact};
+use super::cel::RuleParser;
 use super::schema::Schema;
 use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceId, Span};
@@ -68,6 +69,11 @@ impl CrdKind {
     }
 
     fn compile(origin: Origin, compact: &Json) -> CrdKind {
+        // Bundled rules are known to read the same with the fast parser (see `RuleParser`).
+        let parser = match origin {
+            Origin::Bundled(_) => RuleParser::Fast,
+            Origin::User(_) => RuleParser::Grammar,
+        };
         let versions = compact
             .get("versions")
             .and_then(Json::as_array)
@@ -81,7 +87,7 @@ impl CrdKind {
                             .and_then(Json::as_bool)
                             .unwrap_or(false),
                         schema: match v.get("schema") {
-                            Some(s) => Schema::compile(s),
+                            Some(s) => Schema::compile_with(s, parser),
                             None => Err("the version has no openAPIV3Schema".into()),
                         },
                     })

@@ -5,7 +5,7 @@
 //! expressions and CEL rules are compiled on first use, so loading a big CRD costs a JSON walk,
 //! and a kind nobody writes costs nothing more.
 
-use super::cel::CompiledRule;
+use super::cel::{CompiledRule, RuleParser};
 use regex::Regex;
 use serde_json::{Map, Value as Json};
 use std::sync::OnceLock;
@@ -94,6 +94,8 @@ pub struct RuleSpec {
     pub optional_old_self: bool,
     /// Whether the rule mentions `oldSelf` (set by [`RuleSpec::new`] and the compiler).
     pub transition: bool,
+    /// Which parser reads the rule and its message expression.
+    pub parser: RuleParser,
     /// The compiled rule, or why dopol cannot evaluate it.
     pub compiled: OnceLock<Result<CompiledRule, String>>,
 }
@@ -109,6 +111,7 @@ impl RuleSpec {
             field_path: None,
             reason: None,
             optional_old_self: false,
+            parser: RuleParser::Grammar,
             compiled: OnceLock::new(),
         }
     }
@@ -255,7 +258,12 @@ impl Schema {
     /// that use them when they were created). Errors are for schemas nested beyond
     /// [`MAX_SCHEMA_DEPTH`] or keywords of the wrong JSON type.
     pub fn compile(json: &Json) -> Result<Schema, String> {
-        compile(json, 0, "openAPIV3Schema")
+        compile(json, 0, &At::ROOT, RuleParser::Grammar)
+    }
+
+    /// [`Schema::compile`] for a schema whose rules are parsed by `parser`.
+    pub fn compile_with(json: &Json, parser: RuleParser) -> Result<Schema, String> {
+        compile(json, 0, &At::ROOT, parser)
     }
 
     /// The schema of property `name`.
@@ -322,7 +330,64 @@ impl Schema {
     }
 }
 
-fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
+/// Where a schema node is, written out only for an error: building the path of every node of
+/// every bundled CRD would cost more than compiling them.
+struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    /// The keyword, with its leading `.` (or the root's name).
+    keyword: &'static str,
+    /// A property name, or the index in `allOf`/`anyOf`/`oneOf`.
+    step: Step<'a>,
+}
+
+enum Step<'a> {
+    None,
+    Name(&'a str),
+    Index(usize),
+}
+
+impl At<'_> {
+    const ROOT: At<'static> = At {
+        parent: None,
+        keyword: "openAPIV3Schema",
+        step: Step::None,
+    };
+
+    fn child<'a>(&'a self, keyword: &'static str, step: Step<'a>) -> At<'a> {
+        At {
+            parent: Some(self),
+            keyword,
+            step,
+        }
+    }
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(parent) = self.parent {
+            write!(f, "{parent}")?;
+        }
+        f.write_str(self.keyword)?;
+        match self.step {
+            Step::None => Ok(()),
+            Step::Name(name) => write!(f, ".{name}"),
+            Step::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+/// A schema object's keywords. Lookups scan its few entries: hashing the key of each of the ~30
+/// keywords read per node cost more than the rest of the compile.
+#[derive(Clone, Copy)]
+struct Keywords<'a>(&'a Map<String, Json>);
+
+impl<'a> Keywords<'a> {
+    fn get(self, key: &str) -> Option<&'a Json> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Result<Schema, String> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(format!(
             "{path}: {}",
@@ -332,7 +397,7 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
             )
         ));
     }
-    let Some(obj) = json.as_object() else {
+    let Some(obj) = json.as_object().map(Keywords) else {
         return Err(format!("{path}: a schema must be an object"));
     };
     static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -379,15 +444,20 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
             _ => ListType::Atomic,
         },
         default: obj.get("default").cloned(),
-        rules: rules(obj, path)?,
+        rules: rules(obj, path, parser)?,
         ..Schema::default()
     };
     if let Some(props) = obj.get("properties").and_then(Json::as_object) {
         let mut properties = props
             .iter()
             .map(|(k, v)| {
-                compile(v, depth + 1, &format!("{path}.properties.{k}"))
-                    .map(|s| (k.as_str().into(), s))
+                compile(
+                    v,
+                    depth + 1,
+                    &path.child(".properties", Step::Name(k)),
+                    parser,
+                )
+                .map(|s| (k.as_str().into(), s))
             })
             .collect::<Result<Vec<(Box<str>, Schema)>, String>>()?;
         properties.sort_by(|a, b| a.0.cmp(&b.0));
@@ -398,7 +468,8 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
         Some(s @ Json::Object(_)) => Additional::Schema(Box::new(compile(
             s,
             depth + 1,
-            &format!("{path}.additionalProperties"),
+            &path.child(".additionalProperties", Step::None),
+            parser,
         )?)),
         _ => Additional::Absent,
     };
@@ -406,24 +477,30 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
         schema.items = Some(Box::new(compile(
             items,
             depth + 1,
-            &format!("{path}.items"),
+            &path.child(".items", Step::None),
+            parser,
         )?));
     }
-    for (key, slot) in [
-        ("allOf", &mut schema.all_of),
-        ("anyOf", &mut schema.any_of),
-        ("oneOf", &mut schema.one_of),
+    for (key, keyword, slot) in [
+        ("allOf", ".allOf", &mut schema.all_of),
+        ("anyOf", ".anyOf", &mut schema.any_of),
+        ("oneOf", ".oneOf", &mut schema.one_of),
     ] {
         if let Some(list) = obj.get(key).and_then(Json::as_array) {
             *slot = list
                 .iter()
                 .enumerate()
-                .map(|(i, s)| compile(s, depth + 1, &format!("{path}.{key}[{i}]")))
+                .map(|(i, s)| compile(s, depth + 1, &path.child(keyword, Step::Index(i)), parser))
                 .collect::<Result<_, _>>()?;
         }
     }
     if let Some(not) = obj.get("not") {
-        schema.not = Some(Box::new(compile(not, depth + 1, &format!("{path}.not"))?));
+        schema.not = Some(Box::new(compile(
+            not,
+            depth + 1,
+            &path.child(".not", Step::None),
+            parser,
+        )?));
     }
     schema.has_rules = !schema.rules.is_empty()
         || schema.properties.iter().any(|(_, s)| s.has_rules)
@@ -438,29 +515,29 @@ fn compile(json: &Json, depth: usize, path: &str) -> Result<Schema, String> {
     Ok(schema)
 }
 
-fn flag(obj: &Map<String, Json>, key: &str) -> bool {
+fn flag(obj: Keywords<'_>, key: &str) -> bool {
     obj.get(key).and_then(Json::as_bool).unwrap_or(false)
 }
 
-fn count(obj: &Map<String, Json>, key: &str) -> Option<u64> {
+fn count(obj: Keywords<'_>, key: &str) -> Option<u64> {
     obj.get(key).and_then(Json::as_u64)
 }
 
-fn strings(obj: &Map<String, Json>, key: &str) -> Vec<Box<str>> {
+fn strings(obj: Keywords<'_>, key: &str) -> Vec<Box<str>> {
     obj.get(key)
         .and_then(Json::as_array)
         .map(|a| a.iter().filter_map(Json::as_str).map(Into::into).collect())
         .unwrap_or_default()
 }
 
-fn bound(obj: &Map<String, Json>, key: &str, exclusive: &str) -> Option<Bound> {
+fn bound(obj: Keywords<'_>, key: &str, exclusive: &str) -> Option<Bound> {
     obj.get(key).and_then(Json::as_f64).map(|value| Bound {
         value,
         exclusive: flag(obj, exclusive),
     })
 }
 
-fn rules(obj: &Map<String, Json>, path: &str) -> Result<Vec<RuleSpec>, String> {
+fn rules(obj: Keywords<'_>, path: &At<'_>, parser: RuleParser) -> Result<Vec<RuleSpec>, String> {
     let Some(list) = obj.get("x-kubernetes-validations") else {
         return Ok(Vec::new());
     };
@@ -484,6 +561,7 @@ fn rules(obj: &Map<String, Json>, path: &str) -> Result<Vec<RuleSpec>, String> {
                     .get("optionalOldSelf")
                     .and_then(Json::as_bool)
                     .unwrap_or(false),
+                parser,
                 compiled: OnceLock::new(),
             })
         })

@@ -9,7 +9,7 @@ use super::{ExprError, MAX_EXPRESSION_BYTES, MAX_NESTING, over_limit};
 
 /// Rejects text that is too long, or nested too deeply for the recursive
 /// parser, before it is parsed.
-pub(super) fn check_text_limits(text: &str) -> Result<(), ExprError> {
+pub fn check_text_limits(text: &str) -> Result<(), ExprError> {
     if text.len() > MAX_EXPRESSION_BYTES {
         return Err(ExprError::new(
             text,

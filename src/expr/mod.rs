@@ -46,6 +46,7 @@ mod parse;
 mod scalar;
 
 pub use eval::json_to_cel;
+pub use limits::check_text_limits;
 pub use parse::check_syntax;
 pub use scalar::value_offset_to_source;
 

@@ -179,7 +179,7 @@ fn read_local(path: &Path) -> io::Result<Vec<u8>> {
     if meta.len() > super::text::MAX_FILE_BYTES as u64 {
         return Err(io::Error::other(super::text::too_large(Some(meta.len()))));
     }
-    let bytes = read_limited(file)?;
+    let bytes = read_limited(file, meta.len())?;
     if bytes.is_empty() && kind_of(&meta) == EntryKind::Pipe {
         return Err(io::Error::other(
             "it is a pipe and nothing wrote to it (no writer was connected)",
@@ -189,13 +189,56 @@ fn read_local(path: &Path) -> io::Result<Vec<u8>> {
 }
 
 /// Reads a stream up to one byte past the size limit (so an endless one ends and is reported as
-/// too large).
-fn read_limited(stream: impl Read) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    stream
-        .take(super::text::MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
+/// too large). `expected` is the size the stream announces (0 when unknown).
+///
+/// The memory touched stays near the size of the input: the announced size is read into one buffer
+/// of exactly that size (a file is not copied again), anything else into 4 MiB chunks joined at
+/// the end.
+/// `read_to_end` on a limited stream would grow one buffer by doubling and zero its spare
+/// capacity, touching up to twice the input, plus the copy of each regrowth.
+fn read_limited(mut stream: impl Read, expected: u64) -> io::Result<Vec<u8>> {
+    const CHUNK: usize = 4 << 20;
+    let limit = super::text::MAX_FILE_BYTES + 1;
+    let mut chunks: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0;
+    let mut size = match expected {
+        0 => CHUNK,
+        n => n.min(limit as u64) as usize + 1,
+    };
+    while total < limit {
+        let chunk = fill(&mut stream, size.min(limit - total))?;
+        total += chunk.len();
+        let full = chunk.len() == chunk.capacity();
+        chunks.push(chunk);
+        if !full {
+            break;
+        }
+        size = CHUNK;
+    }
+    if chunks.len() == 1 {
+        return Ok(chunks.pop().unwrap_or_default());
+    }
+    let mut bytes = Vec::with_capacity(total);
+    for chunk in chunks {
+        bytes.extend_from_slice(&chunk);
+    }
     Ok(bytes)
+}
+
+/// Reads up to `size` bytes (fewer only at the end of the stream) into a buffer of that capacity.
+fn fill(stream: &mut impl Read, size: usize) -> io::Result<Vec<u8>> {
+    let mut chunk = vec![0; size];
+    let mut len = 0;
+    while len < size {
+        match stream.read(&mut chunk[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    chunk.truncate(len);
+    Ok(chunk)
 }
 
 /// How an input file came to be read.
@@ -260,7 +303,7 @@ pub fn collect(
                 continue;
             }
             stdin_read = true;
-            match read_limited(&mut *stdin) {
+            match read_limited(&mut *stdin, 0) {
                 Ok(bytes) => collector.files.push(RawFile {
                     name: "<stdin>".into(),
                     bytes,
@@ -497,5 +540,51 @@ impl Collector<'_> {
                 .with_file(pattern),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_limited;
+    use std::io::Read;
+
+    /// A stream that hands out at most 1000 bytes per read, as a pipe does.
+    struct Trickle(std::io::Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(1000);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    fn bytes(len: usize) -> Vec<u8> {
+        (0..len).map(|i| (i * 7 % 251) as u8).collect()
+    }
+
+    #[test]
+    fn reads_every_byte_whatever_size_was_announced() {
+        let big = bytes((9 << 20) + 12_345);
+        for (input, expected) in [
+            (big.clone(), 0),                // a pipe: several 4 MiB chunks, joined
+            (big.clone(), big.len() as u64), // a file: one exact buffer
+            (big.clone(), 1000),             // the file grew after its size was read
+            (big[..500].to_vec(), 100_000),  // it shrank
+            (Vec::new(), 0),
+        ] {
+            let read = read_limited(Trickle(std::io::Cursor::new(input.clone())), expected)
+                .expect("reads");
+            assert_eq!(read.len(), input.len(), "announced {expected}");
+            assert!(read == input, "announced {expected}");
+        }
+    }
+
+    #[test]
+    fn an_announced_size_is_the_buffer_size() {
+        let input = bytes(100_000);
+        let read =
+            read_limited(std::io::Cursor::new(input.clone()), input.len() as u64).expect("reads");
+        assert_eq!(read, input);
+        assert_eq!(read.capacity(), input.len() + 1);
     }
 }

@@ -250,7 +250,8 @@ mod tests {
     use super::*;
 
     fn seen(rule: &str) -> Seen {
-        let (expr, _) = super::super::compile_expression(rule).expect("compiles");
+        let (expr, _) = super::super::compile_expression(rule, super::super::RuleParser::Grammar)
+            .expect("compiles");
         let mut seen = Seen::default();
         seen.add(&expr);
         seen

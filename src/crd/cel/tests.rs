@@ -736,3 +736,58 @@ fn values_alike_to_their_rules_get_the_same_verdicts_on_every_fixture() {
     // Distinct values that shared a key (and so were checked against each other).
     assert!(shared > 500, "only {shared} distinct values shared a key");
 }
+
+/// `expr` with every node id set to 0: the two parsers number map literal entries differently,
+/// and nothing reads ids.
+fn without_ids(expr: &IdedExpr) -> String {
+    let text = format!("{expr:?}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("id: ") {
+        out.push_str(&rest[..at + 4]);
+        rest = rest[at + 4..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('0');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The fast parser may read a rule only if it builds the grammar's tree (`RuleParser`): for
+/// every bundled rule and message expression, and for forms bundled rules do not use.
+#[test]
+fn the_fast_parser_builds_the_grammar_tree_for_every_bundled_rule() {
+    let mut texts: Vec<String> = Vec::new();
+    for (_, _, schema) in &bundled_schemas() {
+        let mut rules = Vec::new();
+        schema.visit_rules("", &mut rules);
+        for (_, rule) in rules {
+            texts.push(rule.rule.to_string());
+            texts.extend(rule.message_expression.as_deref().map(str::to_string));
+        }
+    }
+    let bundled = texts.len();
+    texts.extend(
+        [
+            r#"{'a': 0, 'b': 1}[x] <= {?'c': optional.of(2)}['c']"#,
+            r#"a.?b.orValue(c) ? [1, ?x, 3][0] : -1"#,
+            r#"self.all(k, k != 'v') && self.exists_one(x, x == 1u) && has(self.a.b)"#,
+            r#"r'\d' + string(b'\x00') + '''multi
+line''' + "\u00e9\t""#,
+            r#"x in [1.5e3, -0.0, 0x1F] || !!y || -(-z) == 3 % 2 * 4 / 5"#,
+            r#"self.map(x, x * 2).filter(y, y > 1).size() > 0 ? 'a' : 'b'"#,
+            r#"a.b.c(d)[e].f == g.h(i, j) && .top.level"#,
+        ]
+        .map(str::to_string),
+    );
+    let mut differences = Vec::new();
+    for text in &texts {
+        let grammar = grammar_parse(text).map(|e| without_ids(&e));
+        let fast = fast_parser().parse(text).map(|e| without_ids(&e));
+        match (grammar, fast) {
+            (Ok(g), Ok(f)) if g == f => {}
+            (g, f) => differences.push(format!("{text}\n  grammar: {g:?}\n  fast: {f:?}")),
+        }
+    }
+    assert!(bundled > 900, "{bundled}");
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
