@@ -46,6 +46,13 @@ pub trait FileTree {
     fn identity(&self, path: &Path) -> PathBuf {
         path.to_path_buf()
     }
+    /// The identity and the bytes of each file, in order (one at a time by default).
+    fn identify_and_read(&self, paths: &[&Path]) -> Vec<(PathBuf, io::Result<Vec<u8>>)> {
+        paths
+            .iter()
+            .map(|path| (self.identity(path), self.read(path)))
+            .collect()
+    }
     /// How this tree names a file in messages (`manifests/a.yaml`, `git:main:manifests/a.yaml`).
     fn display_name(&self, path: &Path) -> String {
         path.display().to_string()
@@ -79,8 +86,13 @@ impl FileTree for WorkTree {
         for entry in std::fs::read_dir(dir)? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            // Follow symlinks; a dangling one is listed as gone.
-            let kind = std::fs::metadata(entry.path()).map_or(EntryKind::Gone, |m| kind_of(&m));
+            // Follow symlinks; a dangling one is listed as gone. Other entries are typed by the
+            // listing itself, without a `stat` each.
+            let kind = match entry.file_type() {
+                Ok(t) if t.is_file() => EntryKind::File,
+                Ok(t) if t.is_dir() => EntryKind::Dir,
+                _ => std::fs::metadata(entry.path()).map_or(EntryKind::Gone, |m| kind_of(&m)),
+            };
             entries.push((name, kind));
         }
         Ok(entries)
@@ -104,6 +116,15 @@ impl FileTree for WorkTree {
 
     fn identity(&self, path: &Path) -> PathBuf {
         std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+
+    /// In parallel: a walk of many small files spends its time in system calls.
+    fn identify_and_read(&self, paths: &[&Path]) -> Vec<(PathBuf, io::Result<Vec<u8>>)> {
+        use rayon::prelude::*;
+        paths
+            .par_iter()
+            .map(|path| (self.identity(path), self.read(path)))
+            .collect()
     }
 
     fn ancestors(&self, dir: &Path) -> Vec<(PathBuf, PathBuf)> {
@@ -293,7 +314,7 @@ pub fn collect(
         walked: HashSet::new(),
         named: 0,
         ignored: 0,
-        files: Vec::new(),
+        inputs: Vec::new(),
         diagnostics,
     };
     let mut stdin_read = false;
@@ -304,11 +325,11 @@ pub fn collect(
             }
             stdin_read = true;
             match read_limited(&mut *stdin, 0) {
-                Ok(bytes) => collector.files.push(RawFile {
+                Ok(bytes) => collector.inputs.push(Input::Read(RawFile {
                     name: "<stdin>".into(),
                     bytes,
                     origin: Origin::Stdin,
-                }),
+                })),
                 Err(e) => collector.diagnostics.push(
                     Diagnostic::new(Code::UnreadableInput, format!("cannot read stdin: {e}"))
                         .with_file("<stdin>"),
@@ -318,13 +339,26 @@ pub fn collect(
         }
         collector.argument(arg);
     }
-    collector.files
+    collector.read_all()
+}
+
+/// A file to read, in argument order.
+enum Input {
+    /// Already read (stdin).
+    Read(RawFile),
+    /// Named, walked or matched: read once collection is done.
+    Listed {
+        path: PathBuf,
+        origin: Origin,
+        /// Where its read error goes among the collector's diagnostics.
+        diagnostic_at: usize,
+    },
 }
 
 struct Collector<'a> {
     tree: &'a dyn FileTree,
     excludes: &'a Excludes,
-    /// Files already read (by canonical path).
+    /// Files already taken (by canonical path).
     seen: HashSet<PathBuf>,
     /// Directories already walked (by canonical path): symlinks back to an ancestor or to a
     /// sibling are walked once, so loops end.
@@ -333,7 +367,7 @@ struct Collector<'a> {
     named: usize,
     /// Entries left out by ignore files and excludes so far.
     ignored: usize,
-    files: Vec<RawFile>,
+    inputs: Vec<Input>,
     diagnostics: &'a mut Vec<Diagnostic>,
 }
 
@@ -402,21 +436,63 @@ impl Collector<'_> {
 
     fn add_file(&mut self, path: &Path, origin: Origin) {
         self.named += 1;
-        if !self.seen.insert(self.tree.identity(path)) {
-            return;
+        self.inputs.push(Input::Listed {
+            path: path.to_path_buf(),
+            origin,
+            diagnostic_at: self.diagnostics.len(),
+        });
+    }
+
+    /// Reads the listed files (all at once, see [`FileTree::identify_and_read`]), each once
+    /// however often it was named; a read error takes the place among the diagnostics it would
+    /// have had if files were read as they were listed.
+    fn read_all(self) -> Vec<RawFile> {
+        let paths: Vec<&Path> = (self.inputs.iter())
+            .filter_map(|input| match input {
+                Input::Listed { path, .. } => Some(path.as_path()),
+                Input::Read(_) => None,
+            })
+            .collect();
+        let mut read = self.tree.identify_and_read(&paths).into_iter();
+        let mut seen = self.seen;
+        let mut files = Vec::with_capacity(self.inputs.len());
+        let mut errors = Vec::new();
+        for input in self.inputs {
+            let (path, origin, diagnostic_at) = match input {
+                Input::Read(file) => {
+                    files.push(file);
+                    continue;
+                }
+                Input::Listed {
+                    path,
+                    origin,
+                    diagnostic_at,
+                } => (path, origin, diagnostic_at),
+            };
+            let Some((identity, bytes)) = read.next() else {
+                break;
+            };
+            if !seen.insert(identity) {
+                continue;
+            }
+            let name = self.tree.display_name(&path);
+            match bytes {
+                Ok(bytes) => files.push(RawFile {
+                    name,
+                    bytes,
+                    origin,
+                }),
+                Err(e) => errors.push((
+                    diagnostic_at,
+                    Diagnostic::new(Code::UnreadableInput, format!("cannot read `{name}`: {e}"))
+                        .with_file(name),
+                )),
+            }
         }
-        let name = self.tree.display_name(path);
-        match self.tree.read(path) {
-            Ok(bytes) => self.files.push(RawFile {
-                name,
-                bytes,
-                origin,
-            }),
-            Err(e) => self.diagnostics.push(
-                Diagnostic::new(Code::UnreadableInput, format!("cannot read `{name}`: {e}"))
-                    .with_file(name),
-            ),
+        for (at, diagnostic) in errors.into_iter().rev() {
+            self.diagnostics.insert(at, diagnostic);
         }
+        files
     }
 
     /// A walked or matched entry that is not a regular file: a warning, the rest is read.
