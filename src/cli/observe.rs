@@ -1,6 +1,8 @@
 //! `dopol overridden`, `status`, `reach`, `explain`, `topology`.
 
-use super::args::{ExplainArgs, FilterArgs, ReachArgs, ReportArgs, TopologyArgs, TopologyOutput};
+use super::args::{
+    ExplainArgs, FilterArgs, ReachArgs, ReportArgs, ReportFormat, TopologyArgs, TopologyOutput,
+};
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
 use crate::engine::observed::Observed;
@@ -11,10 +13,13 @@ use crate::report::filter::{self, matches_name};
 use crate::report::topology::Scope;
 use crate::report::{explain, overridden, reach, status};
 
-/// Runs a report over every rule's outcomes (`overridden`, `status`).
+/// Runs a report over every rule's outcomes (`overridden`, `status`): `build` makes the report
+/// a table needs whole, `document` writes the machine formats (and may build the items as it
+/// writes them).
 fn outcome_report<R: serde::Serialize>(
     args: &ReportArgs,
     build: impl FnOnce(&Observed<'_, '_>, &filter::Filters) -> R,
+    document: impl FnOnce(&Observed<'_, '_>, &filter::Filters, ReportFormat) -> Exit,
     is_empty: impl FnOnce(&R) -> bool,
     empty_message: &str,
     table: impl FnOnce(&R, Layout) -> String,
@@ -26,8 +31,11 @@ fn outcome_report<R: serde::Serialize>(
     let (observed, more) = Observed::new(&engine);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
+    if !args.output.is_table() {
+        return Ok(worst(exit, document(&observed, &filters, args.output)));
+    }
     let report = build(&observed, &filters);
-    if is_empty(&report) && args.output.is_table() {
+    if is_empty(&report) {
         eprintln!("{empty_message}");
         return Ok(exit);
     }
@@ -42,6 +50,10 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(
         args,
         overridden::build,
+        |observed, filters, format| {
+            let stream = overridden::stream(observed, filters);
+            session::write_report(format, &stream, String::new)
+        },
         |r| r.items.is_empty(),
         "No rule lost anywhere.",
         observability::overridden_table,
@@ -53,6 +65,10 @@ pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(
         args,
         status::build,
+        |observed, filters, format| {
+            let stream = status::stream(observed, filters);
+            session::write_report(format, &stream, String::new)
+        },
         |r| r.items.is_empty(),
         "No policies.",
         observability::status_table,

@@ -49,64 +49,78 @@ impl Serialize for OverriddenReport {
 
 /// Builds the report for the policies and paths passing the filters.
 pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> OverriddenReport {
+    let items = super::status::order(observed, filters)
+        .into_iter()
+        .flat_map(|p| lost_rules(observed, filters, p))
+        .collect();
+    OverriddenReport { items }
+}
+
+/// The lost rules of one policy, on the paths passing the filters, sorted by block, key,
+/// outcome and winners (locators are unique, so the report is sorted by policy first).
+pub fn lost_rules(observed: &Observed<'_, '_>, filters: &Filters, policy: u32) -> Vec<LostRule> {
     let engine = observed.engine;
     let model = engine.model;
     type Group = (
-        String,
         &'static str,
         String,
         &'static str,
         Vec<String>,
         Option<String>,
-        &'static str,
     );
     let mut groups: BTreeMap<Group, Vec<u32>> = BTreeMap::new();
-    for policy in (0..model.policies.len() as u32).filter(|&p| filters.shows_policy(model, p)) {
-        let p = &model.policies[policy as usize];
-        for observation in observed.observations(policy) {
-            if !lost(observation.outcome)
-                || !filters.shows_path(model, &engine.topology.paths[observation.path as usize])
-            {
-                continue;
-            }
-            let key = (
-                p.locator.clone(),
-                p.blocks[observation.block as usize].kind.as_str(),
-                observation.key.to_string(),
-                observation.outcome.as_str(),
-                observed
-                    .locators(&observation.outcome.by())
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect(),
-                observation.outcome.reason().map(str::to_string),
-                p.kind.kind,
-            );
-            groups.entry(key).or_default().push(observation.path);
+    let p = &model.policies[policy as usize];
+    for observation in observed.observations(policy) {
+        if !lost(observation.outcome)
+            || !filters.shows_path(model, &engine.topology.paths[observation.path as usize])
+        {
+            continue;
         }
+        let key = (
+            p.blocks[observation.block as usize].kind.as_str(),
+            observation.key.to_string(),
+            observation.outcome.as_str(),
+            observed
+                .locators(&observation.outcome.by())
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            observation.outcome.reason().map(str::to_string),
+        );
+        groups.entry(key).or_default().push(observation.path);
     }
-    let items = groups
+    groups
         .into_iter()
-        .map(
-            |((policy, block, key, outcome, by, reason, policy_kind), mut paths)| {
-                paths.sort_unstable();
-                paths.dedup();
-                LostRule {
-                    policy,
-                    policy_kind,
-                    block,
-                    key,
-                    outcome,
-                    by,
-                    reason,
-                    path_ids: paths
-                        .iter()
-                        .map(|&i| engine.topology.path_id(i as usize).to_string())
-                        .collect(),
-                    paths,
-                }
-            },
-        )
-        .collect();
-    OverriddenReport { items }
+        .map(|((block, key, outcome, by, reason), mut paths)| {
+            paths.sort_unstable();
+            paths.dedup();
+            LostRule {
+                policy: p.locator.clone(),
+                policy_kind: p.kind.kind,
+                block,
+                key,
+                outcome,
+                by,
+                reason,
+                path_ids: paths
+                    .iter()
+                    .map(|&i| engine.topology.path_id(i as usize).to_string())
+                    .collect(),
+                paths,
+            }
+        })
+        .collect()
+}
+
+/// `OverriddenRuleList` for the machine formats, each policy's lost rules built as they are
+/// written (the same document as [`OverriddenReport`]'s).
+pub fn stream<'a>(
+    observed: &'a Observed<'_, '_>,
+    filters: &'a Filters,
+) -> crate::report::LazyList<impl Fn(u32) -> Vec<LostRule> + 'a> {
+    crate::report::LazyList {
+        kind: "OverriddenRuleList",
+        order: super::status::order(observed, filters),
+        items: |p| lost_rules(observed, filters, p),
+    }
 }

@@ -101,45 +101,73 @@ pub fn policy_conditions(observed: &Observed<'_, '_>, policy: u32) -> PolicyCond
 
 /// Builds the status of every policy passing the filters.
 pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
-    let model = observed.engine.model;
-    let mut items: Vec<PolicyStatus> = (0..model.policies.len() as u32)
-        .filter(|&p| filters.shows_policy(model, p))
-        .map(|p| {
-            let policy = &model.policies[p as usize];
-            let mut rules: BTreeMap<&str, Vec<PathOutcome>> = policy
-                .rules()
-                .map(|(_, r)| (r.key.as_str(), Vec::new()))
-                .collect();
-            let paths = &observed.engine.topology.paths;
-            for observation in observed
-                .observations(p)
-                .into_iter()
-                .filter(|o| filters.shows_path(model, &paths[o.path as usize]))
-            {
-                rules
-                    .entry(observation.key)
-                    .or_default()
-                    .push(path_outcome(observed, &observation));
-            }
-            let status = policy_conditions(observed, p);
-            PolicyStatus {
-                policy: policy.locator.clone(),
-                conditions: status.conditions,
-                ancestors: status.ancestors,
-                rules: rules
-                    .into_iter()
-                    .map(|(key, outcomes)| RuleStatus {
-                        key: key.to_string(),
-                        outcomes,
-                    })
-                    .collect(),
-                index: p,
-                policy_kind: policy.kind.kind,
-            }
-        })
+    let items = order(observed, filters)
+        .into_iter()
+        .map(|p| policy_status(observed, filters, p))
         .collect();
-    items.sort_by(|a, b| a.policy.cmp(&b.policy));
     StatusReport { items }
+}
+
+/// The policies passing the filters, in the report's order (by locator).
+pub fn order(observed: &Observed<'_, '_>, filters: &Filters) -> Vec<u32> {
+    let model = observed.engine.model;
+    let mut order: Vec<u32> = (0..model.policies.len() as u32)
+        .filter(|&p| filters.shows_policy(model, p))
+        .collect();
+    order.sort_by(|&a, &b| {
+        let locator = |p: u32| &model.policies[p as usize].locator;
+        locator(a).cmp(locator(b))
+    });
+    order
+}
+
+/// The status of one policy, with the outcomes on the paths passing the filters.
+pub fn policy_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> PolicyStatus {
+    let model = observed.engine.model;
+    let policy = &model.policies[p as usize];
+    let mut rules: BTreeMap<&str, Vec<PathOutcome>> = policy
+        .rules()
+        .map(|(_, r)| (r.key.as_str(), Vec::new()))
+        .collect();
+    let paths = &observed.engine.topology.paths;
+    for observation in observed
+        .observations(p)
+        .into_iter()
+        .filter(|o| filters.shows_path(model, &paths[o.path as usize]))
+    {
+        rules
+            .entry(observation.key)
+            .or_default()
+            .push(path_outcome(observed, &observation));
+    }
+    let status = policy_conditions(observed, p);
+    PolicyStatus {
+        policy: policy.locator.clone(),
+        conditions: status.conditions,
+        ancestors: status.ancestors,
+        rules: rules
+            .into_iter()
+            .map(|(key, outcomes)| RuleStatus {
+                key: key.to_string(),
+                outcomes,
+            })
+            .collect(),
+        index: p,
+        policy_kind: policy.kind.kind,
+    }
+}
+
+/// `PolicyStatusList` for the machine formats, each policy's status built as it is written
+/// (the same document as [`StatusReport`]'s).
+pub fn stream<'a>(
+    observed: &'a Observed<'_, '_>,
+    filters: &'a Filters,
+) -> crate::report::LazyList<impl Fn(u32) -> std::iter::Once<PolicyStatus> + 'a> {
+    crate::report::LazyList {
+        kind: "PolicyStatusList",
+        order: order(observed, filters),
+        items: |p| std::iter::once(policy_status(observed, filters, p)),
+    }
 }
 
 /// Counts of each outcome, in a fixed order, for summaries.
