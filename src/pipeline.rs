@@ -44,7 +44,7 @@ impl Default for InputOptions {
 }
 
 /// A model and its topology, with every diagnostic found on the way.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Evaluated {
     /// `--without` selectors that matched no object (a usage error for the CLI).
     pub unmatched_without: Vec<String>,

@@ -13,16 +13,14 @@ use crate::report::filter::{self, matches_name};
 use crate::report::topology::Scope;
 use crate::report::{explain, overridden, reach, status};
 
-/// Runs a report over every rule's outcomes (`overridden`, `status`): `build` makes the report
-/// a table needs whole, `document` writes the machine formats (and may build the items as it
-/// writes them).
-fn outcome_report<R: serde::Serialize>(
+/// Runs a report over every rule's outcomes (`overridden`, `status`): `document` writes the
+/// machine formats (and may build the items as it writes them), `table` builds the report a
+/// table needs whole and renders it (`None` when there is nothing to show).
+fn outcome_report(
     args: &ReportArgs,
-    build: impl FnOnce(&Observed<'_, '_>, &filter::Filters) -> R,
     document: impl FnOnce(&Observed<'_, '_>, &filter::Filters, ReportFormat) -> Exit,
-    is_empty: impl FnOnce(&R) -> bool,
+    table: impl FnOnce(&Observed<'_, '_>, &filter::Filters, Layout) -> Option<String>,
     empty_message: &str,
-    table: impl FnOnce(&R, Layout) -> String,
 ) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
@@ -31,32 +29,38 @@ fn outcome_report<R: serde::Serialize>(
     let (observed, more) = Observed::new(&engine);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
-    if !args.output.is_table() {
-        return Ok(worst(exit, document(&observed, &filters, args.output)));
-    }
-    let report = build(&observed, &filters);
-    if is_empty(&report) {
-        eprintln!("{empty_message}");
-        return Ok(exit);
-    }
-    Ok(worst(
-        exit,
-        session::write_report_with(args.output, &report, |layout| table(&report, layout)),
-    ))
+    let written = if args.output.is_table() {
+        match table(&observed, &filters, session::table_layout(args.output)) {
+            Some(text) => session::write_document(|out| out.write_all(text.as_bytes())),
+            None => {
+                eprintln!("{empty_message}");
+                Exit::Success
+            }
+        }
+    } else {
+        document(&observed, &filters, args.output)
+    };
+    crate::platform::discard(observed);
+    crate::platform::discard(engine);
+    Ok(worst(exit, written))
 }
 
 /// Runs `dopol overridden`.
 pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(
         args,
-        overridden::build,
         |observed, filters, format| {
             let stream = overridden::stream(observed, filters);
             session::write_report(format, &stream, String::new)
         },
-        |r| r.items.is_empty(),
+        |observed, filters, layout| {
+            let report = overridden::build(observed, filters);
+            let text = (!report.items.is_empty())
+                .then(|| observability::overridden_table(&report, layout));
+            crate::platform::discard(report);
+            text
+        },
         "No rule lost anywhere.",
-        observability::overridden_table,
     )
 }
 
@@ -64,14 +68,18 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
 pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(
         args,
-        status::build,
         |observed, filters, format| {
             let stream = status::stream(observed, filters);
             session::write_report(format, &stream, String::new)
         },
-        |r| r.items.is_empty(),
+        |observed, filters, layout| {
+            let report = status::build(observed, filters);
+            let text =
+                (!report.items.is_empty()).then(|| observability::status_table(&report, layout));
+            crate::platform::discard(report);
+            text
+        },
         "No policies.",
-        observability::status_table,
     )
 }
 

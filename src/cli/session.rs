@@ -448,6 +448,14 @@ impl Run {
     }
 }
 
+/// Every command ends by dropping its run: the model of a big input is gigabytes of trees,
+/// which the process exiting right after frees at once (see [`crate::platform::discard`]).
+impl Drop for Run {
+    fn drop(&mut self) {
+        crate::platform::discard(std::mem::take(&mut self.evaluated));
+    }
+}
+
 /// With `-v`: what was read.
 fn print_stats(session: &Session, evaluated: &crate::pipeline::Evaluated) {
     let stats = &evaluated.model.stats;

@@ -21,11 +21,11 @@ fn join_short(locators: &[String]) -> String {
 /// Most paths listed in one table cell before "… and N more".
 const PATHS_SHOWN: usize = 4;
 
-fn path_list(ids: &[String]) -> String {
+fn path_list(ids: &[impl AsRef<str>]) -> String {
     let mut lines: Vec<String> = ids
         .iter()
         .take(PATHS_SHOWN)
-        .map(|id| compact_path(id))
+        .map(|id| compact_path(id.as_ref()))
         .collect();
     if ids.len() > PATHS_SHOWN {
         lines.push(format!("… and {} more", ids.len() - PATHS_SHOWN));
@@ -145,7 +145,7 @@ fn conflicts_table(report: &StatusReport, layout: Layout) -> String {
 
 /// `dopol overridden` as a table: the paths of each lost rule in one cell, or with `-o wide`
 /// one row per path, each row whole.
-pub fn overridden_table(report: &OverriddenReport, layout: Layout) -> String {
+pub fn overridden_table(report: &OverriddenReport<'_>, layout: Layout) -> String {
     let mut table = Table::new(vec![
         Column::Group("POLICY"),
         Column::Id("RULE KEY"),
@@ -178,7 +178,7 @@ pub fn overridden_table(report: &OverriddenReport, layout: Layout) -> String {
                     item.key.clone(),
                     outcome.clone(),
                     by.clone(),
-                    id.clone(),
+                    id.to_string(),
                 ]);
             }
             continue;

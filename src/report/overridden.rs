@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// A rule that lost on some paths, for one reason.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LostRule {
+pub struct LostRule<'m> {
     /// Locator of the rule's policy.
     pub policy: String,
     /// The policy's kind (for tables).
@@ -28,7 +28,7 @@ pub struct LostRule {
     pub reason: Option<String>,
     /// Path ids, in path order.
     #[serde(rename = "pathIds")]
-    pub path_ids: Vec<String>,
+    pub path_ids: Vec<&'m str>,
     /// Path indices (not serialized), parallel to `path_ids`.
     #[serde(skip)]
     pub paths: Vec<u32>,
@@ -36,19 +36,19 @@ pub struct LostRule {
 
 /// `OverriddenRuleList`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OverriddenReport {
+pub struct OverriddenReport<'m> {
     /// Sorted by policy, key, outcome, winners.
-    pub items: Vec<LostRule>,
+    pub items: Vec<LostRule<'m>>,
 }
 
-impl Serialize for OverriddenReport {
+impl Serialize for OverriddenReport<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         crate::report::list_document(serializer, "OverriddenRuleList", &self.items)
     }
 }
 
 /// Builds the report for the policies and paths passing the filters.
-pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> OverriddenReport {
+pub fn build<'m>(observed: &Observed<'_, 'm>, filters: &Filters) -> OverriddenReport<'m> {
     let items = super::status::order(observed, filters)
         .into_iter()
         .flat_map(|p| lost_rules(observed, filters, p))
@@ -58,7 +58,11 @@ pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> OverriddenReport
 
 /// The lost rules of one policy, on the paths passing the filters, sorted by block, key,
 /// outcome and winners (locators are unique, so the report is sorted by policy first).
-pub fn lost_rules(observed: &Observed<'_, '_>, filters: &Filters, policy: u32) -> Vec<LostRule> {
+pub fn lost_rules<'m>(
+    observed: &Observed<'_, 'm>,
+    filters: &Filters,
+    policy: u32,
+) -> Vec<LostRule<'m>> {
     let engine = observed.engine;
     let model = engine.model;
     type Group = (
@@ -104,7 +108,7 @@ pub fn lost_rules(observed: &Observed<'_, '_>, filters: &Filters, policy: u32) -
                 reason,
                 path_ids: paths
                     .iter()
-                    .map(|&i| engine.topology.path_id(i as usize).to_string())
+                    .map(|&i| engine.topology.path_id(i as usize))
                     .collect(),
                 paths,
             }
@@ -114,10 +118,10 @@ pub fn lost_rules(observed: &Observed<'_, '_>, filters: &Filters, policy: u32) -
 
 /// `OverriddenRuleList` for the machine formats, each policy's lost rules built as they are
 /// written (the same document as [`OverriddenReport`]'s).
-pub fn stream<'a>(
-    observed: &'a Observed<'_, '_>,
+pub fn stream<'a, 'm>(
+    observed: &'a Observed<'_, 'm>,
     filters: &'a Filters,
-) -> crate::report::LazyList<impl Fn(u32) -> Vec<LostRule> + 'a> {
+) -> crate::report::LazyList<impl Fn(u32) -> Vec<LostRule<'m>> + 'a> {
     crate::report::LazyList {
         kind: "OverriddenRuleList",
         order: super::status::order(observed, filters),
