@@ -452,12 +452,24 @@ fn fast_json_matches_the_serde_rendering_of_the_report() {
     use dopol::engine::Engine;
     use dopol::pipeline::{InputOptions, evaluate_files};
     use dopol::report::{effective, filter::Filters};
+    // Over 4,096 items, so items are written in several batches: one fold shared by every
+    // route, and every 997th route with a fold of its own, some first used in a later batch.
+    let many = tempfile::tempdir().unwrap();
+    let mut text = many_routes(4500);
+    for i in (0..4500).step_by(997) {
+        text.push_str(&format!(
+            "---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata: {{name: r{i}, namespace: app}}\nspec:\n  targetRef: {{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route-{i}}}\n  limits:\n    own: {{rates: [{{limit: {i}, window: 1m}}]}}\n"
+        ));
+    }
+    std::fs::write(many.path().join("many.yaml"), text).unwrap();
+    let many = many.path().display().to_string();
     for dir in [
         "testdata/levels",
         "testdata/ordering",
         "testdata/rfc0009/d2",
         "testdata/formats",
         "testdata/bad/empty",
+        &many,
     ] {
         let options = InputOptions {
             files: vec![common::root().join(dir).display().to_string()],
@@ -471,6 +483,10 @@ fn fast_json_matches_the_serde_rendering_of_the_report() {
         dopol::render::effective_json::write(&mut fast, &report).unwrap();
         let reference = serde_json::to_string_pretty(&report).unwrap() + "\n";
         assert_eq!(String::from_utf8(fast).unwrap(), reference, "{dir}");
+        if dir == many {
+            assert!(report.items.len() > 4096, "{}", report.items.len());
+            assert!(report.fold_count() >= 6, "{}", report.fold_count());
+        }
     }
 }
 

@@ -3,10 +3,13 @@
 //! Big manifest sets produce effective-policy documents far larger than their input (every
 //! path repeats its rules). Paths with the same policy list share one fold, so the `rules` and
 //! `sources` of an item depend only on its fold: each distinct body is rendered once, in
-//! parallel, and spliced into every item that shares it. The bytes are exactly what
-//! `serde_json::to_writer_pretty` prints for the report (a test checks it).
+//! parallel, and spliced into every item that shares it. Items are written in batches: a body is
+//! rendered with the batch that first needs it and dropped after the last item using it, so the
+//! bodies held are those of the folds in use at one point of the document, not all of them.
+//! The bytes are exactly what `serde_json::to_writer_pretty` prints for the report (a test checks
+//! it).
 
-use crate::report::effective::{EffectiveReport, EffectiveRule, sources_of};
+use crate::report::effective::{EffectiveItem, EffectiveReport, EffectiveRule, sources_of};
 use rayon::prelude::*;
 use std::io::{self, Write};
 
@@ -91,57 +94,84 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Items written per batch (the bodies a batch needs first are rendered in parallel).
+const BATCH_ITEMS: usize = 4096;
+
+/// Writes the opening of an item, up to its body.
+fn write_item(
+    out: &mut dyn Write,
+    report: &EffectiveReport<'_, '_>,
+    item: &EffectiveItem<'_>,
+    head: &mut Vec<u8>,
+) -> io::Result<()> {
+    head.clear();
+    head.extend_from_slice(b"    {\n      \"policyKind\": ");
+    push_str(head, item.policy_kind);
+    head.extend_from_slice(b",\n      \"policyGroup\": ");
+    push_str(head, item.policy_group);
+    head.extend_from_slice(b",\n      \"pathId\": ");
+    push_str(head, item.path_id);
+    let fields = report.fields(item);
+    head.extend_from_slice(b",\n      \"gateway\": ");
+    push_str(head, &fields.gateway);
+    head.extend_from_slice(b",\n      \"listener\": ");
+    push_str(head, fields.listener);
+    head.extend_from_slice(b",\n      \"route\": ");
+    push_str(head, &fields.route);
+    head.extend_from_slice(b",\n      \"rule\": ");
+    push_str(head, fields.rule);
+    head.extend_from_slice(b",\n");
+    out.write_all(head)
+}
+
 /// Writes the report as pretty JSON (docs/json.md `EffectivePolicyList`).
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
     if report.items.is_empty() {
         let empty: [(); 0] = [];
         return crate::render::write_json_list(out, "EffectivePolicyList", &empty);
     }
-    // One body per distinct fold, rendered in parallel.
-    let mut body_of = vec![u32::MAX; report.fold_count()];
-    let mut distinct: Vec<usize> = Vec::new();
+    // The first and the last item of each fold.
+    let mut first = vec![u32::MAX; report.fold_count()];
+    let mut last = vec![0u32; report.fold_count()];
     for (index, item) in report.items.iter().enumerate() {
-        if body_of[item.fold as usize] == u32::MAX {
-            body_of[item.fold as usize] = distinct.len() as u32;
-            distinct.push(index);
-        }
+        let fold = item.fold as usize;
+        first[fold] = first[fold].min(index as u32);
+        last[fold] = index as u32;
     }
-    let bodies: Vec<Vec<u8>> = distinct
-        .par_iter()
-        .map(|&index| render_body(&report.rules(&report.items[index])))
-        .collect::<io::Result<_>>()?;
-
+    let mut bodies: Vec<Option<Vec<u8>>> = (0..report.fold_count()).map(|_| None).collect();
     write!(
         out,
         "{{\n  \"apiVersion\": \"{}\",\n  \"kind\": \"EffectivePolicyList\",\n  \"items\": [\n",
         crate::report::API_VERSION
     )?;
     let mut head = Vec::with_capacity(256);
-    for (index, item) in report.items.iter().enumerate() {
-        head.clear();
-        head.extend_from_slice(b"    {\n      \"policyKind\": ");
-        push_str(&mut head, item.policy_kind);
-        head.extend_from_slice(b",\n      \"policyGroup\": ");
-        push_str(&mut head, item.policy_group);
-        head.extend_from_slice(b",\n      \"pathId\": ");
-        push_str(&mut head, item.path_id);
-        let fields = report.fields(item);
-        head.extend_from_slice(b",\n      \"gateway\": ");
-        push_str(&mut head, &fields.gateway);
-        head.extend_from_slice(b",\n      \"listener\": ");
-        push_str(&mut head, fields.listener);
-        head.extend_from_slice(b",\n      \"route\": ");
-        push_str(&mut head, &fields.route);
-        head.extend_from_slice(b",\n      \"rule\": ");
-        push_str(&mut head, fields.rule);
-        head.extend_from_slice(b",\n");
-        out.write_all(&head)?;
-        out.write_all(&bodies[body_of[item.fold as usize] as usize])?;
-        out.write_all(if index + 1 == report.items.len() {
-            b"\n    }\n"
-        } else {
-            b"\n    },\n"
-        })?;
+    for (batch, items) in report.items.chunks(BATCH_ITEMS).enumerate() {
+        let start = batch * BATCH_ITEMS;
+        // The bodies this batch uses first, rendered in parallel.
+        let firsts: Vec<usize> = (start..start + items.len())
+            .filter(|&index| first[report.items[index].fold as usize] == index as u32)
+            .collect();
+        let rendered: Vec<Vec<u8>> = firsts
+            .par_iter()
+            .map(|&index| render_body(&report.rules(&report.items[index])))
+            .collect::<io::Result<_>>()?;
+        for (index, body) in firsts.into_iter().zip(rendered) {
+            bodies[report.items[index].fold as usize] = Some(body);
+        }
+        for (offset, item) in items.iter().enumerate() {
+            let index = start + offset;
+            write_item(out, report, item, &mut head)?;
+            let fold = item.fold as usize;
+            out.write_all(bodies[fold].as_deref().unwrap_or_default())?;
+            if last[fold] == index as u32 {
+                bodies[fold] = None;
+            }
+            out.write_all(if index + 1 == report.items.len() {
+                b"\n    }\n"
+            } else {
+                b"\n    },\n"
+            })?;
+        }
     }
     out.write_all(b"  ]\n}\n")
 }
