@@ -334,7 +334,7 @@ impl Schema {
 /// every bundled CRD would cost more than compiling them.
 struct At<'a> {
     parent: Option<&'a At<'a>>,
-    /// The keyword, with its leading `.` (or the root's name).
+    /// The keyword (or the root's name).
     keyword: &'static str,
     /// A property name, or the index in `allOf`/`anyOf`/`oneOf`.
     step: Step<'a>,
@@ -365,7 +365,7 @@ impl At<'_> {
 impl std::fmt::Display for At<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if let Some(parent) = self.parent {
-            write!(f, "{parent}")?;
+            write!(f, "{parent}.")?;
         }
         f.write_str(self.keyword)?;
         match self.step {
@@ -399,6 +399,10 @@ fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Resu
     }
     let Some(obj) = json.as_object().map(Keywords) else {
         return Err(format!("{path}: a schema must be an object"));
+    };
+    // A subschema, one level down.
+    let sub = |json: &Json, keyword: &'static str, step: Step<'_>| {
+        compile(json, depth + 1, &path.child(keyword, step), parser)
     };
     static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut schema = Schema {
@@ -450,57 +454,36 @@ fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Resu
     if let Some(props) = obj.get("properties").and_then(Json::as_object) {
         let mut properties = props
             .iter()
-            .map(|(k, v)| {
-                compile(
-                    v,
-                    depth + 1,
-                    &path.child(".properties", Step::Name(k)),
-                    parser,
-                )
-                .map(|s| (k.as_str().into(), s))
-            })
+            .map(|(k, v)| sub(v, "properties", Step::Name(k)).map(|s| (k.as_str().into(), s)))
             .collect::<Result<Vec<(Box<str>, Schema)>, String>>()?;
         properties.sort_by(|a, b| a.0.cmp(&b.0));
         schema.properties = properties;
     }
     schema.additional = match obj.get("additionalProperties") {
         Some(Json::Bool(b)) => Additional::Bool(*b),
-        Some(s @ Json::Object(_)) => Additional::Schema(Box::new(compile(
-            s,
-            depth + 1,
-            &path.child(".additionalProperties", Step::None),
-            parser,
-        )?)),
+        Some(s @ Json::Object(_)) => {
+            Additional::Schema(Box::new(sub(s, "additionalProperties", Step::None)?))
+        }
         _ => Additional::Absent,
     };
     if let Some(items) = obj.get("items") {
-        schema.items = Some(Box::new(compile(
-            items,
-            depth + 1,
-            &path.child(".items", Step::None),
-            parser,
-        )?));
+        schema.items = Some(Box::new(sub(items, "items", Step::None)?));
     }
-    for (key, keyword, slot) in [
-        ("allOf", ".allOf", &mut schema.all_of),
-        ("anyOf", ".anyOf", &mut schema.any_of),
-        ("oneOf", ".oneOf", &mut schema.one_of),
+    for (keyword, slot) in [
+        ("allOf", &mut schema.all_of),
+        ("anyOf", &mut schema.any_of),
+        ("oneOf", &mut schema.one_of),
     ] {
-        if let Some(list) = obj.get(key).and_then(Json::as_array) {
+        if let Some(list) = obj.get(keyword).and_then(Json::as_array) {
             *slot = list
                 .iter()
                 .enumerate()
-                .map(|(i, s)| compile(s, depth + 1, &path.child(keyword, Step::Index(i)), parser))
+                .map(|(i, s)| sub(s, keyword, Step::Index(i)))
                 .collect::<Result<_, _>>()?;
         }
     }
     if let Some(not) = obj.get("not") {
-        schema.not = Some(Box::new(compile(
-            not,
-            depth + 1,
-            &path.child(".not", Step::None),
-            parser,
-        )?));
+        schema.not = Some(Box::new(sub(not, "not", Step::None)?));
     }
     schema.has_rules = !schema.rules.is_empty()
         || schema.properties.iter().any(|(_, s)| s.has_rules)
@@ -571,6 +554,18 @@ fn rules(obj: Keywords<'_>, path: &At<'_>, parser: RuleParser) -> Result<Vec<Rul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_schema_error_names_the_path_of_its_node() {
+        let json: Json = serde_json::from_str(
+            r#"{"properties": {"a": {"items": {"allOf": [{}, {"not": {"type": "nope"}}]}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            Schema::compile(&json).err().as_deref(),
+            Some("openAPIV3Schema.properties.a.items.allOf[1].not.type: unknown type `nope`")
+        );
+    }
 
     #[test]
     fn compiles_structure_and_rules() {

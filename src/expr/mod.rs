@@ -47,7 +47,7 @@ mod scalar;
 
 pub use eval::json_to_cel;
 pub use limits::check_text_limits;
-pub use parse::check_syntax;
+pub use parse::{check_syntax, parse_checked};
 pub use scalar::value_offset_to_source;
 
 use cel::common::ast::IdedExpr;

@@ -47,6 +47,13 @@ pub fn check_syntax(text: &str) -> Result<(), ExprError> {
         .unwrap_or_else(|reason| Err(ExprError::new(text, 0, text.len(), reason)))
 }
 
+/// [`check_syntax`] keeping the tree, for a caller already on a deep stack
+/// ([`crate::platform::deep`]): one parse where a check then a parse would be two.
+pub fn parse_checked(text: &str) -> Result<IdedExpr, ExprError> {
+    check_text_limits(text)?;
+    parse(text).map(|(expr, _)| expr)
+}
+
 /// Parses `text` with the shared environment's parser, which expands the
 /// standard macros.
 pub(super) fn parse(text: &str) -> Result<(IdedExpr, SourceInfo), ExprError> {

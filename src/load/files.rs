@@ -227,9 +227,10 @@ fn read_limited(mut stream: impl Read, expected: u64) -> io::Result<Vec<u8>> {
         n => n.min(limit as u64) as usize + 1,
     };
     while total < limit {
-        let chunk = fill(&mut stream, size.min(limit - total))?;
+        let wanted = size.min(limit - total);
+        let chunk = fill(&mut stream, wanted)?;
         total += chunk.len();
-        let full = chunk.len() == chunk.capacity();
+        let full = chunk.len() == wanted;
         chunks.push(chunk);
         if !full {
             break;
@@ -310,7 +311,6 @@ pub fn collect(
     let mut collector = Collector {
         tree,
         excludes,
-        seen: HashSet::new(),
         walked: HashSet::new(),
         named: 0,
         ignored: 0,
@@ -358,8 +358,6 @@ enum Input {
 struct Collector<'a> {
     tree: &'a dyn FileTree,
     excludes: &'a Excludes,
-    /// Files already taken (by canonical path).
-    seen: HashSet<PathBuf>,
     /// Directories already walked (by canonical path): symlinks back to an ancestor or to a
     /// sibling are walked once, so loops end.
     walked: HashSet<PathBuf>,
@@ -454,7 +452,8 @@ impl Collector<'_> {
             })
             .collect();
         let mut read = self.tree.identify_and_read(&paths).into_iter();
-        let mut seen = self.seen;
+        // Files already taken, by identity (canonical path).
+        let mut seen = HashSet::new();
         let mut files = Vec::with_capacity(self.inputs.len());
         let mut errors = Vec::new();
         for input in self.inputs {

@@ -21,11 +21,11 @@ fn join_short(locators: &[String]) -> String {
 /// Most paths listed in one table cell before "… and N more".
 const PATHS_SHOWN: usize = 4;
 
-fn path_list(ids: &[impl AsRef<str>]) -> String {
+fn path_list(ids: &[&str]) -> String {
     let mut lines: Vec<String> = ids
         .iter()
         .take(PATHS_SHOWN)
-        .map(|id| compact_path(id.as_ref()))
+        .map(|id| compact_path(id))
         .collect();
     if ids.len() > PATHS_SHOWN {
         lines.push(format!("… and {} more", ids.len() - PATHS_SHOWN));

@@ -320,10 +320,7 @@ fn compile_expression(text: &str, parser: RuleParser) -> Result<(IdedExpr, usize
         let mut expr = match fast {
             Some(expr) => expr,
             // What the fast parser does not read is left to the grammar, which says why.
-            None => {
-                crate::expr::check_syntax(text).map_err(|e| e.message)?;
-                grammar_parse(text)?
-            }
+            None => grammar_parse(text)?,
         };
         let mut checker = Checker { loops: Vec::new() };
         let shape = checker.visit(&mut expr, 0, 0)?;
@@ -337,18 +334,9 @@ pub fn fast_parser() -> ::cel::parser::PrattParser {
     ::cel::parser::PrattParser::new().enable_optional_syntax(true)
 }
 
-/// Parses with the grammar (the first error's message on failure).
+/// Parses with the grammar, within the expression limits (the message of the first error).
 pub fn grammar_parse(text: &str) -> Result<IdedExpr, String> {
-    env()
-        .parser()
-        .parse_with_source_info(text)
-        .map(|(expr, _)| expr)
-        .map_err(|errors| {
-            errors
-                .errors
-                .first()
-                .map_or("invalid expression".to_string(), |e| e.msg.clone())
-        })
+    crate::expr::parse_checked(text).map_err(|e| e.message)
 }
 
 /// Every non-macro function of the standard library that rules may call (the list of
