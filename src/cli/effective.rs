@@ -53,14 +53,13 @@ fn write_effective<'m>(
                 return nothing_shown(engine, "No effective policies");
             }
             let none = effective::none_rows(engine, set, filters, &report);
-            let text = render::effective::render_table(
+            render::effective::render_table(
                 &report,
                 &none,
-                engine.model,
-                engine.topology,
+                (engine.model, engine.topology),
                 session::table_layout(output),
-            );
-            out.write_all(text.as_bytes())
+                out,
+            )
         }
     });
     crate::platform::discard(report);

@@ -12,14 +12,15 @@ use crate::render::topology::{self, TopologyFormat};
 use crate::report::filter::{self, matches_name};
 use crate::report::topology::Scope;
 use crate::report::{explain, overridden, reach, status};
+use std::io::{self, Write};
 
 /// Runs a report over every rule's outcomes (`overridden`, `status`): `document` writes the
-/// machine formats (and may build the items as it writes them), `table` builds the report a
-/// table needs whole and renders it (`None` when there is nothing to show).
+/// machine formats (and may build the items as it writes them), `table` writes the tables
+/// (`false` when there is nothing to show; `empty_message` then goes to stderr).
 fn outcome_report(
     args: &ReportArgs,
     document: impl FnOnce(&Observed<'_, '_>, &filter::Filters, ReportFormat) -> Exit,
-    table: impl FnOnce(&Observed<'_, '_>, &filter::Filters, Layout) -> Option<String>,
+    table: impl FnOnce(&Observed<'_, '_>, &filter::Filters, Layout, &mut dyn Write) -> io::Result<bool>,
     empty_message: &str,
 ) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
@@ -30,13 +31,16 @@ fn outcome_report(
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
     let written = if args.output.is_table() {
-        match table(&observed, &filters, session::table_layout(args.output)) {
-            Some(text) => session::write_document(|out| out.write_all(text.as_bytes())),
-            None => {
-                eprintln!("{empty_message}");
-                Exit::Success
-            }
+        let layout = session::table_layout(args.output);
+        let mut shown = true;
+        let written = session::write_document(|out| {
+            shown = table(&observed, &filters, layout, out)?;
+            Ok(())
+        });
+        if !shown {
+            eprintln!("{empty_message}");
         }
+        written
     } else {
         document(&observed, &filters, args.output)
     };
@@ -53,12 +57,11 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
             let stream = overridden::stream(observed, filters);
             session::write_report(format, &stream, String::new)
         },
-        |observed, filters, layout| {
-            let report = overridden::build(observed, filters);
-            let text = (!report.items.is_empty())
-                .then(|| observability::overridden_table(&report, layout));
-            crate::platform::discard(report);
-            text
+        |observed, filters, layout, out| {
+            let items = status::order(observed, filters)
+                .into_iter()
+                .flat_map(|p| overridden::lost_rules(observed, filters, p));
+            observability::overridden_table(items, layout, out)
         },
         "No rule lost anywhere.",
     )
@@ -72,12 +75,11 @@ pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
             let stream = status::stream(observed, filters);
             session::write_report(format, &stream, String::new)
         },
-        |observed, filters, layout| {
-            let report = status::build(observed, filters);
-            let text =
-                (!report.items.is_empty()).then(|| observability::status_table(&report, layout));
-            crate::platform::discard(report);
-            text
+        |observed, filters, layout, out| {
+            let items = status::order(observed, filters)
+                .into_iter()
+                .map(|p| status::policy_status(observed, filters, p));
+            observability::status_table(items, layout, out)
         },
         "No policies.",
     )

@@ -8,103 +8,93 @@
 
 use super::schema::Schema;
 use crate::source::Span;
-use crate::yaml::{Entry, Key, Node, Value};
+use crate::yaml::{Entry, Key, Node, Value, intern};
 use serde_json::Value as Json;
+use std::sync::Arc;
 
-/// `root` with its defaults applied, or `None` when no default applies.
-pub fn apply(root: &Node, schema: &Schema, skip_status: bool) -> Option<Node> {
-    let entries = root.as_map()?;
-    let mut changed = false;
-    let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
-    for entry in entries {
-        let key = &*entry.key.text;
-        let skipped =
-            matches!(key, "apiVersion" | "kind" | "metadata") || (skip_status && key == "status");
-        let value = match schema.property(key).filter(|_| !skipped) {
-            Some(s) => default_node(&entry.value, s),
-            None => None,
-        };
-        changed |= value.is_some();
-        out.push(Entry {
-            key: entry.key.clone(),
-            value: value.unwrap_or_else(|| entry.value.clone()),
-        });
-    }
+/// Applies the defaults to `root` in place; whether any applied.
+///
+/// The tree is edited where it lies: a parsed tree is owned by this object alone, so only the
+/// mappings that gain a field are reallocated, not the spine above every default (which used
+/// to copy nearly every route whole, as every backendRef gets `group`, `kind` and `weight`).
+/// A subtree shared with another place (a YAML alias) is copied first, and only if it changes.
+pub fn apply(root: &mut Node, schema: &Schema, skip_status: bool) -> bool {
+    let span = root.span;
+    let Value::Map(entries) = &mut root.value else {
+        return false;
+    };
+    let mut changed = edit(entries, |entries| {
+        let mut changed = false;
+        for entry in entries.iter_mut() {
+            let key = &*entry.key.text;
+            let skipped = matches!(key, "apiVersion" | "kind" | "metadata")
+                || (skip_status && key == "status");
+            if let Some(s) = schema.property(key).filter(|_| !skipped) {
+                changed |= default_node(&mut entry.value, s);
+            }
+        }
+        changed
+    });
     // A top-level `spec` default (rare) applies like any other property.
     changed |= add_missing(
-        &mut out,
-        root.span,
+        entries,
+        span,
         schema,
         &["apiVersion", "kind", "metadata", "status"],
     );
-    changed.then(|| Node {
-        span: root.span,
-        value: Value::Map(out.into()),
-    })
+    changed
 }
 
-fn default_node(node: &Node, schema: &Schema) -> Option<Node> {
-    match &node.value {
+fn default_node(node: &mut Node, schema: &Schema) -> bool {
+    let span = node.span;
+    match &mut node.value {
         Value::Map(entries) => {
-            // Entries are copied only from the first change on: most objects need no default.
-            let mut out: Option<Vec<Entry>> = None;
-            for (i, entry) in entries.iter().enumerate() {
-                let child = schema
-                    .field(&entry.key.text)
-                    .filter(|s| s.has_defaults())
-                    .and_then(|s| default_node(&entry.value, s));
-                if let Some(value) = child {
-                    out.get_or_insert_with(|| entries[..i].to_vec())
-                        .push(Entry {
-                            key: entry.key.clone(),
-                            value,
-                        });
-                } else if let Some(out) = &mut out {
-                    out.push(entry.clone());
-                }
-            }
-            let missing = schema.properties.iter().any(|(name, p)| {
-                p.default.is_some()
-                    && entries
-                        .iter()
-                        .find(|e| *e.key.text == **name)
-                        .is_none_or(|e| e.value.is_null() && !p.nullable)
-            });
-            if missing {
-                let out = out.get_or_insert_with(|| entries.to_vec());
-                add_missing(out, node.span, schema, &[]);
-            }
-            out.map(|out| Node {
-                span: node.span,
-                value: Value::Map(out.into()),
-            })
-        }
-        Value::Seq(items) => {
-            let item_schema = schema.items.as_deref().filter(|s| s.has_defaults())?;
-            let mut out: Option<Vec<Node>> = None;
-            for (i, item) in items.iter().enumerate() {
-                match default_node(item, item_schema) {
-                    Some(value) => out.get_or_insert_with(|| items[..i].to_vec()).push(value),
-                    None => {
-                        if let Some(out) = &mut out {
-                            out.push(item.clone());
-                        }
+            let changed = edit(entries, |entries| {
+                let mut changed = false;
+                for entry in entries.iter_mut() {
+                    if let Some(s) = schema.field(&entry.key.text).filter(|s| s.has_defaults()) {
+                        changed |= default_node(&mut entry.value, s);
                     }
                 }
-            }
-            out.map(|out| Node {
-                span: node.span,
-                value: Value::Seq(out.into()),
+                changed
+            });
+            add_missing(entries, span, schema, &[]) | changed
+        }
+        Value::Seq(items) => {
+            let Some(item_schema) = schema.items.as_deref().filter(|s| s.has_defaults()) else {
+                return false;
+            };
+            edit(items, |items| {
+                let mut changed = false;
+                for item in items.iter_mut() {
+                    changed |= default_node(item, item_schema);
+                }
+                changed
             })
         }
-        _ => None,
+        _ => false,
     }
 }
 
-/// Adds the defaults of absent (or pruned-null) properties to `entries`; whether any was added.
-fn add_missing(entries: &mut Vec<Entry>, at: Span, schema: &Schema, reserved: &[&str]) -> bool {
+/// Runs `f` on the items in place when nothing else holds them, else on a shallow copy that
+/// replaces them only when `f` changed something.
+fn edit<T: Clone>(shared: &mut Arc<[T]>, f: impl FnOnce(&mut [T]) -> bool) -> bool {
+    if let Some(items) = Arc::get_mut(shared) {
+        return f(items);
+    }
+    let mut copy = shared.to_vec();
+    let changed = f(&mut copy);
+    if changed {
+        *shared = copy.into();
+    }
+    changed
+}
+
+/// Adds the defaults of absent (or pruned-null) properties to `entries` (reallocated only when
+/// one is added); whether any was added.
+fn add_missing(entries: &mut Arc<[Entry]>, at: Span, schema: &Schema, reserved: &[&str]) -> bool {
     let span = Span::new(at.source, at.start, at.start);
-    let mut changed = false;
+    let mut out: Option<Vec<Entry>> = None;
     for (name, property) in &schema.properties {
         let Some(default) = &property.default else {
             continue;
@@ -112,30 +102,31 @@ fn add_missing(entries: &mut Vec<Entry>, at: Span, schema: &Schema, reserved: &[
         if reserved.contains(&&**name) {
             continue;
         }
-        let existing = entries.iter().position(|e| *e.key.text == **name);
+        let current: &[Entry] = out.as_deref().unwrap_or(entries);
+        let existing = current.iter().position(|e| *e.key.text == **name);
         let replace = match existing {
             None => true,
-            Some(i) => entries[i].value.is_null() && !property.nullable,
+            Some(i) => current[i].value.is_null() && !property.nullable,
         };
         if !replace {
             continue;
         }
-        let value = from_json(default, span);
-        let value = default_node(&value, property).unwrap_or(value);
+        let mut value = from_json(default, span);
+        default_node(&mut value, property);
         let entry = Entry {
             key: Key {
-                text: (**name).into(),
+                text: intern(name),
                 span,
             },
             value,
         };
+        let out = out.get_or_insert_with(|| entries.to_vec());
         match existing {
-            Some(i) => entries[i] = entry,
-            None => entries.push(entry),
+            Some(i) => out[i] = entry,
+            None => out.push(entry),
         }
-        changed = true;
     }
-    changed
+    out.map(|out| *entries = out.into()).is_some()
 }
 
 /// A JSON default as a node at `span`.
@@ -159,7 +150,7 @@ pub fn from_json(json: &Json, span: Span) -> Node {
             map.iter()
                 .map(|(k, v)| Entry {
                     key: Key {
-                        text: k.as_str().into(),
+                        text: intern(k),
                         span,
                     },
                     value: from_json(v, span),
@@ -205,5 +196,64 @@ fn walk_defaulted(node: &Node, path: &mut String, out: &mut Vec<(String, Json)>)
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crd::cel::tests::yaml;
+
+    fn schema() -> Schema {
+        let json: Json = serde_json::from_str(
+            r#"{"type":"object","properties":{"spec":{"type":"object","properties":{
+                "refs":{"type":"array","items":{"type":"object","properties":{
+                    "name":{"type":"string"},
+                    "kind":{"type":"string","default":"Service"},
+                    "weight":{"type":"integer","default":1}}}},
+                "mode":{"type":"string","default":"fast"}}}}}"#,
+        )
+        .unwrap();
+        Schema::compile(&json).unwrap()
+    }
+
+    #[test]
+    fn defaults_are_applied_in_place_and_marked_by_empty_spans() {
+        let mut root = yaml("spec:\n  refs:\n  - name: a\n  - name: b\n    weight: 5\n");
+        assert!(apply(&mut root, &schema(), true));
+        assert_eq!(
+            root.to_json(),
+            serde_json::json!({"spec": {"refs": [
+                {"name": "a", "kind": "Service", "weight": 1},
+                {"name": "b", "weight": 5, "kind": "Service"}],
+                "mode": "fast"}})
+        );
+        let added: Vec<String> = defaulted_fields(&root)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(
+            added,
+            [
+                "spec.refs[0].kind",
+                "spec.refs[0].weight",
+                "spec.refs[1].kind",
+                "spec.mode"
+            ]
+        );
+        // Nothing left to default: the tree is not touched again.
+        assert!(!apply(&mut root, &schema(), true));
+    }
+
+    #[test]
+    fn a_subtree_shared_by_an_alias_gets_its_defaults_in_both_places() {
+        let mut root = yaml("spec:\n  refs:\n  - &r {name: a}\n  - *r\n  mode: slow\n");
+        let shared = root.get_path(&["spec", "refs"]).unwrap().as_seq().unwrap()[0].clone();
+        assert!(apply(&mut root, &schema(), true));
+        let refs = root.get_path(&["spec", "refs"]).unwrap().to_json();
+        let one = serde_json::json!({"name": "a", "kind": "Service", "weight": 1});
+        assert_eq!(refs, serde_json::json!([one.clone(), one]));
+        // A holder of the shared subtree outside the object keeps what was written.
+        assert_eq!(shared.to_json(), serde_json::json!({"name": "a"}));
     }
 }

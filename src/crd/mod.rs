@@ -32,8 +32,6 @@ use validate::Problem;
 /// What checking one object found.
 #[derive(Debug, Default)]
 pub struct Checked {
-    /// The object with its defaults, when a default applied.
-    pub defaulted: Option<Node>,
     /// Violations (the object is rejected when any is an error).
     pub diagnostics: Vec<Diagnostic>,
     /// Whether the API server would reject the object.
@@ -42,10 +40,15 @@ pub struct Checked {
     pub validated: bool,
 }
 
-/// Checks one object against its CRD in `catalog`. `view` gives the object as the CRD should
+/// Checks one object against its CRD in `catalog`, after applying the CRD's defaults to it in
+/// place, as the API server does before validating. `view` gives the object as the CRD should
 /// judge it, when its family reads documented fields beyond the CRD (defaults still apply to
 /// the whole object).
-pub fn check(object: &Object, catalog: &Catalog, view: impl Fn(&Node) -> Option<Node>) -> Checked {
+pub fn check(
+    object: &mut Object,
+    catalog: &Catalog,
+    view: impl Fn(&Node) -> Option<Node>,
+) -> Checked {
     let Some(crd) = catalog.get(&object.group, &object.kind) else {
         return Checked::default();
     };
@@ -71,7 +74,6 @@ pub fn check(object: &Object, catalog: &Catalog, view: impl Fn(&Node) -> Option<
             ],
             rejected: true,
             validated: true,
-            ..Checked::default()
         };
     }
     let schema = match &version.schema {
@@ -79,8 +81,8 @@ pub fn check(object: &Object, catalog: &Catalog, view: impl Fn(&Node) -> Option<
         Err(_) => return Checked::default(),
     };
     let skip_status = version.status_subresource;
-    let defaulted = defaults::apply(&object.root, schema, skip_status);
-    let root = defaulted.as_ref().unwrap_or(&object.root);
+    defaults::apply(&mut object.root, schema, skip_status);
+    let root = &object.root;
     let viewed = view(root);
     let result = validate::validate(viewed.as_ref().unwrap_or(root), schema, skip_status);
     let diagnostics: Vec<Diagnostic> = result
@@ -112,7 +114,6 @@ pub fn check(object: &Object, catalog: &Catalog, view: impl Fn(&Node) -> Option<
         .collect();
     Checked {
         rejected: !diagnostics.is_empty(),
-        defaulted,
         diagnostics,
         validated: true,
     }

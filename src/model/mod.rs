@@ -15,7 +15,6 @@ use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
-use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -83,14 +82,12 @@ struct DecodedObject {
     diagnostics: Vec<Diagnostic>,
     /// `(Kind ns/name, codes)` from the `dopol.io/ignore` annotation.
     ignored: Option<(String, Vec<String>)>,
-    /// The object with its CRD defaults, when any applied.
-    defaulted: Option<Node>,
     /// Whether a CRD validated the object.
     validated: bool,
 }
 
 /// Decodes one object: the typed value, its diagnostics, and its `dopol.io/ignore` codes.
-fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObject {
+fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> DecodedObject {
     let ignored = object.annotation(IGNORE_ANNOTATION).map(|codes| {
         let codes = codes
             .split(',')
@@ -109,21 +106,10 @@ fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObj
             value: Decoded::Rejected,
             diagnostics,
             ignored,
-            defaulted: None,
             validated: true,
         };
     }
-    let defaulted_object;
-    let object = match &checked.defaulted {
-        Some(root) => {
-            defaulted_object = Object {
-                root: root.clone(),
-                ..object.clone()
-            };
-            &defaulted_object
-        }
-        None => object,
-    };
+    let object = &*object;
     let mut fields = Fields::for_object(object);
     if checked.validated {
         fields.set_schema_checked();
@@ -160,7 +146,6 @@ fn decode(object: &Object, registry: &Registry, catalog: &Catalog) -> DecodedObj
         },
         diagnostics,
         ignored,
-        defaulted: checked.defaulted,
         validated: checked.validated,
     }
 }
@@ -223,16 +208,13 @@ impl Model {
             stats: loaded.stats,
             ..Model::default()
         };
-        // The defaulted tree replaces the object's own on the thread that built it, so the
-        // original's memory is reused there at once instead of piling up until the end.
+        // CRD defaults are applied to each object's own tree, in place, on the thread that
+        // decodes it.
         let (objects, decoded): (Vec<Object>, Vec<DecodedObject>) = loaded
             .objects
             .into_par_iter()
             .map(|mut o| {
-                let mut decoded = decode(&o, &options.registry, &options.catalog);
-                if let Some(root) = decoded.defaulted.take() {
-                    o.root = root;
-                }
+                let decoded = decode(&mut o, &options.registry, &options.catalog);
                 (o, decoded)
             })
             .unzip();

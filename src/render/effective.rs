@@ -4,13 +4,14 @@
 //! `-o wide`, one table whose every row names its Gateway, listener and route rule. Also the
 //! table of `--uncovered`.
 
-use super::table::{Column, Layout, Table, blank_if_same, finish};
+use super::table::{Column, Layout, Table, blank_if_same, finish, write};
 use super::value::compact;
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::report::effective::{EffectiveItem, EffectiveReport};
 use crate::report::uncovered::{UncoveredPath, UncoveredReport};
 use crate::topology::Topology;
+use std::io;
 
 /// The columns after the path's: kind, rule key, source, value.
 const RULE_COLUMNS: [Column; 4] = [
@@ -33,8 +34,8 @@ fn effective_table(layout: Layout) -> Table {
 }
 
 /// What one path shows for one kind: its effective policy, or that it has none.
-enum KindEntry<'r, 'm> {
-    Effective(&'r EffectiveItem<'m>),
+enum KindEntry<'r> {
+    Effective(&'r EffectiveItem),
     None(&'static PolicyKind),
 }
 
@@ -43,7 +44,7 @@ fn entries_by_path<'r, 'm>(
     report: &'r EffectiveReport<'_, 'm>,
     none: &[UncoveredPath<'m>],
     model: &Model,
-) -> Vec<(u32, Vec<KindEntry<'r, 'm>>)> {
+) -> Vec<(u32, Vec<KindEntry<'r>>)> {
     let rank = |kind: &PolicyKind| model.registry.kind_index(kind);
     let mut rows: Vec<(u32, usize, KindEntry)> = report
         .items
@@ -66,6 +67,49 @@ fn entries_by_path<'r, 'm>(
     grouped
 }
 
+/// How many folds' cells [`RecentFolds`] keeps.
+const RECENT_FOLDS: usize = 16;
+
+/// The rule cells (key, source, compact value) of the folds met last: neighbouring paths (the
+/// rules of one route) mostly share a fold, and rendering a value is the costly part of a row.
+#[derive(Default)]
+struct RecentFolds {
+    folds: std::collections::VecDeque<(u32, Vec<[String; 3]>)>,
+}
+
+impl RecentFolds {
+    fn cells(
+        &mut self,
+        report: &EffectiveReport<'_, '_>,
+        model: &Model,
+        fold: u32,
+    ) -> &[[String; 3]] {
+        let found = self.folds.iter().position(|(f, _)| *f == fold);
+        let index = match found {
+            Some(index) => index,
+            None => {
+                if self.folds.len() == RECENT_FOLDS {
+                    self.folds.pop_front();
+                }
+                let rules = crate::report::effective::rules_of(model, report.fold_effective(fold));
+                let cells = rules
+                    .iter()
+                    .map(|r| {
+                        [
+                            r.key.to_string(),
+                            model.policies[r.policy as usize].namespaced_name(),
+                            compact(r.value),
+                        ]
+                    })
+                    .collect();
+                self.folds.push_back((fold, cells));
+                self.folds.len() - 1
+            }
+        };
+        &self.folds[index].1
+    }
+}
+
 /// The `Gateway ns/name (class c)` line that opens a section.
 fn gateway_heading(model: &Model, gateway: u32) -> String {
     let gateway = &model.gateways[gateway as usize];
@@ -78,26 +122,27 @@ fn gateway_heading(model: &Model, gateway: u32) -> String {
     )
 }
 
-/// Renders the report as tables; `none` lists the kinds each path lacks ("(none)" rows).
+/// Writes the report as tables, one per Gateway, each as soon as its rows are known; `none`
+/// lists the kinds each path lacks ("(none)" rows).
 pub fn render_table(
     report: &EffectiveReport<'_, '_>,
     none: &[UncoveredPath<'_>],
-    model: &Model,
-    topology: &Topology,
+    (model, topology): (&Model, &Topology),
     layout: Layout,
-) -> String {
-    let mut out = String::new();
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
     let mut current_gateway: Option<u32> = None;
     let mut table: Option<Table> = None;
+    let mut recent = RecentFolds::default();
     for (path_index, entries) in entries_by_path(report, none, model) {
         let path = topology.paths[path_index as usize];
         let gateway = &model.gateways[path.gateway as usize];
         if !layout.wide && current_gateway != Some(path.gateway) {
             if let Some(t) = table.take() {
-                out.push_str(&finish(&t, layout.width));
-                out.push('\n');
+                write(&t, layout.width, out)?;
+                out.write_all(b"\n")?;
             }
-            out.push_str(&gateway_heading(model, path.gateway));
+            out.write_all(gateway_heading(model, path.gateway).as_bytes())?;
             current_gateway = Some(path.gateway);
         }
         let table = table.get_or_insert_with(|| effective_table(layout));
@@ -128,13 +173,8 @@ pub fn render_table(
             };
             match entry {
                 KindEntry::Effective(item) => {
-                    for r in &report.rules(item) {
-                        row_of(
-                            item.policy_kind,
-                            r.key.to_string(),
-                            model.policies[r.policy as usize].namespaced_name(),
-                            compact(r.value),
-                        );
+                    for [key, source, value] in recent.cells(report, model, item.fold) {
+                        row_of(item.kind.kind, key.clone(), source.clone(), value.clone());
                     }
                 }
                 KindEntry::None(kind) => {
@@ -144,9 +184,9 @@ pub fn render_table(
         }
     }
     if let Some(t) = table {
-        out.push_str(&finish(&t, layout.width));
+        write(&t, layout.width, out)?;
     }
-    out
+    Ok(())
 }
 
 /// `dopol effective --uncovered` as a table: every row a whole path and the kinds it lacks.

@@ -18,15 +18,7 @@ const FIELD_INDENT: &str = "      ";
 
 /// Writes a JSON string literal.
 fn push_str(out: &mut Vec<u8>, s: &str) {
-    let needs_escape = s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
-    if needs_escape {
-        // serde_json's escaping, for the rare strings that need it.
-        out.extend_from_slice(serde_json::to_string(s).unwrap_or_default().as_bytes());
-    } else {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    }
+    push_joined(out, &[s]);
 }
 
 /// Appends pretty JSON of `value` whose first line continues the current line and whose other
@@ -97,32 +89,59 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
 /// Items written per batch (the bodies a batch needs first are rendered in parallel).
 const BATCH_ITEMS: usize = 4096;
 
-/// Writes the opening of an item, up to its body.
-fn write_item(
-    out: &mut dyn Write,
-    report: &EffectiveReport<'_, '_>,
-    item: &EffectiveItem<'_>,
-    head: &mut Vec<u8>,
-) -> io::Result<()> {
-    head.clear();
-    head.extend_from_slice(b"    {\n      \"policyKind\": ");
-    push_str(head, item.policy_kind);
-    head.extend_from_slice(b",\n      \"policyGroup\": ");
-    push_str(head, item.policy_group);
-    head.extend_from_slice(b",\n      \"pathId\": ");
-    push_str(head, item.path_id);
-    let fields = report.fields(item);
-    head.extend_from_slice(b",\n      \"gateway\": ");
-    push_str(head, &fields.gateway);
-    head.extend_from_slice(b",\n      \"listener\": ");
-    push_str(head, fields.listener);
-    head.extend_from_slice(b",\n      \"route\": ");
-    push_str(head, &fields.route);
-    head.extend_from_slice(b",\n      \"rule\": ");
-    push_str(head, fields.rule);
-    head.extend_from_slice(b",\n");
-    out.write_all(head)
+/// Writes the escaped bytes of a JSON string, without its quotes.
+fn push_escaped(out: &mut Vec<u8>, s: &str) {
+    let needs_escape = s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+    if needs_escape {
+        // serde_json's escaping, for the rare strings that need it.
+        let quoted = serde_json::to_string(s).unwrap_or_default();
+        out.extend_from_slice(&quoted.as_bytes()[1..quoted.len() - 1]);
+    } else {
+        out.extend_from_slice(s.as_bytes());
+    }
 }
+
+/// Writes a JSON string literal of `parts` joined (escaping is per character, so the bytes are
+/// those of the joined string's literal).
+fn push_joined(out: &mut Vec<u8>, parts: &[&str]) {
+    out.push(b'"');
+    for part in parts {
+        push_escaped(out, part);
+    }
+    out.push(b'"');
+}
+
+/// Writes one item: its opening, its body (`rules`, `sources`) and its closing.
+fn push_item(
+    out: &mut Vec<u8>,
+    report: &EffectiveReport<'_, '_>,
+    item: &EffectiveItem,
+    body: &[u8],
+    last: bool,
+) {
+    out.extend_from_slice(b"    {\n      \"policyKind\": ");
+    push_str(out, item.kind.kind);
+    out.extend_from_slice(b",\n      \"policyGroup\": ");
+    push_str(out, item.kind.group);
+    out.extend_from_slice(b",\n      \"pathId\": ");
+    push_str(out, report.path_id(item));
+    let parts = report.parts(item);
+    let (gateway, route) = (parts.gateway, parts.route);
+    out.extend_from_slice(b",\n      \"gateway\": ");
+    push_joined(out, &[&gateway.namespace, "/", &gateway.name]);
+    out.extend_from_slice(b",\n      \"listener\": ");
+    push_str(out, parts.listener);
+    out.extend_from_slice(b",\n      \"route\": ");
+    push_joined(out, &[&route.namespace, "/", &route.name]);
+    out.extend_from_slice(b",\n      \"rule\": ");
+    push_str(out, parts.rule);
+    out.extend_from_slice(b",\n");
+    out.extend_from_slice(body);
+    out.extend_from_slice(if last { b"\n    }\n" } else { b"\n    },\n" });
+}
+
+/// Items a writing task renders into one buffer.
+const ITEMS_PER_BUFFER: usize = 256;
 
 /// Writes the report as pretty JSON (docs/json.md `EffectivePolicyList`).
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
@@ -144,7 +163,6 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
         "{{\n  \"apiVersion\": \"{}\",\n  \"kind\": \"EffectivePolicyList\",\n  \"items\": [\n",
         crate::report::API_VERSION
     )?;
-    let mut head = Vec::with_capacity(256);
     for (batch, items) in report.items.chunks(BATCH_ITEMS).enumerate() {
         let start = batch * BATCH_ITEMS;
         // The bodies this batch uses first, rendered in parallel.
@@ -158,19 +176,28 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
         for (index, body) in firsts.into_iter().zip(rendered) {
             bodies[report.items[index].fold as usize] = Some(body);
         }
+        // The items themselves, rendered in parallel and written in order.
+        let total = report.items.len();
+        let buffers: Vec<Vec<u8>> = items
+            .par_chunks(ITEMS_PER_BUFFER)
+            .enumerate()
+            .map(|(chunk, items)| {
+                let mut buffer = Vec::with_capacity(items.len() * 1024);
+                for (offset, item) in items.iter().enumerate() {
+                    let index = start + chunk * ITEMS_PER_BUFFER + offset;
+                    let body = bodies[item.fold as usize].as_deref().unwrap_or_default();
+                    push_item(&mut buffer, report, item, body, index + 1 == total);
+                }
+                buffer
+            })
+            .collect();
+        for buffer in buffers {
+            out.write_all(&buffer)?;
+        }
         for (offset, item) in items.iter().enumerate() {
-            let index = start + offset;
-            write_item(out, report, item, &mut head)?;
-            let fold = item.fold as usize;
-            out.write_all(bodies[fold].as_deref().unwrap_or_default())?;
-            if last[fold] == index as u32 {
-                bodies[fold] = None;
+            if last[item.fold as usize] == (start + offset) as u32 {
+                bodies[item.fold as usize] = None;
             }
-            out.write_all(if index + 1 == report.items.len() {
-                b"\n    }\n"
-            } else {
-                b"\n    },\n"
-            })?;
         }
     }
     out.write_all(b"  ]\n}\n")

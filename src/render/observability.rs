@@ -1,14 +1,15 @@
 //! Human renderings of `status`, `overridden`, `reach` and `explain`.
 
-use super::table::{Column, Layout, Table, blank_if_same, finish, finish_indented};
+use super::table::{Column, Layout, Table, blank_if_same, finish_indented, write};
 use crate::policy::locator_name as short;
 use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanation};
-use crate::report::overridden::OverriddenReport;
+use crate::report::overridden::LostRule;
 use crate::report::reach::ReachReport;
-use crate::report::status::{StatusReport, outcome_counts};
+use crate::report::status::{PathOutcome, PolicyStatus, outcome_counts};
 use crate::topology::path_id_parts;
 use crate::words::{counted, counted_as};
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io;
 
 fn join_short(locators: &[String]) -> String {
     locators
@@ -45,8 +46,15 @@ pub fn compact_path(id: &str) -> String {
     }
 }
 
-/// `dopol status` as two tables: conditions, then rule outcomes.
-pub fn status_table(report: &StatusReport, layout: Layout) -> String {
+/// Writes `dopol status` as tables: conditions, the targets lost to another policy (when any),
+/// then rule outcomes; writes nothing and returns `false` when there is no policy. Each
+/// policy's status is read once, as it comes, so a caller can build them one at a time and drop
+/// each after it (the rows are small; the outcomes behind them are not).
+pub fn status_table(
+    items: impl IntoIterator<Item = PolicyStatus>,
+    layout: Layout,
+    out: &mut dyn io::Write,
+) -> io::Result<bool> {
     let mut conditions = Table::new(vec![
         Column::Id("KIND"),
         Column::Id("POLICY"),
@@ -55,97 +63,107 @@ pub fn status_table(report: &StatusReport, layout: Layout) -> String {
         Column::Id("REASON"),
         Column::Text("MESSAGE"),
     ]);
-    for item in &report.items {
-        let accepted = &item.conditions[0];
-        // The last condition after Accepted: Enforced (Kuadrant), Attached (kgateway),
-        // Overridden rather than Merged when an Envoy Gateway policy has both.
-        let enforced = item.conditions.get(1..).and_then(<[_]>::last);
-        let (status, reason, message) = match enforced {
-            Some(e) => (e.status, e.reason, e.message.as_str()),
-            None => ("-", accepted.reason, accepted.message.as_str()),
-        };
-        conditions.add_row(vec![
-            item.policy_kind,
-            short(&item.policy),
-            accepted.status,
-            status,
-            reason,
-            message,
-        ]);
-    }
-    let mut out = finish(&conditions, layout.width);
-    out.push_str(&conflicts_table(report, layout));
-    let mut rules = Table::new(vec![
-        Column::Group("POLICY"),
-        Column::Id("RULE KEY"),
-        Column::Text("OUTCOMES"),
-    ]);
-    let mut last_policy = String::new();
-    for item in &report.items {
-        for rule in &item.rules {
-            let counts = outcome_counts(&rule.outcomes);
-            let text = if counts.is_empty() {
-                "on no path".to_string()
-            } else {
-                counts
-                    .iter()
-                    .map(|(name, n)| format!("{name} ×{n}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            rules.add_row(vec![
-                blank_if_same(layout, &mut last_policy, short(&item.policy)),
-                rule.key.clone(),
-                text,
-            ]);
-        }
-    }
-    if rules.row_count() > 0 {
-        out.push('\n');
-        out.push_str(&finish(&rules, layout.width));
-    }
-    out
-}
-
-/// The targets policies lost to another policy of their kind (per-ancestor `conflictedBy`),
-/// with the holder and why it came first; empty when there are none.
-fn conflicts_table(report: &StatusReport, layout: Layout) -> String {
-    let mut table = Table::new(vec![
+    let mut conflicts = Table::new(vec![
         Column::Group("POLICY"),
         Column::Id("CONFLICTED ON"),
         Column::Id("HELD BY"),
         Column::Text("WHY"),
     ]);
-    let mut last_policy = String::new();
-    for item in &report.items {
-        let notes = item
-            .ancestors
-            .iter()
-            .flatten()
-            .flat_map(|a| &a.conflicted_by);
-        let mut seen = Vec::new();
-        for note in notes {
-            if seen.contains(&note) {
-                continue;
-            }
-            seen.push(note);
-            table.add_row(vec![
-                blank_if_same(layout, &mut last_policy, short(&item.policy)),
-                note.target.clone(),
-                short(&note.winner).to_string(),
-                note.why.clone(),
+    let mut rules = Table::new(vec![
+        Column::Group("POLICY"),
+        Column::Id("RULE KEY"),
+        Column::Text("OUTCOMES"),
+    ]);
+    let (mut last_conflict, mut last_rule) = (String::new(), String::new());
+    for item in items {
+        conditions.add_row(condition_row(&item));
+        add_conflicts(&mut conflicts, &item, layout, &mut last_conflict);
+        for rule in &item.rules {
+            rules.add_row(vec![
+                blank_if_same(layout, &mut last_rule, short(&item.policy)),
+                rule.key.clone(),
+                outcome_summary(&rule.outcomes),
             ]);
         }
     }
-    if table.row_count() == 0 {
-        return String::new();
+    if conditions.row_count() == 0 {
+        return Ok(false);
     }
-    format!("\n{}", finish(&table, layout.width))
+    write(&conditions, layout.width, out)?;
+    for table in [conflicts, rules] {
+        if table.row_count() > 0 {
+            out.write_all(b"\n")?;
+            write(&table, layout.width, out)?;
+        }
+    }
+    Ok(true)
+}
+
+/// A policy's row of the conditions table.
+fn condition_row(item: &PolicyStatus) -> Vec<String> {
+    let accepted = &item.conditions[0];
+    // The last condition after Accepted: Enforced (Kuadrant), Attached (kgateway),
+    // Overridden rather than Merged when an Envoy Gateway policy has both.
+    let enforced = item.conditions.get(1..).and_then(<[_]>::last);
+    let (status, reason, message) = match enforced {
+        Some(e) => (e.status, e.reason, e.message.as_str()),
+        None => ("-", accepted.reason, accepted.message.as_str()),
+    };
+    vec![
+        item.policy_kind.to_string(),
+        short(&item.policy).to_string(),
+        accepted.status.to_string(),
+        status.to_string(),
+        reason.to_string(),
+        message.to_string(),
+    ]
+}
+
+/// `effective ×3, overridden ×1`, or `on no path`.
+fn outcome_summary(outcomes: &[PathOutcome]) -> String {
+    let counts = outcome_counts(outcomes);
+    if counts.is_empty() {
+        return "on no path".to_string();
+    }
+    counts
+        .iter()
+        .map(|(name, n)| format!("{name} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The targets a policy lost to another policy of its kind (per-ancestor `conflictedBy`),
+/// with the holder and why it came first.
+fn add_conflicts(table: &mut Table, item: &PolicyStatus, layout: Layout, last: &mut String) {
+    let notes = item
+        .ancestors
+        .iter()
+        .flatten()
+        .flat_map(|a| &a.conflicted_by);
+    let mut seen = Vec::new();
+    for note in notes {
+        if seen.contains(&note) {
+            continue;
+        }
+        seen.push(note);
+        table.add_row(vec![
+            blank_if_same(layout, last, short(&item.policy)),
+            note.target.clone(),
+            short(&note.winner).to_string(),
+            note.why.clone(),
+        ]);
+    }
 }
 
 /// `dopol overridden` as a table: the paths of each lost rule in one cell, or with `-o wide`
 /// one row per path, each row whole.
-pub fn overridden_table(report: &OverriddenReport<'_>, layout: Layout) -> String {
+/// Each lost rule is read once, as it comes (a caller may build them one policy at a time);
+/// writes nothing and returns `false` when there is none.
+pub fn overridden_table<'m>(
+    items: impl IntoIterator<Item = LostRule<'m>>,
+    layout: Layout,
+    out: &mut dyn io::Write,
+) -> io::Result<bool> {
     let mut table = Table::new(vec![
         Column::Group("POLICY"),
         Column::Id("RULE KEY"),
@@ -154,7 +172,7 @@ pub fn overridden_table(report: &OverriddenReport<'_>, layout: Layout) -> String
         Column::Id(if layout.wide { "PATH" } else { "WHERE" }),
     ]);
     let (mut last_policy, mut last_rule) = (String::new(), String::new());
-    for item in &report.items {
+    for item in items {
         let policy = format!(
             "{} {} ({})",
             item.policy_kind,
@@ -195,7 +213,11 @@ pub fn overridden_table(report: &OverriddenReport<'_>, layout: Layout) -> String
             ),
         ]);
     }
-    finish(&table, layout.width)
+    if table.row_count() == 0 {
+        return Ok(false);
+    }
+    write(&table, layout.width, out)?;
+    Ok(true)
 }
 
 /// `dopol reach` as text.

@@ -7,6 +7,8 @@
 //! of its own under each row, cut to the width; when the identifiers alone are wider than the
 //! room, free text keeps a small minimum and the row is as wide as it has to be.
 
+use std::borrow::Cow;
+use std::io;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The fewest columns a free-text column keeps beside the identifiers (fewer when its text is
@@ -57,18 +59,18 @@ impl Column {
     }
 }
 
-/// A row: cells, or a heading line across the table (a group, in a narrow table).
-#[derive(Clone, Debug)]
-enum Row {
-    Cells(Vec<String>),
-    Heading(String),
-}
-
 /// A table being filled. Cells may hold several lines (`\n`).
+///
+/// Cells are kept as one string and the end of each cell in it, not as a `String` each: big
+/// reports (every path of a cluster dump) have millions of cells, and a separate allocation
+/// per cell doubled what the table held.
 #[derive(Clone, Debug)]
 pub struct Table {
     columns: Vec<Column>,
-    rows: Vec<Row>,
+    /// Every cell's text, row after row.
+    text: String,
+    /// The end of each cell in `text`, `columns.len()` per row.
+    ends: Vec<usize>,
 }
 
 impl Table {
@@ -76,42 +78,57 @@ impl Table {
     pub fn new(columns: Vec<Column>) -> Table {
         Table {
             columns,
-            rows: Vec::new(),
+            text: String::new(),
+            ends: Vec::new(),
         }
     }
 
-    /// Adds a row (one cell per column; missing cells are empty).
-    pub fn add_row<S: Into<String>>(&mut self, cells: Vec<S>) {
-        self.rows
-            .push(Row::Cells(cells.into_iter().map(Into::into).collect()));
+    /// Adds a row (one cell per column; missing cells are empty, extra ones ignored).
+    pub fn add_row<S: AsRef<str>>(&mut self, cells: Vec<S>) {
+        let mut cells = cells.iter();
+        for _ in 0..self.columns.len() {
+            if let Some(cell) = cells.next() {
+                self.text.push_str(cell.as_ref());
+            }
+            self.ends.push(self.text.len());
+        }
     }
 
     /// How many rows were added.
     pub fn row_count(&self) -> usize {
-        self.rows.len()
+        self.ends.len().checked_div(self.columns.len()).unwrap_or(0)
     }
 
-    /// The widest line of each column's header and cells.
-    fn natural_widths(&self) -> Vec<usize> {
-        let mut widths: Vec<usize> = self.columns.iter().map(|c| c.header().width()).collect();
-        for row in &self.rows {
-            let Row::Cells(row) = row else { continue };
-            for (width, cell) in widths.iter_mut().zip(row) {
-                for line in cell.lines() {
-                    *width = (*width).max(line.width());
+    /// Cell `column` of row `row`.
+    fn cell(&self, row: usize, column: usize) -> &str {
+        let index = row * self.columns.len() + column;
+        let start = if index == 0 { 0 } else { self.ends[index - 1] };
+        &self.text[start..self.ends[index]]
+    }
+
+    /// The widest line of each shown column's header and cells.
+    fn natural_widths(&self, shown: &[usize]) -> Vec<usize> {
+        let mut widths: Vec<usize> = shown
+            .iter()
+            .map(|&i| width_of(self.columns[i].header()))
+            .collect();
+        for row in 0..self.row_count() {
+            for (width, &i) in widths.iter_mut().zip(shown) {
+                for line in self.cell(row, i).lines() {
+                    *width = (*width).max(width_of(line));
                 }
             }
         }
         widths
     }
 
-    /// The width of each column within `limit`, and whether free text goes on lines of its
-    /// own: identifiers keep their width; free-text columns share what is left, narrow ones
-    /// first. When that leaves a free-text column less than its minimum but the identifiers fit,
-    /// free text is stacked under each row, indented, with the whole width; when the identifiers
-    /// alone do not fit, free text keeps its minimum and the row overflows.
-    fn widths(&self, limit: Option<usize>) -> (Vec<usize>, bool) {
-        let mut widths = self.natural_widths();
+    /// The width of each shown column within `limit`, and whether free text goes on lines of
+    /// its own: identifiers keep their width; free-text columns share what is left, narrow
+    /// ones first. When that leaves a free-text column less than its minimum but the
+    /// identifiers fit, free text is stacked under each row, indented, with the whole width;
+    /// when the identifiers alone do not fit, free text keeps its minimum and the row overflows.
+    fn widths(&self, shown: &[usize], limit: Option<usize>) -> (Vec<usize>, bool) {
+        let mut widths = self.natural_widths(shown);
         let Some(limit) = limit else {
             return (widths, false);
         };
@@ -119,7 +136,7 @@ impl Table {
         if widths.iter().sum::<usize>() + gaps <= limit {
             return (widths, false);
         }
-        let is_text = |i: usize| matches!(self.columns[i], Column::Text(_));
+        let is_text = |i: usize| matches!(self.columns[shown[i]], Column::Text(_));
         let ids: Vec<usize> = (0..widths.len()).filter(|&i| !is_text(i)).collect();
         let fixed: usize = ids.iter().map(|&i| widths[i]).sum();
         let mut text: Vec<usize> = (0..widths.len()).filter(|&i| is_text(i)).collect();
@@ -146,50 +163,20 @@ impl Table {
     }
 }
 
-impl Table {
-    /// The table without its group columns, a heading line before each group instead.
-    fn with_headings(&self) -> Table {
-        let grouped = |i: usize| matches!(self.columns[i], Column::Group(_));
-        let mut rows = Vec::with_capacity(self.rows.len());
-        for row in &self.rows {
-            let Row::Cells(cells) = row else {
-                rows.push(row.clone());
-                continue;
-            };
-            let heading: Vec<String> = cells
-                .iter()
-                .enumerate()
-                .filter(|(i, cell)| grouped(*i) && !cell.is_empty())
-                .map(|(i, cell)| format!("{} {cell}", self.columns[i].header().to_lowercase()))
-                .collect();
-            if !heading.is_empty() {
-                rows.push(Row::Heading(heading.join(", ")));
-            }
-            rows.push(Row::Cells(
-                cells
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| !grouped(*i))
-                    .map(|(_, c)| c.clone())
-                    .collect(),
-            ));
-        }
-        Table {
-            columns: self
-                .columns
-                .iter()
-                .copied()
-                .filter(|c| !matches!(c, Column::Group(_)))
-                .collect(),
-            rows,
-        }
+/// The display width of `text`: its length when it is printable ASCII (nearly every cell; the
+/// check is much cheaper than a width lookup per character), else what `unicode-width` says.
+fn width_of(text: &str) -> usize {
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        text.len()
+    } else {
+        text.width()
     }
 }
 
 /// `text` cut to `width` columns, ending with `…` when cut.
-pub fn truncate(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_string();
+pub fn truncate(text: &str, width: usize) -> Cow<'_, str> {
+    if width_of(text) <= width {
+        return Cow::Borrowed(text);
     }
     let mut out = String::new();
     let mut used = 0;
@@ -202,68 +189,106 @@ pub fn truncate(text: &str, width: usize) -> String {
         used += w;
     }
     out.push('…');
-    out
+    Cow::Owned(out)
 }
 
 /// The table as text within `width` (`None`: no limit), trailing spaces removed, ending with a
 /// newline.
 pub fn finish(table: &Table, width: Option<usize>) -> String {
-    let (widths, stacked) = table.widths(width);
+    let mut out = Vec::new();
+    // Writing to memory cannot fail, and every piece written is a `str`.
+    let _ = write(table, width, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the table as [`finish`] returns it, a line at a time.
+pub fn write(table: &Table, width: Option<usize>, out: &mut dyn io::Write) -> io::Result<()> {
+    let all: Vec<usize> = (0..table.columns.len()).collect();
+    let (widths, stacked) = table.widths(&all, width);
     let fits = !stacked
         && width.is_none_or(|w| {
             widths.iter().sum::<usize>() + GAP * widths.len().saturating_sub(1) <= w
         });
-    if !fits && table.columns.iter().any(|c| matches!(c, Column::Group(_))) {
-        return finish(&table.with_headings(), width);
+    let grouped = |i: usize| matches!(table.columns[i], Column::Group(_));
+    if fits || !all.iter().any(|&i| grouped(i)) {
+        return write_rows(table, &all, (&widths, stacked), false, out);
     }
-    let inline = |i: usize| !stacked || !matches!(table.columns[i], Column::Text(_));
-    let mut out = String::new();
-    let header = Row::Cells(
-        table
-            .columns
-            .iter()
-            .map(|c| c.header().to_string())
-            .collect(),
-    );
-    for row in std::iter::once(&header).chain(&table.rows) {
-        let row = match row {
-            Row::Cells(cells) => cells,
-            Row::Heading(text) => {
-                out.push_str(text);
-                out.push('\n');
-                continue;
-            }
+    // The table without its group columns, a heading line before each group instead.
+    let shown: Vec<usize> = all.into_iter().filter(|&i| !grouped(i)).collect();
+    let (widths, stacked) = table.widths(&shown, width);
+    write_rows(table, &shown, (&widths, stacked), true, out)
+}
+
+/// Writes the header and rows of the `shown` columns at `widths` (`stacked`: free text on lines
+/// of its own); with `headings`, a heading line for each row whose group cells are not empty.
+fn write_rows(
+    table: &Table,
+    shown: &[usize],
+    (widths, stacked): (&[usize], bool),
+    headings: bool,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let inline = |k: usize| !stacked || !matches!(table.columns[shown[k]], Column::Text(_));
+    let header: Vec<&str> = shown.iter().map(|&i| table.columns[i].header()).collect();
+    let mut line = String::new();
+    for row in 0..=table.row_count() {
+        let cell = |k: usize| match row {
+            0 => header[k],
+            _ => table.cell(row - 1, shown[k]),
         };
-        let cell = |i: usize| row.get(i).map_or("", String::as_str);
-        let lines = (0..widths.len())
-            .filter(|&i| inline(i))
-            .map(|i| cell(i).lines().count())
+        if headings && row > 0 {
+            write_heading(table, row - 1, out)?;
+        }
+        let lines = (0..shown.len())
+            .filter(|&k| inline(k))
+            .map(|k| cell(k).lines().count())
             .max()
             .unwrap_or(1);
         for n in 0..lines.max(1) {
-            let mut line = String::new();
-            for (i, width) in widths.iter().enumerate().filter(|(i, _)| inline(*i)) {
-                let text = truncate(cell(i).lines().nth(n).unwrap_or(""), *width);
+            line.clear();
+            for (k, width) in widths.iter().enumerate().filter(|(k, _)| inline(*k)) {
+                let text = truncate(cell(k).lines().nth(n).unwrap_or(""), *width);
                 line.push_str(&text);
-                line.extend(std::iter::repeat_n(' ', width - text.width() + GAP));
+                line.extend(std::iter::repeat_n(' ', width - width_of(&text) + GAP));
             }
-            out.push_str(line.trim_end());
-            out.push('\n');
+            out.write_all(line.trim_end().as_bytes())?;
+            out.write_all(b"\n")?;
         }
-        for (i, width) in widths.iter().enumerate().filter(|(i, _)| !inline(*i)) {
-            for text in cell(i).lines().filter(|t| !t.is_empty()) {
-                out.push_str(STACK_INDENT);
-                out.push_str(truncate(text, *width).trim_end());
-                out.push('\n');
+        for (k, width) in widths.iter().enumerate().filter(|(k, _)| !inline(*k)) {
+            for text in cell(k).lines().filter(|t| !t.is_empty()) {
+                out.write_all(STACK_INDENT.as_bytes())?;
+                out.write_all(truncate(text, *width).trim_end().as_bytes())?;
+                out.write_all(b"\n")?;
             }
         }
     }
-    out
+    Ok(())
+}
+
+/// The heading line of a row in a table written without its group columns: each non-empty
+/// group cell after its column's name (`listener http, route rule shop/cart#checkout`).
+fn write_heading(table: &Table, row: usize, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut first = true;
+    for (i, column) in table.columns.iter().enumerate() {
+        let cell = table.cell(row, i);
+        if !matches!(column, Column::Group(_)) || cell.is_empty() {
+            continue;
+        }
+        if !first {
+            out.write_all(b", ")?;
+        }
+        first = false;
+        write!(out, "{} {cell}", column.header().to_lowercase())?;
+    }
+    if !first {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// The table as text within `width`, every line after `indent` (which counts in the width).
 pub fn finish_indented(table: &Table, width: Option<usize>, indent: &str) -> String {
-    let inner = width.map(|w| w.saturating_sub(indent.width()));
+    let inner = width.map(|w| w.saturating_sub(width_of(indent)));
     let mut out = String::new();
     for line in finish(table, inner).lines() {
         out.push_str(indent);
@@ -334,6 +359,32 @@ mod tests {
             finish(&table, Some(20)),
             "KEY  VALUE\nroute app/route-with-a-long-name\na    1\nb    2\n"
         );
+    }
+
+    #[test]
+    fn rows_keep_one_cell_per_column_and_writing_streams_what_finish_returns() {
+        let mut table = Table::new(vec![Column::Group("G"), Column::Id("A"), Column::Text("B")]);
+        table.add_row(vec!["g1", "x"]);
+        table.add_row(vec!["", "yy", "zzz", "ignored"]);
+        assert_eq!(table.row_count(), 2);
+        assert_eq!(table.cell(0, 2), "");
+        assert_eq!(table.cell(1, 1), "yy");
+        assert_eq!(finish(&table, None), "G   A   B\ng1  x\n    yy  zzz\n");
+        for width in [None, Some(80), Some(6)] {
+            let mut out = Vec::new();
+            write(&table, width, &mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), finish(&table, width));
+        }
+        // Too narrow: the group goes to heading lines, free text under its row.
+        assert_eq!(finish(&table, Some(6)), "A\n    B\ng g1\nx\nyy\n    z…\n");
+    }
+
+    #[test]
+    fn printable_ascii_is_measured_by_length_and_the_rest_by_unicode_width() {
+        assert_eq!(width_of("route-1 → x"), "route-1 → x".width());
+        assert_eq!(width_of("a\tb"), "a\tb".width());
+        assert_eq!(width_of("plain text"), 10);
+        assert!(matches!(truncate("short", 10), Cow::Borrowed("short")));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::engine::{EffectiveSet, Engine};
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::report::filter::Filters;
-use crate::report::path_fields::PathFields;
+use crate::report::path_fields::{PathFields, PathParts};
 use crate::report::uncovered::{UncoveredPath, missing_kinds};
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -33,17 +33,11 @@ pub struct EffectiveRule<'m> {
 
 /// The effective policy of one path for one kind.
 #[derive(Clone, Copy, Debug)]
-pub struct EffectiveItem<'m> {
+pub struct EffectiveItem {
     /// The kind.
     pub kind: &'static PolicyKind,
-    /// The policy kind.
-    pub policy_kind: &'static str,
-    /// The policy kind's API group.
-    pub policy_group: &'static str,
     /// Index into `Topology::paths`.
     pub path: u32,
-    /// The path id.
-    pub path_id: &'m str,
     /// The fold that produced it (items with the same fold have the same rules).
     pub fold: u32,
 }
@@ -51,7 +45,7 @@ pub struct EffectiveItem<'m> {
 /// `EffectivePolicyList`.
 pub struct EffectiveReport<'s, 'm> {
     /// Items in path order, then kind order.
-    pub items: Vec<EffectiveItem<'m>>,
+    pub items: Vec<EffectiveItem>,
     set: &'s EffectiveSet<'m>,
     model: &'m Model,
     topology: &'m Topology,
@@ -66,25 +60,25 @@ pub fn build<'s, 'm>(
     let model = engine.model;
     let topology = engine.topology;
     let kinds: Vec<_> = model.registry.kinds().collect();
-    let items = set
-        .entries
-        .iter()
-        .filter(|e| filters.shows_kind(kinds[e.kind]))
-        .filter(|e| filters.shows_path(model, &topology.paths[e.path as usize]))
-        .filter(|e| {
-            filters.policies.is_none()
-                || filters
-                    .shows_policies(&engine.path_policies(&topology.paths[e.path as usize], e.kind))
-        })
-        .map(|e| EffectiveItem {
-            kind: kinds[e.kind],
-            policy_kind: kinds[e.kind].kind,
-            policy_group: kinds[e.kind].group,
-            path: e.path,
-            path_id: topology.path_id(e.path as usize),
-            fold: e.fold,
-        })
-        .collect();
+    let mut items = Vec::with_capacity(set.entries.len());
+    items.extend(
+        set.entries
+            .iter()
+            .filter(|e| filters.shows_kind(kinds[e.kind]))
+            .filter(|e| filters.shows_path(model, &topology.paths[e.path as usize]))
+            .filter(|e| {
+                filters.policies.is_none()
+                    || filters.shows_policies(
+                        &engine.path_policies(&topology.paths[e.path as usize], e.kind),
+                    )
+            })
+            .map(|e| EffectiveItem {
+                kind: kinds[e.kind],
+                path: e.path,
+                fold: e.fold,
+            }),
+    );
+    items.shrink_to_fit();
     EffectiveReport {
         items,
         set,
@@ -142,18 +136,33 @@ pub fn sources_of<'m>(rules: &[EffectiveRule<'m>]) -> Vec<&'m str> {
 
 impl<'s, 'm> EffectiveReport<'s, 'm> {
     /// The rules of an item, sorted by key.
-    pub fn rules(&self, item: &EffectiveItem<'m>) -> Vec<EffectiveRule<'_>> {
+    pub fn rules(&self, item: &EffectiveItem) -> Vec<EffectiveRule<'_>> {
         rules_of(self.model, self.effective(item))
     }
 
     /// The fold result behind an item (items with equal results have equal rules).
-    pub fn effective(&self, item: &EffectiveItem<'m>) -> &'s Effective<'m> {
-        &self.set.folds[item.fold as usize].effective
+    pub fn effective(&self, item: &EffectiveItem) -> &'s Effective<'m> {
+        self.fold_effective(item.fold)
+    }
+
+    /// The result of fold number `fold`.
+    pub fn fold_effective(&self, fold: u32) -> &'s Effective<'m> {
+        &self.set.folds[fold as usize].effective
+    }
+
+    /// The id of an item's path.
+    pub fn path_id(&self, item: &EffectiveItem) -> &'m str {
+        self.topology.path_id(item.path as usize)
     }
 
     /// The parts of an item's path.
-    pub fn fields(&self, item: &EffectiveItem<'m>) -> PathFields<'m> {
+    pub fn fields(&self, item: &EffectiveItem) -> PathFields<'m> {
         PathFields::of(self.model, self.topology, item.path)
+    }
+
+    /// The parts of an item's path, borrowed.
+    pub fn parts(&self, item: &EffectiveItem) -> PathParts<'m> {
+        PathParts::of(self.model, self.topology, item.path)
     }
 
     /// How many distinct folds the engine produced (fold ids are below this).
@@ -187,16 +196,16 @@ impl Serialize for RuleMap<'_, '_> {
 
 struct ItemView<'r, 's, 'm> {
     report: &'r EffectiveReport<'s, 'm>,
-    item: &'r EffectiveItem<'m>,
+    item: &'r EffectiveItem,
 }
 
 impl Serialize for ItemView<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let rules = self.report.rules(self.item);
         let mut s = serializer.serialize_struct("EffectivePolicy", 9)?;
-        s.serialize_field("policyKind", self.item.policy_kind)?;
-        s.serialize_field("policyGroup", self.item.policy_group)?;
-        s.serialize_field("pathId", self.item.path_id)?;
+        s.serialize_field("policyKind", self.item.kind.kind)?;
+        s.serialize_field("policyGroup", self.item.kind.group)?;
+        s.serialize_field("pathId", self.report.path_id(self.item))?;
         let fields = self.report.fields(self.item);
         s.serialize_field("gateway", &fields.gateway)?;
         s.serialize_field("listener", fields.listener)?;

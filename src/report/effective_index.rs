@@ -67,7 +67,7 @@ impl Serialize for PolicyView<'_, '_, '_, '_> {
         let item = &self.0.report.items[self.1];
         let rules = self.0.report.rules(item);
         let mut s = serializer.serialize_struct("EffectivePolicy", 3)?;
-        s.serialize_field("policyKind", item.policy_kind)?;
+        s.serialize_field("policyKind", item.kind.kind)?;
         s.serialize_field("rules", &RuleMap(&rules))?;
         s.serialize_field("sources", &sources_of(&rules))?;
         s.end()
@@ -95,7 +95,7 @@ impl Serialize for PathView<'_, '_, '_, '_> {
         let mut map = serializer.serialize_map(Some(self.1.len()))?;
         for &index in self.1 {
             let item = &self.0.report.items[index];
-            map.serialize_entry(item.policy_kind, &self.0.policy_id(item.fold))?;
+            map.serialize_entry(item.kind.kind, &self.0.policy_id(item.fold))?;
         }
         map.end()
     }
@@ -115,7 +115,10 @@ impl Serialize for Paths<'_, '_, '_, '_> {
                 .get(index + 1)
                 .is_none_or(|n| n.path != items[index].path);
             if last_of_path {
-                map.serialize_entry(items[index].path_id, &PathView(self.0, &group))?;
+                map.serialize_entry(
+                    self.0.report.path_id(&items[index]),
+                    &PathView(self.0, &group),
+                )?;
                 group.clear();
             }
         }

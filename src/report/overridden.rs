@@ -34,28 +34,6 @@ pub struct LostRule<'m> {
     pub paths: Vec<u32>,
 }
 
-/// `OverriddenRuleList`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OverriddenReport<'m> {
-    /// Sorted by policy, key, outcome, winners.
-    pub items: Vec<LostRule<'m>>,
-}
-
-impl Serialize for OverriddenReport<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::report::list_document(serializer, "OverriddenRuleList", &self.items)
-    }
-}
-
-/// Builds the report for the policies and paths passing the filters.
-pub fn build<'m>(observed: &Observed<'_, 'm>, filters: &Filters) -> OverriddenReport<'m> {
-    let items = super::status::order(observed, filters)
-        .into_iter()
-        .flat_map(|p| lost_rules(observed, filters, p))
-        .collect();
-    OverriddenReport { items }
-}
-
 /// The lost rules of one policy, on the paths passing the filters, sorted by block, key,
 /// outcome and winners (locators are unique, so the report is sorted by policy first).
 pub fn lost_rules<'m>(
@@ -117,7 +95,7 @@ pub fn lost_rules<'m>(
 }
 
 /// `OverriddenRuleList` for the machine formats, each policy's lost rules built as they are
-/// written (the same document as [`OverriddenReport`]'s).
+/// written and dropped after them.
 pub fn stream<'a, 'm>(
     observed: &'a Observed<'_, 'm>,
     filters: &'a Filters,

@@ -2,6 +2,7 @@
 //! `pathId`, so that machine readers select by Gateway or route without parsing the id.
 
 use crate::model::Model;
+use crate::model::gateway::{Gateway, Route};
 use crate::topology::Topology;
 use serde::Serialize;
 
@@ -20,17 +21,44 @@ pub struct PathFields<'m> {
     pub rule: &'m str,
 }
 
-impl<'m> PathFields<'m> {
+/// The same parts, borrowed from the model (for writers that print `ns/name` without
+/// building it).
+#[derive(Clone, Copy, Debug)]
+pub struct PathParts<'m> {
+    /// The Gateway.
+    pub gateway: &'m Gateway,
+    /// The listener's name.
+    pub listener: &'m str,
+    /// The (leaf) route.
+    pub route: &'m Route,
+    /// The route rule's name.
+    pub rule: &'m str,
+}
+
+impl<'m> PathParts<'m> {
     /// The parts of path number `path`.
-    pub fn of(model: &'m Model, topology: &Topology, path: u32) -> PathFields<'m> {
+    pub fn of(model: &'m Model, topology: &Topology, path: u32) -> PathParts<'m> {
         let p = &topology.paths[path as usize];
         let gateway = &model.gateways[p.gateway as usize];
         let route = &model.routes[p.route as usize];
-        PathFields {
-            gateway: format!("{}/{}", gateway.namespace, gateway.name),
+        PathParts {
+            gateway,
             listener: &gateway.listeners[p.listener as usize].name,
-            route: format!("{}/{}", route.namespace, route.name),
+            route,
             rule: &route.rules[p.rule as usize].name,
+        }
+    }
+}
+
+impl<'m> PathFields<'m> {
+    /// The parts of path number `path`.
+    pub fn of(model: &'m Model, topology: &Topology, path: u32) -> PathFields<'m> {
+        let parts = PathParts::of(model, topology, path);
+        PathFields {
+            gateway: format!("{}/{}", parts.gateway.namespace, parts.gateway.name),
+            listener: parts.listener,
+            route: format!("{}/{}", parts.route.namespace, parts.route.name),
+            rule: parts.rule,
         }
     }
 }

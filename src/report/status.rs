@@ -53,19 +53,6 @@ pub struct PolicyStatus {
     pub policy_kind: &'static str,
 }
 
-/// `PolicyStatusList`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StatusReport {
-    /// Policies sorted by locator.
-    pub items: Vec<PolicyStatus>,
-}
-
-impl Serialize for StatusReport {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::report::list_document(serializer, "PolicyStatusList", &self.items)
-    }
-}
-
 /// Converts an outcome to its report form.
 pub fn path_outcome(observed: &Observed<'_, '_>, observation: &Observation<'_>) -> PathOutcome {
     PathOutcome {
@@ -97,15 +84,6 @@ pub fn policy_conditions(observed: &Observed<'_, '_>, policy: u32) -> PolicyCond
         .registry
         .kind_index(model.policies[policy as usize].kind);
     engine.evaluator(kind).conditions(observed, policy)
-}
-
-/// Builds the status of every policy passing the filters.
-pub fn build(observed: &Observed<'_, '_>, filters: &Filters) -> StatusReport {
-    let items = order(observed, filters)
-        .into_iter()
-        .map(|p| policy_status(observed, filters, p))
-        .collect();
-    StatusReport { items }
 }
 
 /// The policies passing the filters, in the report's order (by locator).
@@ -158,7 +136,7 @@ pub fn policy_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> 
 }
 
 /// `PolicyStatusList` for the machine formats, each policy's status built as it is written
-/// (the same document as [`StatusReport`]'s).
+/// and dropped after it (one policy's outcomes are held at a time, never every policy's).
 pub fn stream<'a>(
     observed: &'a Observed<'_, '_>,
     filters: &'a Filters,

@@ -8,4 +8,4 @@ pub mod parse;
 pub mod scalar;
 
 pub use node::{Entry, Key, Node, Value};
-pub use parse::{Document, parse_chunk, scalar_source_span, split_documents};
+pub use parse::{Document, intern, parse_chunk, scalar_source_span, split_documents};

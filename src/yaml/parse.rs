@@ -581,7 +581,7 @@ thread_local! {
 
 /// `key` as a shared string: the same few dozen keys (`apiVersion`, `name`, `matches`, ...)
 /// make up most of every manifest, and sharing them saves an allocation per mapping entry.
-fn intern(key: &str) -> Arc<str> {
+pub fn intern(key: &str) -> Arc<str> {
     if key.len() > MAX_INTERNED_KEY {
         return key.into();
     }

@@ -622,4 +622,4 @@ fn rewrite_matches(expr: &mut IdedExpr) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

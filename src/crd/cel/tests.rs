@@ -4,7 +4,7 @@ use crate::source::SourceId;
 use crate::yaml::{Node, parse_chunk};
 use std::path::{Path, PathBuf};
 
-pub(super) fn yaml(text: &str) -> Node {
+pub(crate) fn yaml(text: &str) -> Node {
     let mut diagnostics = Vec::new();
     let mut documents = parse_chunk(SourceId(0), text, 0..text.len(), &mut diagnostics);
     assert!(diagnostics.is_empty(), "{text}");
