@@ -65,13 +65,7 @@ fn side(spec: Option<&str>, input: &InputArgs) -> Result<SideSource, Result<Usag
 
 fn evaluate(source: &SideSource, options: &InputOptions) -> Evaluated {
     match source {
-        SideSource::Files(files) => {
-            let options = InputOptions {
-                files: files.clone(),
-                ..options.clone()
-            };
-            pipeline::evaluate(&options, &WorkTree, &mut std::io::stdin().lock())
-        }
+        SideSource::Files(files) => evaluate_files(files, options),
         SideSource::Git(tree) => {
             let files = if options.files.is_empty() {
                 vec![".".to_string()]
@@ -84,6 +78,46 @@ fn evaluate(source: &SideSource, options: &InputOptions) -> Evaluated {
             };
             pipeline::evaluate(&options, tree as &dyn FileTree, &mut std::io::empty())
         }
+    }
+}
+
+/// Evaluates files (stdin for `-`; only a side that reads stdin locks it, so the other can load
+/// beside it).
+fn evaluate_files(files: &[String], options: &InputOptions) -> Evaluated {
+    let options = InputOptions {
+        files: files.to_vec(),
+        ..options.clone()
+    };
+    if files.iter().any(|f| f == "-") {
+        pipeline::evaluate(&options, &WorkTree, &mut std::io::stdin().lock())
+    } else {
+        pipeline::evaluate(&options, &WorkTree, &mut std::io::empty())
+    }
+}
+
+/// Whether a side names stdin (`-`).
+fn reads_stdin(source: &SideSource) -> bool {
+    matches!(source, SideSource::Files(files) if files.iter().any(|f| f == "-"))
+}
+
+/// Both sides, evaluated at once: each is parallel inside, but its serial steps (model,
+/// topology) leave a core idle that the other side's parsing fills. When both read stdin the
+/// old side goes first, so it is the one that gets the bytes.
+fn evaluate_both(
+    (old, old_options): (&SideSource, &InputOptions),
+    (new, new_options): (&SideSource, &InputOptions),
+) -> (Evaluated, Evaluated) {
+    match (old, new) {
+        (SideSource::Files(old_files), SideSource::Files(new_files))
+            if !(reads_stdin(old) && reads_stdin(new)) =>
+        {
+            rayon::join(
+                || evaluate_files(old_files, old_options),
+                || evaluate_files(new_files, new_options),
+            )
+        }
+        // A git side reads its objects through one repository handle: sides in turn.
+        _ => (evaluate(old, old_options), evaluate(new, new_options)),
     }
 }
 
@@ -181,16 +215,15 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
         overlay: Default::default(),
         ..base.clone()
     };
-    let old = evaluate(&old_source, &old_options);
-    let new = evaluate(&new_source, &base);
+    let (old, new) = evaluate_both((&old_source, &old_options), (&new_source, &base));
     session::check_overlay(&new)?;
 
     let (old_engine, mut old_diagnostics) = Engine::new(&old.model, &old.topology);
     let (new_engine, mut new_diagnostics) = Engine::new(&new.model, &new.topology);
-    let (old_observed, more) = Observed::new(&old_engine);
-    old_diagnostics.extend(more);
-    let (new_observed, more) = Observed::new(&new_engine);
-    new_diagnostics.extend(more);
+    let ((old_observed, more_old), (new_observed, more_new)) =
+        rayon::join(|| Observed::new(&old_engine), || Observed::new(&new_engine));
+    old_diagnostics.extend(more_old);
+    new_diagnostics.extend(more_new);
     let old_exit = session.report_input(&old, old_diagnostics);
     let new_exit = session.report_input(&new, new_diagnostics);
     let failed: Vec<String> = [
@@ -213,31 +246,33 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     let filters = diff_filters(&args.filters, &args.input, &old, &new)?;
 
     let report = diff::build(&old_observed, &new_observed, &filters);
-    if report.is_empty() && args.output.is_table() {
+    let exit = if report.is_empty() && args.output.is_table() {
         eprintln!("No differences.");
-        return Ok(Exit::Success);
-    }
-    let palette = Palette {
-        color: session.stdout_color,
-    };
-    let written = session::write_report(args.output, &report, || {
-        if args.stat {
-            stat(&report, palette)
-        } else if args.paths {
-            by_path(&report, palette)
-        } else {
-            human(&report, palette)
-        }
-    });
-    let differs = if report.is_empty() {
         Exit::Success
     } else {
-        Exit::Findings
+        let palette = Palette {
+            color: session.stdout_color,
+        };
+        let written = session::write_report(args.output, &report, || {
+            if args.stat {
+                stat(&report, palette)
+            } else if args.paths {
+                by_path(&report, palette)
+            } else {
+                human(&report, palette)
+            }
+        });
+        let differs = if report.is_empty() {
+            Exit::Success
+        } else {
+            Exit::Findings
+        };
+        worst(written, differs)
     };
     // The process exits next: skip freeing two models, one node at a time.
     crate::platform::discard(report);
     crate::platform::discard((old_observed, new_observed));
     crate::platform::discard((old_engine, new_engine));
     crate::platform::discard((old, new));
-    Ok(worst(written, differs))
+    Ok(exit)
 }

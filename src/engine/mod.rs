@@ -193,7 +193,10 @@ impl<'m> Engine<'m> {
         let targets = &self.topology.targets;
         let mut distinct: FxHashMap<([u32; 4], u32, usize), u32> = FxHashMap::default();
         let mut keys: Vec<(u32, usize)> = Vec::new();
-        let mut entries: Vec<EffectiveEntry> = Vec::new();
+        // At most one entry per path and kind: reserved at once (pages never written are never
+        // faulted in), not grown by doubling through a few hundred MB on big inputs.
+        let mut entries: Vec<EffectiveEntry> =
+            Vec::with_capacity(self.topology.paths.len() * kinds);
         for (index, path) in self.topology.paths.iter().enumerate() {
             let elements = self.topology.leaf_elements(path);
             let chained = path.chain != crate::topology::NO_CHAIN;

@@ -18,6 +18,7 @@ use crate::model::gateway::Route;
 use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
 pub use delegation::Delegation;
+use rayon::prelude::*;
 pub use targets::{PolicyTargets, Target};
 
 /// One evaluation path: a route rule reached through one listener of one Gateway.
@@ -126,7 +127,14 @@ impl Topology {
             diagnostics.remove(index);
         }
 
-        let mut paths: Vec<Path> = Vec::new();
+        // Sized first: the path list of a cluster dump is hundreds of thousands of entries, and
+        // growing it by doubling touched twice its memory.
+        let count: usize = route_listeners
+            .iter()
+            .zip(&expansion.leaves)
+            .map(|(listeners, leaves)| listeners.len() * leaves.len())
+            .sum();
+        let mut paths: Vec<Path> = Vec::with_capacity(count);
         for (route_index, listeners) in route_listeners.iter().enumerate() {
             let leaves = &expansion.leaves[route_index];
             for &(gateway, listener) in listeners {
@@ -166,7 +174,7 @@ impl Topology {
                 .chain([(p.route, p.rule)])
                 .map(|(route, rule)| (route_order[route as usize], rule))
         };
-        paths.sort_by(|a, b| {
+        paths.par_sort_by(|a, b| {
             (gateway_order[a.gateway as usize], a.listener)
                 .cmp(&(gateway_order[b.gateway as usize], b.listener))
                 .then_with(|| steps(a).cmp(steps(b)))
@@ -329,7 +337,7 @@ fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> Vec<St
         .map(|c| chain_prefix(model, chains, c))
         .collect();
     paths
-        .iter()
+        .par_iter()
         .map(|p| {
             let listener = &listener_prefixes[p.gateway as usize][p.listener as usize];
             let chain = chain_prefixes

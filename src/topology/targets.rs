@@ -10,7 +10,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
 use crate::policy::{Attachment, Level, Policy, TargetRef, TargetSelector, Via};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// An element of the hierarchy a policy can attach to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -285,8 +285,8 @@ type Unresolved = Box<(String, Diagnostic)>;
 
 /// The model's Gateways and routes by identity, and by name for targets that miss.
 struct Lookup<'m> {
-    gateways: HashMap<(&'m str, &'m str), u32>,
-    routes: HashMap<(RouteKind, &'m str, &'m str), u32>,
+    gateways: FxHashMap<(&'m str, &'m str), u32>,
+    routes: FxHashMap<(RouteKind, &'m str, &'m str), u32>,
     /// Built on the first target that does not resolve.
     by_name: std::cell::OnceCell<elsewhere::ByName<'m>>,
     /// Every object's `metadata.labels`, read once, on the first selector.

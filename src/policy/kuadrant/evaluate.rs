@@ -120,8 +120,16 @@ fn enforced(observed: &Observed<'_, '_>, policy: u32) -> Condition {
     let keys: BTreeSet<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
     let mut affecting = false;
     let mut overriding: BTreeSet<u32> = BTreeSet::new();
-    for &index in &observed.entries_of_policy[policy as usize] {
-        let (_, fold) = observed.entry(index);
+    // What a path contributes depends only on its fold, which many paths share: each distinct
+    // fold is read once.
+    let mut folds: Vec<_> = observed.entries_of_policy[policy as usize]
+        .iter()
+        .map(|&index| observed.entry(index))
+        .map(|(entry, fold)| (entry.fold, fold))
+        .collect();
+    folds.sort_unstable_by_key(|&(id, _)| id);
+    folds.dedup_by_key(|&mut (id, _)| id);
+    for (_, fold) in folds {
         let effective = &fold.folded.effective;
         for key in &keys {
             match effective.get(key) {
