@@ -16,7 +16,6 @@ use super::schema::Schema;
 use crate::yaml::{Node, Value};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// The longest key remembered, in bytes.
@@ -118,10 +117,17 @@ fn write_key(node: &Node, out: &mut String) -> bool {
         Value::Null => out.push('n'),
         Value::Bool(b) => out.push(if *b { 't' } else { 'f' }),
         Value::Int(i) => {
-            let _ = write!(out, "i{i};");
+            out.push('i');
+            if *i < 0 {
+                out.push('-');
+            }
+            push_decimal(out, i.unsigned_abs());
+            out.push(';');
         }
         Value::Float(f) => {
-            let _ = write!(out, "d{:?};", f.to_bits());
+            out.push('d');
+            push_decimal(out, f.to_bits());
+            out.push(';');
         }
         Value::String(s) => write_str(s, out),
         Value::Seq(items) => {
@@ -148,5 +154,38 @@ fn write_key(node: &Node, out: &mut String) -> bool {
 }
 
 fn write_str(s: &str, out: &mut String) {
-    let _ = write!(out, "s{}:{s}", s.len());
+    out.push('s');
+    push_decimal(out, s.len() as u64);
+    out.push(':');
+    out.push_str(s);
+}
+
+/// Appends `n` in decimal, as `write!(out, "{n}")` does, without the formatting machinery (a key
+/// is written for every value the memo sees: most of a CRD check's time went to `fmt`).
+pub(super) fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| d as char));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_written_as_display_writes_them() {
+        for n in [0, 7, 10, 99, 1234567890, u64::MAX] {
+            let mut out = String::new();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+    }
 }

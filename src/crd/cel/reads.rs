@@ -18,10 +18,10 @@
 //! Scalars are written whole as soon as anything beyond their type tag is observed.
 
 use super::value::plain_key;
+use crate::crd::memo::push_decimal;
 use crate::yaml::{Node, Value};
 use ::cel::common::ast::{EntryExpr, Expr, IdedExpr};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// What some rules observe of a value (and, below it, of its fields and items).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -201,10 +201,12 @@ impl Seen {
             Value::Map(entries) => {
                 out.push('{');
                 if self.count {
-                    let _ = write!(out, "#{};", entries.len());
+                    push_count(out, entries.len());
                 }
                 for (name, (plain, seen)) in &self.fields {
-                    let _ = write!(out, "{}:{name}", name.len());
+                    push_decimal(out, name.len() as u64);
+                    out.push(':');
+                    out.push_str(name);
                     let matching = (entries.iter())
                         .filter(|e| *e.key.text == **name || *e.key.text == **plain);
                     for entry in matching {
@@ -219,7 +221,7 @@ impl Seen {
             Value::Seq(items) => {
                 out.push('[');
                 if self.count || self.items.is_some() {
-                    let _ = write!(out, "#{};", items.len());
+                    push_count(out, items.len());
                 }
                 if let Some(seen) = &self.items {
                     for item in items.iter() {
@@ -243,6 +245,13 @@ impl Seen {
         out.push(')');
         out.len() <= limit
     }
+}
+
+/// `#<n>;`: an item count in a key.
+fn push_count(out: &mut String, n: usize) {
+    out.push('#');
+    push_decimal(out, n as u64);
+    out.push(';');
 }
 
 #[cfg(test)]
