@@ -88,16 +88,16 @@ fn evaluate_files(files: &[String], options: &InputOptions) -> Evaluated {
         files: files.to_vec(),
         ..options.clone()
     };
-    if files.iter().any(|f| f == "-") {
+    if reads_stdin(files) {
         pipeline::evaluate(&options, &WorkTree, &mut std::io::stdin().lock())
     } else {
         pipeline::evaluate(&options, &WorkTree, &mut std::io::empty())
     }
 }
 
-/// Whether a side names stdin (`-`).
-fn reads_stdin(source: &SideSource) -> bool {
-    matches!(source, SideSource::Files(files) if files.iter().any(|f| f == "-"))
+/// Whether files name stdin (`-`).
+fn reads_stdin(files: &[String]) -> bool {
+    files.iter().any(|f| f == "-")
 }
 
 /// Both sides, evaluated at once: each is parallel inside, but its serial steps (model,
@@ -109,7 +109,7 @@ fn evaluate_both(
 ) -> (Evaluated, Evaluated) {
     match (old, new) {
         (SideSource::Files(old_files), SideSource::Files(new_files))
-            if !(reads_stdin(old) && reads_stdin(new)) =>
+            if !(reads_stdin(old_files) && reads_stdin(new_files)) =>
         {
             rayon::join(
                 || evaluate_files(old_files, old_options),

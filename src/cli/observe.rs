@@ -11,17 +11,20 @@ use crate::render::table::Layout;
 use crate::render::topology::{self, TopologyFormat};
 use crate::report::filter::{self, matches_name};
 use crate::report::topology::Scope;
-use crate::report::{explain, overridden, reach, status};
+use crate::report::{LazyList, explain, overridden, reach, status};
 use std::io::{self, Write};
 
-/// Runs a report over every rule's outcomes (`overridden`, `status`): `document` writes the
-/// machine formats (and may build the items as it writes them), `table` writes the tables
-/// (`false` when there is nothing to show; `empty_message` then goes to stderr).
+/// Runs a report over every rule's outcomes (`overridden`, `status`): `write` writes it in the
+/// chosen format and says whether it showed anything (`empty_message` goes to stderr if not).
 fn outcome_report(
     args: &ReportArgs,
-    document: impl FnOnce(&Observed<'_, '_>, &filter::Filters, ReportFormat) -> Exit,
-    table: impl FnOnce(&Observed<'_, '_>, &filter::Filters, Layout, &mut dyn Write) -> io::Result<bool>,
     empty_message: &str,
+    write: impl FnOnce(
+        &Observed<'_, '_>,
+        &filter::Filters,
+        ReportFormat,
+        &mut dyn Write,
+    ) -> io::Result<bool>,
 ) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
@@ -30,59 +33,62 @@ fn outcome_report(
     let (observed, more) = Observed::new(&engine);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
-    let written = if args.output.is_table() {
-        let layout = session::table_layout(args.output);
-        let mut shown = true;
-        let written = session::write_document(|out| {
-            shown = table(&observed, &filters, layout, out)?;
-            Ok(())
-        });
-        if !shown {
-            eprintln!("{empty_message}");
-        }
-        written
-    } else {
-        document(&observed, &filters, args.output)
-    };
+    let mut shown = true;
+    let written = session::write_document(|out| {
+        shown = write(&observed, &filters, args.output, out)?;
+        Ok(())
+    });
+    if !shown {
+        eprintln!("{empty_message}");
+    }
     crate::platform::discard(observed);
     crate::platform::discard(engine);
     Ok(worst(exit, written))
+}
+
+/// Writes `list`: the machine formats as its document, tables through `table`, which is given
+/// the items as they are built (one index at a time) and says whether it showed any.
+fn write_outcomes<F, I>(
+    list: &LazyList<F>,
+    format: ReportFormat,
+    out: &mut dyn Write,
+    table: impl FnOnce(&mut dyn Iterator<Item = I::Item>, Layout, &mut dyn Write) -> io::Result<bool>,
+) -> io::Result<bool>
+where
+    F: Fn(u32) -> I,
+    I: IntoIterator<Item: serde::Serialize>,
+{
+    match format {
+        ReportFormat::Json => crate::render::write_json(out, list).map(|()| true),
+        ReportFormat::Yaml => crate::render::write_yaml(out, list).map(|()| true),
+        ReportFormat::Table | ReportFormat::Wide => {
+            table(&mut list.iter(), session::table_layout(format), out)
+        }
+    }
 }
 
 /// Runs `dopol overridden`.
 pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(
         args,
-        |observed, filters, format| {
-            let stream = overridden::stream(observed, filters);
-            session::write_report(format, &stream, String::new)
-        },
-        |observed, filters, layout, out| {
-            let items = status::order(observed, filters)
-                .into_iter()
-                .flat_map(|p| overridden::lost_rules(observed, filters, p));
-            observability::overridden_table(items, layout, out)
-        },
         "No rule lost anywhere.",
+        |observed, filters, format, out| {
+            let list = overridden::stream(observed, filters);
+            write_outcomes(&list, format, out, |items, layout, out| {
+                observability::overridden_table(items, layout, out)
+            })
+        },
     )
 }
 
 /// Runs `dopol status`.
 pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
-    outcome_report(
-        args,
-        |observed, filters, format| {
-            let stream = status::stream(observed, filters);
-            session::write_report(format, &stream, String::new)
-        },
-        |observed, filters, layout, out| {
-            let items = status::order(observed, filters)
-                .into_iter()
-                .map(|p| status::policy_status(observed, filters, p));
+    outcome_report(args, "No policies.", |observed, filters, format, out| {
+        let list = status::stream(observed, filters);
+        write_outcomes(&list, format, out, |items, layout, out| {
             observability::status_table(items, layout, out)
-        },
-        "No policies.",
-    )
+        })
+    })
 }
 
 /// Splits `POLICY#RULEKEY` at the first `#` (rule keys contain `#` themselves).

@@ -23,17 +23,10 @@ pub fn apply(root: &mut Node, schema: &Schema, skip_status: bool) -> bool {
     let Value::Map(entries) = &mut root.value else {
         return false;
     };
-    let mut changed = edit(entries, |entries| {
-        let mut changed = false;
-        for entry in entries.iter_mut() {
-            let key = &*entry.key.text;
-            let skipped = matches!(key, "apiVersion" | "kind" | "metadata")
-                || (skip_status && key == "status");
-            if let Some(s) = schema.property(key).filter(|_| !skipped) {
-                changed |= default_node(&mut entry.value, s);
-            }
-        }
-        changed
+    let mut changed = default_entries(entries, |key| {
+        let skipped =
+            matches!(key, "apiVersion" | "kind" | "metadata") || (skip_status && key == "status");
+        schema.property(key).filter(|_| !skipped)
     });
     // A top-level `spec` default (rare) applies like any other property.
     changed |= add_missing(
@@ -49,15 +42,7 @@ fn default_node(node: &mut Node, schema: &Schema) -> bool {
     let span = node.span;
     match &mut node.value {
         Value::Map(entries) => {
-            let changed = edit(entries, |entries| {
-                let mut changed = false;
-                for entry in entries.iter_mut() {
-                    if let Some(s) = schema.field(&entry.key.text).filter(|s| s.has_defaults()) {
-                        changed |= default_node(&mut entry.value, s);
-                    }
-                }
-                changed
-            });
+            let changed = default_entries(entries, |key| schema.field(key));
             add_missing(entries, span, schema, &[]) | changed
         }
         Value::Seq(items) => {
@@ -74,6 +59,22 @@ fn default_node(node: &mut Node, schema: &Schema) -> bool {
         }
         _ => false,
     }
+}
+
+/// Defaults the value of each entry that `schema_of` gives a schema with defaults below it.
+fn default_entries<'s>(
+    entries: &mut Arc<[Entry]>,
+    schema_of: impl Fn(&str) -> Option<&'s Schema>,
+) -> bool {
+    edit(entries, |entries| {
+        let mut changed = false;
+        for entry in entries.iter_mut() {
+            if let Some(s) = schema_of(&entry.key.text).filter(|s| s.has_defaults()) {
+                changed |= default_node(&mut entry.value, s);
+            }
+        }
+        changed
+    })
 }
 
 /// Runs `f` on the items in place when nothing else holds them, else on a shallow copy that

@@ -156,30 +156,24 @@ pub fn render_table(
         let mut first = true;
         let mut last_kind = String::new();
         for entry in entries {
-            let mut row_of = |kind: &str, key: String, source: String, value: String| {
-                let mut row = if first || layout.wide {
-                    prefix.clone()
+            let mut row_of = |kind: &str, key: &str, source: &str, value: &str| {
+                let kind = blank_if_same(layout, &mut last_kind, kind);
+                let mut row: Vec<&str> = if first || layout.wide {
+                    prefix.iter().map(String::as_str).collect()
                 } else {
-                    vec![String::new(); prefix.len()]
+                    vec![""; prefix.len()]
                 };
                 first = false;
-                row.extend([
-                    blank_if_same(layout, &mut last_kind, kind),
-                    key,
-                    source,
-                    value,
-                ]);
+                row.extend([kind.as_str(), key, source, value]);
                 table.add_row(row);
             };
             match entry {
                 KindEntry::Effective(item) => {
                     for [key, source, value] in recent.cells(report, model, item.fold) {
-                        row_of(item.kind.kind, key.clone(), source.clone(), value.clone());
+                        row_of(item.kind.kind, key, source, value);
                     }
                 }
-                KindEntry::None(kind) => {
-                    row_of(kind.kind, "(none)".into(), String::new(), String::new());
-                }
+                KindEntry::None(kind) => row_of(kind.kind, "(none)", "", ""),
             }
         }
     }

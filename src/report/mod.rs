@@ -47,6 +47,20 @@ pub struct LazyList<F> {
     pub items: F,
 }
 
+impl<F, I> LazyList<F>
+where
+    F: Fn(u32) -> I,
+    I: IntoIterator,
+{
+    /// The items, each index's built when the iteration reaches it.
+    pub fn iter<'a>(&'a self) -> impl Iterator<Item = I::Item> + 'a
+    where
+        I: 'a,
+    {
+        self.order.iter().flat_map(|&i| (self.items)(i))
+    }
+}
+
 /// The `items` of a [`LazyList`].
 struct LazyItems<'a, F>(&'a LazyList<F>);
 
@@ -56,7 +70,7 @@ where
     I: IntoIterator<Item: serde::Serialize>,
 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.order.iter().flat_map(|&i| (self.0.items)(i)))
+        serializer.collect_seq(self.0.iter())
     }
 }
 

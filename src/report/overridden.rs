@@ -43,14 +43,16 @@ pub fn lost_rules<'m>(
 ) -> Vec<LostRule<'m>> {
     let engine = observed.engine;
     let model = engine.model;
-    type Group = (
+    // Borrowed while grouping (a policy on every path has as many observations); owned once
+    // per group. Borrowed strings order as the owned ones would.
+    type Group<'a> = (
         &'static str,
-        String,
+        &'a str,
         &'static str,
-        Vec<String>,
-        Option<String>,
+        Vec<&'a str>,
+        Option<&'a str>,
     );
-    let mut groups: BTreeMap<Group, Vec<u32>> = BTreeMap::new();
+    let mut groups: BTreeMap<Group<'_>, Vec<u32>> = BTreeMap::new();
     let p = &model.policies[policy as usize];
     for observation in observed.observations(policy) {
         if !lost(observation.outcome)
@@ -60,14 +62,10 @@ pub fn lost_rules<'m>(
         }
         let key = (
             p.blocks[observation.block as usize].kind.as_str(),
-            observation.key.to_string(),
+            observation.key,
             observation.outcome.as_str(),
-            observed
-                .locators(&observation.outcome.by())
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            observation.outcome.reason().map(str::to_string),
+            observed.locators(&observation.outcome.by()),
+            observation.outcome.reason(),
         );
         groups.entry(key).or_default().push(observation.path);
     }
@@ -80,10 +78,10 @@ pub fn lost_rules<'m>(
                 policy: p.locator.clone(),
                 policy_kind: p.kind.kind,
                 block,
-                key,
+                key: key.to_string(),
                 outcome,
-                by,
-                reason,
+                by: by.into_iter().map(str::to_string).collect(),
+                reason: reason.map(str::to_string),
                 path_ids: paths
                     .iter()
                     .map(|&i| engine.topology.path_id(i as usize))

@@ -18,7 +18,7 @@
 //! Scalars are written whole as soon as anything beyond their type tag is observed.
 
 use super::value::plain_key;
-use crate::crd::memo::push_decimal;
+use crate::crd::memo::{push_decimal, push_length_prefixed};
 use crate::yaml::{Node, Value};
 use ::cel::common::ast::{EntryExpr, Expr, IdedExpr};
 use std::collections::BTreeMap;
@@ -204,9 +204,7 @@ impl Seen {
                     push_count(out, entries.len());
                 }
                 for (name, (plain, seen)) in &self.fields {
-                    push_decimal(out, name.len() as u64);
-                    out.push(':');
-                    out.push_str(name);
+                    push_length_prefixed(out, name);
                     let matching = (entries.iter())
                         .filter(|e| *e.key.text == **name || *e.key.text == **plain);
                     for entry in matching {
