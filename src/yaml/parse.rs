@@ -25,7 +25,7 @@
 //! large merges cost quadratic time.
 
 use super::node::{Entry, Key, Node, Value};
-use super::scalar::{resolve_plain, resolve_tagged};
+use super::scalar::{plain_non_string, resolve_plain, resolve_tagged};
 use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceId, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
@@ -362,19 +362,12 @@ impl Builder<'_> {
                 ..
             } => match key.take() {
                 None => {
-                    let text: Arc<str> = match &node.value {
-                        Value::String(s) => intern(s),
-                        Value::Null => "null".into(),
-                        Value::Bool(b) => b.to_string().into(),
-                        Value::Int(i) => i.to_string().into(),
-                        Value::Float(f) => f.to_string().into(),
-                        Value::Seq(_) | Value::Map(_) => {
-                            return Err(self.error(
-                                node.span,
-                                "a mapping key must be a scalar (Kubernetes objects are JSON)",
-                                "complex key",
-                            ));
-                        }
+                    let Some(text) = key_text(&node.value) else {
+                        return Err(self.error(
+                            node.span,
+                            "a mapping key must be a scalar (Kubernetes objects are JSON)",
+                            "complex key",
+                        ));
                     };
                     *key = Some(Key {
                         text,
@@ -393,6 +386,32 @@ impl Builder<'_> {
                     }
                 }
             },
+        }
+        Ok(())
+    }
+
+    fn expects_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Map { key: None, .. }))
+    }
+
+    /// A mapping key written as a scalar without anchor or tag (nearly every key): its text
+    /// is interned straight from the event, with no string built for a node first. Counts and
+    /// extents are those [`Builder::push_node`] would charge.
+    fn push_key(&mut self, text: &str, style: ScalarStyle, span: Span) -> Result<(), Abort> {
+        self.count_written(span)?;
+        let (text, text_bytes) = match style {
+            ScalarStyle::Plain => match plain_non_string(text) {
+                Some(value) => (key_text(&value).unwrap_or_else(|| intern(text)), 0),
+                None => (intern(text), text.len()),
+            },
+            _ => (intern(text), text.len()),
+        };
+        if let Some(Frame::Map { key, extent, .. }) = self.stack.last_mut() {
+            *extent = extent.and(Extent {
+                nodes: 1,
+                text_bytes,
+            });
+            *key = Some(Key { text, span });
         }
         Ok(())
     }
@@ -471,6 +490,9 @@ impl Builder<'_> {
                         .get(span.start as usize..span.end as usize)
                         .unwrap_or("");
                     span.end = span.start + covered.trim_end().len() as u32;
+                }
+                if anchor == 0 && tag.is_none() && self.expects_key() {
+                    return self.push_key(&text, style, span);
                 }
                 let value = scalar_value(&text, style, tag.as_deref()).ok_or_else(|| {
                     self.error(
@@ -576,7 +598,8 @@ const MAX_INTERNED_KEY: usize = 48;
 const MAX_INTERNED_KEYS: usize = 4096;
 
 thread_local! {
-    static KEYS: std::cell::RefCell<HashSet<Arc<str>>> = std::cell::RefCell::default();
+    static KEYS: std::cell::RefCell<rustc_hash::FxHashSet<Arc<str>>> =
+        std::cell::RefCell::default();
 }
 
 /// `key` as a shared string: the same few dozen keys (`apiVersion`, `name`, `matches`, ...)
@@ -595,6 +618,19 @@ pub fn intern(key: &str) -> Arc<str> {
             keys.insert(shared.clone());
         }
         shared
+    })
+}
+
+/// A scalar key's text, as the Kubernetes YAML loader converts it (`null`, `true`, `8080`);
+/// `None` for a collection.
+fn key_text(value: &Value) -> Option<Arc<str>> {
+    Some(match value {
+        Value::String(s) => intern(s),
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string().into(),
+        Value::Int(i) => i.to_string().into(),
+        Value::Float(f) => f.to_string().into(),
+        Value::Seq(_) | Value::Map(_) => return None,
     })
 }
 
@@ -663,10 +699,10 @@ fn parse_chunk_within(
     max_nodes: usize,
 ) -> Vec<Document> {
     let chunk = &text[range.clone()];
-    let mut builder = Builder {
+    let new_builder = |offsets, diagnostics| Builder {
         source,
         text,
-        offsets: ByteOffsets::new(chunk, range.start),
+        offsets,
         stack: Vec::new(),
         anchors: HashMap::new(),
         aliased: Extent::default(),
@@ -677,6 +713,22 @@ fn parse_chunk_within(
         documents: Vec::new(),
         diagnostics,
     };
+    if let Some(events) = super::fast::events(chunk) {
+        // The fast scanner's offsets are bytes already.
+        let offsets = ByteOffsets {
+            base: range.start,
+            checkpoints: Vec::new(),
+        };
+        let mut builder = new_builder(offsets, diagnostics);
+        for (event, start, end) in events {
+            if let Err(Abort(diagnostic)) = builder.handle(event, start, end) {
+                builder.diagnostics.push(*diagnostic);
+                break;
+            }
+        }
+        return builder.documents;
+    }
+    let mut builder = new_builder(ByteOffsets::new(chunk, range.start), diagnostics);
     let mut parser = Parser::new_from_str(chunk);
     loop {
         match parser.next_event() {

@@ -9,32 +9,35 @@ use super::node::Value;
 
 /// Resolves an untagged plain scalar.
 pub fn resolve_plain(text: &str) -> Value {
+    plain_non_string(text).unwrap_or_else(|| Value::String(text.into()))
+}
+
+/// What an untagged plain scalar resolves to when that is not a string (null, a boolean, a
+/// number); `None` for strings, so that a caller wanting only the text allocates nothing.
+pub fn plain_non_string(text: &str) -> Option<Value> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            return Value::Bool(true);
+            return Some(Value::Bool(true));
         }
         "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            return Value::Bool(false);
+            return Some(Value::Bool(false));
         }
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY);
+            return Some(Value::Float(f64::INFINITY));
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Value::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Value::Float(f64::NAN)),
         _ => {}
     }
     let first = text.as_bytes()[0];
     if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
-        return Value::String(text.into());
+        return None;
     }
     if let Some(i) = parse_int(text) {
-        return Value::Int(i);
+        return Some(Value::Int(i));
     }
-    if let Some(f) = parse_float(text) {
-        return Value::Float(f);
-    }
-    Value::String(text.into())
+    parse_float(text).map(Value::Float)
 }
 
 /// Resolves a scalar carrying an explicit core-schema tag (`!!str`, `!!int`, ...).
