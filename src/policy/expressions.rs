@@ -34,10 +34,19 @@ pub fn expression_span(sources: &SourceMap, scalar: Span, error: &ExprError) -> 
 
 /// Syntax-checks every request-time expression of every policy.
 pub fn check_request_expressions(model: &Model) -> Vec<Diagnostic> {
+    let per_policy: Vec<Vec<(&str, Span)>> = model
+        .policies
+        .par_iter()
+        .map(|policy| {
+            model
+                .registry
+                .family_of(policy.kind)
+                .request_expressions(policy)
+        })
+        .collect();
     let mut by_text: BTreeMap<&str, Vec<(Span, u32)>> = BTreeMap::new();
-    for (index, policy) in model.policies.iter().enumerate() {
-        let family = model.registry.family_of(policy.kind);
-        for (text, span) in family.request_expressions(policy) {
+    for (index, found) in per_policy.into_iter().enumerate() {
+        for (text, span) in found {
             by_text.entry(text).or_default().push((span, index as u32));
         }
     }

@@ -32,6 +32,7 @@ use crate::model::gateway::{GATEWAY_GROUP, Route, RouteKind};
 use crate::model::matches::{HttpMatch, PathType, RuleMatches, ValueMatch};
 use crate::source::Span;
 use crate::yaml::Node;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Group of label delegation backendRefs.
@@ -269,13 +270,13 @@ enum Drop {
 
 impl<'m> Walker<'m> {
     fn new(model: &'m Model) -> Walker<'m> {
-        let mut mixed = Vec::new();
-        let refs = model
+        // Each route's delegations and DPL2012 findings are its own; routes are read in parallel.
+        let (refs, mixed): (Vec<_>, Vec<_>) = model
             .routes
-            .iter()
+            .par_iter()
             .map(|route| {
                 if route.kind != RouteKind::Http {
-                    return None;
+                    return (None, Vec::new());
                 }
                 let object = &model.objects[route.object as usize];
                 let rules = object
@@ -283,15 +284,16 @@ impl<'m> Walker<'m> {
                     .get_path(&["spec", "rules"])
                     .and_then(Node::as_seq)
                     .unwrap_or_default();
-                mixed.extend(mixed_backends(route, rules));
                 let per_rule: Vec<Option<Vec<DelegateRef>>> = rules
                     .iter()
                     .filter(|rule| rule.as_map().is_some())
                     .map(|rule| delegate_refs(rule, &route.namespace))
                     .collect();
-                per_rule.iter().any(Option::is_some).then_some(per_rule)
+                let refs = per_rule.iter().any(Option::is_some).then_some(per_rule);
+                (refs, mixed_backends(route, rules))
             })
-            .collect();
+            .unzip();
+        let mixed: Vec<Diagnostic> = mixed.into_iter().flatten().collect();
         let mut by_namespace: HashMap<&str, Vec<u32>> = HashMap::new();
         for (i, route) in model.routes.iter().enumerate() {
             if route.kind == RouteKind::Http {

@@ -13,6 +13,7 @@ use crate::policy::{
 };
 use crate::topology::{Target, Topology};
 use crate::yaml::Node;
+use rayon::prelude::*;
 
 /// The kgateway policy family, with the controller settings that change its semantics: the
 /// TrafficPolicy kind, or a kind declared with the `kgateway` model (docs/families.md §4.3).
@@ -308,36 +309,55 @@ pub fn scan_extension_refs<'m>(
     model: &'m Model,
     kind: &'static PolicyKind,
 ) -> (Vec<Attachment>, Vec<MissingRef<'m>>) {
+    // Routes are read in parallel; what each yields keeps route order.
+    let per_route: Vec<(Vec<Attachment>, Vec<MissingRef<'m>>)> = (0..model.routes.len())
+        .into_par_iter()
+        .map(|r| route_extension_refs(model, kind, r))
+        .collect();
     let mut found = Vec::new();
     let mut missing = Vec::new();
-    for (r, route) in model.routes.iter().enumerate() {
-        let object = &model.objects[route.object as usize];
-        let rules = object
-            .root
-            .get_path(&["spec", "rules"])
-            .and_then(Node::as_seq);
-        for (k, rule) in rules.unwrap_or_default().iter().enumerate() {
-            let filters = rule
-                .get("filters")
-                .and_then(Node::as_seq)
-                .unwrap_or_default();
-            for (position, filter) in filters.iter().enumerate() {
-                let Some(name) = extension_ref(filter, kind) else {
-                    continue;
-                };
-                let name_text = name.as_str().unwrap_or_default();
-                match policy_named(model, kind, &route.namespace, name_text) {
-                    Some(policy) => found.push(Attachment {
-                        policy,
-                        target: Target::RouteRule(r as u32, k as u32),
-                        via: Via::Extension(position as u16),
-                    }),
-                    None => missing.push(MissingRef {
-                        route: r as u32,
-                        rule: k as u32,
-                        name,
-                    }),
-                }
+    for (f, m) in per_route {
+        found.extend(f);
+        missing.extend(m);
+    }
+    (found, missing)
+}
+
+/// [`scan_extension_refs`] of route `r`.
+fn route_extension_refs<'m>(
+    model: &'m Model,
+    kind: &'static PolicyKind,
+    r: usize,
+) -> (Vec<Attachment>, Vec<MissingRef<'m>>) {
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    let route = &model.routes[r];
+    let object = &model.objects[route.object as usize];
+    let rules = object
+        .root
+        .get_path(&["spec", "rules"])
+        .and_then(Node::as_seq);
+    for (k, rule) in rules.unwrap_or_default().iter().enumerate() {
+        let filters = rule
+            .get("filters")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for (position, filter) in filters.iter().enumerate() {
+            let Some(name) = extension_ref(filter, kind) else {
+                continue;
+            };
+            let name_text = name.as_str().unwrap_or_default();
+            match policy_named(model, kind, &route.namespace, name_text) {
+                Some(policy) => found.push(Attachment {
+                    policy,
+                    target: Target::RouteRule(r as u32, k as u32),
+                    via: Via::Extension(position as u16),
+                }),
+                None => missing.push(MissingRef {
+                    route: r as u32,
+                    rule: k as u32,
+                    name,
+                }),
             }
         }
     }
