@@ -386,7 +386,8 @@ fn widget_items() {
     );
 }
 
-/// `minLength` (`should be at least`) and `maxLength` (`Too long`, which stops the rules).
+/// `minLength` (`should be at least`) and `maxLength` (`Too long`, which stops the rules), in
+/// characters.
 #[test]
 fn widget_lengths() {
     widget(
@@ -409,6 +410,13 @@ fn widget_lengths() {
                 24,
                 9,
                 "spec.name: Too long: may not be more than 8 bytes",
+            ),
+            // Characters, not bytes: `éééééééé` (16 bytes) fits 8; `éé` (4 bytes) is short.
+            (
+                "DPL1015",
+                42,
+                9,
+                "spec.name: Invalid value: \"éé\": spec.name in body should be at least 3 chars long",
             ),
         ],
     );

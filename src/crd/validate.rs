@@ -504,8 +504,11 @@ impl Walk {
     }
 
     fn string_checks(&mut self, node: &Node, s: &str, schema: &Schema, at: &At<'_>) {
-        let chars = s.chars().count() as u64;
-        if let Some(max) = schema.max_length.filter(|m| chars > *m) {
+        // Characters are counted only when the byte length cannot decide: a string has at most
+        // one character per byte and at least one per four.
+        let bytes = s.len() as u64;
+        let chars = || s.chars().count() as u64;
+        if let Some(max) = schema.max_length.filter(|&m| bytes > m && chars() > m) {
             let path = at.path();
             self.push(
                 Problem::Schema,
@@ -515,7 +518,10 @@ impl Walk {
                 true,
             );
         }
-        if let Some(min) = schema.min_length.filter(|m| chars < *m) {
+        if let Some(min) = schema
+            .min_length
+            .filter(|&m| bytes < m || (bytes.div_ceil(4) < m && chars() < m))
+        {
             self.invalid(
                 node,
                 at,
