@@ -60,6 +60,14 @@ struct Line {
     end: usize,
 }
 
+/// A mapping key read from a line: its text and style, where it starts and where its `:` is.
+struct Key<'a> {
+    text: Cow<'a, str>,
+    style: ScalarStyle,
+    at: usize,
+    colon: usize,
+}
+
 struct Scan<'a> {
     text: &'a str,
     bytes: &'a [u8],
@@ -117,7 +125,7 @@ impl<'a> Scan<'a> {
         if body.indent != 0 || is_marker(&self.bytes[body.content..]) {
             return None;
         }
-        let after = self.mapping(body.content, 0)?;
+        let after = self.mapping(body.content, 0, None)?;
         if self.significant(after).is_some() {
             return None;
         }
@@ -133,15 +141,21 @@ impl<'a> Scan<'a> {
         blanks == rest.len() || (blanks > 0 && rest[blanks] == b'#')
     }
 
-    /// A block mapping whose first key starts at `at`, in column `column`. Returns where the
-    /// line after the mapping starts.
-    fn mapping(&mut self, at: usize, column: usize) -> Option<usize> {
+    /// A block mapping whose first key starts at `at`, in column `column` (`first`, when the
+    /// caller has already read it). Returns where the line after the mapping starts.
+    fn mapping(&mut self, at: usize, column: usize, first: Option<Key<'a>>) -> Option<usize> {
         self.enter()?;
         self.push(Event::MappingStart(0, None), at, at);
         let mut key_at = at;
+        let mut first = first;
         let next = loop {
             let line = self.line_at(key_at);
-            let colon = self.key(key_at, line.end)?;
+            let key = match first.take() {
+                Some(key) => key,
+                None => self.find_key(key_at, line.end)?,
+            };
+            let colon = key.colon;
+            self.scalar(key.text, key.style, key.at, colon);
             let after = self.value(colon, line.end, column)?;
             match self.significant(after) {
                 Some(next) if next.indent == column && !is_entry(&self.bytes[next.content..]) => {
@@ -172,7 +186,7 @@ impl<'a> Scan<'a> {
                 if is_entry(&self.bytes[below.content..]) {
                     self.sequence(below, false)
                 } else {
-                    self.mapping(below.content, below.indent)
+                    self.mapping(below.content, below.indent, None)
                 }
             }
             // A sequence may sit in its key's column.
@@ -206,12 +220,12 @@ impl<'a> Scan<'a> {
                 self.push(Event::SequenceStart(0, None), start, start);
                 started = true;
             }
-            let after = if is_entry(&self.bytes[at..]) {
+            if is_entry(&self.bytes[at..]) {
                 return None;
-            } else if self.starts_key(at, line.end) {
-                self.mapping(at, at - (line.content - line.indent))?
-            } else {
-                self.inline(at, line.end, column)?
+            }
+            let after = match self.find_key(at, line.end) {
+                Some(key) => self.mapping(at, at - (line.content - line.indent), Some(key))?,
+                None => self.inline(at, line.end, column)?,
             };
             match self.significant(after) {
                 Some(next) if next.indent == column && is_entry(&self.bytes[next.content..]) => {
@@ -231,24 +245,14 @@ impl<'a> Scan<'a> {
         (self.depth <= MAX_NESTING).then_some(())
     }
 
-    /// Whether the text at `at` is a key: plain or quoted text, then `:` and a space or the
-    /// line end.
-    fn starts_key(&self, at: usize, end: usize) -> bool {
-        match self.bytes[at] {
-            b'"' | b'\'' => self
-                .quoted(at, end)
-                .is_some_and(|(.., close)| self.colon_at(close + 1, end)),
-            _ => self.plain_key(at, end).is_some(),
-        }
-    }
-
     /// Whether a key's `:` is at `at`: followed by a space or the line end.
     fn colon_at(&self, at: usize, end: usize) -> bool {
         at < end && self.bytes[at] == b':' && (at + 1 == end || self.bytes[at + 1] == b' ')
     }
 
-    /// Emits the key that starts at `at` and returns where its `:` is.
-    fn key(&mut self, at: usize, end: usize) -> Option<usize> {
+    /// The key that starts at `at` (plain or quoted text, then `:` and a space or the line
+    /// end), if the line holds one this scanner reads.
+    fn find_key(&self, at: usize, end: usize) -> Option<Key<'a>> {
         let (text, style, colon) = match self.bytes[at] {
             b'"' | b'\'' => {
                 let (text, style, close) = self.quoted(at, end)?;
@@ -263,11 +267,12 @@ impl<'a> Scan<'a> {
                 )
             }
         };
-        if !self.colon_at(colon, end) || colon - at > MAX_KEY_BYTES {
-            return None;
-        }
-        self.scalar(text, style, at, colon);
-        Some(colon)
+        (self.colon_at(colon, end) && colon - at <= MAX_KEY_BYTES).then_some(Key {
+            text,
+            style,
+            at,
+            colon,
+        })
     }
 
     /// The `:` ending the plain key that starts at `at`, if the line holds one this scanner
@@ -277,18 +282,10 @@ impl<'a> Scan<'a> {
         if is_indicator(line[0]) {
             return None;
         }
-        let mut i = 0;
-        while i < line.len() {
-            match line[i] {
-                b':' if line.get(i + 1).is_none_or(|&b| b == b' ') => break,
-                b'#' if line[i - 1] == b' ' => return None,
-                _ => i += 1,
-            }
+        match plain_stop(line) {
+            Stop::Colon(i) if line[i - 1] != b' ' => Some(at + i),
+            _ => None,
         }
-        if i == line.len() || line[i - 1] == b' ' {
-            return None;
-        }
-        Some(at + i)
     }
 
     /// A value written after `key: ` or `- ` at `at` (before the line end `end`), in a
@@ -313,17 +310,11 @@ impl<'a> Scan<'a> {
 
     fn plain(&mut self, at: usize, end: usize) -> Option<()> {
         let line = &self.bytes[at..end];
-        let mut stop = line.len();
-        for i in 0..line.len() {
-            match line[i] {
-                b'#' if line[i - 1] == b' ' => {
-                    stop = i;
-                    break;
-                }
-                b':' if line.get(i + 1).is_none_or(|&b| b == b' ') => return None,
-                _ => {}
-            }
-        }
+        let stop = match plain_stop(line) {
+            Stop::Colon(_) => return None,
+            Stop::Comment(i) => i,
+            Stop::End => line.len(),
+        };
         let trimmed = line[..stop].iter().rposition(|&b| b != b' ')? + 1;
         let text = &self.text[at..at + trimmed];
         self.scalar(Cow::Borrowed(text), ScalarStyle::Plain, at, at + trimmed);
@@ -457,6 +448,27 @@ impl<'a> Scan<'a> {
         );
         Some(next_line(self.bytes, last_end))
     }
+}
+
+/// Where plain text (not starting with an indicator) stops on its line.
+enum Stop {
+    /// At a `:` followed by a space or the line end: the text is a key.
+    Colon(usize),
+    /// At a `#` after a space: a comment follows.
+    Comment(usize),
+    /// At the line end.
+    End,
+}
+
+fn plain_stop(line: &[u8]) -> Stop {
+    for i in 0..line.len() {
+        match line[i] {
+            b':' if line.get(i + 1).is_none_or(|&b| b == b' ') => return Stop::Colon(i),
+            b'#' if line[i - 1] == b' ' => return Stop::Comment(i),
+            _ => {}
+        }
+    }
+    Stop::End
 }
 
 /// Where the line after the one ending at `end` starts.

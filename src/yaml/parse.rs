@@ -390,6 +390,17 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// Handles one event; on an error, records its diagnostic and says to stop (`false`).
+    fn take(&mut self, event: Event<'_>, start: usize, end: usize) -> bool {
+        match self.handle(event, start, end) {
+            Ok(()) => true,
+            Err(Abort(diagnostic)) => {
+                self.diagnostics.push(*diagnostic);
+                false
+            }
+        }
+    }
+
     fn expects_key(&self) -> bool {
         matches!(self.stack.last(), Some(Frame::Map { key: None, .. }))
     }
@@ -399,18 +410,22 @@ impl Builder<'_> {
     /// extents are those [`Builder::push_node`] would charge.
     fn push_key(&mut self, text: &str, style: ScalarStyle, span: Span) -> Result<(), Abort> {
         self.count_written(span)?;
-        let (text, text_bytes) = match style {
-            ScalarStyle::Plain => match plain_non_string(text) {
-                Some(value) => (key_text(&value).unwrap_or_else(|| intern(text)), 0),
-                None => (intern(text), text.len()),
-            },
-            _ => (intern(text), text.len()),
+        let resolved = match style {
+            ScalarStyle::Plain => plain_non_string(text),
+            _ => None,
+        };
+        let (text, charged) = match resolved.as_ref().and_then(key_text) {
+            Some(converted) => (converted, Extent::of_scalar(&Value::Null)),
+            None => (
+                intern(text),
+                Extent {
+                    nodes: 1,
+                    text_bytes: text.len(),
+                },
+            ),
         };
         if let Some(Frame::Map { key, extent, .. }) = self.stack.last_mut() {
-            *extent = extent.and(Extent {
-                nodes: 1,
-                text_bytes,
-            });
+            *extent = extent.and(charged);
             *key = Some(Key { text, span });
         }
         Ok(())
@@ -721,8 +736,7 @@ fn parse_chunk_within(
         };
         let mut builder = new_builder(offsets, diagnostics);
         for (event, start, end) in events {
-            if let Err(Abort(diagnostic)) = builder.handle(event, start, end) {
-                builder.diagnostics.push(*diagnostic);
+            if !builder.take(event, start, end) {
                 break;
             }
         }
@@ -734,10 +748,7 @@ fn parse_chunk_within(
         match parser.next_event() {
             None => break,
             Some(Ok((event, span))) => {
-                if let Err(Abort(diagnostic)) =
-                    builder.handle(event, span.start.index(), span.end.index())
-                {
-                    builder.diagnostics.push(*diagnostic);
+                if !builder.take(event, span.start.index(), span.end.index()) {
                     break;
                 }
             }
