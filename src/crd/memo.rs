@@ -18,20 +18,20 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The longest key remembered, in bytes.
+/// The longest key remembered, in bytes (its schema node and rule mask included).
 const MAX_KEY_BYTES: usize = 512;
 /// How many verdict lists a thread keeps before starting over.
 const MAX_ENTRIES: usize = 1 << 14;
-
-/// The schema node, whether `self` is the whole object, which of its rules (a bit per
-/// position), the value.
-type Key = (u64, bool, u64, Box<str>);
 
 /// Lookups of a schema node after which remembering stops when too few of them hit.
 const TRIAL_LOOKUPS: u32 = 64;
 
 thread_local! {
-    static VERDICTS: RefCell<FxHashMap<Key, Rc<[Verdict]>>> = RefCell::default();
+    /// Keyed by the schema node, whether `self` is the whole object, which of its rules (a bit
+    /// per position) and the value, written as one text (see [`verdicts`]).
+    static VERDICTS: RefCell<FxHashMap<Box<str>, Rc<[Verdict]>>> = RefCell::default();
+    /// The key being written: a lookup allocates nothing, only an insertion does.
+    static SCRATCH: RefCell<String> = RefCell::default();
     /// Per schema node: (hits, misses). Values under some nodes never repeat (a route rule
     /// names its backends): writing their keys would cost as much as evaluating the rules.
     static TALLY: RefCell<FxHashMap<u64, (u32, u32)>> = RefCell::default();
@@ -75,24 +75,35 @@ pub fn verdicts(
         return evaluate().into();
     };
     let id = schema.memo_id();
-    let mut text = String::new();
-    if id == 0 || !worth_remembering(id) || !write_read_key(node, schema, root, &mut text) {
+    if id == 0 || !worth_remembering(id) {
         return evaluate().into();
     }
-    let key = (id, root, mask, text.into_boxed_str());
-    let found = VERDICTS.with(|v| v.borrow().get(&key).cloned());
-    count(id, found.is_some());
-    if let Some(found) = found {
-        return found;
-    }
-    let verdicts: Rc<[Verdict]> = evaluate().into();
-    VERDICTS.with(|v| {
-        let mut table = v.borrow_mut();
-        if table.len() >= MAX_ENTRIES {
-            table.clear();
-        }
-        table.insert(key, verdicts.clone());
-    });
+    // `evaluate` never comes back here, but the buffer is taken out rather than borrowed, so
+    // that nothing could ever find it borrowed.
+    let mut key = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    key.clear();
+    push_decimal(&mut key, id);
+    key.push(if root { 'r' } else { ':' });
+    push_decimal(&mut key, mask);
+    key.push(':');
+    let verdicts = if write_read_key(node, schema, root, &mut key) {
+        let found = VERDICTS.with(|v| v.borrow().get(key.as_str()).cloned());
+        count(id, found.is_some());
+        found.unwrap_or_else(|| {
+            let verdicts: Rc<[Verdict]> = evaluate().into();
+            VERDICTS.with(|v| {
+                let mut table = v.borrow_mut();
+                if table.len() >= MAX_ENTRIES {
+                    table.clear();
+                }
+                table.insert(key.as_str().into(), verdicts.clone());
+            });
+            verdicts
+        })
+    } else {
+        evaluate().into()
+    };
+    SCRATCH.with(|s| *s.borrow_mut() = key);
     verdicts
 }
 

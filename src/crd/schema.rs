@@ -246,6 +246,8 @@ pub struct Schema {
     memo_id: u64,
     /// What this node's rules observe of `self` (computed on first use).
     seen: OnceLock<super::cel::Seen>,
+    /// Positions of the rules that run on a create (computed on first use).
+    create_rules: OnceLock<Box<[usize]>>,
 }
 
 /// Deepest schema nesting compiled (user CRDs are input too; the bundled ones stay under 40).
@@ -316,6 +318,22 @@ impl Schema {
             }
             seen
         })
+    }
+
+    /// Positions of the rules an object's creation runs: a rule reading `oldSelf` runs only
+    /// with `optionalOldSelf`, and a rule dopol cannot compile never runs (the catalog lists it
+    /// once per kind). Filled without holding the cell, as [`RuleSpec::compiled`] is.
+    pub fn create_rules(&self) -> &[usize] {
+        if let Some(positions) = self.create_rules.get() {
+            return positions;
+        }
+        let positions = (self.rules.iter().enumerate())
+            .filter(|(_, rule)| !rule.is_transition() || rule.optional_old_self)
+            .filter(|(_, rule)| rule.compiled().is_ok())
+            .map(|(i, _)| i)
+            .collect();
+        let _ = self.create_rules.set(positions);
+        self.create_rules.get().expect("set above")
     }
 
     /// Whether any `x-kubernetes-validations` rule sits at or below this node.

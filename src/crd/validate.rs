@@ -745,21 +745,22 @@ impl Walk {
         if schema.rules.is_empty() {
             return;
         }
-        // Rules reading `oldSelf` without `optionalOldSelf` do not run on a create; a rule
-        // dopol cannot evaluate is listed once per kind by the catalog. The verdicts of equal
-        // values are remembered; on a miss, rules that hold on the fast path are done and the
-        // others are evaluated in full.
-        let (positions, rules): (Vec<usize>, Vec<_>) = (schema.rules.iter().enumerate())
-            .filter(|(_, rule)| !rule.is_transition() || rule.optional_old_self)
-            .filter_map(|(i, rule)| Some((i, (rule, rule.compiled().as_ref().ok()?))))
-            .unzip();
+        // The verdicts of equal values are remembered; on a miss, rules that hold on the fast
+        // path are done and the others are evaluated in full.
+        let positions = schema.create_rules();
         if positions.is_empty() {
             return;
         }
-        let verdicts = super::memo::verdicts(schema, node, root, &positions, || {
+        let verdicts = super::memo::verdicts(schema, node, root, positions, || {
+            let rules: Vec<_> = (positions.iter())
+                .filter_map(|&i| {
+                    Some((&schema.rules[i], schema.rules[i].compiled().as_ref().ok()?))
+                })
+                .collect();
             evaluate_rules(node, schema, root, &rules)
         });
-        for ((rule, _), verdict) in rules.into_iter().zip(verdicts.iter().cloned()) {
+        for (&position, verdict) in positions.iter().zip(verdicts.iter().cloned()) {
+            let rule = &schema.rules[position];
             // A false rule is reported at its `fieldPath` with its `reason`; an evaluation
             // error always at the rule's node, as an invalid value (`fieldErrorForReason`).
             let (detail, reason, field_path) = match verdict {
