@@ -55,14 +55,14 @@ fn write_outcomes<F, I>(
     table: impl FnOnce(&mut dyn Iterator<Item = I::Item>, Layout, &mut dyn Write) -> io::Result<bool>,
 ) -> io::Result<bool>
 where
-    F: Fn(u32) -> I,
-    I: IntoIterator<Item: serde::Serialize>,
+    F: Fn(u32) -> I + Sync,
+    I: IntoIterator<Item: serde::Serialize> + Send,
 {
     match format {
-        ReportFormat::Json => crate::render::write_json(out, list).map(|()| true),
+        ReportFormat::Json => crate::render::json::write_lazy(out, list).map(|()| true),
         ReportFormat::Yaml => crate::render::write_yaml(out, list).map(|()| true),
         ReportFormat::Table | ReportFormat::Wide => {
-            table(&mut list.iter(), session::table_layout(format), out)
+            table(&mut list.par_iter(), session::table_layout(format), out)
         }
     }
 }

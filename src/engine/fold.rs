@@ -96,7 +96,7 @@ impl std::ops::Deref for EffectiveRule {
 pub type Effective<'m> = BTreeMap<&'m str, EffectiveRule>;
 
 /// What happened to a rule at one fold step. The last event about a rule is its outcome.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RuleEvent {
     /// The rule entered `E`.
     Added,

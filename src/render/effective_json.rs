@@ -21,23 +21,6 @@ fn push_str(out: &mut Vec<u8>, s: &str) {
     push_joined(out, &[s]);
 }
 
-/// Appends pretty JSON of `value` whose first line continues the current line and whose other
-/// lines are indented by `indent` more spaces.
-fn push_pretty<T: serde::Serialize>(out: &mut Vec<u8>, value: &T, indent: &str) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(256);
-    serde_json::to_writer_pretty(&mut buffer, value).map_err(io::Error::other)?;
-    let mut lines = buffer.split(|&b| b == b'\n');
-    if let Some(first) = lines.next() {
-        out.extend_from_slice(first);
-    }
-    for line in lines {
-        out.push(b'\n');
-        out.extend_from_slice(indent.as_bytes());
-        out.extend_from_slice(line);
-    }
-    Ok(())
-}
-
 /// The `"rules": {...},\n "sources": [...]` part of an item, indented as inside `items`.
 fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(512);
@@ -47,7 +30,7 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
         out.extend_from_slice(b"        ");
         push_str(&mut out, rule.key);
         out.extend_from_slice(b": {\n          \"value\": ");
-        push_pretty(&mut out, rule.value, "          ")?;
+        crate::render::json::push_pretty(&mut out, rule.value, 5)?;
         out.extend_from_slice(b",\n          \"source\": ");
         push_str(&mut out, rule.source);
         out.extend_from_slice(b",\n          \"origins\": [");
@@ -147,7 +130,7 @@ const ITEMS_PER_BUFFER: usize = 256;
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
     if report.items.is_empty() {
         let empty: [(); 0] = [];
-        return crate::render::write_json_list(out, "EffectivePolicyList", &empty);
+        return crate::render::json::write_items(out, "EffectivePolicyList", &empty);
     }
     // The first and the last item of each fold.
     let mut first = vec![u32::MAX; report.fold_count()];

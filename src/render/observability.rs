@@ -11,10 +11,10 @@ use crate::words::{counted, counted_as};
 use std::fmt::Write as _;
 use std::io;
 
-fn join_short(locators: &[String]) -> String {
+fn join_short(locators: &[impl AsRef<str>]) -> String {
     locators
         .iter()
-        .map(|l| short(l))
+        .map(|l| short(l.as_ref()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -50,8 +50,8 @@ pub fn compact_path(id: &str) -> String {
 /// then rule outcomes; writes nothing and returns `false` when there is no policy. Each
 /// policy's status is read once, as it comes, so a caller can build them one at a time and drop
 /// each after it (the rows are small; the outcomes behind them are not).
-pub fn status_table(
-    items: impl IntoIterator<Item = PolicyStatus>,
+pub fn status_table<'a>(
+    items: impl IntoIterator<Item = PolicyStatus<'a>>,
     layout: Layout,
     out: &mut dyn io::Write,
 ) -> io::Result<bool> {
@@ -80,8 +80,8 @@ pub fn status_table(
         add_conflicts(&mut conflicts, &item, layout, &mut last_conflict);
         for rule in &item.rules {
             rules.add_row(vec![
-                blank_if_same(layout, &mut last_rule, short(&item.policy)),
-                rule.key.clone(),
+                blank_if_same(layout, &mut last_rule, short(item.policy)),
+                rule.key.to_string(),
                 outcome_summary(&rule.outcomes),
             ]);
         }
@@ -100,7 +100,7 @@ pub fn status_table(
 }
 
 /// A policy's row of the conditions table.
-fn condition_row(item: &PolicyStatus) -> Vec<String> {
+fn condition_row(item: &PolicyStatus<'_>) -> Vec<String> {
     let accepted = &item.conditions[0];
     // The last condition after Accepted: Enforced (Kuadrant), Attached (kgateway),
     // Overridden rather than Merged when an Envoy Gateway policy has both.
@@ -111,7 +111,7 @@ fn condition_row(item: &PolicyStatus) -> Vec<String> {
     };
     vec![
         item.policy_kind.to_string(),
-        short(&item.policy).to_string(),
+        short(item.policy).to_string(),
         accepted.status.to_string(),
         status.to_string(),
         reason.to_string(),
@@ -120,7 +120,7 @@ fn condition_row(item: &PolicyStatus) -> Vec<String> {
 }
 
 /// `effective ×3, overridden ×1`, or `on no path`.
-fn outcome_summary(outcomes: &[PathOutcome]) -> String {
+fn outcome_summary(outcomes: &[PathOutcome<'_>]) -> String {
     let counts = outcome_counts(outcomes);
     if counts.is_empty() {
         return "on no path".to_string();
@@ -134,7 +134,7 @@ fn outcome_summary(outcomes: &[PathOutcome]) -> String {
 
 /// The targets a policy lost to another policy of its kind (per-ancestor `conflictedBy`),
 /// with the holder and why it came first.
-fn add_conflicts(table: &mut Table, item: &PolicyStatus, layout: Layout, last: &mut String) {
+fn add_conflicts(table: &mut Table, item: &PolicyStatus<'_>, layout: Layout, last: &mut String) {
     let notes = item
         .ancestors
         .iter()
@@ -147,7 +147,7 @@ fn add_conflicts(table: &mut Table, item: &PolicyStatus, layout: Layout, last: &
         }
         seen.push(note);
         table.add_row(vec![
-            blank_if_same(layout, last, short(&item.policy)),
+            blank_if_same(layout, last, short(item.policy)),
             note.target.clone(),
             short(&note.winner).to_string(),
             note.why.clone(),
@@ -221,7 +221,7 @@ pub fn overridden_table<'m>(
 }
 
 /// `dopol reach` as text.
-pub fn reach_text(report: &ReachReport, layout: Layout) -> String {
+pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
     let mut out = String::new();
     let subject = match &report.rule {
         Some(key) => format!("rule {key} of {}", short(&report.policy)),
@@ -258,11 +258,10 @@ pub fn reach_text(report: &ReachReport, layout: Layout) -> String {
             let by = lost
                 .outcome
                 .reason
-                .clone()
-                .unwrap_or_else(|| join_short(&lost.outcome.by));
+                .map_or_else(|| join_short(&lost.outcome.by), str::to_string);
             table.add_row(vec![
-                blank_if_same(layout, &mut last_path, &compact_path(&lost.outcome.path_id)),
-                lost.key.clone(),
+                blank_if_same(layout, &mut last_path, &compact_path(lost.outcome.path_id)),
+                lost.key.to_string(),
                 lost.outcome.outcome.to_string(),
                 by,
             ]);

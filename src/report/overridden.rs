@@ -3,7 +3,9 @@
 
 use super::status::lost;
 use crate::engine::observed::Observed;
+use crate::engine::outcomes::Outcome;
 use crate::report::filter::Filters;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -52,22 +54,28 @@ pub fn lost_rules<'m>(
         Vec<&'a str>,
         Option<&'a str>,
     );
-    let mut groups: BTreeMap<Group<'_>, Vec<u32>> = BTreeMap::new();
-    let p = &model.policies[policy as usize];
+    // Grouped first by what the fold recorded, which costs no allocation per observation,
+    // then by the report's key (events whose winners differ only in order are one group).
+    let mut events: FxHashMap<(u16, &str, &Outcome), Vec<u32>> = FxHashMap::default();
     for observation in observed.observations(policy) {
-        if !lost(observation.outcome)
-            || !filters.shows_path(model, &engine.topology.paths[observation.path as usize])
+        if lost(observation.outcome)
+            && filters.shows_path(model, &engine.topology.paths[observation.path as usize])
         {
-            continue;
+            let event = (observation.block, observation.key, observation.outcome);
+            events.entry(event).or_default().push(observation.path);
         }
-        let key = (
-            p.blocks[observation.block as usize].kind.as_str(),
-            observation.key,
-            observation.outcome.as_str(),
-            observed.locators(&observation.outcome.by()),
-            observation.outcome.reason(),
+    }
+    let p = &model.policies[policy as usize];
+    let mut groups: BTreeMap<Group<'_>, Vec<u32>> = BTreeMap::new();
+    for ((block, key, outcome), paths) in events {
+        let group = (
+            p.blocks[block as usize].kind.as_str(),
+            key,
+            outcome.as_str(),
+            observed.locators(&outcome.by()),
+            outcome.reason(),
         );
-        groups.entry(key).or_default().push(observation.path);
+        groups.entry(group).or_default().extend(paths);
     }
     groups
         .into_iter()

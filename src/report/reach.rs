@@ -50,17 +50,17 @@ pub struct ReachedGateway {
 
 /// A rule of the policy that lost on a path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LostOutcome {
+pub struct LostOutcome<'a> {
     /// Rule key.
-    pub key: String,
+    pub key: &'a str,
     /// Outcome.
     #[serde(flatten)]
-    pub outcome: PathOutcome,
+    pub outcome: PathOutcome<'a>,
 }
 
 /// `PolicyReach`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ReachReport {
+pub struct ReachReport<'a> {
     /// `apiVersion`.
     #[serde(rename = "apiVersion")]
     pub api_version: &'static str,
@@ -81,17 +81,17 @@ pub struct ReachReport {
     /// Where it is effective.
     pub effective: Vec<ReachedGateway>,
     /// Where its rules lost, in path order.
-    pub lost: Vec<LostOutcome>,
+    pub lost: Vec<LostOutcome<'a>>,
 }
 
 /// Builds the reach of `policy` (or of its rule `key`).
 /// Only the paths `filters` shows count (`-n`: paths whose route or Gateway is in the namespace).
-pub fn build(
-    observed: &Observed<'_, '_>,
+pub fn build<'a>(
+    observed: &'a Observed<'_, '_>,
     policy: u32,
     key: Option<&str>,
     filters: &Filters,
-) -> ReachReport {
+) -> ReachReport<'a> {
     let engine = observed.engine;
     let model = engine.model;
     let topology = engine.topology;
@@ -120,7 +120,7 @@ pub fn build(
                 .push(observation.key.to_string());
         } else {
             lost.push(LostOutcome {
-                key: observation.key.to_string(),
+                key: observation.key,
                 outcome: path_outcome(observed, observation),
             });
         }

@@ -11,40 +11,40 @@ pub use crate::policy::evaluator::{AncestorStatus, Condition, PolicyConditions};
 
 /// One rule outcome on one path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PathOutcome {
+pub struct PathOutcome<'a> {
     /// The path id.
     #[serde(rename = "pathId")]
-    pub path_id: String,
+    pub path_id: &'a str,
     /// `effective`, `superseded`, `overridden`, `deactivated`, `not-applied`.
     pub outcome: &'static str,
     /// Locators of the deciding policies.
-    pub by: Vec<String>,
+    pub by: Vec<&'a str>,
     /// Why, for `not-applied`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub reason: Option<&'a str>,
 }
 
 /// A rule and its outcomes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RuleStatus {
+pub struct RuleStatus<'a> {
     /// Rule key.
-    pub key: String,
+    pub key: &'a str,
     /// Outcomes in path order.
-    pub outcomes: Vec<PathOutcome>,
+    pub outcomes: Vec<PathOutcome<'a>>,
 }
 
 /// A policy's status.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PolicyStatus {
+pub struct PolicyStatus<'a> {
     /// Locator.
-    pub policy: String,
+    pub policy: &'a str,
     /// Top-level conditions (Kuadrant: `Accepted`, then `Enforced` for accepted policies).
     pub conditions: Vec<Condition>,
     /// Per-ancestor conditions, for families whose controllers write them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ancestors: Option<Vec<AncestorStatus>>,
     /// Every rule key of the policy, sorted.
-    pub rules: Vec<RuleStatus>,
+    pub rules: Vec<RuleStatus<'a>>,
     /// Index into `Model::policies` (not serialized).
     #[serde(skip)]
     pub index: u32,
@@ -54,20 +54,15 @@ pub struct PolicyStatus {
 }
 
 /// Converts an outcome to its report form.
-pub fn path_outcome(observed: &Observed<'_, '_>, observation: &Observation<'_>) -> PathOutcome {
+pub fn path_outcome<'a>(
+    observed: &'a Observed<'_, '_>,
+    observation: &Observation<'a>,
+) -> PathOutcome<'a> {
     PathOutcome {
-        path_id: observed
-            .engine
-            .topology
-            .path_id(observation.path as usize)
-            .to_string(),
+        path_id: observed.engine.topology.path_id(observation.path as usize),
         outcome: observation.outcome.as_str(),
-        by: observed
-            .locators(&observation.outcome.by())
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-        reason: observation.outcome.reason().map(str::to_string),
+        by: observed.locators(&observation.outcome.by()),
+        reason: observation.outcome.reason(),
     }
 }
 
@@ -100,10 +95,14 @@ pub fn order(observed: &Observed<'_, '_>, filters: &Filters) -> Vec<u32> {
 }
 
 /// The status of one policy, with the outcomes on the paths passing the filters.
-pub fn policy_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> PolicyStatus {
+pub fn policy_status<'a>(
+    observed: &'a Observed<'_, '_>,
+    filters: &Filters,
+    p: u32,
+) -> PolicyStatus<'a> {
     let model = observed.engine.model;
     let policy = &model.policies[p as usize];
-    let mut rules: BTreeMap<&str, Vec<PathOutcome>> = policy
+    let mut rules: BTreeMap<&str, Vec<PathOutcome<'a>>> = policy
         .rules()
         .map(|(_, r)| (r.key.as_str(), Vec::new()))
         .collect();
@@ -120,15 +119,12 @@ pub fn policy_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> 
     }
     let status = policy_conditions(observed, p);
     PolicyStatus {
-        policy: policy.locator.clone(),
+        policy: &policy.locator,
         conditions: status.conditions,
         ancestors: status.ancestors,
         rules: rules
             .into_iter()
-            .map(|(key, outcomes)| RuleStatus {
-                key: key.to_string(),
-                outcomes,
-            })
+            .map(|(key, outcomes)| RuleStatus { key, outcomes })
             .collect(),
         index: p,
         policy_kind: policy.kind.kind,
@@ -136,11 +132,11 @@ pub fn policy_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> 
 }
 
 /// `PolicyStatusList` for the machine formats, each policy's status built as it is written
-/// and dropped after it (one policy's outcomes are held at a time, never every policy's).
+/// and dropped after it (a few policies' outcomes are held at a time, never every policy's).
 pub fn stream<'a>(
     observed: &'a Observed<'_, '_>,
     filters: &'a Filters,
-) -> crate::report::LazyList<impl Fn(u32) -> std::iter::Once<PolicyStatus> + 'a> {
+) -> crate::report::LazyList<impl Fn(u32) -> std::iter::Once<PolicyStatus<'a>> + 'a> {
     crate::report::LazyList {
         kind: "PolicyStatusList",
         order: order(observed, filters),
@@ -149,7 +145,7 @@ pub fn stream<'a>(
 }
 
 /// Counts of each outcome, in a fixed order, for summaries.
-pub fn outcome_counts(outcomes: &[PathOutcome]) -> Vec<(&'static str, usize)> {
+pub fn outcome_counts(outcomes: &[PathOutcome<'_>]) -> Vec<(&'static str, usize)> {
     [
         "effective",
         "superseded",
