@@ -59,7 +59,10 @@ fn windows(value: &Node) -> BTreeMap<u64, &str> {
 }
 
 /// Finds merge overrides that replaced limits with rates over other windows.
-pub fn check(observed: &Observed<'_, '_>, owns: &dyn Fn(&Policy) -> bool) -> Vec<Diagnostic> {
+pub fn check(
+    observed: &Observed<'_, '_>,
+    owns: &(dyn Fn(&Policy) -> bool + Sync),
+) -> Vec<Diagnostic> {
     let model = observed.engine.model;
     let mut seen: BTreeSet<(u32, u32, String)> = BTreeSet::new();
     let mut diagnostics = Vec::new();

@@ -13,6 +13,7 @@ use crate::report::status::conditions;
 use crate::source::Span;
 use crate::topology::Topology;
 use crate::topology::targets::Target;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// Documentation of the outcome codes.
@@ -37,66 +38,68 @@ pub const DOCS: &[CheckDoc] = &[
     },
 ];
 
-/// DPL4001 and DPL4002 per accepted policy; DPL4003 per default rule.
-pub fn check(observed: &Observed<'_, '_>, owns: &dyn Fn(&Policy) -> bool) -> Vec<Diagnostic> {
+/// DPL4001 and DPL4002 per accepted policy; DPL4003 per default rule. Policies are checked on
+/// every core (each reads only its own outcomes), their findings kept in policy order.
+pub fn check(
+    observed: &Observed<'_, '_>,
+    owns: &(dyn Fn(&Policy) -> bool + Sync),
+) -> Vec<Diagnostic> {
     let model = observed.engine.model;
+    let per_policy: Vec<Vec<Diagnostic>> = (0..model.policies.len() as u32)
+        .into_par_iter()
+        .filter(|&index| owns(&model.policies[index as usize]))
+        .map(|index| policy_findings(observed, index))
+        .collect();
+    per_policy.concat()
+}
+
+/// The findings of policy `index`.
+fn policy_findings(observed: &Observed<'_, '_>, index: u32) -> Vec<Diagnostic> {
+    let policy = &observed.engine.model.policies[index as usize];
+    let Some(&target) = observed.engine.topology.targets.of_policy[index as usize].first() else {
+        return Vec::new();
+    };
+    let Some(condition) = conditions(observed, index)
+        .into_iter()
+        .find(|c| c.kind == "Enforced")
+    else {
+        return Vec::new();
+    };
+    match condition.reason {
+        "Overridden" => return vec![overridden(policy, target, &condition.message)],
+        "Unknown" => return vec![unreachable(observed, index, target)],
+        _ => {}
+    }
+    // DPL4003: default rules that never win.
     let mut diagnostics = Vec::new();
-    for (index, policy) in model.policies.iter().enumerate() {
-        if !owns(policy) {
+    let mut per_rule: BTreeMap<(u16, &str), (usize, usize)> = BTreeMap::new();
+    for observation in observed.observations(index) {
+        let entry = per_rule
+            .entry((observation.block, observation.key))
+            .or_default();
+        entry.0 += 1;
+        if matches!(observation.outcome, RuleEvent::Superseded { .. }) {
+            entry.1 += 1;
+        }
+    }
+    for ((block, key), (paths, superseded)) in per_rule {
+        let block = &policy.blocks[block as usize];
+        if block.kind == BlockKind::Overrides || paths == 0 || superseded != paths {
             continue;
         }
-        let index = index as u32;
-        let Some(&target) = observed.engine.topology.targets.of_policy[index as usize].first()
-        else {
-            continue;
-        };
-        let Some(condition) = conditions(observed, index)
-            .into_iter()
-            .find(|c| c.kind == "Enforced")
-        else {
-            continue;
-        };
-        match condition.reason {
-            "Overridden" => {
-                diagnostics.push(overridden(policy, target, &condition.message));
-                continue;
-            }
-            "Unknown" => {
-                diagnostics.push(unreachable(observed, index, target));
-                continue;
-            }
-            _ => {}
-        }
-        // DPL4003: default rules that never win.
-        let mut per_rule: BTreeMap<(u16, &str), (usize, usize)> = BTreeMap::new();
-        for observation in observed.observations(index) {
-            let entry = per_rule
-                .entry((observation.block, observation.key))
-                .or_default();
-            entry.0 += 1;
-            if matches!(observation.outcome, RuleEvent::Superseded { .. }) {
-                entry.1 += 1;
-            }
-        }
-        for ((block, key), (paths, superseded)) in per_rule {
-            let block = &policy.blocks[block as usize];
-            if block.kind == BlockKind::Overrides || paths == 0 || superseded != paths {
-                continue;
-            }
-            let rule = block.rule(key).expect("observed rules come from the block");
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::DefaultSupersededEverywhere,
-                    format!(
-                        "default rule `{key}` of {} is superseded on every path where it applies ({})",
-                        policy.display(),
-                        crate::words::counted(paths, "path")
-                    ),
-                )
-                .with_label(rule.key_span, "never effective")
-                .with_object(policy.display()),
-            );
-        }
+        let rule = block.rule(key).expect("observed rules come from the block");
+        diagnostics.push(
+            Diagnostic::new(
+                Code::DefaultSupersededEverywhere,
+                format!(
+                    "default rule `{key}` of {} is superseded on every path where it applies ({})",
+                    policy.display(),
+                    crate::words::counted(paths, "path")
+                ),
+            )
+            .with_label(rule.key_span, "never effective")
+            .with_object(policy.display()),
+        );
     }
     diagnostics
 }
