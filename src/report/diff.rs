@@ -17,6 +17,7 @@ use crate::engine::fold::Effective;
 use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::yaml::Node;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use serde::ser::SerializeStruct;
@@ -305,7 +306,8 @@ fn conditions_by_locator(
     filters: &DiffFilters,
 ) -> BTreeMap<String, Vec<Condition>> {
     let model = observed.engine.model;
-    (0..model.policies.len() as u32)
+    let conditions: Vec<(String, Vec<Condition>)> = (0..model.policies.len() as u32)
+        .into_par_iter()
         .filter(|&p| filters.shows_policy(model, p))
         .map(|p| {
             (
@@ -313,7 +315,8 @@ fn conditions_by_locator(
                 conditions(observed, p),
             )
         })
-        .collect()
+        .collect();
+    conditions.into_iter().collect()
 }
 
 /// Compares two evaluated sides, keeping what the filters show. Paths are visited in the new
@@ -325,16 +328,13 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     filters: &DiffFilters,
 ) -> DiffReport<'a> {
     let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
-    let old_index: FxHashMap<&str, usize> = old_ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.as_str(), i))
-        .collect();
-    let new_index: FxHashMap<&str, usize> = new_ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.as_str(), i))
-        .collect();
+    let index = |ids: &'a [String]| -> FxHashMap<&'a str, usize> {
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect()
+    };
+    let (old_index, new_index) = rayon::join(|| index(old_ids), || index(new_ids));
     // Each path once: the new side's, then those only the old side has.
     let pairs: Vec<(Option<usize>, Option<usize>)> = (0..new_ids.len())
         .map(|n| (old_index.get(new_ids[n].as_str()).copied(), Some(n)))
@@ -354,7 +354,27 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         (None, None) => false,
     };
     let pairs: Vec<_> = pairs.into_iter().filter(|&pair| shown(pair)).collect();
-    let changes = rule_changes(old, new, &pairs, filters);
+    // The rule changes, the scope of the paths and each side's conditions do not depend on
+    // each other: they are computed at the same time.
+    let universe = || {
+        Universe::new(
+            new_ids.iter().map(String::as_str).chain(
+                old_ids
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|id| !new_index.contains_key(id)),
+            ),
+        )
+    };
+    let ((changes, universe), (old_status, new_status)) = rayon::join(
+        || rayon::join(|| rule_changes(old, new, &pairs, filters), universe),
+        || {
+            rayon::join(
+                || conditions_by_locator(old, filters),
+                || conditions_by_locator(new, filters),
+            )
+        },
+    );
     let paths: Vec<PathChange> = pairs
         .iter()
         .filter_map(|&(o, n)| match (o, n) {
@@ -365,10 +385,6 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         .map(|(path_id, change)| PathChange { path_id, change })
         .collect();
 
-    let (old_status, new_status) = (
-        conditions_by_locator(old, filters),
-        conditions_by_locator(new, filters),
-    );
     let policies: BTreeSet<&String> = old_status.keys().chain(new_status.keys()).collect();
     let status = policies
         .into_iter()
@@ -386,14 +402,7 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         changes,
         paths,
         status,
-        universe: Universe::new(
-            new_ids.iter().map(String::as_str).chain(
-                old_ids
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|id| !new_index.contains_key(id)),
-            ),
-        ),
+        universe,
     }
 }
 
@@ -412,75 +421,86 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
     let old_effective = effective_by_path(old);
     let new_effective = effective_by_path(new);
-    let mut diffs: FxHashMap<(*const Node, *const Node), String> = FxHashMap::default();
-    let mut changes = Vec::new();
-    for &(o, n) in pairs {
-        let path_id = n.map_or_else(
-            || old_ids[o.expect("one side has the path")].as_str(),
-            |n| new_ids[n].as_str(),
-        );
-        let before_kinds = o.map_or(&[][..], |o| old_effective[o].as_slice());
-        let after_kinds = n.map_or(&[][..], |n| new_effective[n].as_slice());
-        for (kind, _) in kinds.iter().enumerate() {
-            if !shows_kind_index(registry, &filters.new.kinds, kind) {
-                continue;
-            }
-            let find = |list: &[(usize, &'a Effective<'_>)]| {
-                list.iter().find(|(k, _)| *k == kind).map(|(_, e)| *e)
-            };
-            let (before, after) = (find(before_kinds), find(after_kinds));
-            if before.is_none() && after.is_none() {
-                continue;
-            }
-            let keys: BTreeSet<&'a str> = before
-                .iter()
-                .flat_map(|e| e.keys().copied())
-                .chain(after.iter().flat_map(|e| e.keys().copied()))
-                .collect();
-            for key in keys {
-                let b = before.and_then(|e| version(old_model, e, key));
-                let a = after.and_then(|e| version(new_model, e, key));
-                let (change, value_changed, source_changed) = match (&b, &a) {
-                    (None, Some(_)) => (ChangeKind::Added, false, false),
-                    (Some(_), None) => (ChangeKind::Removed, false, false),
-                    (Some(b), Some(a)) => {
-                        let value_changed = !b.value.same_value(a.value);
-                        let source_changed = b.source != a.source;
-                        if !value_changed && !source_changed && b.origins == a.origins {
-                            continue;
-                        }
-                        (ChangeKind::Changed, value_changed, source_changed)
+    // Paths are compared on every core, a chunk at a time, each chunk with its own memo of
+    // value diffs; the chunks' changes are joined in path order.
+    let per_chunk: Vec<Vec<RuleChange<'a>>> = pairs
+        .par_chunks(PAIRS_PER_TASK)
+        .map(|pairs| {
+            let mut diffs: FxHashMap<(*const Node, *const Node), String> = FxHashMap::default();
+            let mut changes = Vec::new();
+            for &(o, n) in pairs {
+                let path_id = n.map_or_else(
+                    || old_ids[o.expect("one side has the path")].as_str(),
+                    |n| new_ids[n].as_str(),
+                );
+                let before_kinds = o.map_or(&[][..], |o| old_effective[o].as_slice());
+                let after_kinds = n.map_or(&[][..], |n| new_effective[n].as_slice());
+                for (kind, _) in kinds.iter().enumerate() {
+                    if !shows_kind_index(registry, &filters.new.kinds, kind) {
+                        continue;
                     }
-                    (None, None) => continue,
-                };
-                let value_diff = match (&b, &a) {
-                    (Some(b), Some(a)) if value_changed => Some(
-                        diffs
-                            .entry((b.value as *const Node, a.value as *const Node))
-                            .or_insert_with(|| value_diff(b.value, a.value))
-                            .clone(),
-                    ),
-                    _ => None,
-                };
-                let change = RuleChange {
-                    policy_kind: kinds[kind],
-                    path_id,
-                    key,
-                    change,
-                    before: b,
-                    after: a,
-                    value_changed,
-                    source_changed,
-                    value_diff,
-                };
-                if filters.shows_change(&change) {
-                    changes.push(change);
+                    let find = |list: &[(usize, &'a Effective<'_>)]| {
+                        list.iter().find(|(k, _)| *k == kind).map(|(_, e)| *e)
+                    };
+                    let (before, after) = (find(before_kinds), find(after_kinds));
+                    if before.is_none() && after.is_none() {
+                        continue;
+                    }
+                    let keys: BTreeSet<&'a str> = before
+                        .iter()
+                        .flat_map(|e| e.keys().copied())
+                        .chain(after.iter().flat_map(|e| e.keys().copied()))
+                        .collect();
+                    for key in keys {
+                        let b = before.and_then(|e| version(old_model, e, key));
+                        let a = after.and_then(|e| version(new_model, e, key));
+                        let (change, value_changed, source_changed) = match (&b, &a) {
+                            (None, Some(_)) => (ChangeKind::Added, false, false),
+                            (Some(_), None) => (ChangeKind::Removed, false, false),
+                            (Some(b), Some(a)) => {
+                                let value_changed = !b.value.same_value(a.value);
+                                let source_changed = b.source != a.source;
+                                if !value_changed && !source_changed && b.origins == a.origins {
+                                    continue;
+                                }
+                                (ChangeKind::Changed, value_changed, source_changed)
+                            }
+                            (None, None) => continue,
+                        };
+                        let value_diff = match (&b, &a) {
+                            (Some(b), Some(a)) if value_changed => Some(
+                                diffs
+                                    .entry((b.value as *const Node, a.value as *const Node))
+                                    .or_insert_with(|| value_diff(b.value, a.value))
+                                    .clone(),
+                            ),
+                            _ => None,
+                        };
+                        let change = RuleChange {
+                            policy_kind: kinds[kind],
+                            path_id,
+                            key,
+                            change,
+                            before: b,
+                            after: a,
+                            value_changed,
+                            source_changed,
+                            value_diff,
+                        };
+                        if filters.shows_change(&change) {
+                            changes.push(change);
+                        }
+                    }
                 }
             }
-        }
-    }
-    changes
+            changes
+        })
+        .collect();
+    per_chunk.concat()
 }
+
+/// Paths one task of [`rule_changes`] compares.
+const PAIRS_PER_TASK: usize = 2048;
 
 struct VersionView<'v, 'a>(&'v RuleVersion<'a>);
 
