@@ -2,6 +2,7 @@
 //! and `reach`.
 
 use crate::diag::Diagnostic;
+use crate::engine::fold::RuleRef;
 use crate::engine::outcomes::Outcome;
 use crate::engine::{EffectiveEntry, Engine, PathOutcomes, SharedFolds};
 
@@ -61,27 +62,33 @@ impl<'e, 'm> Observed<'e, 'm> {
 
     /// Every outcome of `policy`'s rules, in path order (then rule order).
     pub fn observations(&self, policy: u32) -> Vec<Observation<'_>> {
-        let model = self.engine.model;
-        let mut found = Vec::new();
-        for &index in &self.entries_of_policy[policy as usize] {
-            let (entry, fold) = self.entry(index);
-            // Outcomes are sorted by rule, so by policy first.
-            let start = fold.outcomes.partition_point(|(r, _)| r.policy < policy);
-            let end = fold.outcomes.partition_point(|(r, _)| r.policy <= policy);
-            for (rule, outcome) in &fold.outcomes[start..end] {
-                let key = model.policies[policy as usize].blocks[rule.block as usize].rules
-                    [rule.rule as usize]
+        let blocks = &self.engine.model.policies[policy as usize].blocks;
+        self.outcomes_of(policy)
+            .map(|(path, rule, outcome)| Observation {
+                path,
+                block: rule.block,
+                key: blocks[rule.block as usize].rules[rule.rule as usize]
                     .key
-                    .as_str();
-                found.push(Observation {
-                    path: entry.path,
-                    block: rule.block,
-                    key,
-                    outcome,
-                });
-            }
-        }
-        found
+                    .as_str(),
+                outcome,
+            })
+            .collect()
+    }
+
+    /// What [`Observed::observations`] lists, as the folds record it (path, rule, outcome),
+    /// without collecting it.
+    pub fn outcomes_of(&self, policy: u32) -> impl Iterator<Item = (u32, RuleRef, &Outcome)> {
+        self.entries_of_policy[policy as usize]
+            .iter()
+            .flat_map(move |&index| {
+                let (entry, fold) = self.entry(index);
+                // Outcomes are sorted by rule, so by policy first.
+                let start = fold.outcomes.partition_point(|(r, _)| r.policy < policy);
+                let end = fold.outcomes.partition_point(|(r, _)| r.policy <= policy);
+                fold.outcomes[start..end]
+                    .iter()
+                    .map(move |(rule, outcome)| (entry.path, *rule, outcome))
+            })
     }
 
     /// Locators of policy indices, sorted.

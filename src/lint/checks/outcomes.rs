@@ -14,7 +14,6 @@ use crate::source::Span;
 use crate::topology::Topology;
 use crate::topology::targets::Target;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 
 /// Documentation of the outcome codes.
 pub const DOCS: &[CheckDoc] = &[
@@ -70,24 +69,39 @@ fn policy_findings(observed: &Observed<'_, '_>, index: u32) -> Vec<Diagnostic> {
         "Unknown" => return vec![unreachable(observed, index, target)],
         _ => {}
     }
-    // DPL4003: default rules that never win.
-    let mut diagnostics = Vec::new();
-    let mut per_rule: BTreeMap<(u16, &str), (usize, usize)> = BTreeMap::new();
-    for observation in observed.observations(index) {
-        let entry = per_rule
-            .entry((observation.block, observation.key))
-            .or_default();
-        entry.0 += 1;
-        if matches!(observation.outcome, RuleEvent::Superseded { .. }) {
-            entry.1 += 1;
+    // DPL4003: default rules that never win. Counted per rule (block by block) straight from
+    // the folds, then reported in (block, key) order.
+    let first_rule: Vec<usize> = (policy.blocks.iter())
+        .scan(0, |next, block| {
+            let first = *next;
+            *next += block.rules.len();
+            Some(first)
+        })
+        .collect();
+    let rule_count = policy.blocks.iter().map(|b| b.rules.len()).sum();
+    let mut counts = vec![(0usize, 0usize); rule_count];
+    for (_, rule, outcome) in observed.outcomes_of(index) {
+        let count = &mut counts[first_rule[rule.block as usize] + rule.rule as usize];
+        count.0 += 1;
+        if matches!(outcome, RuleEvent::Superseded { .. }) {
+            count.1 += 1;
         }
     }
-    for ((block, key), (paths, superseded)) in per_rule {
-        let block = &policy.blocks[block as usize];
-        if block.kind == BlockKind::Overrides || paths == 0 || superseded != paths {
-            continue;
+    let mut never_won: Vec<(usize, &str, usize)> = Vec::new();
+    for (b, block) in policy.blocks.iter().enumerate() {
+        for (r, rule) in block.rules.iter().enumerate() {
+            let (paths, superseded) = counts[first_rule[b] + r];
+            if block.kind != BlockKind::Overrides && paths > 0 && superseded == paths {
+                never_won.push((b, rule.key.as_str(), paths));
+            }
         }
-        let rule = block.rule(key).expect("observed rules come from the block");
+    }
+    never_won.sort_unstable();
+    let mut diagnostics = Vec::new();
+    for (block, key, paths) in never_won {
+        let rule = policy.blocks[block]
+            .rule(key)
+            .expect("the key is the block's");
         diagnostics.push(
             Diagnostic::new(
                 Code::DefaultSupersededEverywhere,
