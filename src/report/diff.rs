@@ -407,8 +407,8 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
 }
 
 /// The rule changes of the paths `pairs` (old index, new index) of the kinds and policies the
-/// filters show. A value diff is computed once per pair of value nodes: an override that
-/// reaches 10,000 paths is one fold, so one diff.
+/// filters show. A value diff is computed once per pair of value nodes in a chunk of paths: an
+/// override that reaches 10,000 paths is one fold, so one diff per chunk.
 fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     old: &'a Observed<'_, 'o>,
     new: &'a Observed<'_, 'n>,
@@ -454,42 +454,16 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
                     for key in keys {
                         let b = before.and_then(|e| version(old_model, e, key));
                         let a = after.and_then(|e| version(new_model, e, key));
-                        let (change, value_changed, source_changed) = match (&b, &a) {
-                            (None, Some(_)) => (ChangeKind::Added, false, false),
-                            (Some(_), None) => (ChangeKind::Removed, false, false),
-                            (Some(b), Some(a)) => {
-                                let value_changed = !b.value.same_value(a.value);
-                                let source_changed = b.source != a.source;
-                                if !value_changed && !source_changed && b.origins == a.origins {
-                                    continue;
-                                }
-                                (ChangeKind::Changed, value_changed, source_changed)
-                            }
-                            (None, None) => continue,
-                        };
-                        let value_diff = match (&b, &a) {
-                            (Some(b), Some(a)) if value_changed => Some(
-                                diffs
-                                    .entry((b.value as *const Node, a.value as *const Node))
-                                    .or_insert_with(|| value_diff(b.value, a.value))
-                                    .clone(),
-                            ),
-                            _ => None,
-                        };
-                        let change = RuleChange {
-                            policy_kind: kinds[kind],
-                            path_id,
-                            key,
-                            change,
-                            before: b,
-                            after: a,
-                            value_changed,
-                            source_changed,
-                            value_diff,
-                        };
-                        if filters.shows_change(&change) {
-                            changes.push(change);
-                        }
+                        changes.extend(
+                            key_change(b, a, &mut diffs)
+                                .map(|c| RuleChange {
+                                    policy_kind: kinds[kind],
+                                    path_id,
+                                    key,
+                                    ..c
+                                })
+                                .filter(|c| filters.shows_change(c)),
+                        );
                     }
                 }
             }
@@ -501,6 +475,48 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
 
 /// Paths one task of [`rule_changes`] compares.
 const PAIRS_PER_TASK: usize = 2048;
+
+/// How one rule key differs between two versions (`None` when it does not), with no kind, path
+/// or key yet. A value diff is computed once per pair of value nodes (`diffs`).
+fn key_change<'a>(
+    b: Option<RuleVersion<'a>>,
+    a: Option<RuleVersion<'a>>,
+    diffs: &mut FxHashMap<(*const Node, *const Node), String>,
+) -> Option<RuleChange<'a>> {
+    let (change, value_changed, source_changed) = match (&b, &a) {
+        (None, Some(_)) => (ChangeKind::Added, false, false),
+        (Some(_), None) => (ChangeKind::Removed, false, false),
+        (Some(b), Some(a)) => {
+            let value_changed = !b.value.same_value(a.value);
+            let source_changed = b.source != a.source;
+            if !value_changed && !source_changed && b.origins == a.origins {
+                return None;
+            }
+            (ChangeKind::Changed, value_changed, source_changed)
+        }
+        (None, None) => return None,
+    };
+    let value_diff = match (&b, &a) {
+        (Some(b), Some(a)) if value_changed => Some(
+            diffs
+                .entry((b.value as *const Node, a.value as *const Node))
+                .or_insert_with(|| value_diff(b.value, a.value))
+                .clone(),
+        ),
+        _ => None,
+    };
+    Some(RuleChange {
+        policy_kind: "",
+        path_id: "",
+        key: "",
+        change,
+        before: b,
+        after: a,
+        value_changed,
+        source_changed,
+        value_diff,
+    })
+}
 
 struct VersionView<'v, 'a>(&'v RuleVersion<'a>);
 
