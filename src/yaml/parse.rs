@@ -216,20 +216,23 @@ impl ByteOffsets {
     }
 }
 
+/// An open collection. Its children so far are the tail of the builder's shared `items` or
+/// `entries` stack from `base` on, so a collection is allocated once, at its exact size, when
+/// it closes (not grown child by child, then copied).
 enum Frame {
     Seq {
         start: u32,
         end: u32,
         anchor: usize,
         extent: Extent,
-        items: Vec<Node>,
+        base: usize,
     },
     Map {
         start: u32,
         end: u32,
         anchor: usize,
         extent: Extent,
-        entries: Vec<Entry>,
+        base: usize,
         key: Option<Key>,
         merges: Vec<Node>,
     },
@@ -249,6 +252,10 @@ struct Builder<'a> {
     text: &'a str,
     offsets: ByteOffsets,
     stack: Vec<Frame>,
+    /// The items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// The entries of the open mappings, innermost last.
+    entries: Vec<Entry>,
     /// Anchor id → the anchored node and its extent.
     anchors: HashMap<usize, (Node, Extent)>,
     /// What the document's aliases expanded to so far.
@@ -350,16 +357,12 @@ impl Builder<'_> {
         let total = frame.extent_mut();
         *total = total.and(extent);
         match frame {
-            Frame::Seq { items, end, .. } => {
+            Frame::Seq { end, .. } => {
                 *end = (*end).max(node.span.end);
-                items.push(node);
+                self.items.push(node);
             }
             Frame::Map {
-                entries,
-                key,
-                merges,
-                end,
-                ..
+                key, merges, end, ..
             } => match key.take() {
                 None => {
                     let Some(text) = key_text(&node.value) else {
@@ -379,7 +382,7 @@ impl Builder<'_> {
                     if is_merge_key(&k) {
                         merges.push(node);
                     } else {
-                        entries.push(Entry {
+                        self.entries.push(Entry {
                             key: k,
                             value: node,
                         });
@@ -431,14 +434,16 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The mapping whose entries are `self.entries[base..]`, with its merge keys applied.
     fn finish_map(
-        &self,
+        &mut self,
         start: u32,
         end: u32,
-        mut entries: Vec<Entry>,
+        base: usize,
         merges: Vec<Node>,
     ) -> Result<Node, Abort> {
-        check_duplicate_keys(&entries).map_err(|(first, second)| {
+        let entries = &self.entries[base..];
+        check_duplicate_keys(entries).map_err(|(first, second)| {
             Abort(Box::new(
                 Diagnostic::new(
                     Code::YamlSyntax,
@@ -470,14 +475,14 @@ impl Builder<'_> {
             for source in sources {
                 for entry in source.as_map().unwrap_or_default() {
                     if present.insert(entry.key.text.clone()) {
-                        entries.push(entry.clone());
+                        self.entries.push(entry.clone());
                     }
                 }
             }
         }
         Ok(Node {
             span: Span::new(self.source, start, end),
-            value: Value::Map(entries.into()),
+            value: Value::Map(self.entries.drain(base..).collect()),
         })
     }
 
@@ -530,7 +535,7 @@ impl Builder<'_> {
                         end: span.end,
                         anchor,
                         extent: Extent::COLLECTION,
-                        items: Vec::new(),
+                        base: self.items.len(),
                     },
                     span,
                 )?;
@@ -543,7 +548,7 @@ impl Builder<'_> {
                         end: span.end,
                         anchor,
                         extent: Extent::COLLECTION,
-                        entries: Vec::new(),
+                        base: self.entries.len(),
                         key: None,
                         merges: Vec::new(),
                     },
@@ -567,12 +572,12 @@ impl Builder<'_> {
                         end,
                         anchor,
                         extent,
-                        items,
+                        base,
                     }) => {
                         let end = close(end);
                         let node = Node {
                             span: Span::new(self.source, start, end),
-                            value: Value::Seq(items.into()),
+                            value: Value::Seq(self.items.drain(base..).collect()),
                         };
                         (node, anchor, extent)
                     }
@@ -581,11 +586,11 @@ impl Builder<'_> {
                         end,
                         anchor,
                         extent,
-                        entries,
+                        base,
                         merges,
                         ..
                     }) => {
-                        let node = self.finish_map(start, close(end), entries, merges)?;
+                        let node = self.finish_map(start, close(end), base, merges)?;
                         (node, anchor, extent)
                     }
                     None => return Ok(()),
@@ -719,6 +724,8 @@ fn parse_chunk_within(
         text,
         offsets,
         stack: Vec::new(),
+        items: Vec::new(),
+        entries: Vec::new(),
         anchors: HashMap::new(),
         aliased: Extent::default(),
         written: 0,
