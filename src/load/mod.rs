@@ -20,7 +20,8 @@ use crate::yaml;
 use files::{FileTree, RawFile};
 pub use objects::{Identity, KindSpec, LoadStats, Object, ObjectOptions, Timestamp};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
+use std::collections::HashSet;
 use std::io::Read;
 
 /// Everything read from the inputs.
@@ -292,26 +293,66 @@ pub fn load_files(
 }
 
 /// Keeps the first object of each identity and reports the others.
-pub fn dedupe(objects: Vec<Object>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
-    let mut first_index: HashMap<Identity, usize> = HashMap::with_capacity(objects.len());
-    let mut kept: Vec<Object> = Vec::with_capacity(objects.len());
-    for object in objects {
-        let identity = object.identity();
-        if let Some(&index) = first_index.get(&identity) {
-            let first = &kept[index];
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::DuplicateObject,
-                    format!("{identity} is defined more than once; the first definition is used"),
-                )
-                .with_label(object.name_span(), "defined again here")
-                .with_label(first.name_span(), "first defined here")
-                .with_object(identity.to_string()),
-            );
-            continue;
+///
+/// Identities are compared borrowed (no copy per object), and the objects stay where they are
+/// unless there is a duplicate to take out.
+pub fn dedupe(mut objects: Vec<Object>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
+    let mut first_index: FxHashMap<IdentityRef<'_>, usize> = FxHashMap::default();
+    first_index.reserve(objects.len());
+    // (duplicate, first definition), in input order.
+    let mut duplicates: Vec<(usize, usize)> = Vec::new();
+    for (index, object) in objects.iter().enumerate() {
+        match first_index.entry(IdentityRef::of(object)) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                duplicates.push((index, *first.get()))
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(index);
+            }
         }
-        first_index.insert(identity, kept.len());
-        kept.push(object);
     }
-    kept
+    drop(first_index);
+    if duplicates.is_empty() {
+        return objects;
+    }
+    for &(again, first) in &duplicates {
+        let identity = objects[again].identity();
+        diagnostics.push(
+            Diagnostic::new(
+                Code::DuplicateObject,
+                format!("{identity} is defined more than once; the first definition is used"),
+            )
+            .with_label(objects[again].name_span(), "defined again here")
+            .with_label(objects[first].name_span(), "first defined here")
+            .with_object(identity.to_string()),
+        );
+    }
+    let mut dropped = duplicates.iter().map(|&(again, _)| again).peekable();
+    let mut index = 0;
+    objects.retain(|_| {
+        let keep = dropped.next_if_eq(&index).is_none();
+        index += 1;
+        keep
+    });
+    objects
+}
+
+/// An object's [`Identity`], borrowed.
+#[derive(PartialEq, Eq, Hash)]
+struct IdentityRef<'a> {
+    group: &'a str,
+    kind: &'a str,
+    namespace: &'a str,
+    name: &'a str,
+}
+
+impl<'a> IdentityRef<'a> {
+    fn of(object: &'a Object) -> IdentityRef<'a> {
+        IdentityRef {
+            group: &object.group,
+            kind: &object.kind,
+            namespace: object.namespace.as_deref().unwrap_or_default(),
+            name: &object.name,
+        }
+    }
 }
