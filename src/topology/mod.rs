@@ -67,50 +67,20 @@ fn nn(namespace: &str, name: &str) -> String {
     format!("{namespace}/{name}")
 }
 
-impl Topology {
-    /// Why a policy target is in the path to nothing, naming the root cause a user fixes, with
-    /// that cause's span when a finding reports it: `Gateway infra/gw, which no route is attached
-    /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
-    /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
-    /// the route's own finding instead of inventing a cause.
-    pub fn unreached(&self, model: &Model, target: Target) -> (String, Option<Span>) {
-        let described = target.describe(model);
-        let route = match target {
-            Target::Gateway(_) | Target::Listener(..) => {
-                return (format!("{described}, which no route is attached to"), None);
-            }
-            Target::Route(r) | Target::RouteRule(r, _) => r,
-        };
-        if !self.route_listeners[route as usize].is_empty() {
-            return (format!("{described}, which is on no path"), None);
-        }
-        let mut codes: Vec<Code> = self
-            .rejections
-            .iter()
-            .filter(|r| r.route == route)
-            .map(|r| r.reason.code())
-            .collect();
-        codes.sort();
-        codes.dedup();
-        if codes.is_empty() {
-            codes.push(Code::RouteNotAttached);
-        }
-        let route_object = targets::Target::Route(route).describe(model);
-        let root = self
-            .diagnostics
-            .iter()
-            .find(|d| codes.contains(&d.code) && d.object.as_deref() == Some(&route_object))
-            .and_then(Diagnostic::primary_span);
-        let codes: Vec<String> = codes.iter().map(|c| format!("{c} {}", c.name())).collect();
-        let why = format!(
-            "{described}, which is attached to no listener (see {} on the route)",
-            codes.join(", ")
-        );
-        (why, root)
-    }
+/// The paths of the routes and what building them found (see [`Topology`]'s fields).
+struct RoutePaths {
+    paths: Vec<Path>,
+    path_ids: Vec<String>,
+    chains: Vec<Vec<(u32, u32)>>,
+    delegations: Vec<Delegation>,
+    route_listeners: Vec<Vec<(u32, u32)>>,
+    rejections: Vec<Rejection>,
+    diagnostics: Vec<Diagnostic>,
+}
 
-    /// Builds the topology of a model.
-    pub fn build(model: &Model) -> Topology {
+impl RoutePaths {
+    /// Attaches the routes, expands delegation, and lists every path in display order.
+    fn build(model: &Model) -> RoutePaths {
         let mut diagnostics = Vec::new();
         let attachments = attach::attach_routes(model, &mut diagnostics);
         let route_listeners = attachments.route_listeners;
@@ -181,7 +151,84 @@ impl Topology {
         });
         let path_ids = path_ids(model, &chains, &paths);
 
-        let targets = PolicyTargets::resolve(model, &mut diagnostics);
+        RoutePaths {
+            paths,
+            path_ids,
+            chains,
+            delegations: expansion.delegations,
+            route_listeners,
+            rejections: attachments.rejections,
+            diagnostics,
+        }
+    }
+}
+
+impl Topology {
+    /// Why a policy target is in the path to nothing, naming the root cause a user fixes, with
+    /// that cause's span when a finding reports it: `Gateway infra/gw, which no route is attached
+    /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
+    /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
+    /// the route's own finding instead of inventing a cause.
+    pub fn unreached(&self, model: &Model, target: Target) -> (String, Option<Span>) {
+        let described = target.describe(model);
+        let route = match target {
+            Target::Gateway(_) | Target::Listener(..) => {
+                return (format!("{described}, which no route is attached to"), None);
+            }
+            Target::Route(r) | Target::RouteRule(r, _) => r,
+        };
+        if !self.route_listeners[route as usize].is_empty() {
+            return (format!("{described}, which is on no path"), None);
+        }
+        let mut codes: Vec<Code> = self
+            .rejections
+            .iter()
+            .filter(|r| r.route == route)
+            .map(|r| r.reason.code())
+            .collect();
+        codes.sort();
+        codes.dedup();
+        if codes.is_empty() {
+            codes.push(Code::RouteNotAttached);
+        }
+        let route_object = targets::Target::Route(route).describe(model);
+        let root = self
+            .diagnostics
+            .iter()
+            .find(|d| codes.contains(&d.code) && d.object.as_deref() == Some(&route_object))
+            .and_then(Diagnostic::primary_span);
+        let codes: Vec<String> = codes.iter().map(|c| format!("{c} {}", c.name())).collect();
+        let why = format!(
+            "{described}, which is attached to no listener (see {} on the route)",
+            codes.join(", ")
+        );
+        (why, root)
+    }
+
+    /// Builds the topology of a model.
+    ///
+    /// Policy targets depend on the model alone, so they resolve on one core while the routes'
+    /// paths are built and sorted on the other; their findings follow the paths' findings, as
+    /// when the two ran one after the other.
+    pub fn build(model: &Model) -> Topology {
+        let (routes, (targets, target_diagnostics)) = rayon::join(
+            || RoutePaths::build(model),
+            || {
+                let mut diagnostics = Vec::new();
+                let targets = PolicyTargets::resolve(model, &mut diagnostics);
+                (targets, diagnostics)
+            },
+        );
+        let RoutePaths {
+            paths,
+            path_ids,
+            chains,
+            delegations,
+            route_listeners,
+            rejections,
+            mut diagnostics,
+        } = routes;
+        diagnostics.extend(target_diagnostics);
         let mut delegated_only = vec![false; model.routes.len()];
         for chain in &chains {
             for &(route, _) in chain {
@@ -196,9 +243,9 @@ impl Topology {
             paths,
             path_ids,
             chains,
-            delegations: expansion.delegations,
+            delegations,
             route_listeners,
-            rejections: attachments.rejections,
+            rejections,
             targets,
             diagnostics,
         }
