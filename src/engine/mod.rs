@@ -83,6 +83,21 @@ pub struct Engine<'m> {
 /// Marks a fold that no other path shares.
 const SHARED: u32 = u32::MAX;
 
+/// Paths per chunk when finding the distinct folds.
+const FOLD_CHUNK: usize = 4096;
+
+/// What makes two folds one: the lists on a path's four elements, the path when the fold is
+/// its own (else [`SHARED`]), and the kind.
+type FoldKey = ([u32; 4], u32, usize);
+
+/// One chunk's entries (folds numbered within the chunk) and distinct folds, each with the
+/// first path and kind that uses it.
+#[derive(Default)]
+struct ChunkFolds {
+    entries: Vec<EffectiveEntry>,
+    keys: Vec<(FoldKey, (u32, usize))>,
+}
+
 impl<'m> Engine<'m> {
     /// Prepares an engine: each family prepares its evaluation (compiling what it needs) and
     /// reports what it found on the way.
@@ -182,6 +197,9 @@ impl<'m> Engine<'m> {
     /// Runs `run` once per distinct fold (in parallel) and says which one each path and kind
     /// with policies uses: paths whose four elements carry the same lists share one fold when
     /// their family allows it and no delegation chain is involved.
+    ///
+    /// Chunks of paths find their entries and distinct folds on both cores; the folds are then
+    /// numbered across chunks in order of first use, as a single pass in path order would.
     pub fn fold_distinct<T: Send>(
         &self,
         run: impl Fn(u32, usize, &[(Target, Vec<u32>)]) -> T + Sync,
@@ -190,37 +208,33 @@ impl<'m> Engine<'m> {
         let shares: Vec<bool> = (0..kinds)
             .map(|k| self.evaluator(k).shares_folds())
             .collect();
-        let targets = &self.topology.targets;
-        let mut distinct: FxHashMap<([u32; 4], u32, usize), u32> = FxHashMap::default();
+        let chunks: Vec<ChunkFolds> = self
+            .topology
+            .paths
+            .par_chunks(FOLD_CHUNK)
+            .enumerate()
+            .map(|(chunk, paths)| self.chunk_folds(chunk * FOLD_CHUNK, paths, &shares))
+            .collect();
+        let mut distinct: FxHashMap<FoldKey, u32> = FxHashMap::default();
         let mut keys: Vec<(u32, usize)> = Vec::new();
-        // At most one entry per path and kind: reserved at once (pages never written are never
-        // faulted in), not grown by doubling through a few hundred MB on big inputs.
         let mut entries: Vec<EffectiveEntry> =
-            Vec::with_capacity(self.topology.paths.len() * kinds);
-        for (index, path) in self.topology.paths.iter().enumerate() {
-            let elements = self.topology.leaf_elements(path);
-            let chained = path.chain != crate::topology::NO_CHAIN;
-            for (kind, &shared) in shares.iter().enumerate() {
-                let lists = elements.map(|t| targets.list_id(t, kind));
-                if !chained && lists.iter().all(|&id| id == NO_LIST) {
-                    continue;
-                }
-                let own = if shared && !chained {
-                    SHARED
-                } else {
-                    index as u32
-                };
-                let next = keys.len() as u32;
-                let fold = *distinct.entry((lists, own, kind)).or_insert_with(|| {
-                    keys.push((index as u32, kind));
-                    next
-                });
-                entries.push(EffectiveEntry {
-                    path: index as u32,
-                    kind,
-                    fold,
-                });
-            }
+            Vec::with_capacity(chunks.iter().map(|c| c.entries.len()).sum());
+        for chunk in chunks {
+            let global: Vec<u32> = chunk
+                .keys
+                .iter()
+                .map(|&(key, first)| {
+                    let next = keys.len() as u32;
+                    *distinct.entry(key).or_insert_with(|| {
+                        keys.push(first);
+                        next
+                    })
+                })
+                .collect();
+            entries.extend(chunk.entries.into_iter().map(|entry| EffectiveEntry {
+                fold: global[entry.fold as usize],
+                ..entry
+            }));
         }
         let results = keys
             .par_iter()
@@ -230,6 +244,38 @@ impl<'m> Engine<'m> {
             })
             .collect();
         SharedFolds { results, entries }
+    }
+
+    /// The entries of paths `start..` and their distinct folds, numbered in order of first use
+    /// within the chunk.
+    fn chunk_folds(&self, start: usize, paths: &[Path], shares: &[bool]) -> ChunkFolds {
+        let targets = &self.topology.targets;
+        let mut local: FxHashMap<FoldKey, u32> = FxHashMap::default();
+        let mut folds = ChunkFolds::default();
+        for (offset, path) in paths.iter().enumerate() {
+            let index = (start + offset) as u32;
+            let elements = self.topology.leaf_elements(path);
+            let chained = path.chain != crate::topology::NO_CHAIN;
+            for (kind, &shared) in shares.iter().enumerate() {
+                let lists = elements.map(|t| targets.list_id(t, kind));
+                if !chained && lists.iter().all(|&id| id == NO_LIST) {
+                    continue;
+                }
+                let own = if shared && !chained { SHARED } else { index };
+                let key = (lists, own, kind);
+                let next = folds.keys.len() as u32;
+                let fold = *local.entry(key).or_insert_with(|| {
+                    folds.keys.push((key, (index, kind)));
+                    next
+                });
+                folds.entries.push(EffectiveEntry {
+                    path: index,
+                    kind,
+                    fold,
+                });
+            }
+        }
+        folds
     }
 
     /// The effective policy of every path and kind (empty ones left out), in path order then
