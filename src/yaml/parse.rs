@@ -275,6 +275,14 @@ struct Builder<'a> {
 struct Abort(Box<Diagnostic>);
 
 impl Builder<'_> {
+    /// The documents built; the stacks go back to the thread for its next chunk.
+    fn into_documents(mut self) -> Vec<Document> {
+        self.items.clear();
+        self.entries.clear();
+        STACKS.with(|stacks| *stacks.borrow_mut() = (self.items, self.entries));
+        self.documents
+    }
+
     fn span(&self, start: usize, end: usize) -> Span {
         Span::new(
             self.source,
@@ -618,6 +626,9 @@ const MAX_INTERNED_KEY: usize = 48;
 const MAX_INTERNED_KEYS: usize = 4096;
 
 thread_local! {
+    /// A parsing thread's [`Builder`] stacks (items, entries), kept from one chunk to the next
+    /// so that they grow once per thread, not once per document.
+    static STACKS: std::cell::RefCell<(Vec<Node>, Vec<Entry>)> = std::cell::RefCell::default();
     static KEYS: std::cell::RefCell<rustc_hash::FxHashSet<Arc<str>>> =
         std::cell::RefCell::default();
 }
@@ -724,8 +735,8 @@ fn parse_chunk_within(
         text,
         offsets,
         stack: Vec::new(),
-        items: Vec::new(),
-        entries: Vec::new(),
+        items: STACKS.with(|stacks| std::mem::take(&mut stacks.borrow_mut().0)),
+        entries: STACKS.with(|stacks| std::mem::take(&mut stacks.borrow_mut().1)),
         anchors: HashMap::new(),
         aliased: Extent::default(),
         written: 0,
@@ -747,7 +758,7 @@ fn parse_chunk_within(
                 break;
             }
         }
-        return builder.documents;
+        return builder.into_documents();
     }
     let mut builder = new_builder(ByteOffsets::new(chunk, range.start), diagnostics);
     let mut parser = Parser::new_from_str(chunk);
@@ -777,7 +788,7 @@ fn parse_chunk_within(
             }
         }
     }
-    builder.documents
+    builder.into_documents()
 }
 
 /// An error reported at the end of a document (after trailing blanks) is moved back to the
