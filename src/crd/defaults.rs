@@ -91,11 +91,15 @@ fn edit<T: Clone>(shared: &mut Arc<[T]>, f: impl FnOnce(&mut [T]) -> bool) -> bo
     changed
 }
 
-/// Adds the defaults of absent (or pruned-null) properties to `entries` (reallocated only when
-/// one is added); whether any was added.
+/// Adds the defaults of absent (or pruned-null) properties to `entries`; whether any was added.
+///
+/// A property written as `null` gets its default in place; absent ones are appended, in
+/// schema order. When some are appended, the mapping is reallocated once at its new size, its
+/// entries moved over when nothing else holds them (copied otherwise).
 fn add_missing(entries: &mut Arc<[Entry]>, at: Span, schema: &Schema, reserved: &[&str]) -> bool {
     let span = Span::new(at.source, at.start, at.start);
-    let mut out: Option<Vec<Entry>> = None;
+    let mut replaced: Vec<(usize, Entry)> = Vec::new();
+    let mut appended: Vec<Entry> = Vec::new();
     for (name, property) in &schema.properties {
         let Some(default) = &property.default else {
             continue;
@@ -103,13 +107,8 @@ fn add_missing(entries: &mut Arc<[Entry]>, at: Span, schema: &Schema, reserved: 
         if reserved.contains(&&**name) {
             continue;
         }
-        let current: &[Entry] = out.as_deref().unwrap_or(entries);
-        let existing = current.iter().position(|e| *e.key.text == **name);
-        let replace = match existing {
-            None => true,
-            Some(i) => current[i].value.is_null() && !property.nullable,
-        };
-        if !replace {
+        let existing = entries.iter().position(|e| *e.key.text == **name);
+        if existing.is_some_and(|i| !entries[i].value.is_null() || property.nullable) {
             continue;
         }
         let mut value = from_json(default, span);
@@ -121,13 +120,37 @@ fn add_missing(entries: &mut Arc<[Entry]>, at: Span, schema: &Schema, reserved: 
             },
             value,
         };
-        let out = out.get_or_insert_with(|| entries.to_vec());
         match existing {
-            Some(i) => out[i] = entry,
-            None => out.push(entry),
+            Some(i) => replaced.push((i, entry)),
+            None => appended.push(entry),
         }
     }
-    out.map(|out| *entries = out.into()).is_some()
+    if replaced.is_empty() && appended.is_empty() {
+        return false;
+    }
+    if !replaced.is_empty() {
+        edit(entries, |entries| {
+            for (i, entry) in replaced {
+                entries[i] = entry;
+            }
+            true
+        });
+    }
+    if !appended.is_empty() {
+        *entries = match Arc::get_mut(entries) {
+            Some(own) => own.iter_mut().map(take_entry).chain(appended).collect(),
+            None => entries.iter().cloned().chain(appended).collect(),
+        };
+    }
+    true
+}
+
+/// Moves an entry's value out, leaving `null` (its key is shared, not copied).
+fn take_entry(entry: &mut Entry) -> Entry {
+    Entry {
+        key: entry.key.clone(),
+        value: std::mem::replace(&mut entry.value, Node::synthetic(Value::Null)),
+    }
 }
 
 /// A JSON default as a node at `span`.
