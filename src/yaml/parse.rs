@@ -110,28 +110,23 @@ pub fn split_documents(text: &str) -> Vec<Range<usize>> {
     if let Some(values) = json_values(text) {
         return values;
     }
+    // Only line starts matter: the two patterns are searched for (vectorised) after each line
+    // break, rather than walking the file line by line.
     let bytes = text.as_bytes();
-    let mut cuts = vec![0usize];
-    let mut line_start = 0usize;
-    while line_start < bytes.len() {
-        let rest = &bytes[line_start..];
-        if rest.first() == Some(&b'%') {
-            let whole = 0..text.len();
-            return vec![whole];
-        }
-        if rest.starts_with(b"---")
-            && rest
-                .get(3)
-                .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-            && line_start != 0
-        {
-            cuts.push(line_start);
-        }
-        match rest.iter().position(|&b| b == b'\n') {
-            Some(nl) => line_start += nl + 1,
-            None => break,
-        }
+    if bytes.first() == Some(&b'%') || memchr::memmem::find(bytes, b"\n%").is_some() {
+        let whole = 0..text.len();
+        return vec![whole];
     }
+    let mut cuts = vec![0usize];
+    cuts.extend(
+        memchr::memmem::find_iter(bytes, b"\n---")
+            .map(|newline| newline + 1)
+            .filter(|&line| {
+                bytes
+                    .get(line + 3)
+                    .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            }),
+    );
     cuts.push(text.len());
     cuts.windows(2).map(|w| w[0]..w[1]).collect()
 }
@@ -859,6 +854,26 @@ mod tests {
             split_documents("%YAML 1.2\n---\na: 1\n---\nb: 2\n").len(),
             1
         );
+    }
+
+    #[test]
+    fn marker_lines_in_every_position() {
+        let cuts =
+            |text: &str| -> Vec<usize> { split_documents(text).iter().map(|r| r.start).collect() };
+        // A marker on the first line starts no new range; `---` must be followed by a blank,
+        // a line break (LF or CRLF) or the end of the text.
+        assert_eq!(cuts("---\na: 1\n"), vec![0]);
+        assert_eq!(cuts("a: 1\r\n---\r\nb: 2\r\n"), vec![0, 6]);
+        assert_eq!(cuts("a: 1\n---"), vec![0, 5]);
+        assert_eq!(cuts("a: 1\n---\tx\n--- y\n"), vec![0, 5, 11]);
+        assert_eq!(cuts("a: 1\n----\nb: 2\n-- -\n"), vec![0]);
+        assert_eq!(cuts("a: 1\n\n---\n\n---\n"), vec![0, 6, 11]);
+        // A directive on any line keeps the file whole.
+        assert_eq!(cuts("a: 1\n---\nb: 2\n%TAG ! x\n---\nc: 3\n"), vec![0]);
+        assert_eq!(cuts("%YAML 1.2\n---\na: 1\n"), vec![0]);
+        // `%` elsewhere on a line is text.
+        assert_eq!(cuts("a: '%'\n---\nb: 2%\n"), vec![0, 7]);
+        assert_eq!(split_documents("").len(), 1);
     }
 
     #[test]
