@@ -224,7 +224,7 @@ impl Model {
             if object.validated {
                 model.crd_counts.0 += 1;
                 let o = &objects[index];
-                validated_kinds.insert((o.group.to_string(), o.kind.to_string()));
+                validated_kinds.insert((&*o.group, &*o.kind));
             } else {
                 model.crd_counts.1 += 1;
             }
@@ -246,6 +246,10 @@ impl Model {
                 Decoded::Rejected => {}
             }
         }
+        let validated_kinds: std::collections::BTreeSet<(String, String)> = validated_kinds
+            .into_iter()
+            .map(|(group, kind)| (group.to_string(), kind.to_string()))
+            .collect();
         model.objects = objects;
         model
             .diagnostics
