@@ -8,6 +8,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::render::snippet::Snippet;
 use crate::source::SourceMap;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
+use rayon::prelude::*;
 use std::fmt;
 
 /// Width diagnostics are wrapped at.
@@ -173,8 +174,20 @@ fn to_report<'a>(diagnostic: &Diagnostic, sources: &'a SourceMap) -> Report<'a> 
     }
 }
 
-/// Renders diagnostics for a terminal or a log, one after the other.
+/// Diagnostics rendered per task by [`render_human`].
+const RENDER_CHUNK: usize = 64;
+
+/// Renders diagnostics for a terminal or a log, one after the other (chunks of them are
+/// rendered on both cores, then joined in order).
 pub fn render_human(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let chunks: Vec<String> = diagnostics
+        .par_chunks(RENDER_CHUNK)
+        .map(|chunk| render_human_chunk(chunk, sources, color))
+        .collect();
+    chunks.concat()
+}
+
+fn render_human_chunk(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
