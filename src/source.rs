@@ -77,13 +77,7 @@ impl SourceFile {
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0u32];
-            starts.extend(
-                self.text
-                    .bytes()
-                    .enumerate()
-                    .filter(|(_, b)| *b == b'\n')
-                    .map(|(i, _)| i as u32 + 1),
-            );
+            starts.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i as u32 + 1));
             starts
         })
     }
@@ -107,10 +101,7 @@ impl SourceFile {
     pub fn has_lone_cr(&self) -> bool {
         *self.lone_cr.get_or_init(|| {
             let bytes = self.text.as_bytes();
-            bytes
-                .iter()
-                .enumerate()
-                .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+            memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
         })
     }
 
