@@ -3,11 +3,12 @@
 //! (a lower `100/min, 10000/day` overridden by `50/10s` leaves no daily limit).
 
 use crate::diag::{Code, Diagnostic};
-use crate::engine::fold::RuleEvent;
+use crate::engine::fold::{RuleEvent, RuleRef};
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
 use crate::policy::{BlockKind, Policy, Strategy};
 use crate::yaml::Node;
+use rustc_hash::FxHashSet;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Documentation of DPL4005.
@@ -65,12 +66,18 @@ pub fn check(
 ) -> Vec<Diagnostic> {
     let model = observed.engine.model;
     let mut seen: BTreeSet<(u32, u32, String)> = BTreeSet::new();
+    // A rule overridden by the same policy on many paths has the same finding on each (or
+    // none): it is worked out once.
+    let mut checked: FxHashSet<(u32, RuleRef)> = FxHashSet::default();
     let mut diagnostics = Vec::new();
     for fold in &observed.shared.results {
         for (lower, outcome) in &fold.outcomes {
             let RuleEvent::Overridden { by } = outcome else {
                 continue;
             };
+            if !checked.insert((*by, *lower)) {
+                continue;
+            }
             let lower_policy = &model.policies[lower.policy as usize];
             if !owns(lower_policy) {
                 continue;
