@@ -9,17 +9,13 @@
 //! The bytes are exactly what `serde_json::to_writer_pretty` prints for the report (a test checks
 //! it).
 
+use crate::render::json::{push_joined, push_str};
 use crate::report::effective::{EffectiveItem, EffectiveReport, EffectiveRule, sources_of};
 use rayon::prelude::*;
 use std::io::{self, Write};
 
 /// Indentation of an item's fields.
 const FIELD_INDENT: &str = "      ";
-
-/// Writes a JSON string literal.
-fn push_str(out: &mut Vec<u8>, s: &str) {
-    push_joined(out, &[s]);
-}
 
 /// The `"rules": {...},\n "sources": [...]` part of an item, indented as inside `items`.
 fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
@@ -71,28 +67,6 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
 
 /// Items written per batch (the bodies a batch needs first are rendered in parallel).
 const BATCH_ITEMS: usize = 4096;
-
-/// Writes the escaped bytes of a JSON string, without its quotes.
-fn push_escaped(out: &mut Vec<u8>, s: &str) {
-    let needs_escape = s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
-    if needs_escape {
-        // serde_json's escaping, for the rare strings that need it.
-        let quoted = serde_json::to_string(s).unwrap_or_default();
-        out.extend_from_slice(&quoted.as_bytes()[1..quoted.len() - 1]);
-    } else {
-        out.extend_from_slice(s.as_bytes());
-    }
-}
-
-/// Writes a JSON string literal of `parts` joined (escaping is per character, so the bytes are
-/// those of the joined string's literal).
-fn push_joined(out: &mut Vec<u8>, parts: &[&str]) {
-    out.push(b'"');
-    for part in parts {
-        push_escaped(out, part);
-    }
-    out.push(b'"');
-}
 
 /// Writes one item: its opening, its body (`rules`, `sources`) and its closing.
 fn push_item(

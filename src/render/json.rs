@@ -161,7 +161,7 @@ fn write_list(
 }
 
 /// Appends one item of a list document: `,\n`, then the item at its depth.
-fn push_item<T: Serialize + ?Sized>(buffer: &mut Vec<u8>, item: &T) -> io::Result<()> {
+pub fn push_item<T: Serialize + ?Sized>(buffer: &mut Vec<u8>, item: &T) -> io::Result<()> {
     buffer.extend_from_slice(b",\n    ");
     push_pretty(buffer, item, 2)
 }
@@ -184,11 +184,54 @@ where
     F: Fn(u32) -> I + Sync,
     I: IntoIterator<Item: Serialize>,
 {
+    write_lazy_with(out, list, &|buffer, item| push_item(buffer, item))
+}
+
+/// Appends one item of a list document to a buffer (what [`push_item`] writes for it).
+pub type PushItem<T> = dyn Fn(&mut Vec<u8>, &T) -> io::Result<()> + Sync;
+
+/// [`write_lazy`], each item appended by `push` (which writes what [`push_item`] would).
+pub fn write_lazy_with<F, I>(
+    out: &mut dyn Write,
+    list: &LazyList<F>,
+    push: &PushItem<I::Item>,
+) -> io::Result<()>
+where
+    F: Fn(u32) -> I + Sync,
+    I: IntoIterator,
+{
     write_list(out, list.kind, list.order.len(), &|index, buffer| {
         (list.items)(list.order[index])
             .into_iter()
-            .try_for_each(|item| push_item(buffer, &item))
+            .try_for_each(|item| push(buffer, &item))
     })
+}
+
+/// Writes a JSON string literal, as `serde_json` writes it.
+pub fn push_str(out: &mut Vec<u8>, s: &str) {
+    push_joined(out, &[s]);
+}
+
+/// Writes the escaped bytes of a JSON string, without its quotes.
+pub fn push_escaped(out: &mut Vec<u8>, s: &str) {
+    let needs_escape = s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+    if needs_escape {
+        // serde_json's escaping, for the rare strings that need it.
+        let quoted = serde_json::to_string(s).unwrap_or_default();
+        out.extend_from_slice(&quoted.as_bytes()[1..quoted.len() - 1]);
+    } else {
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// Writes a JSON string literal of `parts` joined (escaping is per character, so the bytes are
+/// those of the joined string's literal).
+pub fn push_joined(out: &mut Vec<u8>, parts: &[&str]) {
+    out.push(b'"');
+    for part in parts {
+        push_escaped(out, part);
+    }
+    out.push(b'"');
 }
 
 #[cfg(test)]
