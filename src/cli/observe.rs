@@ -48,10 +48,12 @@ fn outcome_report(
 
 /// Writes `list`: the machine formats as its document, tables through `table`, which is given
 /// the items as they are built (one index at a time) and says whether it showed any.
+/// `json` appends one item of the JSON document (what `render::json::push_item` writes).
 fn write_outcomes<F, I>(
     list: &LazyList<F>,
     format: ReportFormat,
     out: &mut dyn Write,
+    json: &crate::render::json::PushItem<I::Item>,
     table: impl FnOnce(&mut dyn Iterator<Item = I::Item>, Layout, &mut dyn Write) -> io::Result<bool>,
 ) -> io::Result<bool>
 where
@@ -59,7 +61,7 @@ where
     I: IntoIterator<Item: serde::Serialize> + Send,
 {
     match format {
-        ReportFormat::Json => crate::render::json::write_lazy(out, list).map(|()| true),
+        ReportFormat::Json => crate::render::json::write_lazy_with(out, list, json).map(|()| true),
         ReportFormat::Yaml => crate::render::write_yaml(out, list).map(|()| true),
         ReportFormat::Table | ReportFormat::Wide => {
             table(&mut list.par_iter(), session::table_layout(format), out)
@@ -74,7 +76,9 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
         "No rule lost anywhere.",
         |observed, filters, format, out| {
             let list = overridden::stream(observed, filters);
-            write_outcomes(&list, format, out, |items, layout, out| {
+            let json =
+                |buffer: &mut Vec<u8>, item: &_| crate::render::json::push_item(buffer, item);
+            write_outcomes(&list, format, out, &json, |items, layout, out| {
                 observability::overridden_table(items, layout, out)
             })
         },
@@ -85,7 +89,8 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
 pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(args, "No policies.", |observed, filters, format, out| {
         let list = status::stream(observed, filters);
-        write_outcomes(&list, format, out, |items, layout, out| {
+        let json = crate::render::status_json::push_item;
+        write_outcomes(&list, format, out, &json, |items, layout, out| {
             observability::status_table(items, layout, out)
         })
     })

@@ -12,6 +12,7 @@ pub mod lint;
 pub mod observability;
 pub mod request;
 pub mod snippet;
+pub mod status_json;
 pub mod table;
 pub mod topology;
 pub mod value;
