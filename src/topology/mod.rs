@@ -219,33 +219,26 @@ impl Topology {
                 (targets, diagnostics)
             },
         );
-        let RoutePaths {
-            paths,
-            path_ids,
-            chains,
-            delegations,
-            route_listeners,
-            rejections,
-            mut diagnostics,
-        } = routes;
+        let mut diagnostics = routes.diagnostics;
         diagnostics.extend(target_diagnostics);
         let mut delegated_only = vec![false; model.routes.len()];
-        for chain in &chains {
+        for chain in &routes.chains {
             for &(route, _) in chain {
-                delegated_only[route as usize] = route_listeners[route as usize].is_empty();
+                delegated_only[route as usize] = routes.route_listeners[route as usize].is_empty();
             }
         }
-        for path in paths.iter().filter(|p| p.chain != NO_CHAIN) {
-            delegated_only[path.route as usize] = route_listeners[path.route as usize].is_empty();
+        for path in routes.paths.iter().filter(|p| p.chain != NO_CHAIN) {
+            delegated_only[path.route as usize] =
+                routes.route_listeners[path.route as usize].is_empty();
         }
         diagnostics.extend(delegation_not_supported(model, &targets, &delegated_only));
         Topology {
-            paths,
-            path_ids,
-            chains,
-            delegations,
-            route_listeners,
-            rejections,
+            paths: routes.paths,
+            path_ids: routes.path_ids,
+            chains: routes.chains,
+            delegations: routes.delegations,
+            route_listeners: routes.route_listeners,
+            rejections: routes.rejections,
             targets,
             diagnostics,
         }

@@ -274,7 +274,7 @@ impl Builder<'_> {
     fn into_documents(mut self) -> Vec<Document> {
         self.items.clear();
         self.entries.clear();
-        STACKS.with(|stacks| *stacks.borrow_mut() = (self.items, self.entries));
+        STACKS.set((self.items, self.entries));
         self.documents
     }
 
@@ -725,21 +725,24 @@ fn parse_chunk_within(
     max_nodes: usize,
 ) -> Vec<Document> {
     let chunk = &text[range.clone()];
-    let new_builder = |offsets, diagnostics| Builder {
-        source,
-        text,
-        offsets,
-        stack: Vec::new(),
-        items: STACKS.with(|stacks| std::mem::take(&mut stacks.borrow_mut().0)),
-        entries: STACKS.with(|stacks| std::mem::take(&mut stacks.borrow_mut().1)),
-        anchors: HashMap::new(),
-        aliased: Extent::default(),
-        written: 0,
-        max_nodes,
-        first: Span::default(),
-        root: None,
-        documents: Vec::new(),
-        diagnostics,
+    let new_builder = |offsets, diagnostics| {
+        let (items, entries) = STACKS.with(std::cell::RefCell::take);
+        Builder {
+            source,
+            text,
+            offsets,
+            stack: Vec::new(),
+            items,
+            entries,
+            anchors: HashMap::new(),
+            aliased: Extent::default(),
+            written: 0,
+            max_nodes,
+            first: Span::default(),
+            root: None,
+            documents: Vec::new(),
+            diagnostics,
+        }
     };
     if let Some(events) = super::fast::events(chunk) {
         // The fast scanner's offsets are bytes already.
