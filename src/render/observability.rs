@@ -8,6 +8,7 @@ use crate::report::reach::ReachReport;
 use crate::report::status::{PathOutcome, PolicyStatus, outcome_counts};
 use crate::topology::path_id_parts;
 use crate::words::{counted, counted_as};
+use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::io;
 
@@ -21,6 +22,44 @@ fn join_short(locators: &[impl AsRef<str>]) -> String {
 
 /// Most paths listed in one table cell before "… and N more".
 const PATHS_SHOWN: usize = 4;
+
+/// Lost rules whose cells are formatted at once, in parallel.
+const CELL_BATCH: usize = 4096;
+
+/// The cells of one lost rule's row that take formatting.
+struct LostCells {
+    /// `Kind ns/name (block)`.
+    policy: String,
+    /// The deciding policies, or why the rule was not applied.
+    by: String,
+    /// How many paths and the first of them (empty with `-o wide`: a row per path).
+    place: String,
+}
+
+impl LostCells {
+    fn of(item: &LostRule<'_>, layout: Layout) -> LostCells {
+        let policy = format!(
+            "{} {} ({})",
+            item.policy_kind,
+            short(&item.policy),
+            item.block
+        );
+        let by = match &item.reason {
+            Some(reason) => reason.clone(),
+            None => join_short(&item.by),
+        };
+        let place = if layout.wide {
+            String::new()
+        } else {
+            format!(
+                "{}:\n{}",
+                counted(item.path_ids.len(), "path"),
+                path_list(&item.path_ids)
+            )
+        };
+        LostCells { policy, by, place }
+    }
+}
 
 fn path_list(ids: &[&str]) -> String {
     let mut lines: Vec<String> = ids
@@ -172,46 +211,38 @@ pub fn overridden_table<'m>(
         Column::Id(if layout.wide { "PATH" } else { "WHERE" }),
     ]);
     let (mut last_policy, mut last_rule) = (String::new(), String::new());
-    for item in items {
-        let policy = format!(
-            "{} {} ({})",
-            item.policy_kind,
-            short(&item.policy),
-            item.block
-        );
-        let policy_cell = blank_if_same(layout, &mut last_policy, &policy);
-        if !policy_cell.is_empty() {
-            last_rule.clear();
+    let mut items = items.into_iter();
+    loop {
+        // Cells are formatted in parallel; blanking repeats needs the row above, so rows are
+        // added in order.
+        let batch: Vec<LostRule<'m>> = items.by_ref().take(CELL_BATCH).collect();
+        if batch.is_empty() {
+            break;
         }
-        let by = match &item.reason {
-            Some(reason) => reason.clone(),
-            None => join_short(&item.by),
-        };
-        let rule_cell = blank_if_same(layout, &mut last_rule, &item.key);
-        let outcome = item.outcome.to_string();
-        if layout.wide {
-            for id in &item.path_ids {
-                table.add_row(vec![
-                    policy.clone(),
-                    item.key.clone(),
-                    outcome.clone(),
-                    by.clone(),
-                    id.to_string(),
-                ]);
+        let cells: Vec<LostCells> = batch
+            .par_iter()
+            .map(|item| LostCells::of(item, layout))
+            .collect();
+        for (item, cells) in batch.iter().zip(cells) {
+            let policy_cell = blank_if_same(layout, &mut last_policy, &cells.policy);
+            if !policy_cell.is_empty() {
+                last_rule.clear();
             }
-            continue;
+            let rule_cell = blank_if_same(layout, &mut last_rule, &item.key);
+            if layout.wide {
+                for id in &item.path_ids {
+                    table.add_row(vec![&*cells.policy, &item.key, item.outcome, &cells.by, id]);
+                }
+                continue;
+            }
+            table.add_row(vec![
+                &*policy_cell,
+                &rule_cell,
+                item.outcome,
+                &cells.by,
+                &cells.place,
+            ]);
         }
-        table.add_row(vec![
-            policy_cell,
-            rule_cell,
-            outcome,
-            by,
-            format!(
-                "{}:\n{}",
-                counted(item.path_ids.len(), "path"),
-                path_list(&item.path_ids)
-            ),
-        ]);
     }
     if table.row_count() == 0 {
         return Ok(false);

@@ -7,6 +7,7 @@
 //! of its own under each row, cut to the width; when the identifiers alone are wider than the
 //! room, free text keeps a small minimum and the row is as wide as it has to be.
 
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::io;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -20,6 +21,12 @@ const STACK_INDENT: &str = "    ";
 
 /// Spaces between two columns.
 const GAP: usize = 2;
+
+/// Rows one task measures or lays out.
+const ROWS_PER_TASK: usize = 2048;
+
+/// Tasks laid out before their text is written (a bound on the text held at once).
+const TASKS_PER_BATCH: usize = 8;
 
 /// How a table is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,20 +113,30 @@ impl Table {
         &self.text[start..self.ends[index]]
     }
 
-    /// The widest line of each shown column's header and cells.
+    /// The widest line of each shown column's header and cells (rows measured in parallel
+    /// chunks: a cluster dump's report has millions of cells).
     fn natural_widths(&self, shown: &[usize]) -> Vec<usize> {
-        let mut widths: Vec<usize> = shown
+        let header: Vec<usize> = shown
             .iter()
             .map(|&i| width_of(self.columns[i].header()))
             .collect();
-        for row in 0..self.row_count() {
-            for (width, &i) in widths.iter_mut().zip(shown) {
-                for line in self.cell(row, i).lines() {
-                    *width = (*width).max(width_of(line));
+        let rows: Vec<usize> = (0..self.row_count()).collect();
+        rows.par_chunks(ROWS_PER_TASK)
+            .map(|rows| {
+                let mut widths = vec![0; shown.len()];
+                for &row in rows {
+                    for (width, &i) in widths.iter_mut().zip(shown) {
+                        for line in self.cell(row, i).lines() {
+                            *width = (*width).max(width_of(line));
+                        }
+                    }
                 }
-            }
-        }
-        widths
+                widths
+            })
+            .reduce(
+                || header.clone(),
+                |a, b| a.iter().zip(&b).map(|(x, y)| *x.max(y)).collect(),
+            )
     }
 
     /// The width of each shown column within `limit`, and whether free text goes on lines of
@@ -221,6 +238,9 @@ pub fn write(table: &Table, width: Option<usize>, out: &mut dyn io::Write) -> io
 
 /// Writes the header and rows of the `shown` columns at `widths` (`stacked`: free text on lines
 /// of its own); with `headings`, a heading line for each row whose group cells are not empty.
+///
+/// Rows are laid out in parallel, a batch of chunks at a time, and written in order: each row's
+/// text depends only on the widths, and a batch bounds what is held besides the table.
 fn write_rows(
     table: &Table,
     shown: &[usize],
@@ -228,46 +248,96 @@ fn write_rows(
     headings: bool,
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
-    let inline = |k: usize| !stacked || !matches!(table.columns[shown[k]], Column::Text(_));
-    let header: Vec<&str> = shown.iter().map(|&i| table.columns[i].header()).collect();
-    let mut line = String::new();
-    for row in 0..=table.row_count() {
-        let cell = |k: usize| match row {
-            0 => header[k],
-            _ => table.cell(row - 1, shown[k]),
-        };
-        if headings && row > 0 {
-            write_heading(table, row - 1, out)?;
-        }
-        let lines = (0..shown.len())
-            .filter(|&k| inline(k))
-            .map(|k| cell(k).lines().count())
-            .max()
-            .unwrap_or(1);
-        for n in 0..lines.max(1) {
-            line.clear();
-            for (k, width) in widths.iter().enumerate().filter(|(k, _)| inline(*k)) {
-                let text = truncate(cell(k).lines().nth(n).unwrap_or(""), *width);
-                line.push_str(&text);
-                line.extend(std::iter::repeat_n(' ', width - width_of(&text) + GAP));
-            }
-            out.write_all(line.trim_end().as_bytes())?;
-            out.write_all(b"\n")?;
-        }
-        for (k, width) in widths.iter().enumerate().filter(|(k, _)| !inline(*k)) {
-            for text in cell(k).lines().filter(|t| !t.is_empty()) {
-                out.write_all(STACK_INDENT.as_bytes())?;
-                out.write_all(truncate(text, *width).trim_end().as_bytes())?;
-                out.write_all(b"\n")?;
-            }
+    let layout = RowLayout {
+        table,
+        shown,
+        widths,
+        stacked,
+        headings,
+        header: shown.iter().map(|&i| table.columns[i].header()).collect(),
+    };
+    let mut text = Vec::new();
+    layout.write_row(None, &mut text);
+    out.write_all(&text)?;
+    let rows: Vec<usize> = (0..table.row_count()).collect();
+    for batch in rows.chunks(ROWS_PER_TASK * TASKS_PER_BATCH) {
+        let texts: Vec<Vec<u8>> = batch
+            .par_chunks(ROWS_PER_TASK)
+            .map(|rows| {
+                let mut text = Vec::new();
+                for &row in rows {
+                    layout.write_row(Some(row), &mut text);
+                }
+                text
+            })
+            .collect();
+        for text in texts {
+            out.write_all(&text)?;
         }
     }
     Ok(())
 }
 
+/// How [`write_rows`] lays out one row.
+struct RowLayout<'t> {
+    table: &'t Table,
+    shown: &'t [usize],
+    widths: &'t [usize],
+    stacked: bool,
+    headings: bool,
+    header: Vec<&'static str>,
+}
+
+impl RowLayout<'_> {
+    /// Whether shown column `k` is on the row's own lines (not stacked under it).
+    fn inline(&self, k: usize) -> bool {
+        !self.stacked || !matches!(self.table.columns[self.shown[k]], Column::Text(_))
+    }
+
+    /// Appends row `row` (`None`: the header) to `out`.
+    fn write_row(&self, row: Option<usize>, out: &mut Vec<u8>) {
+        let cell = |k: usize| match row {
+            None => self.header[k],
+            Some(row) => self.table.cell(row, self.shown[k]),
+        };
+        if let Some(row) = row.filter(|_| self.headings) {
+            write_heading(self.table, row, out);
+        }
+        let lines = (0..self.shown.len())
+            .filter(|&k| self.inline(k))
+            .map(|k| cell(k).lines().count())
+            .max()
+            .unwrap_or(1);
+        let mut line = String::new();
+        for n in 0..lines.max(1) {
+            line.clear();
+            for (k, width) in self.widths.iter().enumerate() {
+                if !self.inline(k) {
+                    continue;
+                }
+                let text = truncate(cell(k).lines().nth(n).unwrap_or(""), *width);
+                line.push_str(&text);
+                line.extend(std::iter::repeat_n(' ', width - width_of(&text) + GAP));
+            }
+            out.extend_from_slice(line.trim_end().as_bytes());
+            out.push(b'\n');
+        }
+        for (k, width) in self.widths.iter().enumerate() {
+            if self.inline(k) {
+                continue;
+            }
+            for text in cell(k).lines().filter(|t| !t.is_empty()) {
+                out.extend_from_slice(STACK_INDENT.as_bytes());
+                out.extend_from_slice(truncate(text, *width).trim_end().as_bytes());
+                out.push(b'\n');
+            }
+        }
+    }
+}
+
 /// The heading line of a row in a table written without its group columns: each non-empty
 /// group cell after its column's name (`listener http, route rule shop/cart#checkout`).
-fn write_heading(table: &Table, row: usize, out: &mut dyn io::Write) -> io::Result<()> {
+fn write_heading(table: &Table, row: usize, out: &mut Vec<u8>) {
     let mut first = true;
     for (i, column) in table.columns.iter().enumerate() {
         let cell = table.cell(row, i);
@@ -275,15 +345,16 @@ fn write_heading(table: &Table, row: usize, out: &mut dyn io::Write) -> io::Resu
             continue;
         }
         if !first {
-            out.write_all(b", ")?;
+            out.extend_from_slice(b", ");
         }
         first = false;
-        write!(out, "{} {cell}", column.header().to_lowercase())?;
+        out.extend_from_slice(column.header().to_lowercase().as_bytes());
+        out.push(b' ');
+        out.extend_from_slice(cell.as_bytes());
     }
     if !first {
-        out.write_all(b"\n")?;
+        out.push(b'\n');
     }
-    Ok(())
 }
 
 /// The table as text within `width`, every line after `indent` (which counts in the width).
@@ -359,6 +430,49 @@ mod tests {
             finish(&table, Some(20)),
             "KEY  VALUE\nroute app/route-with-a-long-name\na    1\nb    2\n"
         );
+    }
+
+    #[test]
+    fn rows_of_many_chunks_are_measured_together_and_written_in_order() {
+        // More rows than one batch of tasks, the widest cell in the last chunk, and groups that
+        // become heading lines: every row in order, every column as wide as its widest cell.
+        let rows = ROWS_PER_TASK * TASKS_PER_BATCH + ROWS_PER_TASK / 2 + 3;
+        let mut table = Table::new(vec![Column::Group("G"), Column::Id("A"), Column::Text("B")]);
+        for row in 0..rows {
+            let name = if row == rows - 1 {
+                "the-widest-name".to_string()
+            } else {
+                format!("r{row}")
+            };
+            let group = if row % 1000 == 0 {
+                format!("g{row}")
+            } else {
+                String::new()
+            };
+            table.add_row(vec![group, name, format!("text of row {row}")]);
+        }
+        let text = finish(&table, None);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), rows + 1);
+        assert_eq!(lines[0], format!("{:<8}{:<17}B", "G", "A"));
+        assert_eq!(lines[1], format!("{:<8}{:<17}text of row 0", "g0", "r0"));
+        assert_eq!(
+            lines[5000],
+            format!("{:<8}{:<17}text of row 4999", "", "r4999")
+        );
+        assert_eq!(
+            lines[rows],
+            format!("{:<8}{:<17}text of row {}", "", "the-widest-name", rows - 1)
+        );
+        // Narrow: headings before grouped rows, free text stacked, still in row order.
+        let narrow = finish(&table, Some(20));
+        let narrow: Vec<&str> = narrow.lines().collect();
+        assert_eq!(&narrow[..4], ["A", "    B", "g g0", "r0"]);
+        assert_eq!(narrow[4], "    text of row 0");
+        assert_eq!(narrow[5], "r1");
+        let headings = narrow.iter().filter(|l| l.starts_with("g g")).count();
+        assert_eq!(headings, rows.div_ceil(1000));
+        assert_eq!(narrow.len(), 2 + headings + 2 * rows);
     }
 
     #[test]
