@@ -214,14 +214,39 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
 
 /// Writes the escaped bytes of a JSON string, without its quotes.
 pub fn push_escaped(out: &mut Vec<u8>, s: &str) {
-    let needs_escape = s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
-    if needs_escape {
+    if needs_escape(s.as_bytes()) {
         // serde_json's escaping, for the rare strings that need it.
         let quoted = serde_json::to_string(s).unwrap_or_default();
         out.extend_from_slice(&quoted.as_bytes()[1..quoted.len() - 1]);
     } else {
         out.extend_from_slice(s.as_bytes());
     }
+}
+
+/// Whether `bytes` hold a `"`, a `\\` or a control character, eight bytes at a time: the
+/// status and effective documents are hundreds of megabytes of strings that almost never do.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Nonzero exactly when some byte of `word` is below `n` (n <= 0x80).
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+    let zero = |word: u64| below(word, 1);
+    let mut words = bytes.chunks_exact(8);
+    for chunk in &mut words {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_ne_bytes(word);
+        let hit = below(word, 0x20)
+            | zero(word ^ (ONES * u64::from(b'"')))
+            | zero(word ^ (ONES * u64::from(b'\\')));
+        if hit != 0 {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| b == b'"' || b == b'\\' || b < 0x20)
 }
 
 /// Writes a JSON string literal of `parts` joined (escaping is per character, so the bytes are
@@ -237,6 +262,27 @@ pub fn push_joined(out: &mut Vec<u8>, parts: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_escape_finds_every_escaped_byte_at_every_position() {
+        let plain = "abcdefghijklmnopqrstuvwxyz-é/~ ";
+        assert!(!needs_escape(plain.as_bytes()));
+        for special in ['"', '\\', '\n', '\t', '\u{1}', '\u{1f}'] {
+            for at in 0..=plain.len() {
+                if !plain.is_char_boundary(at) {
+                    continue;
+                }
+                let text = format!("{}{special}{}", &plain[..at], &plain[at..]);
+                assert!(needs_escape(text.as_bytes()), "{text:?}");
+            }
+        }
+        for byte in 0u8..=0x7f {
+            let text = format!("0123456{}89", byte as char);
+            let expected = byte == b'"' || byte == b'\\' || byte < 0x20;
+            assert_eq!(needs_escape(text.as_bytes()), expected, "{byte:#x}");
+        }
+        assert!(!needs_escape("ééééé ä ü ñ — “quoted” 🙂".as_bytes()));
+    }
 
     #[derive(Serialize)]
     struct Doc<'a> {
