@@ -5,6 +5,7 @@
 //! it carry compact [`Span`]s (source id + byte range). Lines and columns are derived only when a
 //! diagnostic is printed, so the hot path never pays for them.
 
+use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
 /// Index of a file in the [`SourceMap`].
@@ -63,6 +64,34 @@ pub struct SourceFile {
     lone_cr: OnceLock<bool>,
 }
 
+/// Bytes of text one task scans for line starts: a cluster dump's index is built on every
+/// core (`lint` on a 49 MB file looks up its first line after everything else is done).
+const LINE_SCAN_CHUNK: usize = 1 << 20;
+
+/// The offset of every line's first byte: 0, and one past each `\n`.
+fn line_starts(text: &[u8]) -> Vec<u32> {
+    let scan = |(chunk, bytes): (usize, &[u8])| -> Vec<u32> {
+        let base = chunk * LINE_SCAN_CHUNK;
+        memchr::memchr_iter(b'\n', bytes)
+            .map(|i| (base + i) as u32 + 1)
+            .collect()
+    };
+    let parts: Vec<Vec<u32>> = if text.len() <= LINE_SCAN_CHUNK {
+        vec![scan((0, text))]
+    } else {
+        text.par_chunks(LINE_SCAN_CHUNK)
+            .enumerate()
+            .map(scan)
+            .collect()
+    };
+    let mut starts = Vec::with_capacity(1 + parts.iter().map(Vec::len).sum::<usize>());
+    starts.push(0);
+    for part in parts {
+        starts.extend_from_slice(&part);
+    }
+    starts
+}
+
 impl SourceFile {
     /// The name shown to users (a path as given, `<stdin>`, or `git:<rev>:<path>`).
     pub fn name(&self) -> &str {
@@ -75,11 +104,8 @@ impl SourceFile {
     }
 
     fn line_starts(&self) -> &[u32] {
-        self.line_starts.get_or_init(|| {
-            let mut starts = vec![0u32];
-            starts.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i as u32 + 1));
-            starts
-        })
+        self.line_starts
+            .get_or_init(|| line_starts(self.text.as_bytes()))
     }
 
     /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).
@@ -188,6 +214,31 @@ impl SourceMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_starts_of_many_chunks_are_those_of_one_scan() {
+        // Newlines on both sides of every chunk boundary, one at a boundary, and a last chunk
+        // that is short.
+        let mut text = Vec::new();
+        let mut line = 0;
+        while text.len() < 3 * LINE_SCAN_CHUNK + 1000 {
+            text.extend(std::iter::repeat_n(b'x', line % 97));
+            text.push(b'\n');
+            line += 1;
+        }
+        text[LINE_SCAN_CHUNK - 1] = b'\n';
+        text[2 * LINE_SCAN_CHUNK] = b'\n';
+        let mut expected = vec![0u32];
+        expected.extend(
+            text.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        assert_eq!(line_starts(&text), expected);
+        assert_eq!(line_starts(b"a\nb"), [0, 2]);
+        assert_eq!(line_starts(b""), [0]);
+    }
 
     #[test]
     fn line_and_column_count_characters() {
