@@ -15,6 +15,7 @@ use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::pipeline::Evaluated;
 use crate::words::counted;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// What to report and what fails the run.
@@ -153,11 +154,26 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     diagnostics.extend(engine_diagnostics);
     let (observed, constraint_warnings) = Observed::new(&engine);
     diagnostics.extend(constraint_warnings);
-    diagnostics.extend(checks::ordering::check(&observed));
-    diagnostics.extend(checks::suppression::check(&evaluated.model));
-    for evaluator in engine.evaluators() {
-        diagnostics.extend(evaluator.lint(&observed));
-    }
+    // The checks read what is built and write nothing shared: they run side by side (one
+    // family's lint can take a whole core on a big input), their findings joined in order.
+    let (ordering, (suppression, families)) = rayon::join(
+        || checks::ordering::check(&observed),
+        || {
+            rayon::join(
+                || checks::suppression::check(&evaluated.model),
+                || {
+                    let evaluators: Vec<_> = engine.evaluators().collect();
+                    evaluators
+                        .par_iter()
+                        .map(|evaluator| evaluator.lint(&observed))
+                        .collect::<Vec<_>>()
+                },
+            )
+        },
+    );
+    diagnostics.extend(ordering);
+    diagnostics.extend(suppression);
+    diagnostics.extend(families.into_iter().flatten());
     diagnostics.extend(evaluated.model.registry.notes().iter().cloned());
     diagnostics
 }
