@@ -141,14 +141,15 @@ impl RuleEvent {
         }
     }
 
-    /// The policies that decided it (empty for `effective` and `not-applied`).
-    pub fn by(&self) -> Vec<u32> {
+    /// The policies that decided it (empty for `effective` and `not-applied`), borrowed: reports
+    /// read it for every outcome on every path.
+    pub fn by(&self) -> &[u32] {
         match self {
-            RuleEvent::Superseded { by } => by.clone(),
+            RuleEvent::Superseded { by } => by,
             RuleEvent::Overridden { by }
             | RuleEvent::Deactivated { by }
-            | RuleEvent::Merged { by } => vec![*by],
-            RuleEvent::Added | RuleEvent::NotApplied { .. } => Vec::new(),
+            | RuleEvent::Merged { by } => std::slice::from_ref(by),
+            RuleEvent::Added | RuleEvent::NotApplied { .. } => &[],
         }
     }
 

@@ -62,6 +62,11 @@ impl<'e, 'm> Observed<'e, 'm> {
 
     /// Every outcome of `policy`'s rules, in path order (then rule order).
     pub fn observations(&self, policy: u32) -> Vec<Observation<'_>> {
+        self.each_observation(policy).collect()
+    }
+
+    /// What [`Observed::observations`] lists, without collecting it.
+    pub fn each_observation(&self, policy: u32) -> impl Iterator<Item = Observation<'_>> {
         let blocks = &self.engine.model.policies[policy as usize].blocks;
         self.outcomes_of(policy)
             .map(|(path, rule, outcome)| Observation {
@@ -72,7 +77,6 @@ impl<'e, 'm> Observed<'e, 'm> {
                     .as_str(),
                 outcome,
             })
-            .collect()
     }
 
     /// What [`Observed::observations`] lists, as the folds record it (path, rule, outcome),

@@ -57,7 +57,7 @@ pub fn lost_rules<'m>(
     // Grouped first by what the fold recorded, which costs no allocation per observation,
     // then by the report's key (events whose winners differ only in order are one group).
     let mut events: FxHashMap<(u16, &str, &Outcome), Vec<u32>> = FxHashMap::default();
-    for observation in observed.observations(policy) {
+    for observation in observed.each_observation(policy) {
         if lost(observation.outcome)
             && filters.shows_path(model, &engine.topology.paths[observation.path as usize])
         {
@@ -72,7 +72,7 @@ pub fn lost_rules<'m>(
             p.blocks[block as usize].kind.as_str(),
             key,
             outcome.as_str(),
-            observed.locators(&outcome.by()),
+            observed.locators(outcome.by()),
             outcome.reason(),
         );
         groups.entry(group).or_default().extend(paths);

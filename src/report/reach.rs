@@ -97,8 +97,7 @@ pub fn build<'a>(
     let topology = engine.topology;
     let shown = |path: u32| filters.shows_path(model, &topology.paths[path as usize]);
     let observations: Vec<_> = observed
-        .observations(policy)
-        .into_iter()
+        .each_observation(policy)
         .filter(|o| key.is_none_or(|k| o.key == k) && shown(o.path))
         .collect();
     let mut on_paths: Vec<u32> = observed.entries_of_policy[policy as usize]

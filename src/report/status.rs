@@ -61,7 +61,7 @@ pub fn path_outcome<'a>(
     PathOutcome {
         path_id: observed.engine.topology.path_id(observation.path as usize),
         outcome: observation.outcome.as_str(),
-        by: observed.locators(&observation.outcome.by()),
+        by: observed.locators(observation.outcome.by()),
         reason: observation.outcome.reason(),
     }
 }
@@ -108,8 +108,7 @@ pub fn policy_status<'a>(
         .collect();
     let paths = &observed.engine.topology.paths;
     for observation in observed
-        .observations(p)
-        .into_iter()
+        .each_observation(p)
         .filter(|o| filters.shows_path(model, &paths[o.path as usize]))
     {
         rules
