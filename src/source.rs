@@ -5,7 +5,6 @@
 //! it carry compact [`Span`]s (source id + byte range). Lines and columns are derived only when a
 //! diagnostic is printed, so the hot path never pays for them.
 
-use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
 /// Index of a file in the [`SourceMap`].
@@ -64,29 +63,54 @@ pub struct SourceFile {
     lone_cr: OnceLock<bool>,
 }
 
-/// Bytes of text one task scans for line starts: a cluster dump's index is built on every
+/// Text below this size is scanned for line starts on the calling thread; above it, on every
 /// core (`lint` on a 49 MB file looks up its first line after everything else is done).
 const LINE_SCAN_CHUNK: usize = 1 << 20;
 
 /// The offset of every line's first byte: 0, and one past each `\n`.
+///
+/// A big text is cut into one part per core, scanned on scoped threads of its own rather than
+/// on the rayon pool: this runs inside `OnceLock::get_or_init`, often from a rayon task, and a
+/// pool thread waiting here could pick up another task that asks for the same index, which
+/// would re-enter the initialisation.
 fn line_starts(text: &[u8]) -> Vec<u32> {
-    let scan = |(chunk, bytes): (usize, &[u8])| -> Vec<u32> {
-        let base = chunk * LINE_SCAN_CHUNK;
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    line_starts_in_parts(text, cores.min(text.len() / LINE_SCAN_CHUNK).max(1))
+}
+
+/// [`line_starts`], `text` cut into `parts` parts of equal size (the last one shorter).
+fn line_starts_in_parts(text: &[u8], parts: usize) -> Vec<u32> {
+    let scan = |base: usize, bytes: &[u8]| -> Vec<u32> {
         memchr::memchr_iter(b'\n', bytes)
             .map(|i| (base + i) as u32 + 1)
             .collect()
     };
-    let parts: Vec<Vec<u32>> = if text.len() <= LINE_SCAN_CHUNK {
-        vec![scan((0, text))]
+    let size = text.len().div_ceil(parts.max(1));
+    let range = |part: usize| (part * size).min(text.len())..((part + 1) * size).min(text.len());
+    let found: Vec<Vec<u32>> = if parts == 1 {
+        vec![scan(0, text)]
     } else {
-        text.par_chunks(LINE_SCAN_CHUNK)
-            .enumerate()
-            .map(scan)
-            .collect()
+        std::thread::scope(|scope| {
+            let others: Vec<_> = (1..parts)
+                .map(|part| {
+                    let range = range(part);
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || scan(range.start, &text[range]))
+                })
+                .collect();
+            let mut found = vec![scan(0, &text[range(0)])];
+            // Should a thread not start (or fail), its part is scanned here.
+            for (part, other) in (1..parts).zip(others) {
+                let range = range(part);
+                let part = other.ok().and_then(|thread| thread.join().ok());
+                found.push(part.unwrap_or_else(|| scan(range.start, &text[range])));
+            }
+            found
+        })
     };
-    let mut starts = Vec::with_capacity(1 + parts.iter().map(Vec::len).sum::<usize>());
+    let mut starts = Vec::with_capacity(1 + found.iter().map(Vec::len).sum::<usize>());
     starts.push(0);
-    for part in parts {
+    for part in found {
         starts.extend_from_slice(&part);
     }
     starts
@@ -216,26 +240,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn line_starts_of_many_chunks_are_those_of_one_scan() {
-        // Newlines on both sides of every chunk boundary, one at a boundary, and a last chunk
-        // that is short.
+    fn line_starts_of_many_parts_are_those_of_one_scan() {
+        // Line starts found byte by byte.
+        let one_scan = |text: &[u8]| -> Vec<u32> {
+            let newlines = text.iter().enumerate().filter(|(_, b)| **b == b'\n');
+            std::iter::once(0)
+                .chain(newlines.map(|(i, _)| i as u32 + 1))
+                .collect()
+        };
         let mut text = Vec::new();
         let mut line = 0;
-        while text.len() < 3 * LINE_SCAN_CHUNK + 1000 {
+        while text.len() < 10_000 {
             text.extend(std::iter::repeat_n(b'x', line % 97));
             text.push(b'\n');
             line += 1;
         }
-        text[LINE_SCAN_CHUNK - 1] = b'\n';
-        text[2 * LINE_SCAN_CHUNK] = b'\n';
-        let mut expected = vec![0u32];
-        expected.extend(
-            text.iter()
-                .enumerate()
-                .filter(|(_, b)| **b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
-        assert_eq!(line_starts(&text), expected);
+        for parts in 1..=5 {
+            assert_eq!(line_starts_in_parts(b"a\nb\n", parts), [0, 2, 4]);
+            // Newlines just before, at and just after every cut.
+            let size = text.len().div_ceil(parts);
+            let mut text = text.clone();
+            for cut in (1..parts).map(|p| p * size) {
+                text[cut - 1] = b'\n';
+                text[cut] = b'\n';
+                text[cut + 1] = b'\n';
+            }
+            let found = line_starts_in_parts(&text, parts);
+            assert_eq!(found, one_scan(&text), "{parts} parts");
+        }
+        assert_eq!(line_starts(&text), one_scan(&text));
+        let big = vec![b'\n'; 2 * LINE_SCAN_CHUNK + 3];
+        assert_eq!(line_starts(&big).len(), big.len() + 1);
         assert_eq!(line_starts(b"a\nb"), [0, 2]);
         assert_eq!(line_starts(b""), [0]);
     }
