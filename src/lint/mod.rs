@@ -154,21 +154,19 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     diagnostics.extend(engine_diagnostics);
     let (observed, constraint_warnings) = Observed::new(&engine);
     diagnostics.extend(constraint_warnings);
-    // The checks read what is built and write nothing shared: they run side by side (one
-    // family's lint can take a whole core on a big input), their findings joined in order.
-    let (ordering, (suppression, families)) = rayon::join(
-        || checks::ordering::check(&observed),
+    // The checks read what is built and write nothing shared: each family's lint (one can take
+    // a whole core on a big input) runs beside the two small shared checks; findings are joined
+    // in order.
+    let evaluators: Vec<_> = engine.evaluators().collect();
+    let ((ordering, suppression), families) = rayon::join(
         || {
-            rayon::join(
-                || checks::suppression::check(&evaluated.model),
-                || {
-                    let evaluators: Vec<_> = engine.evaluators().collect();
-                    evaluators
-                        .par_iter()
-                        .map(|evaluator| evaluator.lint(&observed))
-                        .collect::<Vec<_>>()
-                },
-            )
+            let ordering = checks::ordering::check(&observed);
+            (ordering, checks::suppression::check(&evaluated.model))
+        },
+        || {
+            (evaluators.par_iter())
+                .map(|evaluator| evaluator.lint(&observed))
+                .collect::<Vec<_>>()
         },
     );
     diagnostics.extend(ordering);

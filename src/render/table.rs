@@ -257,16 +257,16 @@ fn write_rows(
         header: shown.iter().map(|&i| table.columns[i].header()).collect(),
     };
     let mut text = Vec::new();
-    layout.write_row(None, &mut text);
+    layout.write_row(None, &mut String::new(), &mut text);
     out.write_all(&text)?;
     let rows: Vec<usize> = (0..table.row_count()).collect();
     for batch in rows.chunks(ROWS_PER_TASK * TASKS_PER_BATCH) {
         let texts: Vec<Vec<u8>> = batch
             .par_chunks(ROWS_PER_TASK)
             .map(|rows| {
-                let mut text = Vec::new();
+                let (mut text, mut line) = (Vec::new(), String::new());
                 for &row in rows {
-                    layout.write_row(Some(row), &mut text);
+                    layout.write_row(Some(row), &mut line, &mut text);
                 }
                 text
             })
@@ -294,8 +294,9 @@ impl RowLayout<'_> {
         !self.stacked || !matches!(self.table.columns[self.shown[k]], Column::Text(_))
     }
 
-    /// Appends row `row` (`None`: the header) to `out`.
-    fn write_row(&self, row: Option<usize>, out: &mut Vec<u8>) {
+    /// Appends row `row` (`None`: the header) to `out`, each line built in `line` (a buffer the
+    /// caller reuses from row to row).
+    fn write_row(&self, row: Option<usize>, line: &mut String, out: &mut Vec<u8>) {
         let cell = |k: usize| match row {
             None => self.header[k],
             Some(row) => self.table.cell(row, self.shown[k]),
@@ -308,7 +309,6 @@ impl RowLayout<'_> {
             .map(|k| cell(k).lines().count())
             .max()
             .unwrap_or(1);
-        let mut line = String::new();
         for n in 0..lines.max(1) {
             line.clear();
             for (k, width) in self.widths.iter().enumerate() {
