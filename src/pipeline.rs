@@ -71,13 +71,17 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         default_namespace: &options.default_namespace,
         kinds: &kinds,
     };
+    let inputs = load::Inputs {
+        args: &options.files,
+        excludes: &options.excludes,
+        overlay: &options.overlay,
+        tree,
+    };
     let loaded = load::load(
         options.registry.declared_sources().clone(),
-        &options.files,
-        &options.excludes,
-        &options.overlay,
+        &inputs,
         &object_options,
-        tree,
+        &|object| crate::model::prepare(object, &options.registry, &options.catalog),
         stdin,
     );
     let unmatched_without = loaded.unmatched_without.clone();

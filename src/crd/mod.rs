@@ -40,6 +40,20 @@ pub struct Checked {
     pub validated: bool,
 }
 
+/// Applies the defaults of `object`'s CRD in `catalog` to `root`, a tree of `object` read
+/// again after [`crate::load::Object::trim`], as [`check`] applied them to the first one.
+pub fn apply_defaults(root: &mut Node, object: &Object, catalog: &Catalog) {
+    let Some(version) = catalog
+        .get(&object.group, &object.kind)
+        .and_then(|crd| crd.version(&object.version))
+    else {
+        return;
+    };
+    if let (true, Ok(schema)) = (version.served, &version.schema) {
+        defaults::apply(root, schema, version.status_subresource);
+    }
+}
+
 /// Checks one object against its CRD in `catalog`, after applying the CRD's defaults to it in
 /// place, as the API server does before validating. `view` gives the object as the CRD should
 /// judge it, when its family reads documented fields beyond the CRD (defaults still apply to

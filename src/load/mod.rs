@@ -4,6 +4,11 @@
 //! time); objects keep their spanned tree so every later diagnostic can point into the file.
 //! Problems never abort loading: each becomes a located diagnostic, the broken document or
 //! object is left out, and the rest is returned.
+//!
+//! Each object is handed to the caller's `prepare` inside the parse task that read it, so that
+//! what the caller keeps (typically the decoded object with most of its tree dropped) replaces
+//! the tree while it is still in that thread's cache, and the trees of all documents are never
+//! alive at once.
 
 pub mod fields;
 pub mod files;
@@ -21,16 +26,17 @@ use files::{FileTree, RawFile};
 pub use objects::{Identity, KindSpec, LoadStats, Object, ObjectOptions, Timestamp};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::io::Read;
 
-/// Everything read from the inputs.
-#[derive(Debug, Default)]
-pub struct Loaded {
+/// Everything read from the inputs: `T` is what `prepare` made of each object.
+#[derive(Debug)]
+pub struct Loaded<T> {
     /// The files, for rendering diagnostics.
     pub sources: SourceMap,
-    /// Objects of the kinds dopol reads, in input order, unique by identity.
-    pub objects: Vec<Object>,
+    /// Objects of the kinds dopol reads (as prepared), in input order, unique by identity.
+    pub objects: Vec<T>,
     /// Problems found while loading.
     pub diagnostics: Vec<Diagnostic>,
     /// Counters for `-v`.
@@ -100,22 +106,38 @@ impl std::fmt::Display for ObjectSelector {
     }
 }
 
-/// Reads the `-f` arguments from `tree` (stdin for `-`), walks leaving out what `excludes` and
-/// the ignore files exclude, then applies the overlay. `sources` holds files read before (the
-/// families files), whose spans stay valid.
-pub fn load(
+/// Where [`load`] reads from: the `-f` arguments, what leaves files out, the what-if overlay.
+pub struct Inputs<'a> {
+    /// The `-f` arguments.
+    pub args: &'a [String],
+    /// Paths left out (besides the ignore files).
+    pub excludes: &'a ignores::Excludes,
+    /// `--with` and `--without`.
+    pub overlay: &'a Overlay,
+    /// The file tree the arguments name.
+    pub tree: &'a dyn FileTree,
+}
+
+/// Reads the `-f` arguments from the tree (stdin for `-`), walks leaving out what `excludes`
+/// and the ignore files exclude, hands each object to `prepare` in its parse task, then applies
+/// the overlay. `sources` holds files read before (the families files), whose spans stay valid.
+pub fn load<T: Borrow<Object> + Send>(
     sources: SourceMap,
-    args: &[String],
-    excludes: &ignores::Excludes,
-    overlay: &Overlay,
+    inputs: &Inputs<'_>,
     options: &ObjectOptions<'_>,
-    tree: &dyn FileTree,
+    prepare: &(dyn Fn(Object) -> T + Sync),
     stdin: &mut dyn Read,
-) -> Loaded {
+) -> Loaded<T> {
+    let Inputs {
+        args,
+        excludes,
+        overlay,
+        tree,
+    } = *inputs;
     let mut diagnostics = Vec::new();
     let raw = files::collect(args, excludes, tree, stdin, &mut diagnostics);
     let seeded = sources.len();
-    let mut loaded = load_files(raw, options, sources);
+    let mut loaded = load_files(raw, options, prepare, sources);
     let mut objects = dedupe(std::mem::take(&mut loaded.objects), &mut diagnostics);
     if !overlay.with.is_empty() {
         let raw = files::collect(
@@ -125,20 +147,20 @@ pub fn load(
             &mut std::io::empty(),
             &mut diagnostics,
         );
-        let mut added = load_files(raw, options, std::mem::take(&mut loaded.sources));
+        let mut added = load_files(raw, options, prepare, std::mem::take(&mut loaded.sources));
         loaded.sources = std::mem::take(&mut added.sources);
         loaded.diagnostics.append(&mut added.diagnostics);
         loaded.stats.files += added.stats.files;
         loaded.stats.documents += added.stats.documents;
         loaded.stats.skipped_other_kinds += added.stats.skipped_other_kinds;
         let added = dedupe(added.objects, &mut diagnostics);
-        let replaced: HashSet<Identity> = added.iter().map(Object::identity).collect();
-        objects.retain(|o| !replaced.contains(&o.identity()));
+        let replaced: HashSet<Identity> = added.iter().map(|o| o.borrow().identity()).collect();
+        objects.retain(|o| !replaced.contains(&o.borrow().identity()));
         objects.extend(added);
     }
     for selector in &overlay.without {
-        if objects.iter().any(|o| selector.matches(o)) {
-            objects.retain(|o| !selector.matches(o));
+        if objects.iter().any(|o| selector.matches(o.borrow())) {
+            objects.retain(|o| !selector.matches(o.borrow()));
         } else {
             loaded.unmatched_without.push(selector.to_string());
         }
@@ -172,9 +194,8 @@ pub fn load(
 }
 
 /// What one chunk of a file produced.
-#[derive(Default)]
-struct ChunkResult {
-    objects: Vec<Object>,
+struct ChunkResult<T> {
+    objects: Vec<T>,
     diagnostics: Vec<Diagnostic>,
     stats: LoadStats,
 }
@@ -184,13 +205,14 @@ struct DecodedFile {
     invalid_at: Vec<u32>,
 }
 
-/// Parses already-read files into objects, registering them in `sources` (duplicates are not
-/// removed yet: see [`dedupe`]).
-pub fn load_files(
+/// Parses already-read files into objects, each handed to `prepare` in its parse task, and
+/// registers the files in `sources` (duplicates are not removed yet: see [`dedupe`]).
+pub fn load_files<T: Send>(
     raw: Vec<RawFile>,
     options: &ObjectOptions<'_>,
+    prepare: &(dyn Fn(Object) -> T + Sync),
     mut sources: SourceMap,
-) -> Loaded {
+) -> Loaded<T> {
     let mut diagnostics = Vec::new();
     let mut stats = LoadStats {
         files: raw.len(),
@@ -241,17 +263,23 @@ pub fn load_files(
         })
         .collect();
     // Parsing and object extraction are per document, so both run in the parallel workers.
-    let parsed: Vec<ChunkResult> = chunks
+    let parsed: Vec<ChunkResult<T>> = chunks
         .into_par_iter()
         .map(|(i, range)| {
             let file = &decoded[i];
-            let mut result = ChunkResult::default();
+            let mut result = ChunkResult {
+                objects: Vec::new(),
+                diagnostics: Vec::new(),
+                stats: LoadStats::default(),
+            };
+            let document = range.start as u32..range.end as u32;
             let docs = yaml::parse_chunk(
                 file.id,
                 sources.get(file.id).text(),
                 range,
                 &mut result.diagnostics,
             );
+            let mut objects = Vec::new();
             for doc in docs {
                 let span = doc.root.span;
                 if file
@@ -266,10 +294,17 @@ pub fn load_files(
                     doc.root,
                     options,
                     &mut result.stats,
-                    &mut result.objects,
+                    &mut objects,
                     &mut result.diagnostics,
                 );
             }
+            result.objects = objects
+                .into_iter()
+                .map(|mut object| {
+                    object.document = document.clone();
+                    prepare(object)
+                })
+                .collect();
             result
         })
         .collect();
@@ -292,17 +327,48 @@ pub fn load_files(
     }
 }
 
+/// The tree of `object` read again from its document chunk, as it was parsed (before the
+/// CRD's defaults): the document's root when it is the object, or the entry of a List's
+/// `items` that is. `None` only when the source changed under the object (a bug).
+pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
+    let span = object.root.span;
+    let range = object.document.start as usize..object.document.end as usize;
+    let mut ignored = Vec::new();
+    yaml::parse_chunk(
+        span.source,
+        sources.get(span.source).text(),
+        range,
+        &mut ignored,
+    )
+    .into_iter()
+    .find_map(|doc| find_object(doc.root, span))
+}
+
+/// The node written at `span`: `node` itself, or one found down the `items` of Lists.
+fn find_object(node: yaml::Node, span: crate::source::Span) -> Option<yaml::Node> {
+    if node.span == span {
+        return Some(node);
+    }
+    let item = node
+        .get("items")?
+        .as_seq()?
+        .iter()
+        .find(|item| item.span.start <= span.start && span.end <= item.span.end)?
+        .clone();
+    find_object(item, span)
+}
+
 /// Keeps the first object of each identity and reports the others.
 ///
 /// Identities are compared borrowed (no copy per object), and the objects stay where they are
 /// unless there is a duplicate to take out.
-pub fn dedupe(mut objects: Vec<Object>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
+pub fn dedupe<T: Borrow<Object>>(mut objects: Vec<T>, diagnostics: &mut Vec<Diagnostic>) -> Vec<T> {
     let mut first_index: FxHashMap<IdentityRef<'_>, usize> = FxHashMap::default();
     first_index.reserve(objects.len());
     // (duplicate, first definition), in input order.
     let mut duplicates: Vec<(usize, usize)> = Vec::new();
     for (index, object) in objects.iter().enumerate() {
-        match first_index.entry(IdentityRef::of(object)) {
+        match first_index.entry(IdentityRef::of(object.borrow())) {
             std::collections::hash_map::Entry::Occupied(first) => {
                 duplicates.push((index, *first.get()))
             }
@@ -316,14 +382,15 @@ pub fn dedupe(mut objects: Vec<Object>, diagnostics: &mut Vec<Diagnostic>) -> Ve
         return objects;
     }
     for &(again, first) in &duplicates {
-        let identity = objects[again].identity();
+        let (again_object, first_object) = (objects[again].borrow(), objects[first].borrow());
+        let identity = again_object.identity();
         diagnostics.push(
             Diagnostic::new(
                 Code::DuplicateObject,
                 format!("{identity} is defined more than once; the first definition is used"),
             )
-            .with_label(objects[again].name_span(), "defined again here")
-            .with_label(objects[first].name_span(), "first defined here")
+            .with_label(again_object.name_span(), "defined again here")
+            .with_label(first_object.name_span(), "first defined here")
             .with_object(identity.to_string()),
         );
     }

@@ -10,7 +10,7 @@ use super::fields::{FieldPath, Fields, name_violation};
 use super::names::NameRule;
 use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
-use crate::yaml::{Node, Value};
+use crate::yaml::{Entry, Node, Value};
 use std::fmt;
 
 /// A `(group, kind)` dopol reads, and whether objects of it are cluster-scoped.
@@ -139,8 +139,15 @@ pub struct Object {
     pub name: Box<str>,
     /// Parsed `metadata.creationTimestamp`.
     pub creation_timestamp: Option<Timestamp>,
-    /// The whole object.
+    /// The whole object, or (once [`Object::trim`]med) its `apiVersion`, `kind` and `metadata`.
     pub root: Node,
+    /// The byte range of the document chunk the object was read from: a trimmed object is read
+    /// again from it when a rare reader needs the whole tree.
+    pub document: std::ops::Range<u32>,
+    /// Whether [`Object::trim`] dropped the rest of the tree.
+    trimmed: bool,
+    /// The whole tree, once read again (trimmed objects only).
+    reread: std::sync::OnceLock<Box<Node>>,
 }
 
 /// `(group, kind, namespace, name)`: two objects with the same identity are the same object.
@@ -204,9 +211,29 @@ impl Object {
         self.namespace.as_deref().unwrap_or("")
     }
 
-    /// The `spec` node, if present.
-    pub fn spec(&self) -> Option<&Node> {
-        self.root.get("spec").filter(|n| !n.is_null())
+    /// Keeps only `apiVersion`, `kind` and `metadata` of the tree (the root keeps its span).
+    /// Once an object is decoded, most of its tree is read by nobody; dropping it right away
+    /// is what keeps memory near the input's size. [`Object::tree`] reads the rest again.
+    pub fn trim(&mut self) {
+        let Some(entries) = self.root.as_map() else {
+            return;
+        };
+        let kept: Vec<Entry> = entries
+            .iter()
+            .filter(|e| matches!(&*e.key.text, "apiVersion" | "kind" | "metadata"))
+            .cloned()
+            .collect();
+        self.root.value = Value::Map(kept.into());
+        self.trimmed = true;
+    }
+
+    /// The whole tree: [`Object::root`], or for a trimmed object the tree `reread` builds from
+    /// the source (once; later calls share it).
+    pub fn tree(&self, reread: impl FnOnce(&Object) -> Node) -> &Node {
+        if !self.trimmed {
+            return &self.root;
+        }
+        self.reread.get_or_init(|| Box::new(reread(self)))
     }
 
     /// Where the object's name is written (the best place to point at the whole object).
@@ -457,6 +484,9 @@ fn read_metadata(
         name: name?.into(),
         creation_timestamp,
         root,
+        document: 0..0,
+        trimmed: false,
+        reread: std::sync::OnceLock::new(),
     })
 }
 

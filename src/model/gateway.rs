@@ -302,6 +302,28 @@ pub struct Route {
     pub creation_timestamp: Option<crate::load::Timestamp>,
     /// Index into `Model::objects` (set by [`super::Model::build`]).
     pub object: u32,
+    /// Whether a rule writes `filters`: a reader of filters needs [`super::Model::tree`] only
+    /// for such a route (the route's own tree is trimmed once decoded).
+    pub has_filters: bool,
+    /// Whether a rule's backendRef names something other than a core Service (another route,
+    /// for a controller that delegates): as [`Route::has_filters`], for readers of backendRefs.
+    pub other_backends: bool,
+}
+
+/// Whether some rule of `spec` has a non-empty list under `key` with an item `select`s.
+fn any_rule_item(spec: &Node, key: &str, select: impl Fn(&Node) -> bool) -> bool {
+    spec.get("rules")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|rule| rule.get(key).and_then(Node::as_seq))
+        .any(|items| items.iter().any(&select))
+}
+
+/// Whether a backendRef names something other than a core-group Service.
+fn other_than_service(backend: &Node) -> bool {
+    let text = |key: &str| backend.get(key).and_then(Node::as_str);
+    !matches!(text("group"), None | Some("")) || !matches!(text("kind"), None | Some("Service"))
 }
 
 /// Warns and returns `false` when a Gateway API object uses an unknown version.
@@ -659,6 +681,8 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
         name_span: object.name_span(),
         creation_timestamp: object.creation_timestamp,
         object: 0,
+        has_filters: any_rule_item(spec, "filters", |_| true),
+        other_backends: any_rule_item(spec, "backendRefs", other_than_service),
     })
 }
 

@@ -1,9 +1,12 @@
 //! The typed model: every object dopol reads, decoded, plus the diagnostics decoding produced.
 //!
-//! [`Model::build`] takes loaded objects, checks their API versions, decodes Gateway API objects
-//! ([`gateway`]) and policies (through their [`crate::policy::PolicyFamily`]), and creates
-//! stand-in Gateways when `--assume-gateways` asks for them. Objects the API server would reject
-//! are left out, with their diagnostics kept.
+//! [`prepare`] decodes one object as the loader reads it: it checks the API version, applies and
+//! checks the CRD, decodes Gateway API objects ([`gateway`]) and policies (through their
+//! [`crate::policy::PolicyFamily`]), and trims a decoded route's tree (its typed [`Route`] holds
+//! what evaluation reads; [`Model::tree`] reads the rest again for the rare reader that needs
+//! it). [`Model::build`] gathers the prepared objects and creates stand-in Gateways when
+//! `--assume-gateways` asks for them. Objects the API server would reject are left out, with
+//! their diagnostics kept.
 
 pub mod elsewhere;
 pub mod gateway;
@@ -15,8 +18,8 @@ use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
+use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
-use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -39,6 +42,8 @@ pub struct ModelOptions {
 pub struct Model {
     /// The policy families and kinds of this run.
     pub registry: Arc<Registry>,
+    /// The CRDs objects were validated against (their defaults apply to trees read again).
+    pub catalog: Arc<Catalog>,
     /// The input files.
     pub sources: SourceMap,
     /// GatewayClasses.
@@ -74,6 +79,28 @@ enum Decoded {
     Route(Route),
     Policy(Box<Policy>),
     Rejected,
+}
+
+/// One object as the loader hands it over: the object (its tree trimmed once decoded as a
+/// route) and what decoding it produced.
+pub struct Prepared {
+    object: Object,
+    decoded: DecodedObject,
+}
+
+impl std::borrow::Borrow<Object> for Prepared {
+    fn borrow(&self) -> &Object {
+        &self.object
+    }
+}
+
+/// Decodes `object` (see [`Prepared`]); the loader calls it in the task that parsed the object.
+pub fn prepare(mut object: Object, registry: &Registry, catalog: &Catalog) -> Prepared {
+    let decoded = decode(&mut object, registry, catalog);
+    if matches!(decoded.value, Decoded::Route(_)) {
+        object.trim();
+    }
+    Prepared { object, decoded }
 }
 
 /// One object after decoding.
@@ -199,24 +226,20 @@ pub fn known_kinds(registry: &Registry) -> Vec<KindSpec> {
 }
 
 impl Model {
-    /// Decodes loaded objects (in parallel; the result keeps input order).
-    pub fn build(loaded: Loaded, options: &ModelOptions) -> Model {
+    /// Gathers prepared objects (input order is kept).
+    pub fn build(loaded: Loaded<Prepared>, options: &ModelOptions) -> Model {
         let mut model = Model {
             registry: options.registry.clone(),
+            catalog: options.catalog.clone(),
             sources: loaded.sources,
             diagnostics: loaded.diagnostics,
             stats: loaded.stats,
             ..Model::default()
         };
-        // CRD defaults are applied to each object's own tree, in place, on the thread that
-        // decodes it.
         let (objects, decoded): (Vec<Object>, Vec<DecodedObject>) = loaded
             .objects
-            .into_par_iter()
-            .map(|mut o| {
-                let decoded = decode(&mut o, &options.registry, &options.catalog);
-                (o, decoded)
-            })
+            .into_iter()
+            .map(|p| (p.object, p.decoded))
             .unzip();
         let mut validated_kinds = std::collections::BTreeSet::new();
         for (index, mut object) in decoded.into_iter().enumerate() {
@@ -370,8 +393,127 @@ impl Model {
         diagnostic
     }
 
+    /// The whole tree of `object`, with its CRD's defaults: its root, or for a route (trimmed
+    /// once decoded) the tree read again from its document, once.
+    pub fn tree<'m>(&'m self, object: &'m Object) -> &'m Node {
+        object.tree(|object| {
+            let mut root =
+                crate::load::reread(&self.sources, object).unwrap_or_else(|| object.root.clone());
+            crd::apply_defaults(&mut root, object, &self.catalog);
+            root
+        })
+    }
+
     /// The namespace object named `name`, if in the input.
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
         self.namespaces.iter().find(|n| n.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{self, ObjectOptions, files::WorkTree};
+    use crate::pipeline::{InputOptions, evaluate};
+
+    /// A route as a document of its own after a Gateway, and one inside a List (whose items
+    /// carry no defaults yet: the CRD adds backendRef group/kind/weight and a match).
+    const INPUT: &str = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: istio
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: plain, namespace: shop, labels: {app: a}}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  rules:
+  - backendRefs: [{name: svc, port: 80}]
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata: {name: listed, namespace: shop}
+  spec:
+    parentRefs: [{name: gw, namespace: infra}]
+    rules:
+    - matches: [{path: {type: Exact, value: /x}}]
+      filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]
+      backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
+";
+
+    #[test]
+    fn a_trimmed_route_reads_again_as_it_was_decoded() {
+        let options = InputOptions {
+            files: vec!["-".into()],
+            ..InputOptions::default()
+        };
+        let evaluated = evaluate(&options, &WorkTree, &mut INPUT.as_bytes());
+        let model = &evaluated.model;
+        assert_eq!(model.routes.len(), 2);
+
+        // The same input, decoded without trimming: the trees every reader used to see.
+        let kinds = known_kinds(&options.registry);
+        let untrimmed = load::load(
+            crate::source::SourceMap::new(),
+            &load::Inputs {
+                args: &options.files,
+                excludes: &options.excludes,
+                overlay: &options.overlay,
+                tree: &WorkTree,
+            },
+            &ObjectOptions {
+                default_namespace: "default",
+                kinds: &kinds,
+            },
+            &|mut object| {
+                decode(&mut object, &options.registry, &options.catalog);
+                object
+            },
+            &mut INPUT.as_bytes(),
+        );
+
+        let flags: Vec<(&str, bool, bool)> = model
+            .routes
+            .iter()
+            .map(|r| (r.name.as_str(), r.has_filters, r.other_backends))
+            .collect();
+        assert_eq!(flags, [("plain", false, false), ("listed", true, true)]);
+        for route in &model.routes {
+            let object = &model.objects[route.object as usize];
+            let keys: Vec<&str> = object
+                .root
+                .as_map()
+                .unwrap()
+                .iter()
+                .map(|e| &*e.key.text)
+                .collect();
+            assert_eq!(keys, ["apiVersion", "kind", "metadata"], "{}", route.name);
+            let before = &untrimmed.objects[route.object as usize];
+            assert_eq!(&*before.name, route.name.as_str());
+            assert_eq!(object.root.span, before.root.span);
+            let tree = model.tree(object);
+            assert_eq!(format!("{tree:?}"), format!("{:?}", before.root));
+            // Defaults are in the tree read again (backendRef kind, a rule's match).
+            let backend = tree.get_path(&["spec", "rules"]).unwrap().as_seq().unwrap()[0]
+                .get("backendRefs")
+                .unwrap()
+                .as_seq()
+                .unwrap()[0]
+                .clone();
+            assert!(backend.get("kind").is_some(), "{}", route.name);
+            // Read once: the second call returns the same tree.
+            assert!(std::ptr::eq(tree, model.tree(object)));
+        }
+        // Gateways keep their whole tree.
+        let gateway = &model.objects[model.gateways[0].object as usize];
+        assert!(gateway.root.get("spec").is_some());
+        assert!(std::ptr::eq(model.tree(gateway), &gateway.root));
     }
 }

@@ -275,12 +275,13 @@ impl<'m> Walker<'m> {
             .routes
             .par_iter()
             .map(|route| {
-                if route.kind != RouteKind::Http {
+                // Only a backendRef to something other than a Service can delegate.
+                if route.kind != RouteKind::Http || !route.other_backends {
                     return (None, Vec::new());
                 }
                 let object = &model.objects[route.object as usize];
-                let rules = object
-                    .root
+                let rules = model
+                    .tree(object)
                     .get_path(&["spec", "rules"])
                     .and_then(Node::as_seq)
                     .unwrap_or_default();
@@ -343,8 +344,8 @@ impl<'m> Walker<'m> {
                     RuleMatches::Grpc(_) => Vec::new(),
                 })
                 .collect();
-            let rules = model.objects[r.object as usize]
-                .root
+            let rules = model
+                .tree(&model.objects[r.object as usize])
                 .get_path(&["spec", "rules"])
                 .and_then(Node::as_seq)
                 .unwrap_or_default();
@@ -536,8 +537,8 @@ impl<'m> Walker<'m> {
         let route = &model.routes[child as usize];
         let object = &model.objects[route.object as usize];
         let spec_span = |key: &str| {
-            object
-                .root
+            model
+                .tree(object)
                 .get_path(&["spec", key])
                 .map_or(route.name_span, |n| n.span)
         };

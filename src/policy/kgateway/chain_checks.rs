@@ -210,9 +210,9 @@ fn delegatee_auth(
 
 /// The built-ins a route rule sets, with the TrafficPolicy field of the same meaning.
 fn builtins(model: &Model, route: u32, rule: u32) -> Vec<(&'static str, &'static str)> {
-    let object = &model.objects[model.routes[route as usize].object as usize];
-    let Some(rule) = object
-        .root
+    let route = &model.routes[route as usize];
+    let Some(rule) = model
+        .tree(&model.objects[route.object as usize])
         .get_path(&["spec", "rules"])
         .and_then(crate::yaml::Node::as_seq)
         .and_then(|rules| rules.get(rule as usize))

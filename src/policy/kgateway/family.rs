@@ -332,9 +332,12 @@ fn route_extension_refs<'m>(
     let mut found = Vec::new();
     let mut missing = Vec::new();
     let route = &model.routes[r];
+    if !route.has_filters {
+        return (found, missing);
+    }
     let object = &model.objects[route.object as usize];
-    let rules = object
-        .root
+    let rules = model
+        .tree(object)
         .get_path(&["spec", "rules"])
         .and_then(Node::as_seq);
     for (k, rule) in rules.unwrap_or_default().iter().enumerate() {
