@@ -241,6 +241,14 @@ impl Model {
             .into_iter()
             .map(|p| (p.object, p.decoded))
             .unzip();
+        // Sized first: doubling would leave up to half of the two biggest lists unused.
+        let count = |of: fn(&Decoded) -> bool| decoded.iter().filter(|d| of(&d.value)).count();
+        model
+            .routes
+            .reserve_exact(count(|d| matches!(d, Decoded::Route(_))));
+        model
+            .policies
+            .reserve_exact(count(|d| matches!(d, Decoded::Policy(_))));
         let mut validated_kinds = std::collections::BTreeSet::new();
         for (index, mut object) in decoded.into_iter().enumerate() {
             model.diagnostics.append(&mut object.diagnostics);
