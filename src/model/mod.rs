@@ -2,9 +2,10 @@
 //!
 //! [`prepare`] decodes one object as the loader reads it: it checks the API version, applies and
 //! checks the CRD, decodes Gateway API objects ([`gateway`]) and policies (through their
-//! [`crate::policy::PolicyFamily`]), and trims a decoded route's tree (its typed [`Route`] holds
-//! what evaluation reads; [`Model::tree`] reads the rest again for the rare reader that needs
-//! it). [`Model::build`] gathers the prepared objects and creates stand-in Gateways when
+//! [`crate::policy::PolicyFamily`]), and trims the tree of a decoded route or policy to its
+//! `metadata` (the typed [`Route`] holds what evaluation reads, a [`Policy`] shares the subtrees
+//! of its rules; [`Model::tree`] reads the rest again for the rare reader that needs it).
+//! [`Model::build`] gathers the prepared objects and creates stand-in Gateways when
 //! `--assume-gateways` asks for them. Objects the API server would reject are left out, with
 //! their diagnostics kept.
 
@@ -82,7 +83,7 @@ enum Decoded {
 }
 
 /// One object as the loader hands it over: the object (its tree trimmed once decoded as a
-/// route) and what decoding it produced.
+/// route or policy) and what decoding it produced.
 pub struct Prepared {
     object: Object,
     decoded: DecodedObject,
@@ -95,9 +96,11 @@ impl std::borrow::Borrow<Object> for Prepared {
 }
 
 /// Decodes `object` (see [`Prepared`]); the loader calls it in the task that parsed the object.
+/// Routes and policies, nearly every object of a big input, are trimmed; the few Gateways,
+/// classes and namespaces keep their trees.
 pub fn prepare(mut object: Object, registry: &Registry, catalog: &Catalog) -> Prepared {
     let decoded = decode(&mut object, registry, catalog);
-    if matches!(decoded.value, Decoded::Route(_)) {
+    if matches!(decoded.value, Decoded::Route(_) | Decoded::Policy(_)) {
         object.trim();
     }
     Prepared { object, decoded }
@@ -401,8 +404,8 @@ impl Model {
         diagnostic
     }
 
-    /// The whole tree of `object`, with its CRD's defaults: its root, or for a route (trimmed
-    /// once decoded) the tree read again from its document, once.
+    /// The whole tree of `object`, with its CRD's defaults: its root, or for a route or policy
+    /// (trimmed once decoded) the tree read again from its document, once.
     pub fn tree<'m>(&'m self, object: &'m Object) -> &'m Node {
         object.tree(|object| {
             let mut root =
@@ -454,10 +457,18 @@ items:
     - matches: [{path: {type: Exact, value: /x}}]
       filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]
       backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: limits, namespace: shop}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: plain}
+  limits:
+    l: {rates: [{limit: 5, window: 10s}]}
 ";
 
     #[test]
-    fn a_trimmed_route_reads_again_as_it_was_decoded() {
+    fn a_trimmed_route_or_policy_reads_again_as_it_was_decoded() {
         let options = InputOptions {
             files: vec!["-".into()],
             ..InputOptions::default()
@@ -493,8 +504,14 @@ items:
             .map(|r| (r.name.as_str(), r.has_filters, r.other_backends))
             .collect();
         assert_eq!(flags, [("plain", false, false), ("listed", true, true)]);
-        for route in &model.routes {
-            let object = &model.objects[route.object as usize];
+        assert_eq!(model.policies.len(), 1);
+        let named = model
+            .routes
+            .iter()
+            .map(|r| (r.name.as_str(), r.object))
+            .chain([("limits", model.objects.len() as u32 - 1)]);
+        for (name, index) in named {
+            let object = &model.objects[index as usize];
             let keys: Vec<&str> = object
                 .root
                 .as_map()
@@ -502,23 +519,27 @@ items:
                 .iter()
                 .map(|e| &*e.key.text)
                 .collect();
-            assert_eq!(keys, ["apiVersion", "kind", "metadata"], "{}", route.name);
-            let before = &untrimmed.objects[route.object as usize];
-            assert_eq!(&*before.name, route.name.as_str());
+            assert_eq!(keys, ["apiVersion", "kind", "metadata"], "{name}");
+            let before = &untrimmed.objects[index as usize];
+            assert_eq!(&*before.name, name);
             assert_eq!(object.root.span, before.root.span);
             let tree = model.tree(object);
             assert_eq!(format!("{tree:?}"), format!("{:?}", before.root));
-            // Defaults are in the tree read again (backendRef kind, a rule's match).
-            let backend = tree.get_path(&["spec", "rules"]).unwrap().as_seq().unwrap()[0]
-                .get("backendRefs")
-                .unwrap()
-                .as_seq()
-                .unwrap()[0]
-                .clone();
-            assert!(backend.get("kind").is_some(), "{}", route.name);
             // Read once: the second call returns the same tree.
             assert!(std::ptr::eq(tree, model.tree(object)));
         }
+        // The CRD's defaults are in a tree read again (a backendRef's kind).
+        let plain = model.tree(&model.objects[model.routes[0].object as usize]);
+        let backend = &plain
+            .get_path(&["spec", "rules"])
+            .unwrap()
+            .as_seq()
+            .unwrap()[0]
+            .get("backendRefs")
+            .unwrap()
+            .as_seq()
+            .unwrap()[0];
+        assert_eq!(backend.get("kind").and_then(Node::as_str), Some("Service"));
         // Gateways keep their whole tree.
         let gateway = &model.objects[model.gateways[0].object as usize];
         assert!(gateway.root.get("spec").is_some());

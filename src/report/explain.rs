@@ -429,7 +429,7 @@ fn creation_text(model: &Model, policy: u32) -> Option<String> {
 
 fn defaulted(model: &Model, policy: u32) -> Vec<DefaultedField> {
     policy_object(model, policy).map_or_else(Vec::new, |o| {
-        crate::crd::defaults::defaulted_fields(&o.root)
+        crate::crd::defaults::defaulted_fields(model.tree(o))
             .into_iter()
             .map(|(field, value)| DefaultedField { field, value })
             .collect()
