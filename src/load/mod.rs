@@ -298,13 +298,7 @@ pub fn load_files<T: Send>(
                     &mut result.diagnostics,
                 );
             }
-            result.objects = objects
-                .into_iter()
-                .map(|mut object| {
-                    object.document = document.clone();
-                    prepare(object)
-                })
-                .collect();
+            result.objects = prepare_all(objects, &document, prepare);
             result
         })
         .collect();
@@ -324,6 +318,24 @@ pub fn load_files<T: Send>(
         objects,
         diagnostics,
         stats,
+    }
+}
+
+/// Hands a chunk's objects to `prepare`: in parallel when a `List` holds several (a `kubectl get
+/// -o yaml` dump is one document), inline for the usual one.
+fn prepare_all<T: Send>(
+    objects: Vec<Object>,
+    document: &std::ops::Range<u32>,
+    prepare: &(dyn Fn(Object) -> T + Sync),
+) -> Vec<T> {
+    let one = |mut object: Object| {
+        object.document = document.clone();
+        prepare(object)
+    };
+    if objects.len() > 1 {
+        objects.into_par_iter().map(one).collect()
+    } else {
+        objects.into_iter().map(one).collect()
     }
 }
 

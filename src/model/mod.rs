@@ -427,8 +427,8 @@ mod tests {
     use crate::load::{self, ObjectOptions, files::WorkTree};
     use crate::pipeline::{InputOptions, evaluate};
 
-    /// A route as a document of its own after a Gateway, and one inside a List (whose items
-    /// carry no defaults yet: the CRD adds backendRef group/kind/weight and a match).
+    /// A route as a document of its own after a Gateway, and a route and a policy inside a List
+    /// (prepared in parallel). The CRD adds defaults: backendRef group/kind/weight, a match.
     const INPUT: &str = "\
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -457,14 +457,13 @@ items:
     - matches: [{path: {type: Exact, value: /x}}]
       filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]
       backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
----
-apiVersion: kuadrant.io/v1
-kind: RateLimitPolicy
-metadata: {name: limits, namespace: shop}
-spec:
-  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: plain}
-  limits:
-    l: {rates: [{limit: 5, window: 10s}]}
+- apiVersion: kuadrant.io/v1
+  kind: RateLimitPolicy
+  metadata: {name: limits, namespace: shop}
+  spec:
+    targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: plain}
+    limits:
+      l: {rates: [{limit: 5, window: 10s}]}
 ";
 
     #[test]
