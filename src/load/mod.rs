@@ -1,7 +1,8 @@
 //! Loading: `-f` arguments → files → documents → Kubernetes objects.
 //!
 //! Files are cut into documents and parsed in parallel (YAML parsing dominates dopol's run
-//! time); objects keep their spanned tree so every later diagnostic can point into the file.
+//! time); objects keep spans (in their tree, and in what the caller keeps of it) so every later
+//! diagnostic can point into the file.
 //! Problems never abort loading: each becomes a located diagnostic, the broken document or
 //! object is left out, and the rest is returned.
 //!
@@ -341,7 +342,7 @@ fn prepare_all<T: Send>(
 
 /// The tree of `object` read again from its document chunk, as it was parsed (before the
 /// CRD's defaults): the document's root when it is the object, or the entry of a List's
-/// `items` that is. `None` only when the source changed under the object (a bug).
+/// `items` that is. `None` only if the object did not come from that chunk (a bug).
 pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     let span = object.root.span;
     let range = object.document.start as usize..object.document.end as usize;

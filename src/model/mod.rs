@@ -408,8 +408,9 @@ impl Model {
     /// (trimmed once decoded) the tree read again from its document, once.
     pub fn tree<'m>(&'m self, object: &'m Object) -> &'m Node {
         object.tree(|object| {
-            let mut root =
-                crate::load::reread(&self.sources, object).unwrap_or_else(|| object.root.clone());
+            // The chunk is the one the object was parsed from, and parsing is deterministic.
+            let mut root = crate::load::reread(&self.sources, object)
+                .expect("a trimmed object is found again in its document chunk");
             crd::apply_defaults(&mut root, object, &self.catalog);
             root
         })
