@@ -299,7 +299,7 @@ pub fn load_files<T: Send>(
                     &mut result.diagnostics,
                 );
             }
-            result.objects = prepare_all(objects, &document, prepare);
+            result.objects = prepare_all(objects, document, prepare);
             result
         })
         .collect();
@@ -322,30 +322,29 @@ pub fn load_files<T: Send>(
     }
 }
 
-/// Hands a chunk's objects to `prepare`: in parallel when a `List` holds several (a `kubectl get
-/// -o yaml` dump is one document), inline for the usual one.
+/// Hands a chunk's objects to `prepare`: the usual one inline, with its chunk recorded as its
+/// [`Object::document`]; the several of a `List` (a `kubectl get -o yaml` dump is one document)
+/// in parallel, without one.
 fn prepare_all<T: Send>(
-    objects: Vec<Object>,
-    document: &std::ops::Range<u32>,
+    mut objects: Vec<Object>,
+    document: std::ops::Range<u32>,
     prepare: &(dyn Fn(Object) -> T + Sync),
 ) -> Vec<T> {
-    let one = |mut object: Object| {
-        object.document = document.clone();
-        prepare(object)
-    };
-    if objects.len() > 1 {
-        objects.into_par_iter().map(one).collect()
+    if let [object] = objects.as_mut_slice() {
+        object.document = Some(document);
+        objects.into_iter().map(prepare).collect()
     } else {
-        objects.into_iter().map(one).collect()
+        objects.into_par_iter().map(prepare).collect()
     }
 }
 
 /// The tree of `object` read again from its document chunk, as it was parsed (before the
 /// CRD's defaults): the document's root when it is the object, or the entry of a List's
-/// `items` that is. `None` only if the object did not come from that chunk (a bug).
+/// `items` that is. `None` when the object has no chunk of its own, or (a bug) is not in it.
 pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     let span = object.root.span;
-    let range = object.document.start as usize..object.document.end as usize;
+    let range = object.document.clone()?;
+    let range = range.start as usize..range.end as usize;
     let mut ignored = Vec::new();
     yaml::parse_chunk(
         span.source,

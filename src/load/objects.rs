@@ -141,9 +141,10 @@ pub struct Object {
     pub creation_timestamp: Option<Timestamp>,
     /// The whole object, or (once [`Object::trim`]med) its `apiVersion`, `kind` and `metadata`.
     pub root: Node,
-    /// The byte range of the document chunk the object was read from: a trimmed object is read
-    /// again from it when a rare reader needs the whole tree.
-    pub document: std::ops::Range<u32>,
+    /// The byte range of the document chunk the object was read from, when it is the only
+    /// object of that chunk: reading it again then parses just its own document. Only such an
+    /// object is [`Object::trim`]med (an item of a big `List` would parse the whole List).
+    pub document: Option<std::ops::Range<u32>>,
     /// Whether [`Object::trim`] dropped the rest of the tree.
     trimmed: bool,
     /// The whole tree, once read again (trimmed objects only).
@@ -213,9 +214,10 @@ impl Object {
 
     /// Keeps only `apiVersion`, `kind` and `metadata` of the tree (the root keeps its span).
     /// Once an object is decoded, most of its tree is read by nobody; dropping it right away
-    /// is what keeps memory near the input's size. [`Object::tree`] reads the rest again.
+    /// is what keeps memory near the input's size. [`Object::tree`] reads the rest again. An
+    /// object without its own [`Object::document`] is left whole.
     pub fn trim(&mut self) {
-        let Some(entries) = self.root.as_map() else {
+        let (Some(entries), Some(_)) = (self.root.as_map(), &self.document) else {
             return;
         };
         let kept: Vec<Entry> = entries
@@ -484,7 +486,7 @@ fn read_metadata(
         name: name?.into(),
         creation_timestamp,
         root,
-        document: 0..0,
+        document: None,
         trimmed: false,
         reread: std::sync::OnceLock::new(),
     })

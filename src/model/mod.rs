@@ -2,8 +2,8 @@
 //!
 //! [`prepare`] decodes one object as the loader reads it: it checks the API version, applies and
 //! checks the CRD, decodes Gateway API objects ([`gateway`]) and policies (through their
-//! [`crate::policy::PolicyFamily`]), and trims the tree of a decoded route or policy to its
-//! `metadata` (the typed [`Route`] holds what evaluation reads, a [`Policy`] shares the subtrees
+//! [`crate::policy::PolicyFamily`]), and trims the tree of a decoded route or policy alone in
+//! its document to its `metadata` (the typed [`Route`] holds what evaluation reads, a [`Policy`] shares the subtrees
 //! of its rules; [`Model::tree`] reads the rest again for the rare reader that needs it).
 //! [`Model::build`] gathers the prepared objects and creates stand-in Gateways when
 //! `--assume-gateways` asks for them. Objects the API server would reject are left out, with
@@ -96,8 +96,8 @@ impl std::borrow::Borrow<Object> for Prepared {
 }
 
 /// Decodes `object` (see [`Prepared`]); the loader calls it in the task that parsed the object.
-/// Routes and policies, nearly every object of a big input, are trimmed; the few Gateways,
-/// classes and namespaces keep their trees.
+/// Routes and policies, nearly every object of a big input, are trimmed (when alone in their
+/// document: see [`Object::trim`]); the few Gateways, classes and namespaces keep their trees.
 pub fn prepare(mut object: Object, registry: &Registry, catalog: &Catalog) -> Prepared {
     let decoded = decode(&mut object, registry, catalog);
     if matches!(decoded.value, Decoded::Route(_) | Decoded::Policy(_)) {
@@ -428,8 +428,9 @@ mod tests {
     use crate::load::{self, ObjectOptions, files::WorkTree};
     use crate::pipeline::{InputOptions, evaluate};
 
-    /// A route as a document of its own after a Gateway, and a route and a policy inside a List
-    /// (prepared in parallel). The CRD adds defaults: backendRef group/kind/weight, a match.
+    /// A route as a document of its own after a Gateway, a route alone in a List, a policy, and
+    /// two routes in one List (prepared in parallel, and kept whole: reading one again would
+    /// parse the whole List). The CRD adds defaults: backendRef group/kind/weight, a match.
     const INPUT: &str = "\
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -458,13 +459,26 @@ items:
     - matches: [{path: {type: Exact, value: /x}}]
       filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: a, value: b}]}}]
       backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
-- apiVersion: kuadrant.io/v1
-  kind: RateLimitPolicy
-  metadata: {name: limits, namespace: shop}
-  spec:
-    targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: plain}
-    limits:
-      l: {rates: [{limit: 5, window: 10s}]}
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: limits, namespace: shop}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: plain}
+  limits:
+    l: {rates: [{limit: 5, window: 10s}]}
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata: {name: pair-a, namespace: shop}
+  spec: {parentRefs: [{name: gw, namespace: infra}]}
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata: {name: pair-b, namespace: shop}
+  spec: {parentRefs: [{name: gw, namespace: infra}]}
 ";
 
     #[test]
@@ -475,7 +489,7 @@ items:
         };
         let evaluated = evaluate(&options, &WorkTree, &mut INPUT.as_bytes());
         let model = &evaluated.model;
-        assert_eq!(model.routes.len(), 2);
+        assert_eq!(model.routes.len(), 4);
 
         // The same input, decoded without trimming: the trees every reader used to see.
         let kinds = known_kinds(&options.registry);
@@ -503,15 +517,20 @@ items:
             .iter()
             .map(|r| (r.name.as_str(), r.has_filters, r.other_backends))
             .collect();
-        assert_eq!(flags, [("plain", false, false), ("listed", true, true)]);
+        assert_eq!(
+            flags,
+            [
+                ("plain", false, false),
+                ("listed", true, true),
+                ("pair-a", false, false),
+                ("pair-b", false, false)
+            ]
+        );
         assert_eq!(model.policies.len(), 1);
-        let named = model
-            .routes
-            .iter()
-            .map(|r| (r.name.as_str(), r.object))
-            .chain([("limits", model.objects.len() as u32 - 1)]);
-        for (name, index) in named {
-            let object = &model.objects[index as usize];
+        let index = |name: &str| model.objects.iter().position(|o| &*o.name == name).unwrap();
+        for name in ["plain", "listed", "limits"] {
+            let index = index(name);
+            let object = &model.objects[index];
             let keys: Vec<&str> = object
                 .root
                 .as_map()
@@ -520,7 +539,7 @@ items:
                 .map(|e| &*e.key.text)
                 .collect();
             assert_eq!(keys, ["apiVersion", "kind", "metadata"], "{name}");
-            let before = &untrimmed.objects[index as usize];
+            let before = &untrimmed.objects[index];
             assert_eq!(&*before.name, name);
             assert_eq!(object.root.span, before.root.span);
             let tree = model.tree(object);
@@ -540,9 +559,11 @@ items:
             .as_seq()
             .unwrap()[0];
         assert_eq!(backend.get("kind").and_then(Node::as_str), Some("Service"));
-        // Gateways keep their whole tree.
-        let gateway = &model.objects[model.gateways[0].object as usize];
-        assert!(gateway.root.get("spec").is_some());
-        assert!(std::ptr::eq(model.tree(gateway), &gateway.root));
+        // Gateways, and the objects of a List of several, keep their whole tree.
+        for name in ["gw", "pair-a", "pair-b"] {
+            let object = &model.objects[index(name)];
+            assert!(object.root.get("spec").is_some(), "{name}");
+            assert!(std::ptr::eq(model.tree(object), &object.root), "{name}");
+        }
     }
 }
