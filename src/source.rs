@@ -63,8 +63,9 @@ pub struct SourceFile {
     lone_cr: OnceLock<bool>,
 }
 
-/// Text below this size is scanned for line starts on the calling thread; above it, on every
-/// core (`lint` on a 49 MB file looks up its first line after everything else is done).
+/// The least text one part of a line-start scan gets: smaller text is scanned on the calling
+/// thread alone; bigger text on up to one thread per core (`lint` on a 49 MB file looks up its
+/// first line after everything else is done).
 const LINE_SCAN_CHUNK: usize = 1 << 20;
 
 /// The offset of every line's first byte: 0, and one past each `\n`.
@@ -86,24 +87,24 @@ fn line_starts_in_parts(text: &[u8], parts: usize) -> Vec<u32> {
             .collect()
     };
     let size = text.len().div_ceil(parts.max(1));
-    let range = |part: usize| (part * size).min(text.len())..((part + 1) * size).min(text.len());
+    let scan_part = |part: usize| {
+        let range = (part * size).min(text.len())..((part + 1) * size).min(text.len());
+        scan(range.start, &text[range])
+    };
     let found: Vec<Vec<u32>> = if parts == 1 {
         vec![scan(0, text)]
     } else {
         std::thread::scope(|scope| {
             let others: Vec<_> = (1..parts)
                 .map(|part| {
-                    let range = range(part);
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, move || scan(range.start, &text[range]))
+                    std::thread::Builder::new().spawn_scoped(scope, move || scan_part(part))
                 })
                 .collect();
-            let mut found = vec![scan(0, &text[range(0)])];
+            let mut found = vec![scan_part(0)];
             // Should a thread not start (or fail), its part is scanned here.
             for (part, other) in (1..parts).zip(others) {
-                let range = range(part);
-                let part = other.ok().and_then(|thread| thread.join().ok());
-                found.push(part.unwrap_or_else(|| scan(range.start, &text[range])));
+                let scanned = other.ok().and_then(|thread| thread.join().ok());
+                found.push(scanned.unwrap_or_else(|| scan_part(part)));
             }
             found
         })

@@ -268,19 +268,15 @@ pub fn load_files<T: Send>(
         .into_par_iter()
         .map(|(i, range)| {
             let file = &decoded[i];
-            let mut result = ChunkResult {
-                objects: Vec::new(),
-                diagnostics: Vec::new(),
-                stats: LoadStats::default(),
-            };
+            let (mut diagnostics, mut stats, mut objects) =
+                (Vec::new(), LoadStats::default(), Vec::new());
             let document = range.start as u32..range.end as u32;
             let docs = yaml::parse_chunk(
                 file.id,
                 sources.get(file.id).text(),
                 range,
-                &mut result.diagnostics,
+                &mut diagnostics,
             );
-            let mut objects = Vec::new();
             for doc in docs {
                 let span = doc.root.span;
                 if file
@@ -290,17 +286,20 @@ pub fn load_files<T: Send>(
                 {
                     continue;
                 }
-                result.stats.documents += 1;
+                stats.documents += 1;
                 objects::objects_of_document(
                     doc.root,
                     options,
-                    &mut result.stats,
+                    &mut stats,
                     &mut objects,
-                    &mut result.diagnostics,
+                    &mut diagnostics,
                 );
             }
-            result.objects = prepare_all(objects, document, prepare);
-            result
+            ChunkResult {
+                objects: prepare_all(objects, document, prepare),
+                diagnostics,
+                stats,
+            }
         })
         .collect();
 
