@@ -15,6 +15,7 @@ pub mod fields;
 pub mod files;
 pub mod git;
 pub mod ignores;
+mod lists;
 pub mod names;
 pub mod objects;
 pub mod template;
@@ -267,39 +268,9 @@ pub fn load_files<T: Send>(
     let parsed: Vec<ChunkResult<T>> = chunks
         .into_par_iter()
         .map(|(i, range)| {
-            let file = &decoded[i];
-            let (mut diagnostics, mut stats, mut objects) =
-                (Vec::new(), LoadStats::default(), Vec::new());
-            let document = range.start as u32..range.end as u32;
-            let docs = yaml::parse_chunk(
-                file.id,
-                sources.get(file.id).text(),
-                range,
-                &mut diagnostics,
-            );
-            for doc in docs {
-                let span = doc.root.span;
-                if file
-                    .invalid_at
-                    .iter()
-                    .any(|&at| at >= span.start && at < span.end)
-                {
-                    continue;
-                }
-                stats.documents += 1;
-                objects::objects_of_document(
-                    doc.root,
-                    options,
-                    &mut stats,
-                    &mut objects,
-                    &mut diagnostics,
-                );
-            }
-            ChunkResult {
-                objects: prepare_all(objects, document, prepare),
-                diagnostics,
-                stats,
-            }
+            let (file, text) = (&decoded[i], sources.get(decoded[i].id).text());
+            lists::read(file, text, range.clone(), options, prepare)
+                .unwrap_or_else(|| read_whole(file, text, range, options, prepare))
         })
         .collect();
 
@@ -316,6 +287,42 @@ pub fn load_files<T: Send>(
         unmatched_without: Vec::new(),
         sources,
         objects,
+        diagnostics,
+        stats,
+    }
+}
+
+/// Parses one chunk and hands its objects to `prepare`.
+fn read_whole<T: Send>(
+    file: &DecodedFile,
+    text: &str,
+    range: std::ops::Range<usize>,
+    options: &ObjectOptions<'_>,
+    prepare: &(dyn Fn(Object) -> T + Sync),
+) -> ChunkResult<T> {
+    let (mut diagnostics, mut stats, mut objects) = (Vec::new(), LoadStats::default(), Vec::new());
+    let document = range.start as u32..range.end as u32;
+    for doc in yaml::parse_chunk(file.id, text, range, &mut diagnostics) {
+        let span = doc.root.span;
+        if file
+            .invalid_at
+            .iter()
+            .any(|&at| at >= span.start && at < span.end)
+        {
+            continue;
+        }
+        stats.documents += 1;
+        objects::extract(
+            doc.root,
+            options,
+            &mut stats,
+            &mut objects,
+            &mut diagnostics,
+            0,
+        );
+    }
+    ChunkResult {
+        objects: prepare_all(objects, document, prepare),
         diagnostics,
         stats,
     }
@@ -339,7 +346,7 @@ fn prepare_all<T: Send>(
 
 /// The tree of `object` read again from its document chunk, as it was parsed (before the
 /// CRD's defaults): the document's root when it is the object, or the entry of a List's
-/// `items` that is. `None` when the object has no chunk of its own, or (a bug) is not in it.
+/// `items` that is (or of the one-item sequence its item's lines are, see `lists`). `None` when the object has no chunk of its own, or (a bug) is not in it.
 pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     let span = object.root.span;
     let range = object.document.clone()?;
@@ -355,14 +362,17 @@ pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     .find_map(|doc| find_object(doc.root, span))
 }
 
-/// The node written at `span`: `node` itself, or one found down the `items` of Lists.
+/// The node written at `span`: `node` itself, or one found down the `items` of Lists (or the
+/// items of a sequence).
 fn find_object(node: yaml::Node, span: crate::source::Span) -> Option<yaml::Node> {
     if node.span == span {
         return Some(node);
     }
-    let item = node
-        .get("items")?
-        .as_seq()?
+    let items = match node.as_seq() {
+        Some(items) => items,
+        None => node.get("items")?.as_seq()?,
+    };
+    let item = items
         .iter()
         .find(|item| item.span.start <= span.start && span.end <= item.span.end)?
         .clone();

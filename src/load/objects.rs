@@ -142,8 +142,9 @@ pub struct Object {
     /// The whole object, or (once [`Object::trim`]med) its `apiVersion`, `kind` and `metadata`.
     pub root: Node,
     /// The byte range of the document chunk the object was read from, when it is the only
-    /// object of that chunk: reading it again then parses just its own document. Only such an
-    /// object is [`Object::trim`]med (an item of a big `List` would parse the whole List).
+    /// object of that chunk, or the lines of its item when its `List` was read in parts
+    /// (`load::lists`): reading it again then parses just those. Only such an object is
+    /// [`Object::trim`]med (an item of a `List` read whole would parse the whole List).
     pub document: Option<std::ops::Range<u32>>,
     /// Whether [`Object::trim`] dropped the rest of the tree.
     trimmed: bool,
@@ -308,18 +309,10 @@ pub struct ObjectOptions<'a> {
 /// The tree's depth is already bounded by the YAML reader; this keeps flattening shallow too.
 const MAX_LIST_NESTING: usize = 4;
 
-/// Extracts the objects of one document (flattening lists), appending diagnostics.
-pub fn objects_of_document(
-    root: Node,
-    options: &ObjectOptions<'_>,
-    stats: &mut LoadStats,
-    out: &mut Vec<Object>,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    extract(root, options, stats, out, diagnostics, 0);
-}
-
-fn extract(
+/// Extracts the objects of `root` (flattening Lists), appending diagnostics. `depth` is how
+/// many Lists `root` is an item of: 0 for a document's root, 1 for an item of a document's
+/// List read in parts (`load::lists`).
+pub fn extract(
     root: Node,
     options: &ObjectOptions<'_>,
     stats: &mut LoadStats,

@@ -428,9 +428,11 @@ mod tests {
     use crate::load::{self, ObjectOptions, files::WorkTree};
     use crate::pipeline::{InputOptions, evaluate};
 
-    /// A route as a document of its own after a Gateway, a route alone in a List, a policy, and
-    /// two routes in one List (prepared in parallel, and kept whole: reading one again would
-    /// parse the whole List). The CRD adds defaults: backendRef group/kind/weight, a match.
+    /// A route as a document of its own after a Gateway, a route alone in a List, a policy, two
+    /// routes in one List (read in parts: each is trimmed and read again from its item's
+    /// lines), and two routes in a List with an alias (read whole, so kept whole: reading one
+    /// again would parse the whole List). The CRD adds defaults: backendRef group/kind/weight,
+    /// a match.
     const INPUT: &str = "\
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -479,6 +481,18 @@ items:
   kind: HTTPRoute
   metadata: {name: pair-b, namespace: shop}
   spec: {parentRefs: [{name: gw, namespace: infra}]}
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata: {name: alias-a, namespace: shop, labels: &labels {app: b}}
+  spec: {parentRefs: [{name: gw, namespace: infra}]}
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata: {name: alias-b, namespace: shop, labels: *labels}
+  spec: {parentRefs: [{name: gw, namespace: infra}]}
 ";
 
     #[test]
@@ -489,7 +503,7 @@ items:
         };
         let evaluated = evaluate(&options, &WorkTree, &mut INPUT.as_bytes());
         let model = &evaluated.model;
-        assert_eq!(model.routes.len(), 4);
+        assert_eq!(model.routes.len(), 6);
 
         // The same input, decoded without trimming: the trees every reader used to see.
         let kinds = known_kinds(&options.registry);
@@ -523,12 +537,14 @@ items:
                 ("plain", false, false),
                 ("listed", true, true),
                 ("pair-a", false, false),
-                ("pair-b", false, false)
+                ("pair-b", false, false),
+                ("alias-a", false, false),
+                ("alias-b", false, false)
             ]
         );
         assert_eq!(model.policies.len(), 1);
         let index = |name: &str| model.objects.iter().position(|o| &*o.name == name).unwrap();
-        for name in ["plain", "listed", "limits"] {
+        for name in ["plain", "listed", "limits", "pair-a", "pair-b"] {
             let index = index(name);
             let object = &model.objects[index];
             let keys: Vec<&str> = object
@@ -559,8 +575,8 @@ items:
             .as_seq()
             .unwrap()[0];
         assert_eq!(backend.get("kind").and_then(Node::as_str), Some("Service"));
-        // Gateways, and the objects of a List of several, keep their whole tree.
-        for name in ["gw", "pair-a", "pair-b"] {
+        // Gateways, and the objects of a List read whole, keep their whole tree.
+        for name in ["gw", "alias-a", "alias-b"] {
             let object = &model.objects[index(name)];
             assert!(object.root.get("spec").is_some(), "{name}");
             assert!(std::ptr::eq(model.tree(object), &object.root), "{name}");

@@ -125,7 +125,12 @@ impl<'a> Scan<'a> {
         if body.indent != 0 || is_marker(&self.bytes[body.content..]) {
             return None;
         }
-        let after = self.mapping(body.content, 0, None)?;
+        // A root sequence is a run of a `List`'s items read on its own (`load::lists`).
+        let after = if is_entry(&self.bytes[body.content..]) {
+            self.sequence(body, false)?
+        } else {
+            self.mapping(body.content, 0, None)?
+        };
         if self.significant(after).is_some() {
             return None;
         }
@@ -606,13 +611,15 @@ mod tests {
             "a: >\n  folded\n",
             "\"q\": 1\n'r''s': 2\nl:\n- \"k\": \"v\"\n",
             "a:\tb\n",
+            "- a: 1\n  b:\n  - x\n# c\n- c: |\n    t\n\n- d\n",
+            "- a\n- b: 1\nc: 2\n",
         ];
         let read: Vec<bool> = accepted.iter().map(|d| check(d)).collect();
         assert_eq!(
             read,
             [
                 true, true, true, true, true, true, true, false, false, false, false, false, false,
-                true, false
+                true, false, true, false
             ]
         );
     }
@@ -644,6 +651,14 @@ mod tests {
                 continue;
             };
             for range in crate::yaml::split_documents(&text) {
+                // A List's runs of items are read as documents of their own (`load::lists`).
+                if let Some(list) = crate::yaml::list_layout(&text, range.clone()) {
+                    let ends = list.items.iter().skip(1).chain([&list.items_end]);
+                    for (&start, &end) in list.items.iter().zip(ends) {
+                        documents.push(text[start..end].to_string());
+                    }
+                    documents.push(text[list.items[0]..list.items_end].to_string());
+                }
                 documents.push(text[range].to_string());
             }
         }

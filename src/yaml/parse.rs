@@ -259,6 +259,10 @@ struct Builder<'a> {
     written: usize,
     /// The most a document may hold ([`MAX_DOCUMENT_NODES`]; smaller in tests).
     max_nodes: usize,
+    /// How deep in its document the chunk's root sits (0 but for a part of a List).
+    depth: usize,
+    /// Whether an alias was read.
+    aliases: bool,
     /// Where the document's first node starts.
     first: Span,
     root: Option<Node>,
@@ -270,12 +274,16 @@ struct Builder<'a> {
 struct Abort(Box<Diagnostic>);
 
 impl Builder<'_> {
-    /// The documents built; the stacks go back to the thread for its next chunk.
-    fn into_documents(mut self) -> Vec<Document> {
+    /// What was read; the stacks go back to the thread for its next chunk.
+    fn into_part(mut self) -> Part {
         self.items.clear();
         self.entries.clear();
         STACKS.set((self.items, self.entries));
-        self.documents
+        Part {
+            documents: self.documents,
+            nodes: self.written,
+            aliases: self.aliases,
+        }
     }
 
     fn span(&self, start: usize, end: usize) -> Span {
@@ -316,7 +324,7 @@ impl Builder<'_> {
 
     fn push_frame(&mut self, frame: Frame, span: Span) -> Result<(), Abort> {
         self.count_written(span)?;
-        if self.stack.len() >= MAX_DEPTH {
+        if self.depth + self.stack.len() >= MAX_DEPTH {
             return Err(self.error(span, too_deep(), "too deep"));
         }
         self.stack.push(frame);
@@ -602,6 +610,7 @@ impl Builder<'_> {
                 self.push_node(node, extent)?;
             }
             Event::Alias(id) => {
+                self.aliases = true;
                 let span = self.span(start, end);
                 let Some((node, extent)) = self.anchors.get(&id).cloned() else {
                     return Err(self.error(span, "alias to an unknown anchor", "unknown anchor"));
@@ -713,17 +722,64 @@ pub fn parse_chunk(
     range: Range<usize>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Document> {
-    parse_chunk_within(source, text, range, diagnostics, MAX_DOCUMENT_NODES)
+    read_chunk(source, text, range, diagnostics, Within::DOCUMENT).documents
 }
 
-/// [`parse_chunk`] with documents of at most `max_nodes` nodes.
-fn parse_chunk_within(
+/// What [`parse_part`] read.
+#[derive(Debug)]
+pub struct Part {
+    /// The documents read (a part of a document is read as one).
+    pub documents: Vec<Document>,
+    /// Nodes written in the last document.
+    pub nodes: usize,
+    /// Whether an alias was read. The alias limits are per document, so a caller that reads
+    /// a document in parts cannot charge them part by part.
+    pub aliases: bool,
+}
+
+/// Parses `text[range]`, a part of a larger document (a run of a `List`'s items), as a
+/// document of its own whose root sits `depth` collections deep in the larger one, so that
+/// `yaml-depth` is charged as it would be there. Counting the nodes against
+/// `yaml-document-nodes` and refusing aliases is the caller's part.
+pub fn parse_part(
+    source: SourceId,
+    text: &str,
+    range: Range<usize>,
+    depth: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Part {
+    let within = Within {
+        depth,
+        ..Within::DOCUMENT
+    };
+    read_chunk(source, text, range, diagnostics, within)
+}
+
+/// Where a chunk sits in its document, for the per-document limits.
+#[derive(Clone, Copy)]
+struct Within {
+    /// How deep the chunk's root is nested.
+    depth: usize,
+    /// The most nodes a document may hold.
+    max_nodes: usize,
+}
+
+impl Within {
+    /// A whole document.
+    const DOCUMENT: Within = Within {
+        depth: 0,
+        max_nodes: MAX_DOCUMENT_NODES,
+    };
+}
+
+/// Reads a chunk's documents, with its place in its document.
+fn read_chunk(
     source: SourceId,
     text: &str,
     range: Range<usize>,
     diagnostics: &mut Vec<Diagnostic>,
-    max_nodes: usize,
-) -> Vec<Document> {
+    within: Within,
+) -> Part {
     let chunk = &text[range.clone()];
     let new_builder = |offsets, diagnostics| {
         let (items, entries) = STACKS.with(std::cell::RefCell::take);
@@ -737,7 +793,9 @@ fn parse_chunk_within(
             anchors: HashMap::new(),
             aliased: Extent::default(),
             written: 0,
-            max_nodes,
+            max_nodes: within.max_nodes,
+            depth: within.depth,
+            aliases: false,
             first: Span::default(),
             root: None,
             documents: Vec::new(),
@@ -756,7 +814,7 @@ fn parse_chunk_within(
                 break;
             }
         }
-        return builder.into_documents();
+        return builder.into_part();
     }
     let mut builder = new_builder(ByteOffsets::new(chunk, range.start), diagnostics);
     let mut parser = Parser::new_from_str(chunk);
@@ -786,7 +844,7 @@ fn parse_chunk_within(
             }
         }
     }
-    builder.into_documents()
+    builder.into_part()
 }
 
 /// An error reported at the end of a document (after trailing blanks) is moved back to the
@@ -821,7 +879,12 @@ mod tests {
     fn a_document_past_the_node_cap_is_left_out_and_the_next_read() {
         let text = "a: [1, 2, 3]\n---\nb: [1, 2, 3, 4, 5, 6, 7, 8]\n---\nc: [1, 2, 3]\n";
         let mut diagnostics = Vec::new();
-        let documents = parse_chunk_within(SourceId(0), text, 0..text.len(), &mut diagnostics, 6);
+        let within = Within {
+            max_nodes: 6,
+            ..Within::DOCUMENT
+        };
+        let documents =
+            read_chunk(SourceId(0), text, 0..text.len(), &mut diagnostics, within).documents;
         let roots: Vec<String> = documents
             .iter()
             .filter_map(|d| d.root.as_map().map(|m| m[0].key.text.to_string()))
