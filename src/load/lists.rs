@@ -30,6 +30,7 @@ use crate::yaml::{self, Node, Value};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// About how much text one task parses: small enough that both cores stay busy to the end of
 /// a dump, large enough that a task costs far more than scheduling it.
@@ -77,10 +78,9 @@ fn read_in_runs<T: Send>(
     cut: Cut,
 ) -> Option<ChunkResult<T>> {
     let layout = yaml::list_layout(text, range)?;
-    // `items` is counted here; the root mapping with the head and with the tail, the sequence
-    // with each run: never fewer nodes than the whole document has.
-    let mut nodes = 1 + list_keys(source, text, &layout)?;
-    let runs: Vec<Run<'_>> = runs(&layout, cut.run_bytes);
+    // Never fewer nodes than the whole document has (see `list_keys`).
+    let mut nodes = list_keys(source, text, &layout.keys)?;
+    let runs: Vec<Run<'_>> = runs(text, &layout, cut.run_bytes)?;
     let read: Vec<Option<(ChunkResult<T>, usize)>> = runs
         .into_par_iter()
         .map(|run| read_run(source, text, run, options, prepare))
@@ -105,56 +105,95 @@ fn read_in_runs<T: Send>(
     })
 }
 
-/// Reads the head and tail: the nodes they hold, when together they are a `List`'s other keys.
-fn list_keys(source: SourceId, text: &str, layout: &yaml::ListLayout) -> Option<usize> {
-    let (mut nodes, mut keys) = (0, HashSet::new());
-    let (mut api_version, mut kind) = (None, None);
-    for range in [layout.head.clone(), layout.tail.clone()] {
+/// Reads the List's other keys: the nodes the document holds besides its items, when they
+/// are those of a `List`.
+fn list_keys(source: SourceId, text: &str, keys: &yaml::list::Keys) -> Option<usize> {
+    let read = |range: Range<usize>, depth| {
         let mut errors = Vec::new();
-        let part = yaml::parse_part(source, text, range, 0, &mut errors);
-        if !errors.is_empty() || part.aliases || part.documents.len() > 1 {
-            return None;
-        }
-        nodes += part.nodes;
-        for document in part.documents {
-            for entry in document.root.as_map()? {
-                if &*entry.key.text == "items" || !keys.insert(entry.key.text.clone()) {
-                    return None;
+        let part = yaml::parse_part(source, text, range, depth, &mut errors);
+        (errors.is_empty() && !part.aliases && part.documents.len() <= 1).then_some(part)
+    };
+    // The `items` key, the root mapping, and the items' sequence.
+    let mut nodes = 1;
+    let mut entries: Vec<(Arc<str>, Option<Node>)> = Vec::new();
+    match keys {
+        yaml::list::Keys::Block { head, tail } => {
+            // The root mapping is counted with each of them, the sequence with each run.
+            if yaml::list::ends_open(&text[head.clone()]) {
+                return None;
+            }
+            for range in [head, tail] {
+                let part = read(range.clone(), 0)?;
+                nodes += part.nodes;
+                for document in part.documents {
+                    for entry in document.root.as_map()? {
+                        entries.push((entry.key.text.clone(), Some(entry.value.clone())));
+                    }
                 }
             }
-            api_version = api_version.or(document.root.get("apiVersion").cloned());
-            kind = kind.or(document.root.get("kind").cloned());
+        }
+        yaml::list::Keys::Json(pairs) => {
+            nodes += 2;
+            for (key, value) in pairs {
+                let (key, value) = (read(key.clone(), 1)?, read(value.clone(), 1)?);
+                nodes += key.nodes + value.nodes;
+                let key = key.documents.first()?.root.as_str()?.into();
+                let value = value.documents.into_iter().next().map(|d| d.root);
+                entries.push((key, value));
+            }
         }
     }
-    let is_list = kind
-        .as_ref()
-        .and_then(Node::as_str)
-        .is_some_and(|k| k.ends_with("List"));
-    (is_list && api_version.as_ref().and_then(Node::as_str).is_some()).then_some(nodes)
+    let mut seen = HashSet::new();
+    if entries
+        .iter()
+        .any(|(key, _)| &**key == "items" || !seen.insert(key))
+    {
+        return None;
+    }
+    let value = |name: &str| {
+        let (_, value) = entries.iter().find(|(key, _)| &**key == name)?;
+        value.as_ref()?.as_str()
+    };
+    let is_list = value("kind").is_some_and(|kind| kind.ends_with("List"));
+    (is_list && value("apiVersion").is_some()).then_some(nodes)
 }
 
-/// Consecutive items read by one task: where each starts, and where the last ends.
+/// Consecutive items read by one task.
 struct Run<'a> {
-    starts: &'a [usize],
-    end: usize,
+    /// Each item's lines (block style) or value (JSON).
+    items: &'a [Range<usize>],
+    /// Whether the items are JSON values, each read on its own; block-style lines are read
+    /// together as one sequence.
+    json: bool,
 }
 
-/// The items cut into runs of at least `run_bytes` (the last may be shorter).
-fn runs(layout: &yaml::ListLayout, run_bytes: usize) -> Vec<Run<'_>> {
+/// Whether item `range` ends in a node the next line could give (see
+/// [`yaml::list::ends_open`]): a run does not end there, and the item is not read again alone.
+fn ends_open(text: &str, run_json: bool, range: &Range<usize>) -> bool {
+    !run_json && yaml::list::ends_open(&text[range.clone()])
+}
+
+/// The items cut into runs of at least `run_bytes` (the last may be shorter); `None` when the
+/// last item ends open, so that reading it before the List's tail could differ.
+fn runs<'a>(text: &str, layout: &'a yaml::ListLayout, run_bytes: usize) -> Option<Vec<Run<'a>>> {
+    let json = matches!(layout.keys, yaml::list::Keys::Json(_));
     let items = &layout.items;
-    let end_of = |i: usize| items.get(i).copied().unwrap_or(layout.items_end);
+    if ends_open(text, json, &items[items.len() - 1]) {
+        return None;
+    }
     let mut runs = Vec::new();
     let mut first = 0;
-    for next in 1..=items.len() {
-        if next == items.len() || end_of(next) - items[first] >= run_bytes {
+    for (i, item) in items.iter().enumerate() {
+        let full = item.end - items[first].start >= run_bytes && !ends_open(text, json, item);
+        if i + 1 == items.len() || full {
             runs.push(Run {
-                starts: &items[first..next],
-                end: end_of(next),
+                items: &layout.items[first..=i],
+                json,
             });
-            first = next;
+            first = i + 1;
         }
     }
-    runs
+    Some(runs)
 }
 
 /// Parses one run and hands its objects to `prepare`; also returns the nodes it holds.
@@ -166,30 +205,15 @@ fn read_run<T>(
     options: &ObjectOptions<'_>,
     prepare: &(dyn Fn(Object) -> T + Sync),
 ) -> Option<(ChunkResult<T>, usize)> {
-    let mut errors = Vec::new();
-    // The run's sequence sits in the List's root mapping.
-    let part = yaml::parse_part(source, text, run.starts[0]..run.end, 1, &mut errors);
-    let [document] = <[yaml::Document; 1]>::try_from(part.documents).ok()?;
-    let Value::Seq(items) = document.root.value else {
-        return None;
-    };
-    if !errors.is_empty() || part.aliases || items.len() != run.starts.len() {
-        return None;
-    }
+    let (items, nodes) = run_items(source, text, &run)?;
     let (mut objects, mut diagnostics): (Vec<T>, Vec<Diagnostic>) = (Vec::new(), Vec::new());
     let (mut stats, mut found) = (LoadStats::default(), Vec::new());
-    for (i, item) in items.iter().enumerate() {
-        objects::extract(
-            item.clone(),
-            options,
-            &mut stats,
-            &mut found,
-            &mut diagnostics,
-            1,
-        );
-        if let [object] = found.as_mut_slice() {
-            let end = run.starts.get(i + 1).copied().unwrap_or(run.end);
-            object.document = Some(run.starts[i] as u32..end as u32);
+    for (item, range) in items.into_iter().zip(run.items) {
+        objects::extract(item, options, &mut stats, &mut found, &mut diagnostics, 1);
+        if let [object] = found.as_mut_slice()
+            && !ends_open(text, run.json, range)
+        {
+            object.document = Some(range.start as u32..range.end as u32);
         }
         objects.extend(found.drain(..).map(prepare));
     }
@@ -198,7 +222,37 @@ fn read_run<T>(
         diagnostics,
         stats,
     };
-    Some((chunk, part.nodes))
+    Some((chunk, nodes))
+}
+
+/// Parses a run's items, and counts their nodes; `None` unless each reads cleanly.
+fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Vec<Node>, usize)> {
+    let mut errors = Vec::new();
+    let mut read = |range: Range<usize>, depth| {
+        let part = yaml::parse_part(source, text, range, depth, &mut errors);
+        let [document] = <[yaml::Document; 1]>::try_from(part.documents).ok()?;
+        (!part.aliases).then_some((document.root, part.nodes))
+    };
+    let (items, nodes) = if run.json {
+        // Each value sits in the List's root mapping and its `items` array.
+        let mut nodes = 0;
+        let mut items = Vec::with_capacity(run.items.len());
+        for item in run.items {
+            let (root, count) = read(item.clone(), 2)?;
+            items.push(root);
+            nodes += count;
+        }
+        (items, nodes)
+    } else {
+        // The run's sequence sits in the List's root mapping.
+        let whole = run.items[0].start..run.items[run.items.len() - 1].end;
+        let (root, nodes) = read(whole, 1)?;
+        let Value::Seq(items) = root.value else {
+            return None;
+        };
+        (items.to_vec(), nodes)
+    };
+    (errors.is_empty() && items.len() == run.items.len()).then_some((items, nodes))
 }
 
 #[cfg(test)]
@@ -253,12 +307,21 @@ mod tests {
             return false;
         };
         assert_eq!(summary(&parts), summary(&whole), "{text}");
-        // An object alone in its item has the item's lines (which hold it) as its document.
+        // An object alone in its item has the item's lines (or JSON value) as its document,
+        // and reads again from them alone as it was read.
         for object in &parts.objects {
             if let Some(lines) = object.document.clone() {
-                let span = object.root.span;
-                assert!(lines.start <= span.start && span.end <= lines.end, "{text}");
-                assert_eq!(text.as_bytes()[lines.start as usize], b'-', "{text}");
+                let first = text.as_bytes()[lines.start as usize];
+                assert!(matches!(first, b'-' | b'{'), "{text}");
+                let range = lines.start as usize..lines.end as usize;
+                let again = crate::yaml::parse_chunk(SourceId(0), text, range, &mut Vec::new())
+                    .into_iter()
+                    .find_map(|d| crate::load::find_object(d.root, object.root.span));
+                assert_eq!(
+                    format!("{again:?}"),
+                    format!("{:?}", Some(&object.root)),
+                    "{text}"
+                );
             }
         }
         true
@@ -281,6 +344,22 @@ mod tests {
             }
         }
         out + "metadata:\n  resourceVersion: \"\"\n"
+    }
+
+    /// `documents` (parsed) as a JSON List, as `kubectl get -o json` writes one.
+    fn as_json_list(documents: &[&str]) -> String {
+        let items: Vec<serde_json::Value> = documents
+            .iter()
+            .flat_map(|d| crate::yaml::parse_chunk(SourceId(0), d, 0..d.len(), &mut Vec::new()))
+            .map(|d| d.root.to_json())
+            .collect();
+        let list = serde_json::json!({
+            "apiVersion": "v1",
+            "items": items,
+            "kind": "List",
+            "metadata": {"resourceVersion": ""},
+        });
+        serde_json::to_string_pretty(&list).unwrap() + "\n"
     }
 
     const ROUTE: &str = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n\
@@ -306,6 +385,15 @@ mod tests {
             as_list(&[ROUTE, &other]).replace("kind: List", "kind: HTTPRouteList"),
             // A List inside an item, and the same route twice (duplicates are found later).
             as_list(&[&as_list(&[ROUTE]), ROUTE]),
+            as_list(&[&(ROUTE.to_owned() + "status:\n"), &other]),
+            as_list(&[&(ROUTE.to_owned() + "status:\n  a: |\n"), &other]),
+            as_list(&[&(ROUTE.to_owned() + "status:\n  a: [x, y]\n"), &other]),
+            as_list(&[&(ROUTE.to_owned() + "status:\n  -\n"), &other]),
+            as_json_list(&[ROUTE, &other, "kind: Foo"]),
+            as_json_list(&[ROUTE])
+                .replace("\"kind\": \"List\"", "\"kind\": \"List\", \"x\": [1, {}]"),
+            as_json_list(&[ROUTE]).replace("\"r\"", "\"r\\u0072\\\"\""),
+            as_json_list(&[ROUTE]).replace("\"kind\": \"List\"", "\"ki\\u006ed\": \"List\""),
         ];
         for (i, text) in cases.iter().enumerate() {
             for run_bytes in [1, 100, 1 << 20] {
@@ -336,6 +424,10 @@ mod tests {
             as_list(&[&ROUTE.replace("name: gw", "name: \"gw\n- x\"")]),
             // A line at column 0 inside an item.
             as_list(&[ROUTE, ROUTE]).replacen("\n    namespace: a", "\nnamespace: a", 1),
+            // JSON: a syntax error in an item, a duplicate key, not a List.
+            as_json_list(&[ROUTE, ROUTE]).replacen("\"name\": \"r\"", "\"name\": \"r\" 1", 1),
+            as_json_list(&[ROUTE]).replace("\"kind\": \"List\"", "\"kind\": \"List\", \"kind\": 1"),
+            as_json_list(&[ROUTE]).replace("\"kind\": \"List\"", "\"kind\": \"Lis\""),
         ];
         for (i, text) in cases.iter().enumerate() {
             for run_bytes in [1, 1 << 20] {
@@ -357,8 +449,9 @@ mod tests {
         assert!(!check_cut(&text, cut(24)));
     }
 
-    /// Every YAML file of the repository as one List of its documents, read in parts and whole;
-    /// then with edits at line starts (items cut, keys moved to column 0, comments, anchors).
+    /// Every YAML file of the repository as one List of its documents (in block style and in
+    /// JSON), read in parts and whole; then with edits at line starts (items cut, keys moved to
+    /// column 0, comments, anchors) or, in JSON, where values start (brackets, quotes).
     #[test]
     fn repository_files_as_lists_read_in_parts_as_whole() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -375,10 +468,20 @@ mod tests {
             }
         }
         files.sort();
-        const EDITS: &[&str] = &[
+        const BLOCK_EDITS: &[&str] = &[
             "- ", "-\n", "# c\n", "x: 1\n", "  ", "&a ", "*a\n", "\t", "\n",
         ];
-        let (mut lists, mut in_parts, mut state) = (0, 0, 0x9e37_79b9_u64);
+        const JSON_EDITS: &[&str] = &[
+            "'", "#", ",", "]", "}", "{", "[", "\"", "\\", "x", ": 1", "&a ", "*a",
+        ];
+        let (mut lists, mut in_parts, mut json_in_parts) = (0, 0, 0);
+        // `DOPOL_YAML_SOAK=N` runs N times as many edits.
+        let soak: usize = std::env::var("DOPOL_YAML_SOAK")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        let mut state = 0x9e37_79b9_u64 ^ soak as u64;
         for path in files {
             let Ok(text) = std::fs::read_to_string(&path) else {
                 continue;
@@ -390,27 +493,33 @@ mod tests {
                 .into_iter()
                 .map(|r| &text[r])
                 .collect();
-            let list = as_list(&documents);
+            let (list, json) = (as_list(&documents), as_json_list(&documents));
             lists += 1;
             in_parts += usize::from(check(&list, 1));
-            for _ in 0..4 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let starts: Vec<usize> = std::iter::once(0)
-                    .chain(list.match_indices('\n').map(|(i, _)| i + 1))
-                    .filter(|&i| i < list.len())
-                    .collect();
-                let at = starts[state as usize % starts.len()];
-                let edit = EDITS[(state >> 32) as usize % EDITS.len()];
-                let edited = format!("{}{edit}{}", &list[..at], &list[at..]);
-                check(&edited, 1 + (state >> 40) as usize % 4096);
+            json_in_parts += usize::from(check(&json, 1));
+            for (text, edits) in [(&list, BLOCK_EDITS), (&json, JSON_EDITS)] {
+                for _ in 0..4 * soak {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let starts: Vec<usize> = std::iter::once(0)
+                        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                        .filter(|&i| i < text.len())
+                        .collect();
+                    let line = starts[state as usize % starts.len()];
+                    // At a line start, or (JSON) after the line's indentation.
+                    let at = line
+                        + (state >> 20) as usize % 2 * text[line..].find(|c| c != ' ').unwrap_or(0);
+                    let edit = edits[(state >> 32) as usize % edits.len()];
+                    let edited = format!("{}{edit}{}", &text[..at], &text[at..]);
+                    check(&edited, 1 + (state >> 40) as usize % 4096);
+                }
             }
         }
         // Most files are manifests: as Lists, nearly all of them read in parts.
         assert!(
-            in_parts * 10 > lists * 7,
-            "{in_parts} of {lists} read in parts"
+            in_parts * 10 > lists * 7 && json_in_parts * 10 > lists * 7,
+            "{in_parts} and {json_in_parts} (JSON) of {lists} read in parts"
         );
     }
 }

@@ -653,11 +653,11 @@ mod tests {
             for range in crate::yaml::split_documents(&text) {
                 // A List's runs of items are read as documents of their own (`load::lists`).
                 if let Some(list) = crate::yaml::list_layout(&text, range.clone()) {
-                    let ends = list.items.iter().skip(1).chain([&list.items_end]);
-                    for (&start, &end) in list.items.iter().zip(ends) {
-                        documents.push(text[start..end].to_string());
+                    for item in &list.items {
+                        documents.push(text[item.clone()].to_string());
                     }
-                    documents.push(text[list.items[0]..list.items_end].to_string());
+                    let last = list.items.len() - 1;
+                    documents.push(text[list.items[0].start..list.items[last].end].to_string());
                 }
                 documents.push(text[range].to_string());
             }

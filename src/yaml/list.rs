@@ -14,22 +14,47 @@
 
 use std::ops::Range;
 
-/// The parts of a `List` document written in block style with column-0 items.
+/// Where a `List` document's parts are.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ListLayout {
-    /// Before the `items:` line: the List's keys written first.
-    pub head: Range<usize>,
-    /// Where each item's `-` line starts, in order.
-    pub items: Vec<usize>,
-    /// Where the last item ends.
-    pub items_end: usize,
-    /// After the items: the List's keys written last.
-    pub tail: Range<usize>,
+    /// The List's other keys.
+    pub keys: Keys,
+    /// Each item: in block style, its lines (from its `-` line to the next item's); in JSON,
+    /// its value.
+    pub items: Vec<Range<usize>>,
 }
 
-/// The layout of the document in `text[range]` when it has a column-0 `items:` key whose
-/// value is a block sequence of column-0 items; `None` otherwise.
+/// Where a `List`'s keys other than `items` are written.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Keys {
+    /// Block style: the text before the `items:` line and the text after the items, each a
+    /// mapping (or nothing).
+    Block {
+        /// Before the `items:` line.
+        head: Range<usize>,
+        /// After the items.
+        tail: Range<usize>,
+    },
+    /// JSON: each `"key"` and its value.
+    Json(Vec<(Range<usize>, Range<usize>)>),
+}
+
+/// The layout of the document in `text[range]` when it is a mapping with an `items` sequence
+/// written either as kubectl's YAML writes it (a column-0 `items:` key whose value is a block
+/// sequence of column-0 items) or as JSON (as `kubectl get -o json` writes it); `None`
+/// otherwise.
 pub fn list_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
+    let first = text.as_bytes()[range.clone()]
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())?;
+    match text.as_bytes()[range.start + first] {
+        b'{' => json_layout(text.as_bytes(), range.start + first, range.end),
+        _ => block_layout(text, range),
+    }
+}
+
+/// [`list_layout`] in block style.
+fn block_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
     let bytes = &text.as_bytes()[..range.end];
     let chunk = &bytes[range.start..];
     if !chunk.starts_with(b"items:") && memchr::memmem::find(chunk, b"\nitems:").is_none() {
@@ -66,12 +91,150 @@ pub fn list_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
             break;
         }
     }
+    let ends = items.iter().skip(1).copied().chain([items_end]);
     Some(ListLayout {
-        head: range.start..items_line,
-        items,
-        items_end,
-        tail: items_end..range.end,
+        keys: Keys::Block {
+            head: range.start..items_line,
+            tail: items_end..range.end,
+        },
+        items: items.iter().copied().zip(ends).map(|(a, b)| a..b).collect(),
     })
+}
+
+/// [`list_layout`] in JSON: `{` at `at`, then `"key": value` pairs, one of them `"items"` with
+/// a non-empty array. Values are skipped by matching brackets outside strings; a document
+/// with what JSON does not write (single quotes, comments, unquoted keys) is not cut, since
+/// the brackets of YAML's flow style cannot be matched without its grammar.
+fn json_layout(bytes: &[u8], mut at: usize, end: usize) -> Option<ListLayout> {
+    let bytes = &bytes[..end];
+    let (mut keys, mut items) = (Vec::new(), None);
+    at += 1;
+    loop {
+        at = skip_blanks(bytes, at);
+        let key = at..json_string_end(bytes, at)?;
+        at = skip_blanks(bytes, key.end);
+        (bytes.get(at) == Some(&b':')).then_some(())?;
+        at = skip_blanks(bytes, at + 1);
+        let value = at..json_value_end(bytes, at)?;
+        if &bytes[key.clone()] == b"\"items\"" && bytes[value.start] == b'[' && items.is_none() {
+            items = Some(json_array_items(bytes, value.clone())?);
+        } else {
+            keys.push((key, value.clone()));
+        }
+        at = skip_blanks(bytes, value.end);
+        match bytes.get(at)? {
+            b',' => at += 1,
+            b'}' => break,
+            _ => return None,
+        }
+    }
+    let items = items.filter(|items| !items.is_empty())?;
+    (skip_blanks(bytes, at + 1) == end).then_some(ListLayout {
+        keys: Keys::Json(keys),
+        items,
+    })
+}
+
+/// The values of the JSON array written at `array`.
+fn json_array_items(bytes: &[u8], array: Range<usize>) -> Option<Vec<Range<usize>>> {
+    let mut items = Vec::new();
+    let mut at = skip_blanks(bytes, array.start + 1);
+    if bytes.get(at) == Some(&b']') {
+        return Some(items);
+    }
+    loop {
+        let item = at..json_value_end(bytes, at)?;
+        at = skip_blanks(bytes, item.end);
+        items.push(item);
+        match bytes.get(at)? {
+            b',' => at = skip_blanks(bytes, at + 1),
+            b']' if at + 1 == array.end => return Some(items),
+            _ => return None,
+        }
+    }
+}
+
+/// Where the JSON value starting at `at` ends: a string, an object or array (brackets matched
+/// outside strings), or a scalar up to the next `,`, bracket or blank.
+fn json_value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at)? {
+        b'"' => json_string_end(bytes, at),
+        b'{' | b'[' => {
+            let (mut depth, mut i) = (0usize, at);
+            loop {
+                match bytes.get(i)? {
+                    b'"' => {
+                        i = json_string_end(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    b'\'' | b'#' => return None,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let scalar = bytes[at..]
+                .iter()
+                .take_while(|&&b| !matches!(b, b',' | b'{' | b'}' | b'[' | b']' | b'\'' | b'#'))
+                .take_while(|b| !b.is_ascii_whitespace())
+                .count();
+            (scalar > 0).then_some(at + scalar)
+        }
+    }
+}
+
+/// Where the JSON string starting at `at` (a `"`) ends, past its closing quote.
+fn json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    (bytes.get(at) == Some(&b'"')).then_some(())?;
+    let mut i = at + 1;
+    loop {
+        match bytes.get(i)? {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+}
+
+/// The first byte at or after `at` that is not a blank or line break.
+fn skip_blanks(bytes: &[u8], at: usize) -> usize {
+    at + bytes[at.min(bytes.len())..]
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count()
+}
+
+/// Whether the last line with content in `text` may leave a node for the next line to give
+/// (`key:`, `-`, a `|`/`>` block header, an anchor or tag, `?`). Read alone, such a node ends
+/// at the end of the text; read with what follows, its span (or value) comes from the next
+/// line. A part of a List ending so is not read alone. A plain scalar ending in `:` or `>`
+/// counts too: the answer may be yes when it is no, never the other way.
+pub fn ends_open(text: &str) -> bool {
+    let Some(line) = text
+        .lines()
+        .rev()
+        .find(|l| !is_blank_or_comment(l.as_bytes()))
+    else {
+        return false;
+    };
+    let line = line
+        .find(" #")
+        .map_or(line, |comment| &line[..comment])
+        .trim_end();
+    let last = line.rsplit(' ').next().unwrap_or_default();
+    let header = last.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+    last.ends_with(':')
+        || matches!(last, "-" | "?")
+        || last.starts_with(['&', '!'])
+        || header.ends_with(['|', '>'])
 }
 
 /// `items:` with nothing after it but blanks and a comment.
@@ -101,28 +264,41 @@ mod tests {
         list_layout(text, 0..text.len())
     }
 
+    /// Head, items, tail.
+    type Block = (Range<usize>, Vec<Range<usize>>, Range<usize>);
+
+    /// The layout of a block-style List.
+    fn block(text: &str) -> Option<Block> {
+        let found = layout(text)?;
+        match found.keys {
+            Keys::Block { head, tail } => Some((head, found.items, tail)),
+            Keys::Json(_) => panic!("{text}"),
+        }
+    }
+
     #[test]
     fn finds_the_head_the_items_and_the_tail_of_a_kubectl_list() {
         let text = "apiVersion: v1\nitems:\n# first\n- a: 1\n  b:\n  - x\n\n-\n  c: 2\n\
                     - d\nkind: List\nmetadata: {}\n";
-        let found = layout(text).unwrap();
+        let (head, items, tail) = block(text).unwrap();
         let at = |s: &str| text.find(s).unwrap();
-        assert_eq!(found.head, 0..at("items:"));
-        assert_eq!(found.items, [at("- a"), at("-\n  c"), at("- d")]);
-        assert_eq!(found.items_end, at("kind:"));
-        assert_eq!(found.tail, at("kind:")..text.len());
+        assert_eq!(head, 0..at("items:"));
+        let ends = [
+            at("- a")..at("-\n  c"),
+            at("-\n  c")..at("- d"),
+            at("- d")..at("kind:"),
+        ];
+        assert_eq!(items, ends);
+        assert_eq!(tail, at("kind:")..text.len());
     }
 
     #[test]
     fn items_may_end_the_document_and_lines_may_end_in_crlf() {
         let text = "kind: List\r\nitems: # all\r\n- a\r\n-\r\n  b: 1\r\n";
-        let found = layout(text).unwrap();
-        assert_eq!(
-            found.items,
-            [text.find("- a").unwrap(), text.find("-\r").unwrap()]
-        );
-        assert_eq!(found.items_end, text.len());
-        assert!(found.tail.is_empty());
+        let (_, items, tail) = block(text).unwrap();
+        let (a, b) = (text.find("- a").unwrap(), text.find("-\r").unwrap());
+        assert_eq!(items, [a..b, b..text.len()]);
+        assert!(tail.is_empty());
     }
 
     #[test]
@@ -130,9 +306,59 @@ mod tests {
         let text = "a: 1\n---\nitems:\n- x\n---\nb: 2\n";
         let range = text.find("items").unwrap()..text.rfind("---").unwrap();
         let found = list_layout(text, range.clone()).unwrap();
-        assert_eq!(found.head, range.start..range.start);
-        assert_eq!(found.items, [range.start + 7]);
-        assert_eq!(found.items_end, range.end);
+        let head = range.start..range.start;
+        let tail = range.end..range.end;
+        assert_eq!(found.keys, Keys::Block { head, tail });
+        assert_eq!(found.items, vec![range.start + 7..range.end]);
+    }
+
+    #[test]
+    fn finds_the_keys_and_items_of_a_json_list() {
+        let text = " {\n \"apiVersion\": \"v1\",\n \"items\": [\n  {\"a\": \"}]\\\"\"},\n  [1, {}],\n  3\n ],\n \"kind\": \"List\", \"metadata\": {\"x\": null}\n}\n";
+        let found = layout(text).unwrap();
+        let at = |s: &str| text.find(s).unwrap();
+        let value = |s: &str| at(s)..at(s) + s.len();
+        assert_eq!(
+            found.keys,
+            Keys::Json(vec![
+                (value("\"apiVersion\""), value("\"v1\"")),
+                (value("\"kind\""), value("\"List\"")),
+                (value("\"metadata\""), value("{\"x\": null}")),
+            ])
+        );
+        assert_eq!(
+            found.items,
+            [value("{\"a\": \"}]\\\"\"}"), value("[1, {}]"), value("3")]
+        );
+    }
+
+    #[test]
+    fn lines_that_leave_a_node_open() {
+        for open in [
+            "a:\n",
+            "a: 1\nb: # c\n\n# d\n",
+            "- a\n-\n",
+            "a: |\n",
+            "a: >-\n",
+            "a: |2+\n",
+            "- |\n",
+            "a: &x\n",
+            "a: !!str\n",
+            "? \n",
+        ] {
+            assert!(ends_open(open), "{open:?}");
+        }
+        for closed in [
+            "a: 1\n",
+            "a: |\n  x\n",
+            "- a\n",
+            "a: [x]\n",
+            "a: x-1\n",
+            "a: \"b:\"\n",
+            "",
+        ] {
+            assert!(!ends_open(closed), "{closed:?}");
+        }
     }
 
     #[test]
@@ -149,6 +375,14 @@ mod tests {
             "kind: List\nitems:\n- a\n\tb: 1\n",
             "kind: List\nitems:\n- a\n...\n",
             "kind: List\nitems:\n- a\n&x b: 1\n",
+            "{\"kind\": \"List\", \"items\": []}",
+            "{\"kind\": \"List\", \"items\": [{'a': 1}]}",
+            "{\"kind\": \"List\", \"items\": [{\"a\": 1} # c\n]}",
+            "{kind: List, \"items\": [1]}",
+            "{\"kind\": \"List\", \"items\": [1]} x",
+            "{\"kind\": \"List\", \"items\": [1 2]}",
+            "{\"kind\": \"List\", \"items\": [1]",
+            "{\"items\": [1], \"items\": [2]",
         ] {
             assert_eq!(layout(text), None, "{text:?}");
         }
