@@ -9,10 +9,13 @@
 # (`GEN_CORPUS OUT ROUTES`) the way `kubectl get -A -o yaml` does. Neither is part of this
 # repository; the script stops with a message when either is missing.
 #
-# For each size the corpus is timed in two forms: the single file, and one file per object (a
-# directory). Each command's wall time is divided by the floor's wall time on the same bytes (for
-# `diff`, the floor of one side); peak memory (maximum RSS) is divided by the input's size (for
-# `diff`, both inputs). Medians of RUNS runs. Then `dopol lint` on a ~100-object repository.
+# For each size the corpus is timed in three forms: the single file, one file per object (a
+# directory), and the same objects as one `kind: List` document (`list`, what `kubectl get -o
+# yaml` writes). Each command's wall time is divided by the floor's wall time on the single file
+# (for `diff`, the floor of one side; the floor reads a List as one document, on one core, so its
+# own time on the List would be an easier yardstick); peak memory (maximum RSS) is divided by
+# the form's input size (for `diff`, both inputs). Medians of RUNS runs. Then `dopol lint` on a
+# ~100-object repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${PARSEBASE:?set PARSEBASE to the parsebase binary (the YAML floor), e.g. built with cargo build --release}"
@@ -40,8 +43,8 @@ measure() {
   rm -f "$walls" "$peaks" "$one"
 }
 
-# One corpus of ROUTES routes: the file, its revision (limits ending in 7 end in 8) and both as
-# one file per object.
+# One corpus of ROUTES routes: the file, its revision (limits ending in 7 end in 8), and both as
+# one file per object and as a List.
 prepare() {
   local routes=$1 base="$WORK/c$1"
   [ -f "$base.yaml" ] || python3 "$GEN_CORPUS" "$base.yaml" "$routes" >/dev/null
@@ -50,6 +53,13 @@ prepare() {
     [ -d "$base$side.d" ] && continue
     mkdir -p "$base$side.d"
     awk -v dir="$base$side.d" '/^---/ {n++; if (out) close(out); out = sprintf("%s/%06d.yaml", dir, n)} {print > out}' "$base$side.yaml"
+  done
+  for side in "" -b; do
+    [ -f "$base$side.list.yaml" ] && continue
+    awk 'BEGIN {print "apiVersion: v1"; print "kind: List"; print "items:"}
+      /^---/ {first = 1; next}
+      {if (first) {print "- " $0; first = 0} else if ($0 == "") print ""; else print "  " $0}' \
+      "$base$side.yaml" >"$base$side.list.yaml"
   done
 }
 
@@ -66,7 +76,8 @@ run_form() {
     # shellcheck disable=SC2086 # the command line is split on purpose
     read -r wall peak < <(measure "$DOPOL" ${commands[$i]})
     local input_bytes=$bytes
-    [ "${names[$i]}" = "diff A B" ] && input_bytes=$((bytes * 2))
+    [ "$form" = list ] && input_bytes=$(stat -c %s "$input")
+    [ "${names[$i]}" = "diff A B" ] && input_bytes=$((input_bytes * 2))
     awk -v r="$routes" -v mb="$bytes" -v f="$form" -v c="${names[$i]}" -v w="$wall" -v fl="$floor" \
       -v p="$peak" -v ib="$input_bytes" 'BEGIN {
         printf "%-6s %6.1f %-6s %-18s %7.2f %7.2f %6.2f %8.0f %6.2f\n",
@@ -83,6 +94,7 @@ for routes in $SIZES; do
   read -r floor _ < <(measure "$PARSEBASE" value "$base.yaml")
   run_form "$routes" file "$base.yaml" "$base-b.yaml" "$bytes" "$floor"
   run_form "$routes" dir "$base.d" "$base-b.d" "$bytes" "$floor"
+  run_form "$routes" list "$base.list.yaml" "$base-b.list.yaml" "$bytes" "$floor"
 done
 echo "(medians of $RUNS runs; ratio = time / floor on the same bytes; mem/in = peak RSS / input bytes)"
 
