@@ -208,10 +208,10 @@ fn read_run<T>(
     let (items, nodes) = run_items(source, text, &run)?;
     let (mut objects, mut diagnostics): (Vec<T>, Vec<Diagnostic>) = (Vec::new(), Vec::new());
     let (mut stats, mut found) = (LoadStats::default(), Vec::new());
-    for (item, range) in items.into_iter().zip(run.items) {
+    for ((item, alone), range) in items.into_iter().zip(run.items) {
         objects::extract(item, options, &mut stats, &mut found, &mut diagnostics, 1);
         if let [object] = found.as_mut_slice()
-            && !ends_open(text, run.json, range)
+            && alone
         {
             object.document = Some(range.start as u32..range.end as u32);
         }
@@ -225,8 +225,12 @@ fn read_run<T>(
     Some((chunk, nodes))
 }
 
-/// Parses a run's items, and counts their nodes; `None` unless each reads cleanly.
-fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Vec<Node>, usize)> {
+/// A run's items, each with whether it reads again alone from its range as it was read here.
+type Items = Vec<(Node, bool)>;
+
+/// Parses a run's items, and counts their nodes; `None` unless each reads cleanly, within the
+/// range the layout gave it.
+fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Items, usize)> {
     let mut errors = Vec::new();
     let mut read = |range: Range<usize>, depth| {
         let part = yaml::parse_part(source, text, range, depth, &mut errors);
@@ -252,7 +256,27 @@ fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Vec<Node>, 
         };
         (items.to_vec(), nodes)
     };
-    (errors.is_empty() && items.len() == run.items.len()).then_some((items, nodes))
+    if !errors.is_empty() || items.len() != run.items.len() {
+        return None;
+    }
+    let last = run.items.len() - 1;
+    let mut checked = Vec::with_capacity(items.len());
+    for (i, (item, range)) in items.into_iter().zip(run.items).enumerate() {
+        let span = item.span.start as usize..item.span.end as usize;
+        let alone = if run.json {
+            (span == *range).then_some(true)?
+        } else {
+            // An item starts in its lines (or the scan paired lines and items wrongly). One
+            // that ends where the next starts took a node from the next line: it cannot be
+            // read alone, nor end a run.
+            (range.start <= span.start && span.start < range.end).then_some(())?;
+            let closed = span.end < range.end;
+            (closed || i < last).then_some(())?;
+            closed && !ends_open(text, false, range)
+        };
+        checked.push((item, alone));
+    }
+    Some((checked, nodes))
 }
 
 #[cfg(test)]
@@ -430,6 +454,46 @@ mod tests {
             as_json_list(&[ROUTE]).replace("\"kind\": \"List\"", "\"kind\": \"Lis\""),
         ];
         for (i, text) in cases.iter().enumerate() {
+            for run_bytes in [1, 1 << 20] {
+                assert!(!check(text, run_bytes), "case {i} ({run_bytes}):\n{text}");
+            }
+        }
+    }
+
+    /// Inputs a review found where reading in parts once differed from reading whole: block
+    /// headers the line scan missed, lone carriage returns, document markers and directives in
+    /// the List's keys, YAML indicators as JSON scalars, form feeds. Read in parts or whole,
+    /// they must agree (and most must be read whole).
+    #[test]
+    fn lists_at_the_edges_of_the_layout_agree() {
+        let tabbed = ROUTE.replace("  - name: gw", "  - name: gw\n    note: |\t# c");
+        let quoted = ROUTE.replace("  - name: gw", "  - name: gw\n    \"x #y\": |");
+        let other = ROUTE.replace("name: r", "name: s");
+        let agree = [
+            as_list(&[ROUTE, &tabbed, &other]),
+            as_list(&[ROUTE, &quoted, &other]),
+            as_list(&[ROUTE, &tabbed]),
+            as_list(&[ROUTE, "- \"x\n- y\"", &other]),
+        ];
+        for text in &agree {
+            for run_bytes in [1, 100, 1 << 20] {
+                check(text, run_bytes);
+            }
+        }
+        let route = &as_list(&[ROUTE])["apiVersion: v1\nkind: List\nitems:\n".len()..];
+        let whole = [
+            format!("apiVersion: v1\nkind: List\nitems: # c\r- z\n{route}"),
+            format!("apiVersion: v1\nkind: List\nitems:\n# c\r- z\n{route}"),
+            format!("apiVersion: v1\nkind: List\n...\nitems:\n{route}"),
+            format!("%YAML 1.1\n---\napiVersion: v1\nkind: List\n---\nitems:\n{route}"),
+            format!("%TAG ! tag:yaml.org,2002:\n---\napiVersion: v1\nkind: List\nitems:\n{route}"),
+            format!("apiVersion: v1\nkind: List\nitems:\x0c\n{route}"),
+            format!("apiVersion: v1\nkind: List\nitems:\n\x0c# c\n{route}"),
+            as_json_list(&[ROUTE]).replace("\"items\": [", "\"items\": [-, "),
+            as_json_list(&[ROUTE]).replace("\"kind\": \"List\"", "\"kind\": \"List\", \"x\": -"),
+            as_json_list(&[ROUTE, ROUTE]).replace("},\n    {", "},\x0c{"),
+        ];
+        for (i, text) in whole.iter().enumerate() {
             for run_bytes in [1, 1 << 20] {
                 assert!(!check(text, run_bytes), "case {i} ({run_bytes}):\n{text}");
             }

@@ -44,10 +44,15 @@ pub enum Keys {
 /// sequence of column-0 items) or as JSON (as `kubectl get -o json` writes it); `None`
 /// otherwise.
 pub fn list_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
-    let first = text.as_bytes()[range.clone()]
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())?;
-    match text.as_bytes()[range.start + first] {
+    let chunk = &text.as_bytes()[range.clone()];
+    // A lone carriage return is a line break to YAML, not to the line scan; a directive
+    // (`%TAG`) changes what the parts after it mean.
+    let lone_cr = memchr::memchr_iter(b'\r', chunk).any(|at| chunk.get(at + 1) != Some(&b'\n'));
+    if lone_cr || chunk.first() == Some(&b'%') || memchr::memmem::find(chunk, b"\n%").is_some() {
+        return None;
+    }
+    let first = chunk.iter().position(|&b| !is_blank(b))?;
+    match chunk[first] {
         b'{' => json_layout(text.as_bytes(), range.start + first, range.end),
         _ => block_layout(text, range),
     }
@@ -90,6 +95,23 @@ fn block_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
             items_end = start;
             break;
         }
+    }
+    // Read alone, the head and tail must be one document each, as they are in the whole.
+    let head = &bytes[range.start..items_line];
+    let head_body = match head.strip_prefix(b"---") {
+        Some(_) => memchr::memchr(b'\n', head).map_or(&head[head.len()..], |n| &head[n..]),
+        None => head,
+    };
+    let tail = &bytes[items_end..];
+    let marker = |part: &[u8]| {
+        part.starts_with(b"...")
+            || part.starts_with(b"---")
+            || memchr::memmem::find(part, b"\n...").is_some()
+            || memchr::memmem::find(part, b"\n---").is_some()
+    };
+    // The last item is read without what follows it: the document must end its line.
+    if marker(head_body) || marker(tail) || bytes.last() != Some(&b'\n') {
+        return None;
     }
     let ends = items.iter().skip(1).copied().chain([items_end]);
     Some(ListLayout {
@@ -181,12 +203,20 @@ fn json_value_end(bytes: &[u8], at: usize) -> Option<usize> {
             }
         }
         _ => {
+            // Only JSON's own scalars: YAML reads `-` or `?` there as block indicators.
             let scalar = bytes[at..]
                 .iter()
-                .take_while(|&&b| !matches!(b, b',' | b'{' | b'}' | b'[' | b']' | b'\'' | b'#'))
-                .take_while(|b| !b.is_ascii_whitespace())
+                .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.'))
                 .count();
-            (scalar > 0).then_some(at + scalar)
+            let word = &bytes[at..at + scalar];
+            let number = match word.strip_prefix(b"-") {
+                Some(rest) => rest.first().is_some_and(u8::is_ascii_digit),
+                None => word.first().is_some_and(u8::is_ascii_digit),
+            } && word
+                .iter()
+                .all(|&b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
+            let keyword = matches!(word, b"true" | b"false" | b"null");
+            (number || keyword).then_some(at + scalar)
         }
     }
 }
@@ -208,15 +238,21 @@ fn json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
 fn skip_blanks(bytes: &[u8], at: usize) -> usize {
     at + bytes[at.min(bytes.len())..]
         .iter()
-        .take_while(|b| b.is_ascii_whitespace())
+        .take_while(|&&b| is_blank(b))
         .count()
 }
 
+/// YAML's white space and line breaks (form feed and the other ASCII white space are not).
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
 /// Whether the last line with content in `text` may leave a node for the next line to give
-/// (`key:`, `-`, a `|`/`>` block header, an anchor or tag, `?`). Read alone, such a node ends
-/// at the end of the text; read with what follows, its span (or value) comes from the next
-/// line. A part of a List ending so is not read alone. A plain scalar ending in `:` or `>`
-/// counts too: the answer may be yes when it is no, never the other way.
+/// (`key:`, `-`, `?`, a `|`/`>` block header, an anchor or tag). Read alone, such a node may
+/// end at the end of the text; read with what follows, its span comes from the next line. A
+/// part of a List ending so is not read alone. Any `|`, `>`, `&`, `!`, `#` or tab on the line
+/// counts (a comment or a quoted `>` included): the answer may be yes when it is no, never the
+/// other way.
 pub fn ends_open(text: &str) -> bool {
     let Some(line) = text
         .lines()
@@ -225,35 +261,37 @@ pub fn ends_open(text: &str) -> bool {
     else {
         return false;
     };
-    let line = line
-        .find(" #")
-        .map_or(line, |comment| &line[..comment])
-        .trim_end();
-    let last = line.rsplit(' ').next().unwrap_or_default();
-    let header = last.trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
-    last.ends_with(':')
-        || matches!(last, "-" | "?")
-        || last.starts_with(['&', '!'])
-        || header.ends_with(['|', '>'])
+    let line = line.trim_end_matches([' ', '\r']);
+    line.ends_with([':', '-', '?'])
+        || line
+            .bytes()
+            .any(|b| matches!(b, b'|' | b'>' | b'&' | b'!' | b'#' | b'\t'))
 }
 
 /// `items:` with nothing after it but blanks and a comment.
 fn is_items_key(line: &[u8]) -> bool {
     line.strip_prefix(b"items:").is_some_and(|rest| {
-        let after = rest.trim_ascii_start();
+        let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
+        let after = trim_spaces(rest);
         after.is_empty() || (after.len() < rest.len() && after[0] == b'#')
     })
 }
 
 /// A column-0 `-` starting a sequence entry.
 fn is_item(line: &[u8]) -> bool {
-    line.first() == Some(&b'-') && line.get(1).is_none_or(|b| b.is_ascii_whitespace())
+    line.first() == Some(&b'-') && line.get(1).is_none_or(|b| matches!(b, b' ' | b'\r'))
 }
 
 /// A line with nothing but blanks, or a comment.
 fn is_blank_or_comment(line: &[u8]) -> bool {
-    let content = line.trim_ascii_start();
-    content.is_empty() || content[0] == b'#'
+    let content = trim_spaces(line);
+    matches!(content, [] | [b'\r'] | [b'#', ..])
+}
+
+/// `line` without its leading spaces (tabs and form feeds are not indentation to YAML).
+fn trim_spaces(line: &[u8]) -> &[u8] {
+    let spaces = line.iter().take_while(|&&b| b == b' ').count();
+    &line[spaces..]
 }
 
 #[cfg(test)]
