@@ -45,16 +45,22 @@ pub enum Keys {
 /// otherwise.
 pub fn list_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
     let chunk = &text.as_bytes()[range.clone()];
+    let first = chunk.iter().position(|&b| !is_blank(b))?;
+    let json = chunk[first] == b'{';
+    // Most documents are neither: they are let go before the checks below read them whole.
+    if !json && !chunk.starts_with(b"items:") && memchr::memmem::find(chunk, b"\nitems:").is_none()
+    {
+        return None;
+    }
     // A lone carriage return is a line break to YAML, not to the line scan; a directive
     // (`%TAG`) changes what the parts after it mean.
     let lone_cr = memchr::memchr_iter(b'\r', chunk).any(|at| chunk.get(at + 1) != Some(&b'\n'));
     if lone_cr || chunk.first() == Some(&b'%') || memchr::memmem::find(chunk, b"\n%").is_some() {
         return None;
     }
-    let first = chunk.iter().position(|&b| !is_blank(b))?;
-    match chunk[first] {
-        b'{' => json_layout(text.as_bytes(), range.start + first, range.end),
-        _ => block_layout(text, range),
+    match json {
+        true => json_layout(text.as_bytes(), range.start + first, range.end),
+        false => block_layout(text, range),
     }
 }
 
@@ -62,9 +68,6 @@ pub fn list_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
 fn block_layout(text: &str, range: Range<usize>) -> Option<ListLayout> {
     let bytes = &text.as_bytes()[..range.end];
     let chunk = &bytes[range.start..];
-    if !chunk.starts_with(b"items:") && memchr::memmem::find(chunk, b"\nitems:").is_none() {
-        return None;
-    }
     let mut lines = std::iter::once(range.start).chain(
         memchr::memchr_iter(b'\n', chunk)
             .map(|newline| range.start + newline + 1)
