@@ -26,7 +26,7 @@ use super::objects::{self, LoadStats, Object, ObjectOptions};
 use super::{ChunkResult, DecodedFile};
 use crate::diag::Diagnostic;
 use crate::source::SourceId;
-use crate::yaml::{self, Node, Value};
+use crate::yaml::{self, Node, Part, Value};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -108,11 +108,7 @@ fn read_in_runs<T: Send>(
 /// Reads the List's other keys: the nodes the document holds besides its items, when they
 /// are those of a `List`.
 fn list_keys(source: SourceId, text: &str, keys: &yaml::list::Keys) -> Option<usize> {
-    let read = |range: Range<usize>, depth| {
-        let mut errors = Vec::new();
-        let part = yaml::parse_part(source, text, range, depth, &mut errors);
-        (errors.is_empty() && !part.aliases && part.documents.len() <= 1).then_some(part)
-    };
+    let read = |range: Range<usize>, depth| clean_part(source, text, range, depth);
     // The `items` key, the root mapping, and the items' sequence.
     let mut nodes = 1;
     let mut entries: Vec<(Arc<str>, Option<Node>)> = Vec::new();
@@ -167,10 +163,19 @@ struct Run<'a> {
     json: bool,
 }
 
-/// Whether item `range` ends in a node the next line could give (see
+/// `text[range]` parsed as a part sitting `depth` collections deep in its document, when it
+/// reads cleanly as at most one document, without an alias.
+fn clean_part(source: SourceId, text: &str, range: Range<usize>, depth: usize) -> Option<Part> {
+    let mut errors = Vec::new();
+    let part = yaml::parse_part(source, text, range, depth, &mut errors);
+    (errors.is_empty() && !part.aliases && part.documents.len() <= 1).then_some(part)
+}
+
+/// Whether a block-style item ends in a node the next line could give (see
 /// [`yaml::list::ends_open`]): a run does not end there, and the item is not read again alone.
-fn ends_open(text: &str, run_json: bool, range: &Range<usize>) -> bool {
-    !run_json && yaml::list::ends_open(&text[range.clone()])
+/// A JSON item ends at its closing bracket.
+fn ends_open(text: &str, json: bool, item: &Range<usize>) -> bool {
+    !json && yaml::list::ends_open(&text[item.clone()])
 }
 
 /// The items cut into runs of at least `run_bytes` (the last may be shorter); `None` when the
@@ -231,11 +236,10 @@ type Items = Vec<(Node, bool)>;
 /// Parses a run's items, and counts their nodes; `None` unless each reads cleanly, within the
 /// range the layout gave it.
 fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Items, usize)> {
-    let mut errors = Vec::new();
-    let mut read = |range: Range<usize>, depth| {
-        let part = yaml::parse_part(source, text, range, depth, &mut errors);
+    let read = |range: Range<usize>, depth| {
+        let part = clean_part(source, text, range, depth)?;
         let [document] = <[yaml::Document; 1]>::try_from(part.documents).ok()?;
-        (!part.aliases).then_some((document.root, part.nodes))
+        Some((document.root, part.nodes))
     };
     let (items, nodes) = if run.json {
         // Each value sits in the List's root mapping and its `items` array.
@@ -256,7 +260,7 @@ fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Items, usiz
         };
         (items.to_vec(), nodes)
     };
-    if !errors.is_empty() || items.len() != run.items.len() {
+    if items.len() != run.items.len() {
         return None;
     }
     let last = run.items.len() - 1;
@@ -272,7 +276,7 @@ fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Items, usiz
             (range.start <= span.start && span.start < range.end).then_some(())?;
             let closed = span.end < range.end;
             (closed || i < last).then_some(())?;
-            closed && !ends_open(text, false, range)
+            closed && !ends_open(text, run.json, range)
         };
         checked.push((item, alone));
     }

@@ -346,7 +346,8 @@ fn prepare_all<T: Send>(
 
 /// The tree of `object` read again from its document chunk, as it was parsed (before the
 /// CRD's defaults): the document's root when it is the object, or the entry of a List's
-/// `items` that is (or of the one-item sequence its item's lines are, see `lists`). `None` when the object has no chunk of its own, or (a bug) is not in it.
+/// `items` that is (or of the one-item sequence its item's lines are, see `lists`). `None`
+/// when the object has no chunk of its own, or (a bug) is not in it.
 pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     let span = object.root.span;
     let range = object.document.clone()?;

@@ -3,8 +3,9 @@
 //! [`prepare`] decodes one object as the loader reads it: it checks the API version, applies and
 //! checks the CRD, decodes Gateway API objects ([`gateway`]) and policies (through their
 //! [`crate::policy::PolicyFamily`]), and trims the tree of a decoded route or policy alone in
-//! its document to its `metadata` (the typed [`Route`] holds what evaluation reads, a [`Policy`] shares the subtrees
-//! of its rules; [`Model::tree`] reads the rest again for the rare reader that needs it).
+//! its document to its `metadata` (the typed [`Route`] holds what evaluation reads, a
+//! [`Policy`] shares the subtrees of its rules; [`Model::tree`] reads the rest again for the
+//! rare reader that needs it).
 //! [`Model::build`] gathers the prepared objects and creates stand-in Gateways when
 //! `--assume-gateways` asks for them. Objects the API server would reject are left out, with
 //! their diagnostics kept.

@@ -12,6 +12,7 @@
 //! and uses them only when each reads cleanly and they add up to what the whole document holds
 //! (`load::lists`); otherwise the document is read whole.
 
+use super::parse::{json_close, json_string_end};
 use std::ops::Range;
 
 /// Where a `List` document's parts are.
@@ -184,27 +185,8 @@ fn json_array_items(bytes: &[u8], array: Range<usize>) -> Option<Vec<Range<usize
 fn json_value_end(bytes: &[u8], at: usize) -> Option<usize> {
     match bytes.get(at)? {
         b'"' => json_string_end(bytes, at),
-        b'{' | b'[' => {
-            let (mut depth, mut i) = (0usize, at);
-            loop {
-                match bytes.get(i)? {
-                    b'"' => {
-                        i = json_string_end(bytes, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    b'\'' | b'#' => return None,
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
+        // A `'` or `#` outside strings is YAML's flow style, whose brackets need its grammar.
+        b'{' | b'[' => json_close(bytes, at, b"'#"),
         _ => {
             // Only JSON's own scalars: YAML reads `-` or `?` there as block indicators.
             let scalar = bytes[at..]
@@ -220,19 +202,6 @@ fn json_value_end(bytes: &[u8], at: usize) -> Option<usize> {
                 .all(|&b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
             let keyword = matches!(word, b"true" | b"false" | b"null");
             (number || keyword).then_some(at + scalar)
-        }
-    }
-}
-
-/// Where the JSON string starting at `at` (a `"`) ends, past its closing quote.
-fn json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    (bytes.get(at) == Some(&b'"')).then_some(())?;
-    let mut i = at + 1;
-    loop {
-        match bytes.get(i)? {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
         }
     }
 }

@@ -151,32 +151,53 @@ fn json_values(text: &str) -> Option<Vec<Range<usize>>> {
         if !matches!(bytes[start], b'{' | b'[') {
             return None;
         }
-        let (mut depth, mut i, mut in_string) = (0usize, start, false);
-        while i < bytes.len() {
-            match (in_string, bytes[i]) {
-                (true, b'\\') => i += 1,
-                (true, b'"') => in_string = false,
-                (false, b'"') => in_string = true,
-                (false, b'{' | b'[') => depth += 1,
-                (false, b'}' | b']') => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        if i >= bytes.len() {
+        let Some(end) = json_close(bytes, start, b"") else {
             // Unbalanced: let the parser report it, on the whole rest.
             values.push(start..text.len());
             return Some(values);
-        }
-        values.push(start..i + 1);
-        start = skip_blank(i + 1);
+        };
+        values.push(start..end);
+        start = skip_blank(end);
     }
     (values.len() > 1).then_some(values)
+}
+
+/// Where the JSON object or array opening at `at` closes (past its bracket), brackets matched
+/// outside strings; `None` when it does not close, or when one of the `refused` bytes occurs
+/// outside strings.
+pub(super) fn json_close(bytes: &[u8], at: usize, refused: &[u8]) -> Option<usize> {
+    let (mut depth, mut i) = (0usize, at);
+    loop {
+        match bytes.get(i)? {
+            b'"' => {
+                i = json_string_end(bytes, i)?;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b if refused.contains(b) => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Where the JSON string starting at `at` (a `"`) ends, past its closing quote.
+pub(super) fn json_string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    (bytes.get(at) == Some(&b'"')).then_some(())?;
+    let mut i = at + 1;
+    loop {
+        match bytes.get(i)? {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
 }
 
 /// Converts the parser's character indices to byte offsets within one chunk.
