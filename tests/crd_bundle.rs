@@ -49,10 +49,10 @@ fn every_bundled_kind_and_version_compiles() {
             assert!(!crd.served().is_empty(), "{kind}");
             for version in &crd.versions {
                 assert!(
-                    version.schema.is_ok(),
+                    version.schema().is_ok(),
                     "{kind} {}: {:?}",
                     version.name,
-                    version.schema.as_ref().err()
+                    version.schema().as_ref().err()
                 );
             }
         }

@@ -40,8 +40,49 @@ pub struct CrdVersion {
     pub served: bool,
     /// Whether the status subresource is on (then `status` is ignored on create).
     pub status_subresource: bool,
-    /// The compiled schema (`Err`: why it could not be compiled).
-    pub schema: Result<Schema, String>,
+    /// The compiled schema, once compiled.
+    schema: OnceLock<Result<Schema, String>>,
+    /// What a bundled version compiles its schema from on first use: the schema's JSON text
+    /// in the bundle (`None`: the version has none). A `--crds` version is compiled at once.
+    bundled_schema: Option<&'static str>,
+}
+
+impl CrdVersion {
+    /// The compiled schema (`Err`: why it could not be compiled). A bundled version compiles it
+    /// on first use: Gateway API CRDs list `v1beta1` with the same schema as `v1`, and a run
+    /// whose objects are all `v1` need not pay for it (compiling the bundled schemas is most
+    /// of a small run's start-up).
+    pub fn schema(&self) -> &Result<Schema, String> {
+        self.schema.get_or_init(|| match self.bundled_schema {
+            Some(text) => serde_json::from_str::<Json>(text)
+                .map_err(|e| format!("the bundled schema is not JSON: {e}"))
+                .and_then(|json| Schema::compile_with(&json, RuleParser::Fast)),
+            None => Err(NO_SCHEMA.into()),
+        })
+    }
+}
+
+/// Why a version without `openAPIV3Schema` validates nothing.
+const NO_SCHEMA: &str = "the version has no openAPIV3Schema";
+
+/// A version of a bundled CRD as the bundle holds it, its schema left as text.
+#[derive(serde::Deserialize)]
+struct BundledVersion<'a> {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    served: bool,
+    #[serde(default)]
+    status: bool,
+    #[serde(borrow, default)]
+    schema: Option<&'a serde_json::value::RawValue>,
+}
+
+/// A bundled CRD as the bundle holds it: only its versions are read here.
+#[derive(serde::Deserialize)]
+struct BundledCrd<'a> {
+    #[serde(borrow, default)]
+    versions: Vec<BundledVersion<'a>>,
 }
 
 /// A kind's CRD, compiled.
@@ -68,12 +109,9 @@ impl CrdKind {
             .collect()
     }
 
+    /// A `--crds` kind, every version compiled at once (so that a schema that does not compile
+    /// stops the run before any object is read).
     fn compile(origin: Origin, compact: &Json) -> CrdKind {
-        // Bundled rules are known to read the same with the fast parser (see `RuleParser`).
-        let parser = match origin {
-            Origin::Bundled(_) => RuleParser::Fast,
-            Origin::User(_) => RuleParser::Grammar,
-        };
         let versions = compact
             .get("versions")
             .and_then(Json::as_array)
@@ -86,15 +124,40 @@ impl CrdKind {
                             .get("status")
                             .and_then(Json::as_bool)
                             .unwrap_or(false),
-                        schema: match v.get("schema") {
-                            Some(s) => Schema::compile_with(s, parser),
-                            None => Err("the version has no openAPIV3Schema".into()),
-                        },
+                        schema: OnceLock::from(match v.get("schema") {
+                            Some(s) => Schema::compile_with(s, RuleParser::Grammar),
+                            None => Err(NO_SCHEMA.into()),
+                        }),
+                        bundled_schema: None,
                     })
                     .collect()
             })
             .unwrap_or_default();
         CrdKind { origin, versions }
+    }
+
+    /// A bundled kind: its versions are read now, their schemas compiled on first use.
+    /// Bundled rules are known to read the same with the fast parser (see `RuleParser`).
+    fn bundled(bundled: &'static super::bundle::Bundled) -> CrdKind {
+        let crd: BundledCrd<'static> =
+            serde_json::from_str(bundled.compact).unwrap_or(BundledCrd {
+                versions: Vec::new(),
+            });
+        let versions = crd
+            .versions
+            .into_iter()
+            .map(|v| CrdVersion {
+                name: v.name,
+                served: v.served,
+                status_subresource: v.status,
+                schema: OnceLock::new(),
+                bundled_schema: v.schema.map(serde_json::value::RawValue::get),
+            })
+            .collect();
+        CrdKind {
+            origin: Origin::Bundled(bundled.file),
+            versions,
+        }
     }
 }
 
@@ -109,11 +172,7 @@ enum Entry {
 fn bundled_kind(index: usize) -> &'static CrdKind {
     static COMPILED: OnceLock<Vec<OnceLock<CrdKind>>> = OnceLock::new();
     let cells = COMPILED.get_or_init(|| BUNDLED.iter().map(|_| OnceLock::new()).collect());
-    cells[index].get_or_init(|| {
-        let bundled = &BUNDLED[index];
-        let json: Json = serde_json::from_str(bundled.compact).unwrap_or(Json::Null);
-        CrdKind::compile(Origin::Bundled(bundled.file), &json)
-    })
+    cells[index].get_or_init(|| CrdKind::bundled(&BUNDLED[index]))
 }
 
 /// The CRDs of a run, by `(group, kind)`.
@@ -186,7 +245,7 @@ impl Catalog {
                 continue;
             }
             for version in crd.versions.iter().filter(|v| v.served) {
-                let Ok(schema) = &version.schema else {
+                let Ok(schema) = version.schema() else {
                     continue;
                 };
                 let mut rules = Vec::new();
@@ -326,7 +385,7 @@ pub fn with_user_crds(channel: Channel, paths: &[String]) -> Result<Catalog, Rej
             };
             let compiled = catalog.get(&group, &kind).map(|k| &k.versions);
             for version in compiled.into_iter().flatten() {
-                if let Err(why) = &version.schema {
+                if let Err(why) = version.schema() {
                     diagnostics.push(
                         Diagnostic::new(
                             Code::InvalidCrd,

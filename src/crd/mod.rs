@@ -49,7 +49,7 @@ pub fn apply_defaults(root: &mut Node, object: &Object, catalog: &Catalog) {
     else {
         return;
     };
-    if let (true, Ok(schema)) = (version.served, &version.schema) {
+    if let (true, Ok(schema)) = (version.served, version.schema()) {
         defaults::apply(root, schema, version.status_subresource);
     }
 }
@@ -90,7 +90,7 @@ pub fn check(
             validated: true,
         };
     }
-    let schema = match &version.schema {
+    let schema = match version.schema() {
         Ok(schema) => schema,
         Err(_) => return Checked::default(),
     };

@@ -43,6 +43,7 @@ mod eval;
 pub mod kleene;
 mod limits;
 mod parse;
+mod plain;
 mod scalar;
 
 pub use eval::json_to_cel;
@@ -102,6 +103,31 @@ impl fmt::Display for ExprError {
 impl std::error::Error for ExprError {}
 
 use crate::diag::over_limit;
+
+/// CEL's keywords (`true`, `false`, `null`, `in`) and reserved words: never a name.
+pub const RESERVED_WORDS: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
 
 /// The longest expression accepted, in bytes (`cel-length`). A `when` constraint or a
 /// predicate is one line of logic. The limit also bounds the parse time and

@@ -29,6 +29,7 @@
 
 use super::super::schema::{Additional, Schema, Type};
 use super::library::{ParseAs, parse_with_cel};
+use crate::expr::RESERVED_WORDS;
 use crate::yaml::{Entry, Node, Value as Yaml};
 use ::cel::Value;
 use ::cel::objects::{Key, Map};
@@ -39,38 +40,13 @@ use std::sync::Arc;
 /// guard against unbounded recursion).
 const MAX_VALUE_DEPTH: usize = 512;
 
-/// Names `cel.Escape` wraps in `__…__` (CEL's reserved words).
-const RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
 /// Whether `name` is its own CEL name (`cel.Escape` leaves it as it is).
 pub fn is_plain(name: &str) -> bool {
     !name.is_empty()
         && !name.as_bytes()[0].is_ascii_digit()
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         && !name.contains("__")
-        && !RESERVED.contains(&name)
+        && !RESERVED_WORDS.contains(&name)
 }
 
 /// The property a CEL field name stands for, when the name is a plain name or an escaped
@@ -80,7 +56,7 @@ pub fn plain_key(name: &str) -> Option<&str> {
         return Some(name);
     }
     let inner = name.strip_prefix("__")?.strip_suffix("__")?;
-    RESERVED.contains(&inner).then_some(inner)
+    RESERVED_WORDS.contains(&inner).then_some(inner)
 }
 
 /// `cel.Escape`: the CEL name of an object property, or `None` when the name cannot be
@@ -90,7 +66,7 @@ pub fn escape(name: &str) -> Option<String> {
     if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
         return None;
     }
-    if RESERVED.contains(&name) {
+    if RESERVED_WORDS.contains(&name) {
         return Some(format!("__{name}__"));
     }
     let simple = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
