@@ -3,12 +3,14 @@
 //! Only what the API server acts on is kept: types, the structural keywords, value validations,
 //! defaults and `x-kubernetes-validations` rules (descriptions and examples are dropped). Regular
 //! expressions and CEL rules are compiled on first use, so loading a big CRD costs a JSON walk,
-//! and a kind nobody writes costs nothing more.
+//! and a kind nobody writes costs nothing more. Equal subschemas of one schema are compiled once
+//! and shared (`Shared`): CRDs repeat whole subtrees, AuthPolicy's twelvefold.
 
 use super::cel::{CompiledRule, RuleParser};
 use regex::Regex;
+use rustc_hash::{FxHashMap, FxHasher};
 use serde_json::{Map, Value as Json};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Properties up to which [`Schema::property`] scans instead of searching.
 const LINEAR_PROPERTIES: usize = 16;
@@ -77,7 +79,7 @@ pub enum Additional {
     /// `additionalProperties: true|false`.
     Bool(bool),
     /// A schema every value of the map follows.
-    Schema(Box<Schema>),
+    Schema(Arc<Schema>),
 }
 
 /// One `x-kubernetes-validations` entry.
@@ -190,11 +192,11 @@ pub struct Schema {
     /// `x-kubernetes-embedded-resource`.
     pub embedded_resource: bool,
     /// `properties`, sorted by name.
-    pub properties: Vec<(Box<str>, Schema)>,
+    pub properties: Vec<(Box<str>, Arc<Schema>)>,
     /// `additionalProperties`.
     pub additional: Additional,
     /// `items`.
-    pub items: Option<Box<Schema>>,
+    pub items: Option<Arc<Schema>>,
     /// `required`.
     pub required: Vec<Box<str>>,
     /// `enum`.
@@ -228,19 +230,22 @@ pub struct Schema {
     /// `default`.
     pub default: Option<Json>,
     /// `allOf`.
-    pub all_of: Vec<Schema>,
+    pub all_of: Vec<Arc<Schema>>,
     /// `anyOf`.
-    pub any_of: Vec<Schema>,
+    pub any_of: Vec<Arc<Schema>>,
     /// `oneOf`.
-    pub one_of: Vec<Schema>,
+    pub one_of: Vec<Arc<Schema>>,
     /// `not`.
-    pub not: Option<Box<Schema>>,
+    pub not: Option<Arc<Schema>>,
     /// `x-kubernetes-validations`.
     pub rules: Vec<RuleSpec>,
     /// Whether any rule sits at or below this node (computed once, at compile time).
     has_rules: bool,
     /// Whether any `default` sits below this node (computed once, at compile time).
     has_defaults: bool,
+    /// How many schema levels sit below this node (0: none), for [`MAX_SCHEMA_DEPTH`] when the
+    /// node is shared at another depth.
+    height: usize,
     /// A number no other compiled schema node of the process has (0: built by hand), which
     /// names the node in [`super::memo`] (an address could be reused by a later catalog).
     memo_id: u64,
@@ -263,12 +268,13 @@ impl Schema {
     /// that use them when they were created). Errors are for schemas nested beyond
     /// [`MAX_SCHEMA_DEPTH`] or keywords of the wrong JSON type.
     pub fn compile(json: &Json) -> Result<Schema, String> {
-        compile(json, 0, &At::ROOT, RuleParser::Grammar)
+        Schema::compile_with(json, RuleParser::Grammar)
     }
 
     /// [`Schema::compile`] for a schema whose rules are parsed by `parser`.
     pub fn compile_with(json: &Json, parser: RuleParser) -> Result<Schema, String> {
-        compile(json, 0, &At::ROOT, parser)
+        let mut shared = Shared::new(json, parser);
+        compile(json, 0, &At::ROOT, &mut shared)
     }
 
     /// The schema of property `name`.
@@ -281,12 +287,12 @@ impl Schema {
                 .properties
                 .iter()
                 .find(|(k, _)| **k == *name)
-                .map(|(_, s)| s);
+                .map(|(_, s)| &**s);
         }
         self.properties
             .binary_search_by(|(k, _)| (**k).cmp(name))
             .ok()
-            .map(|i| &self.properties[i].1)
+            .map(|i| &*self.properties[i].1)
     }
 
     /// The schema a map value or property named `name` follows, if any.
@@ -344,6 +350,21 @@ impl Schema {
     /// Whether any property default sits inside this node (defaulting skips other subtrees).
     pub fn has_defaults(&self) -> bool {
         self.has_defaults
+    }
+
+    /// The subschemas directly below this node, of every keyword.
+    fn children(&self) -> impl Iterator<Item = &Schema> {
+        let additional = match &self.additional {
+            Additional::Schema(s) => Some(&**s),
+            _ => None,
+        };
+        (self.properties.iter().map(|(_, s)| &**s))
+            .chain(self.items.as_deref())
+            .chain(additional)
+            .chain(self.all_of.iter().map(|s| &**s))
+            .chain(self.any_of.iter().map(|s| &**s))
+            .chain(self.one_of.iter().map(|s| &**s))
+            .chain(self.not.as_deref())
     }
 
     /// Every rule of the tree, with the schema path it sits at (for the "not evaluated" list).
@@ -418,7 +439,100 @@ impl<'a> Keywords<'a> {
     }
 }
 
-fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Result<Schema, String> {
+/// Identical subschemas of one schema, compiled once and shared. AuthPolicy's rule schemas
+/// appear under `defaults`, `overrides` and the spec itself, with the same predicate and
+/// pattern schemas in every rule: 1,905 nodes, 155 of them distinct. Compiling them all was
+/// most of a small run's start-up. A subtree is shared only when it is equal, as JSON, to one
+/// compiled before, and when it fits under [`MAX_SCHEMA_DEPTH`] where it is found again (else
+/// it is compiled there, and fails as it would have). Sharing changes nothing a validation
+/// sees: a node's verdicts depend on its rules and the value only (see [`super::memo`]).
+struct Shared<'j> {
+    parser: RuleParser,
+    /// A fingerprint of every JSON object in the schema, by its address.
+    prints: FxHashMap<*const Json, u64>,
+    /// The subschemas compiled so far, by fingerprint, with the JSON each was compiled from.
+    compiled: FxHashMap<u64, Vec<(&'j Json, Arc<Schema>)>>,
+}
+
+impl<'j> Shared<'j> {
+    fn new(root: &'j Json, parser: RuleParser) -> Shared<'j> {
+        let mut prints = FxHashMap::default();
+        fingerprint(root, &mut prints);
+        Shared {
+            parser,
+            prints,
+            compiled: FxHashMap::default(),
+        }
+    }
+
+    /// A subschema equal to `json` compiled before, if it fits at `depth`.
+    fn find(&self, json: &'j Json, depth: usize) -> Option<Arc<Schema>> {
+        let print = self.prints.get(&std::ptr::from_ref(json))?;
+        let (_, schema) =
+            self.compiled.get(print)?.iter().find(|(seen, schema)| {
+                depth + schema.height <= MAX_SCHEMA_DEPTH && *seen == json
+            })?;
+        Some(Arc::clone(schema))
+    }
+
+    fn keep(&mut self, json: &'j Json, schema: &Arc<Schema>) {
+        if let Some(&print) = self.prints.get(&std::ptr::from_ref(json)) {
+            let same = self.compiled.entry(print).or_default();
+            same.push((json, Arc::clone(schema)));
+        }
+    }
+}
+
+/// Hashes `json` (equal values hash alike) and records the hash of each object in it.
+fn fingerprint(json: &Json, prints: &mut FxHashMap<*const Json, u64>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = FxHasher::default();
+    match json {
+        Json::Object(map) => {
+            for (key, value) in map {
+                key.hash(&mut hasher);
+                fingerprint(value, prints).hash(&mut hasher);
+            }
+            let print = hasher.finish();
+            prints.insert(std::ptr::from_ref(json), print);
+            return print;
+        }
+        Json::Array(list) => {
+            1u8.hash(&mut hasher);
+            for value in list {
+                fingerprint(value, prints).hash(&mut hasher);
+            }
+        }
+        Json::String(text) => text.hash(&mut hasher),
+        Json::Number(number) => number.as_f64().map(f64::to_bits).hash(&mut hasher),
+        Json::Bool(flag) => flag.hash(&mut hasher),
+        Json::Null => 2u8.hash(&mut hasher),
+    }
+    hasher.finish()
+}
+
+/// The subschema `json`, one level below `depth`, at `path`: shared when an equal one was
+/// compiled before.
+fn sub<'j>(
+    json: &'j Json,
+    depth: usize,
+    path: &At<'_>,
+    shared: &mut Shared<'j>,
+) -> Result<Arc<Schema>, String> {
+    if let Some(found) = shared.find(json, depth + 1) {
+        return Ok(found);
+    }
+    let schema = Arc::new(compile(json, depth + 1, path, shared)?);
+    shared.keep(json, &schema);
+    Ok(schema)
+}
+
+fn compile<'j>(
+    json: &'j Json,
+    depth: usize,
+    path: &At<'_>,
+    shared: &mut Shared<'j>,
+) -> Result<Schema, String> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(format!(
             "{path}: {}",
@@ -430,10 +544,6 @@ fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Resu
     }
     let Some(obj) = json.as_object().map(Keywords) else {
         return Err(format!("{path}: a schema must be an object"));
-    };
-    // A subschema, one level down.
-    let sub = |json: &Json, keyword: &'static str, step: Step<'_>| {
-        compile(json, depth + 1, &path.child(keyword, step), parser)
     };
     static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut schema = Schema {
@@ -479,26 +589,28 @@ fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Resu
             _ => ListType::Atomic,
         },
         default: obj.get("default").cloned(),
-        rules: rules(obj, path, parser)?,
+        rules: rules(obj, path, shared.parser)?,
         ..Schema::default()
     };
     if let Some(props) = obj.get("properties").and_then(Json::as_object) {
-        let mut properties = props
-            .iter()
-            .map(|(k, v)| sub(v, "properties", Step::Name(k)).map(|s| (k.as_str().into(), s)))
-            .collect::<Result<Vec<(Box<str>, Schema)>, String>>()?;
-        properties.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut properties = Vec::with_capacity(props.len());
+        for (k, v) in props {
+            let at = path.child("properties", Step::Name(k));
+            properties.push((k.as_str().into(), sub(v, depth, &at, shared)?));
+        }
+        properties.sort_by(|a: &(Box<str>, Arc<Schema>), b| a.0.cmp(&b.0));
         schema.properties = properties;
     }
     schema.additional = match obj.get("additionalProperties") {
         Some(Json::Bool(b)) => Additional::Bool(*b),
         Some(s @ Json::Object(_)) => {
-            Additional::Schema(Box::new(sub(s, "additionalProperties", Step::None)?))
+            let at = path.child("additionalProperties", Step::None);
+            Additional::Schema(sub(s, depth, &at, shared)?)
         }
         _ => Additional::Absent,
     };
     if let Some(items) = obj.get("items") {
-        schema.items = Some(Box::new(sub(items, "items", Step::None)?));
+        schema.items = Some(sub(items, depth, &path.child("items", Step::None), shared)?);
     }
     for (keyword, slot) in [
         ("allOf", &mut schema.all_of),
@@ -506,15 +618,13 @@ fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Resu
         ("oneOf", &mut schema.one_of),
     ] {
         if let Some(list) = obj.get(keyword).and_then(Json::as_array) {
-            *slot = list
-                .iter()
-                .enumerate()
-                .map(|(i, s)| sub(s, keyword, Step::Index(i)))
-                .collect::<Result<_, _>>()?;
+            for (i, s) in list.iter().enumerate() {
+                slot.push(sub(s, depth, &path.child(keyword, Step::Index(i)), shared)?);
+            }
         }
     }
     if let Some(not) = obj.get("not") {
-        schema.not = Some(Box::new(sub(not, "not", Step::None)?));
+        schema.not = Some(sub(not, depth, &path.child("not", Step::None), shared)?);
     }
     schema.has_rules = !schema.rules.is_empty()
         || schema.properties.iter().any(|(_, s)| s.has_rules)
@@ -526,6 +636,7 @@ fn compile(json: &Json, depth: usize, path: &At<'_>, parser: RuleParser) -> Resu
         .any(|(_, s)| s.default.is_some() || s.has_defaults)
         || schema.items.as_deref().is_some_and(|s| s.has_defaults)
         || matches!(&schema.additional, Additional::Schema(s) if s.has_defaults);
+    schema.height = schema.children().map(|s| s.height + 1).max().unwrap_or(0);
     Ok(schema)
 }
 
@@ -624,6 +735,82 @@ mod tests {
         );
         assert!(spec.rules[0].is_transition());
         assert!(schema.has_rules());
+    }
+
+    /// `{"properties": {"a": {"properties": {"a": … leaf …}}}}`, `levels` schema levels deep.
+    fn chain(levels: usize, leaf: Json) -> Json {
+        (0..levels).fold(
+            leaf,
+            |inner, _| serde_json::json!({"properties": {"a": inner}}),
+        )
+    }
+
+    #[test]
+    fn equal_subschemas_are_compiled_once_and_shared() {
+        let rule = serde_json::json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''"}]});
+        let other = serde_json::json!({"type": "string", "maxLength": 3});
+        let json = serde_json::json!({"properties": {
+            "a": {"properties": {"x": rule.clone()}},
+            "b": {"properties": {"x": rule}},
+            "c": {"properties": {"x": other}},
+        }});
+        let schema = Schema::compile(&json).unwrap();
+        let x = |name: &str| {
+            let parent = &schema
+                .properties
+                .iter()
+                .find(|(k, _)| &**k == name)
+                .unwrap()
+                .1;
+            Arc::clone(&parent.properties[0].1)
+        };
+        assert!(Arc::ptr_eq(
+            &schema.properties[0].1,
+            &schema.properties[1].1
+        ));
+        assert!(Arc::ptr_eq(&x("a"), &x("b")));
+        assert!(!Arc::ptr_eq(&x("a"), &x("c")));
+        assert_eq!(x("c").max_length, Some(3));
+        assert!(schema.has_rules() && x("b").has_rules());
+
+        // AuthPolicy repeats its rule schemas under `defaults`, `overrides` and the spec.
+        let bundled = super::super::bundle::BUNDLED
+            .iter()
+            .find(|b| b.file.ends_with("kuadrant.io_authpolicies.yaml"))
+            .unwrap();
+        let crd: Json = serde_json::from_str(bundled.compact).unwrap();
+        let schema = Schema::compile(&crd["versions"][0]["schema"]).unwrap();
+        let spec = schema.property("spec").unwrap();
+        let rules = |block: &str| {
+            let block = spec.property(block).unwrap();
+            std::ptr::from_ref(block.property("rules").unwrap())
+        };
+        assert_eq!(rules("defaults"), rules("overrides"));
+        assert_eq!(
+            spec.property("rules").map(std::ptr::from_ref),
+            Some(rules("defaults"))
+        );
+    }
+
+    #[test]
+    fn a_shared_subschema_too_deep_where_found_again_fails_as_before() {
+        // The same 70-level subtree at depth 1 (fits) and at depth 60 (130 > 128 levels).
+        let deep = chain(70, serde_json::json!({"type": "string"}));
+        let json = serde_json::json!({"properties": {
+            "shallow": deep.clone(),
+            "z": chain(59, deep.clone()),
+        }});
+        let error = Schema::compile(&json).unwrap_err();
+        assert!(error.contains("crd-schema-depth"), "{error}");
+        // The same tree with the deep copy one level up compiles, and shares the subtree.
+        let json =
+            serde_json::json!({"properties": {"shallow": deep.clone(), "z": chain(57, deep)}});
+        let schema = Schema::compile(&json).unwrap();
+        let mut node = &schema.properties[1].1;
+        for _ in 0..57 {
+            node = &node.properties[0].1;
+        }
+        assert!(Arc::ptr_eq(node, &schema.properties[0].1));
     }
 
     #[test]

@@ -613,7 +613,7 @@ impl Walk {
     /// followed by the errors of the failing branch that matched most (the first on a tie) for
     /// `anyOf`/`oneOf`, and of every branch for `allOf`.
     fn combinators(&mut self, node: &Node, schema: &Schema, at: &At<'_>) {
-        let probe = |sub: &Schema| {
+        let probe = |sub: &std::sync::Arc<Schema>| {
             let mut walk = Walk::default();
             walk.value_checks(node, sub, at);
             walk.sub_structure(node, sub, at);
