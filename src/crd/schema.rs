@@ -468,10 +468,9 @@ impl<'j> Shared<'j> {
     /// A subschema equal to `json` compiled before, if it fits at `depth`.
     fn find(&self, json: &'j Json, depth: usize) -> Option<Arc<Schema>> {
         let print = self.prints.get(&std::ptr::from_ref(json))?;
-        let (_, schema) =
-            self.compiled.get(print)?.iter().find(|(seen, schema)| {
-                depth + schema.height <= MAX_SCHEMA_DEPTH && *seen == json
-            })?;
+        let (_, schema) = self.compiled.get(print)?.iter().find(|(seen, schema)| {
+            depth + schema.height <= MAX_SCHEMA_DEPTH && identical(seen, json)
+        })?;
         Some(Arc::clone(schema))
     }
 
@@ -480,6 +479,23 @@ impl<'j> Shared<'j> {
             let same = self.compiled.entry(print).or_default();
             same.push((json, Arc::clone(schema)));
         }
+    }
+}
+
+/// Whether `a` and `b` are the same JSON, keys in the same order (`==` ignores the order, and
+/// a shared `default` would then keep the first one's).
+fn identical(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Object(a), Json::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && identical(va, vb))
+        }
+        (Json::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| identical(a, b))
+        }
+        _ => a == b,
     }
 }
 
@@ -790,6 +806,37 @@ mod tests {
             spec.property("rules").map(std::ptr::from_ref),
             Some(rules("defaults"))
         );
+    }
+
+    #[test]
+    fn subschemas_whose_defaults_differ_in_key_order_are_not_shared() {
+        let json: Json = serde_json::from_str(
+            r#"{"properties": {"a": {"type": "object", "default": {"x": 1, "y": 2}},
+                               "b": {"type": "object", "default": {"y": 2, "x": 1}}}}"#,
+        )
+        .unwrap();
+        let schema = Schema::compile(&json).unwrap();
+        assert!(!Arc::ptr_eq(
+            &schema.properties[0].1,
+            &schema.properties[1].1
+        ));
+        let keys = |i: usize| {
+            let default = schema.properties[i].1.default.as_ref().unwrap();
+            default
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            (keys(0), keys(1)),
+            (vec!["x".into(), "y".into()], vec!["y".into(), "x".into()])
+        );
+        // Equal as JSON values (`==` ignores key order), yet not the same to share: the
+        // fingerprints differ here, and `identical` is what decides when they do not.
+        let (a, b) = (&json["properties"]["a"], &json["properties"]["b"]);
+        assert!(a == b && !identical(a, b) && identical(a, &a.clone()));
     }
 
     #[test]

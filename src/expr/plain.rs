@@ -36,6 +36,7 @@ const MACROS: &[&str] = &[
     "all",
     "exists",
     "exists_one",
+    "existsOne",
     "map",
     "filter",
     "optMap",

@@ -191,6 +191,7 @@ fn the_subset_leaves_the_unusual_to_the_grammar() {
     for text in [
         "request.headers.exists(h, h == 'x')",
         "has(request.x)",
+        "a.existsOne(x, x)",
         "a.?b",
         "a ? b : c",
         "-1 < a",
