@@ -465,20 +465,17 @@ impl<'j> Shared<'j> {
         }
     }
 
-    /// A subschema equal to `json` compiled before, if it fits at `depth`.
-    fn find(&self, json: &'j Json, depth: usize) -> Option<Arc<Schema>> {
-        let print = self.prints.get(&std::ptr::from_ref(json))?;
-        let (_, schema) = self.compiled.get(print)?.iter().find(|(seen, schema)| {
+    /// The fingerprint of `json` (an object of the schema; `None` for anything else).
+    fn print(&self, json: &Json) -> Option<u64> {
+        self.prints.get(&std::ptr::from_ref(json)).copied()
+    }
+
+    /// A subschema equal to `json` (fingerprint `print`) compiled before, if it fits at `depth`.
+    fn find(&self, print: u64, json: &'j Json, depth: usize) -> Option<Arc<Schema>> {
+        let (_, schema) = self.compiled.get(&print)?.iter().find(|(seen, schema)| {
             depth + schema.height <= MAX_SCHEMA_DEPTH && identical(seen, json)
         })?;
         Some(Arc::clone(schema))
-    }
-
-    fn keep(&mut self, json: &'j Json, schema: &Arc<Schema>) {
-        if let Some(&print) = self.prints.get(&std::ptr::from_ref(json)) {
-            let same = self.compiled.entry(print).or_default();
-            same.push((json, Arc::clone(schema)));
-        }
     }
 }
 
@@ -535,11 +532,15 @@ fn sub<'j>(
     path: &At<'_>,
     shared: &mut Shared<'j>,
 ) -> Result<Arc<Schema>, String> {
-    if let Some(found) = shared.find(json, depth + 1) {
+    let print = shared.print(json);
+    if let Some(found) = print.and_then(|print| shared.find(print, json, depth + 1)) {
         return Ok(found);
     }
     let schema = Arc::new(compile(json, depth + 1, path, shared)?);
-    shared.keep(json, &schema);
+    if let Some(print) = print {
+        let same = shared.compiled.entry(print).or_default();
+        same.push((json, Arc::clone(&schema)));
+    }
     Ok(schema)
 }
 

@@ -43,12 +43,17 @@ impl Constraint {
 /// without evaluating it. Its variables and functions are not checked.
 pub fn check_syntax(text: &str) -> Result<(), ExprError> {
     check_text_limits(text)?;
-    // Both parsers recurse: each runs on a stack that fits the worst the limits allow.
-    if deep(|| super::plain::accepts(text)).unwrap_or(false) {
-        return Ok(());
-    }
-    deep(|| parse(text).map(drop))
-        .unwrap_or_else(|reason| Err(ExprError::new(text, 0, text.len(), reason)))
+    // Both parsers recurse: they run on a stack that fits the worst the limits allow. The
+    // grammar runs only when the plain subset's shortcut does not accept the text.
+    // A panic in the shortcut's parser leaves the text to the grammar, as a rejection does.
+    deep(|| {
+        let fast = std::panic::catch_unwind(|| super::plain::accepts(text));
+        match fast.unwrap_or(false) {
+            true => Ok(()),
+            false => parse(text).map(drop),
+        }
+    })
+    .unwrap_or_else(|reason| Err(ExprError::new(text, 0, text.len(), reason)))
 }
 
 /// [`check_syntax`] keeping the tree, for a caller already on a deep stack

@@ -81,8 +81,7 @@ pub(super) fn is_plain(text: &str) -> bool {
     }
     let (mut at, mut tokens, mut depth, mut last) = (0, 0, 0usize, Last::Start);
     while at < bytes.len() {
-        let byte = bytes[at];
-        if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
+        if is_blank(bytes[at]) {
             at += 1;
             continue;
         }
@@ -93,9 +92,9 @@ pub(super) fn is_plain(text: &str) -> bool {
         let Some((next, kind)) = token(bytes, at, last) else {
             return false;
         };
-        match bytes[at] {
-            b'(' | b'[' => depth += 1,
-            b')' | b']' => depth = depth.saturating_sub(1),
+        match kind {
+            Last::Open => depth += 1,
+            Last::Close => depth = depth.saturating_sub(1),
             _ => {}
         }
         if depth > MAX_BRACKETS {
@@ -104,6 +103,11 @@ pub(super) fn is_plain(text: &str) -> bool {
         (at, last) = (next, kind);
     }
     true
+}
+
+/// CEL's white space, as the subset takes it (form feed is left to the grammar).
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// The plain token at `at` (after a token of kind `last`): where it ends and its kind.
@@ -116,7 +120,7 @@ fn token(bytes: &[u8], at: usize, last: Last) -> Option<(usize, Last)> {
         b'\'' | b'"' => string(bytes, at),
         // A member: right after a name, a call, an index or a string, with a name right after.
         b'.' => (matches!(last, Last::Name | Last::Close | Last::Text)
-            && !bytes[at - 1].is_ascii_whitespace()
+            && !is_blank(bytes[at - 1])
             && follows(1).is_some_and(|b| b.is_ascii_alphabetic() || b == b'_'))
         .then_some((at + 1, Last::Dot)),
         b'(' | b'[' => Some((at + 1, Last::Open)),
@@ -149,7 +153,7 @@ fn name(bytes: &[u8], at: usize, last: Last) -> Option<(usize, Last)> {
     if KEYWORDS.contains(&word) {
         let called = bytes[end..]
             .iter()
-            .find(|b| !b.is_ascii_whitespace())
+            .find(|&&b| !is_blank(b))
             .is_some_and(|&b| b == b'(' || b == b'.');
         return (last != Last::Dot && !called).then_some((end, Last::Keyword));
     }

@@ -276,7 +276,7 @@ fn run_items(source: SourceId, text: &str, run: &Run<'_>) -> Option<(Items, usiz
             (range.start <= span.start && span.start < range.end).then_some(())?;
             let closed = span.end < range.end;
             (closed || i < last).then_some(())?;
-            closed && !ends_open(text, run.json, range)
+            closed && !yaml::list::ends_open(&text[range.clone()])
         };
         checked.push((item, alone));
     }
