@@ -424,7 +424,10 @@ impl<'a> Scan<'a> {
         while start < self.bytes.len() {
             let line = self.line_at(start);
             if line.content == line.end {
-                if line.indent > indent {
+                if line.indent > indent || (line.end == self.bytes.len() && line.indent > 0) {
+                    // More blanks than the indentation are content; and the parser reads a
+                    // last line of blanks with no line break after it as one more break
+                    // (`a: |` `  x` `  ` at the end is `"x\n\n"` to it), so it decides.
                     return None;
                 }
                 pending_breaks += 1;
@@ -591,6 +594,23 @@ mod tests {
             );
         }
         true
+    }
+
+    #[test]
+    fn a_literal_block_ending_in_blanks_without_a_line_break_goes_to_the_parser() {
+        for document in [
+            "a: |\n  x\n  ",
+            "a: |\n  x\n\n  ",
+            "- |\n  x\n  ",
+            "a: |-\n  x\n ",
+        ] {
+            assert!(events(document).is_none(), "{document:?}");
+            parser_events(document).expect("the parser reads it");
+        }
+        // With the line break, or without the blanks, the scanner reads it as the parser does.
+        for document in ["a: |\n  x\n  \n", "a: |\n  x\n", "a: |\n  x"] {
+            assert!(check(document), "{document:?}");
+        }
     }
 
     #[test]
