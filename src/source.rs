@@ -52,13 +52,65 @@ pub struct LineCol {
     pub column: u32,
 }
 
+/// A file's text: owned, or (a big local file in valid UTF-8) the file mapped into memory.
+#[derive(Debug)]
+pub enum Text {
+    /// Read into memory.
+    Owned(String),
+    /// Mapped; the bytes were checked to be UTF-8 when the text was made.
+    #[cfg(unix)]
+    Mapped(crate::platform::Mapped),
+}
+
+impl Text {
+    /// A mapped file's text, when its bytes are UTF-8.
+    #[cfg(unix)]
+    pub fn mapped(mapped: crate::platform::Mapped) -> Result<Text, crate::platform::Mapped> {
+        match std::str::from_utf8(mapped.bytes()) {
+            Ok(_) => Ok(Text::Mapped(mapped)),
+            Err(_) => Err(mapped),
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Text::Owned(text) => text,
+            // SAFETY: checked to be UTF-8 in `Text::mapped`; the mapping is read-only.
+            #[cfg(unix)]
+            Text::Mapped(mapped) => unsafe { std::str::from_utf8_unchecked(mapped.bytes()) },
+        }
+    }
+
+    /// Hands a mapped text's pages back to the system (see [`crate::platform::Mapped`]).
+    fn release(&self) {
+        match self {
+            Text::Owned(_) => {}
+            #[cfg(unix)]
+            Text::Mapped(mapped) => mapped.release(),
+        }
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Text {
+        Text::Owned(text)
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text::Owned(text.to_string())
+    }
+}
+
 /// One input file (or stdin, or a file at a git revision) and its text.
 #[derive(Debug)]
 pub struct SourceFile {
     name: String,
     /// Owned here (the file itself is shared): turning the read `String` into an `Arc<str>` would
     /// copy the whole input once more.
-    text: String,
+    text: Text,
     line_starts: OnceLock<Vec<u32>>,
     lone_cr: OnceLock<bool>,
 }
@@ -125,17 +177,31 @@ impl SourceFile {
 
     /// The decoded text (invalid UTF-8 was replaced by U+FFFD and reported).
     pub fn text(&self) -> &str {
-        &self.text
+        self.text.as_str()
     }
 
     fn line_starts(&self) -> &[u32] {
         self.line_starts
-            .get_or_init(|| line_starts(self.text.as_bytes()))
+            .get_or_init(|| self.scan_whole(line_starts))
+    }
+
+    /// Runs `scan` over the whole text, then hands a mapped text's pages back: the scan read
+    /// every page in again, and only the few a diagnostic points at are read after it.
+    fn scan_whole<T>(&self, scan: impl FnOnce(&[u8]) -> T) -> T {
+        let found = scan(self.text().as_bytes());
+        self.text.release();
+        found
+    }
+
+    /// Hands the pages of a mapped text back to the system (see [`crate::platform::Mapped`]);
+    /// the bytes stay readable.
+    pub fn release(&self) {
+        self.text.release();
     }
 
     /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).
     pub fn line_index(&self, offset: usize) -> usize {
-        let offset = offset.min(self.text.len()) as u32;
+        let offset = offset.min(self.text().len()) as u32;
         match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -151,21 +217,22 @@ impl SourceFile {
     /// a line break of its own, so `\n`-based line numbers do not apply).
     pub fn has_lone_cr(&self) -> bool {
         *self.lone_cr.get_or_init(|| {
-            let bytes = self.text.as_bytes();
-            memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
+            self.scan_whole(|bytes| {
+                memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
+            })
         })
     }
 
     /// Line and column of a byte offset (clamped to the text and to a character boundary).
     pub fn line_col(&self, offset: u32) -> LineCol {
-        let offset = (offset as usize).min(self.text.len());
+        let offset = (offset as usize).min(self.text().len());
         let line_index = self.line_index(offset);
         let line_start = self.line_starts()[line_index] as usize;
         let mut end = offset;
-        while !self.text.is_char_boundary(end) {
+        while !self.text().is_char_boundary(end) {
             end -= 1;
         }
-        let column = self.text[line_start..end].chars().count() as u32 + 1;
+        let column = self.text()[line_start..end].chars().count() as u32 + 1;
         LineCol {
             line: line_index as u32 + 1,
             column,
@@ -186,7 +253,7 @@ impl SourceMap {
     }
 
     /// Registers a file and returns its id.
-    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Text>) -> SourceId {
         let id = SourceId(self.files.len() as u32);
         self.files.push(Arc::new(SourceFile {
             name: name.into(),

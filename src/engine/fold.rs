@@ -9,7 +9,6 @@
 
 use crate::model::Model;
 use crate::yaml::Node;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Identifies one rule of one block of one policy.
@@ -93,7 +92,146 @@ impl std::ops::Deref for EffectiveRule {
 }
 
 /// The effective policy: rule key → the rule that provides it.
-pub type Effective<'m> = BTreeMap<&'m str, EffectiveRule>;
+///
+/// Rules sorted by key in one list: a fold's result lives until the run ends, and there are
+/// as many as distinct folds (60,000 on the benchmark's 36,000 routes), most with a handful
+/// of rules, where a `BTreeMap` node holds room for eleven.
+#[derive(Clone, Debug, Default, PartialEq, Hash)]
+pub struct Effective<'m> {
+    rules: Vec<(&'m str, EffectiveRule)>,
+}
+
+impl<'m> Effective<'m> {
+    /// An empty effective policy.
+    pub fn new() -> Effective<'m> {
+        Effective { rules: Vec::new() }
+    }
+
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        // Folds mostly add keys in order: check the end first.
+        match self.rules.last() {
+            Some((last, _)) if *last < key => Err(self.rules.len()),
+            _ => self.rules.binary_search_by(|(k, _)| (*k).cmp(key)),
+        }
+    }
+
+    /// The rule providing `key`.
+    pub fn get(&self, key: &str) -> Option<&EffectiveRule> {
+        self.find(key).ok().map(|i| &self.rules[i].1)
+    }
+
+    /// The rule providing `key`, to change it.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut EffectiveRule> {
+        self.find(key).ok().map(|i| &mut self.rules[i].1)
+    }
+
+    /// Whether a rule provides `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.find(key).is_ok()
+    }
+
+    /// Sets the rule providing `key`, returning the one it replaces.
+    pub fn insert(&mut self, key: &'m str, rule: EffectiveRule) -> Option<EffectiveRule> {
+        match self.find(key) {
+            Ok(i) => Some(std::mem::replace(&mut self.rules[i].1, rule)),
+            Err(i) => {
+                self.rules.insert(i, (key, rule));
+                None
+            }
+        }
+    }
+
+    /// Removes the rule providing `key`.
+    pub fn remove(&mut self, key: &str) -> Option<EffectiveRule> {
+        self.find(key).ok().map(|i| self.rules.remove(i).1)
+    }
+
+    /// Keeps the rules `keep` says yes to.
+    pub fn retain(&mut self, mut keep: impl FnMut(&&'m str, &mut EffectiveRule) -> bool) {
+        self.rules.retain_mut(|(k, r)| keep(k, r));
+    }
+
+    /// `(key, rule)` in key order.
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&&'m str, &EffectiveRule)> + ExactSizeIterator {
+        self.rules.iter().map(|(k, r)| (k, r))
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &&'m str> + ExactSizeIterator {
+        self.rules.iter().map(|(k, _)| k)
+    }
+
+    /// The rules in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &EffectiveRule> + ExactSizeIterator {
+        self.rules.iter().map(|(_, r)| r)
+    }
+
+    /// How many rules.
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Whether there are no rules.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// Drops spare capacity (for a result that is kept).
+    pub fn shrink_to_fit(&mut self) {
+        self.rules.shrink_to_fit();
+    }
+}
+
+impl Eq for Effective<'_> {}
+
+impl std::ops::Index<&str> for Effective<'_> {
+    type Output = EffectiveRule;
+
+    /// The rule providing `key`; panics when none does (as a map's index does).
+    fn index(&self, key: &str) -> &EffectiveRule {
+        self.get(key).expect("no rule with this key")
+    }
+}
+
+impl<'m> FromIterator<(&'m str, EffectiveRule)> for Effective<'m> {
+    /// As a map is collected: sorted by key, a later rule for a key replacing an earlier one.
+    fn from_iter<I: IntoIterator<Item = (&'m str, EffectiveRule)>>(items: I) -> Self {
+        let mut rules: Vec<(&'m str, EffectiveRule)> = items.into_iter().collect();
+        // Stable: among equal keys the last collected stays last, and is the one kept.
+        rules.sort_by(|a, b| a.0.cmp(b.0));
+        let mut kept: Vec<(&'m str, EffectiveRule)> = Vec::with_capacity(rules.len());
+        for (key, rule) in rules {
+            match kept.last_mut() {
+                Some(last) if last.0 == key => last.1 = rule,
+                _ => kept.push((key, rule)),
+            }
+        }
+        Effective { rules: kept }
+    }
+}
+
+impl<'m> IntoIterator for Effective<'m> {
+    type Item = (&'m str, EffectiveRule);
+    type IntoIter = std::vec::IntoIter<(&'m str, EffectiveRule)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.rules.into_iter()
+    }
+}
+
+impl<'a, 'm> IntoIterator for &'a Effective<'m> {
+    type Item = (&'a &'m str, &'a EffectiveRule);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (&'m str, EffectiveRule)>,
+        fn(&'a (&'m str, EffectiveRule)) -> (&'a &'m str, &'a EffectiveRule),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.rules.iter().map(|(k, r)| (k, r))
+    }
+}
 
 /// What happened to a rule at one fold step. The last event about a rule is its outcome.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

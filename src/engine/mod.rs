@@ -190,7 +190,9 @@ impl<'m> Engine<'m> {
             path,
             levels: &levels,
         };
-        let folded = self.evaluator(kind).fold(&view, observer);
+        let mut folded = self.evaluator(kind).fold(&view, observer);
+        // Results are kept to the end of the run (one per distinct fold).
+        folded.effective.shrink_to_fit();
         (view.policies(), folded)
     }
 

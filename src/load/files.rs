@@ -39,7 +39,7 @@ pub trait FileTree {
     /// The entries of a directory: names and kinds (unsorted).
     fn list(&self, dir: &Path) -> io::Result<Vec<(String, EntryKind)>>;
     /// The bytes of a file.
-    fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+    fn read(&self, path: &Path) -> io::Result<FileBytes>;
     /// Paths matching a glob pattern (hidden entries only when the pattern names them).
     fn glob(&self, pattern: &str) -> Result<Vec<PathBuf>, String>;
     /// A canonical key for a path, to read each file once however it was named.
@@ -47,7 +47,7 @@ pub trait FileTree {
         path.to_path_buf()
     }
     /// The identity and the bytes of each file, in order (one at a time by default).
-    fn identify_and_read(&self, paths: &[&Path]) -> Vec<(PathBuf, io::Result<Vec<u8>>)> {
+    fn identify_and_read(&self, paths: &[&Path]) -> Vec<(PathBuf, io::Result<FileBytes>)> {
         paths
             .iter()
             .map(|path| (self.identity(path), self.read(path)))
@@ -98,7 +98,7 @@ impl FileTree for WorkTree {
         Ok(entries)
     }
 
-    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+    fn read(&self, path: &Path) -> io::Result<FileBytes> {
         read_local(path)
     }
 
@@ -119,7 +119,7 @@ impl FileTree for WorkTree {
     }
 
     /// In parallel: a walk of many small files spends its time in system calls.
-    fn identify_and_read(&self, paths: &[&Path]) -> Vec<(PathBuf, io::Result<Vec<u8>>)> {
+    fn identify_and_read(&self, paths: &[&Path]) -> Vec<(PathBuf, io::Result<FileBytes>)> {
         use rayon::prelude::*;
         paths
             .par_iter()
@@ -192,20 +192,50 @@ fn open_local(path: &Path) -> io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
+/// A file's bytes as read: in memory, or (a big local file) mapped.
+#[derive(Debug)]
+pub enum FileBytes {
+    /// Read into memory.
+    Owned(Vec<u8>),
+    /// Mapped (see [`crate::platform::Mapped`]).
+    #[cfg(unix)]
+    Mapped(crate::platform::Mapped),
+}
+
+impl FileBytes {
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            FileBytes::Owned(bytes) => bytes,
+            #[cfg(unix)]
+            FileBytes::Mapped(mapped) => mapped.bytes(),
+        }
+    }
+}
+
+impl From<Vec<u8>> for FileBytes {
+    fn from(bytes: Vec<u8>) -> FileBytes {
+        FileBytes::Owned(bytes)
+    }
+}
+
 /// Reads a local file, refusing one over the size limit before reading it (and stopping a
-/// stream at the limit).
-fn read_local(path: &Path) -> io::Result<Vec<u8>> {
+/// stream at the limit). A big regular file is mapped rather than copied.
+fn read_local(path: &Path) -> io::Result<FileBytes> {
     let file = open_local(path)?;
     let meta = file.metadata()?;
     if meta.len() > super::text::MAX_FILE_BYTES as u64 {
         return Err(io::Error::other(super::text::too_large(Some(meta.len()))));
     }
     #[cfg(unix)]
-    if meta.is_file()
-        && meta.len() >= PARALLEL_READ_BYTES
-        && let Some(bytes) = read_in_halves(&file, meta.len() as usize)?
-    {
-        return Ok(bytes);
+    if meta.is_file() && meta.len() >= MAPPED_BYTES {
+        // Where mapping fails (a file system without it), the file is read.
+        if let Ok(mapped) = crate::platform::Mapped::map(&file, meta.len() as usize) {
+            return Ok(FileBytes::Mapped(mapped));
+        }
+        if let Some(bytes) = read_in_halves(&file, meta.len() as usize)? {
+            return Ok(bytes.into());
+        }
     }
     let bytes = read_limited(file, meta.len())?;
     if bytes.is_empty() && kind_of(&meta) == EntryKind::Pipe {
@@ -213,14 +243,16 @@ fn read_local(path: &Path) -> io::Result<Vec<u8>> {
             "it is a pipe and nothing wrote to it (no writer was connected)",
         ));
     }
-    Ok(bytes)
+    Ok(bytes.into())
 }
 
-/// Files at least this big are read by two threads at once (copying a big file out of the page
-/// cache is memory-bound, and one core leaves half the bandwidth unused).
-const PARALLEL_READ_BYTES: u64 = 8 << 20;
+/// Regular files at least this big are mapped: their pages can be handed back once parsed
+/// ([`crate::source::SourceFile::release`]), where a copy in memory stays to the end. Smaller
+/// ones are read: a mapping costs more system calls than a small read.
+const MAPPED_BYTES: u64 = 8 << 20;
 
-/// Reads a regular file of `len` bytes as two halves at once, into one buffer. `None` when the
+/// Reads a regular file of `len` bytes as two halves at once, into one buffer (copying a big
+/// file out of the page cache is memory-bound, and one core leaves half the bandwidth unused). `None` when the
 /// file is not `len` bytes any more (being written): the caller then reads it as a stream.
 #[cfg(unix)]
 fn read_in_halves(file: &std::fs::File, len: usize) -> io::Result<Option<Vec<u8>>> {
@@ -307,12 +339,12 @@ pub enum Origin {
 }
 
 /// One input file's raw content.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct RawFile {
     /// Name shown in diagnostics.
     pub name: String,
     /// Bytes as read.
-    pub bytes: Vec<u8>,
+    pub bytes: FileBytes,
     /// How it came to be read.
     pub origin: Origin,
 }
@@ -359,7 +391,7 @@ pub fn collect(
             match read_limited(&mut *stdin, 0) {
                 Ok(bytes) => collector.inputs.push(Input::Read(RawFile {
                     name: "<stdin>".into(),
-                    bytes,
+                    bytes: bytes.into(),
                     origin: Origin::Stdin,
                 })),
                 Err(e) => collector.diagnostics.push(
@@ -652,8 +684,31 @@ impl Collector<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::read_limited;
+    use super::{FileBytes, MAPPED_BYTES, read_limited, read_local};
     use std::io::Read;
+
+    /// A big regular file is mapped, a small one read; both give its bytes, and a mapped one
+    /// still does after its pages are handed back.
+    #[cfg(unix)]
+    #[test]
+    fn big_files_are_mapped_and_read_the_same() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for len in [1000, MAPPED_BYTES as usize + 4321] {
+            let content = bytes(len);
+            let path = dir.path().join(format!("f{len}"));
+            std::fs::write(&path, &content).expect("written");
+            let read = read_local(&path).expect("read");
+            assert_eq!(
+                matches!(read, FileBytes::Mapped(_)),
+                len as u64 >= MAPPED_BYTES
+            );
+            assert!(read.as_slice() == content.as_slice(), "{len}");
+            if let FileBytes::Mapped(mapped) = &read {
+                mapped.release();
+                assert!(mapped.bytes() == content.as_slice(), "after release");
+            }
+        }
+    }
 
     /// A stream that hands out at most 1000 bytes per read, as a pipe does.
     struct Trickle(std::io::Cursor<Vec<u8>>);

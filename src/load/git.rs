@@ -257,11 +257,11 @@ impl FileTree for GitTree {
         Ok(entries)
     }
 
-    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+    fn read(&self, path: &Path) -> io::Result<super::files::FileBytes> {
         let path = self
             .in_repository(path)
             .ok_or_else(|| io::Error::other("outside the repository"))?;
-        self.read_blob(&path)
+        self.read_blob(&path).map(Into::into)
     }
 
     fn glob(&self, pattern: &str) -> Result<Vec<PathBuf>, String> {

@@ -215,7 +215,7 @@ fn read(tree: &dyn FileTree, path: &Path, anchor: &Path) -> Option<Gitignore> {
         return None;
     }
     let bytes = tree.read(path).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes.as_slice());
     let mut builder = GitignoreBuilder::new(anchor);
     for line in text.lines() {
         let _ = builder.add_line(None, line);

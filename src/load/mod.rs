@@ -169,6 +169,11 @@ pub fn load<T: Borrow<Object> + Send>(
     }
     loaded.stats.objects = objects.len();
     loaded.objects = objects;
+    // Everything is parsed: a mapped input is read again only where a diagnostic points or
+    // a trimmed object is read again, so its pages need not stay.
+    for (_, file) in loaded.sources.iter() {
+        file.release();
+    }
     diagnostics.append(&mut loaded.diagnostics);
     loaded.diagnostics = diagnostics;
     if loaded.stats.objects + loaded.stats.skipped_other_kinds == 0
@@ -235,7 +240,7 @@ pub fn load_files<T: Send>(
         }
         let template = match file.origin {
             files::Origin::Stdin => None,
-            _ => template::action(&text.text),
+            _ => template::action(text.text.as_str()),
         };
         let id = sources.add(file.name, text.text);
         if let Some(range) = template {

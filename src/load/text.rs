@@ -5,13 +5,13 @@
 //! contain a replacement are left out and one diagnostic points at the first bad byte.
 
 use crate::diag::{Code, Diagnostic};
-use crate::source::{SourceId, Span};
+use crate::source::{SourceId, Span, Text};
 
 /// Decoded text plus where invalid sequences were replaced.
 #[derive(Debug)]
 pub struct DecodedText {
     /// The text (BOM removed, invalid sequences replaced by U+FFFD).
-    pub text: String,
+    pub text: Text,
     /// Byte offsets (in `text`) of each replacement character.
     pub invalid_at: Vec<u32>,
     /// Set when the file cannot be read as text at all (UTF-16, too large).
@@ -31,18 +31,44 @@ pub fn too_large(size: Option<u64>) -> String {
 }
 
 /// Decodes file bytes as UTF-8, recording replacements. Valid UTF-8 (the usual case) becomes
-/// the text without a copy: a big input is held once, not twice.
-pub fn decode(mut bytes: Vec<u8>) -> DecodedText {
+/// the text without a copy: a big input is held once, not twice, and a mapped one stays
+/// mapped.
+pub fn decode(bytes: super::files::FileBytes) -> DecodedText {
+    let bytes = match bytes {
+        super::files::FileBytes::Owned(bytes) => bytes,
+        #[cfg(unix)]
+        super::files::FileBytes::Mapped(mapped) => {
+            if mapped.bytes().starts_with(b"\xEF\xBB\xBF") {
+                mapped.bytes().to_vec()
+            } else {
+                match Text::mapped(mapped) {
+                    Ok(text) => {
+                        return DecodedText {
+                            text,
+                            invalid_at: Vec::new(),
+                            fatal: None,
+                        };
+                    }
+                    // Not UTF-8: replaced or refused below, on a copy.
+                    Err(mapped) => mapped.bytes().to_vec(),
+                }
+            }
+        }
+    };
+    decode_owned(bytes)
+}
+
+fn decode_owned(mut bytes: Vec<u8>) -> DecodedText {
     if bytes.len() > MAX_FILE_BYTES {
         return DecodedText {
-            text: String::new(),
+            text: String::new().into(),
             invalid_at: Vec::new(),
             fatal: Some(too_large(None)),
         };
     }
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return DecodedText {
-            text: String::new(),
+            text: String::new().into(),
             invalid_at: Vec::new(),
             fatal: Some("the file is UTF-16; Kubernetes manifests must be UTF-8".into()),
         };
@@ -52,7 +78,7 @@ pub fn decode(mut bytes: Vec<u8>) -> DecodedText {
     }
     match String::from_utf8(bytes) {
         Ok(text) => DecodedText {
-            text,
+            text: text.into(),
             invalid_at: Vec::new(),
             fatal: None,
         },
@@ -68,7 +94,7 @@ pub fn decode(mut bytes: Vec<u8>) -> DecodedText {
                 }
             }
             DecodedText {
-                text,
+                text: text.into(),
                 invalid_at,
                 fatal: None,
             }
@@ -104,15 +130,46 @@ mod tests {
 
     #[test]
     fn replaces_invalid_bytes_and_records_positions() {
-        let decoded = decode(b"a: \xff\nb: ok\n".to_vec());
-        assert_eq!(decoded.text, "a: \u{FFFD}\nb: ok\n");
+        let decoded = decode(b"a: \xff\nb: ok\n".to_vec().into());
+        assert_eq!(decoded.text.as_str(), "a: \u{FFFD}\nb: ok\n");
         assert_eq!(decoded.invalid_at, vec![3]);
         assert!(decoded.fatal.is_none());
     }
 
     #[test]
     fn strips_bom_and_rejects_utf16() {
-        assert_eq!(decode(b"\xEF\xBB\xBFa: 1".to_vec()).text, "a: 1");
-        assert!(decode(b"\xFF\xFEa\x00".to_vec()).fatal.is_some());
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFa: 1".to_vec().into()).text.as_str(),
+            "a: 1"
+        );
+        assert!(decode(b"\xFF\xFEa\x00".to_vec().into()).fatal.is_some());
+    }
+
+    /// A mapped file decodes as the same bytes read would, and stays mapped only when it is
+    /// UTF-8 without a BOM.
+    #[cfg(unix)]
+    #[test]
+    fn a_mapped_file_decodes_as_read_bytes_do() {
+        use std::io::Write;
+        for (bytes, stays_mapped) in [
+            (&b"a: 1\nb: \xc3\xa7\n"[..], true),
+            (b"\xEF\xBB\xBFa: 1\n", false),
+            (b"a: \xff\nb: ok\n", false),
+            (b"\xFF\xFEa\x00", false),
+        ] {
+            let mut file = tempfile::tempfile().expect("temp file");
+            file.write_all(bytes).expect("written");
+            let mapped = crate::platform::Mapped::map(&file, bytes.len()).expect("mapped");
+            let from_map = decode(super::super::files::FileBytes::Mapped(mapped));
+            let from_read = decode(bytes.to_vec().into());
+            assert_eq!(from_map.text.as_str(), from_read.text.as_str(), "{bytes:?}");
+            assert_eq!(from_map.invalid_at, from_read.invalid_at, "{bytes:?}");
+            assert_eq!(from_map.fatal, from_read.fatal, "{bytes:?}");
+            assert_eq!(
+                matches!(from_map.text, Text::Mapped(_)),
+                stays_mapped,
+                "{bytes:?}"
+            );
+        }
     }
 }

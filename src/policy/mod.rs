@@ -340,6 +340,19 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// Drops the lists' spare capacity: decoded policies live until the run ends, and a list
+    /// grown one push at a time from empty holds room for four items.
+    pub fn shrink_to_fit(&mut self) {
+        self.targets.shrink_to_fit();
+        self.selectors.shrink_to_fit();
+        self.errors.shrink_to_fit();
+        self.unset.shrink_to_fit();
+        self.blocks.shrink_to_fit();
+        for block in &mut self.blocks {
+            block.rules.shrink_to_fit();
+        }
+    }
+
     /// A policy decoded from `object`, with its targets and blocks; no priority, errors or
     /// `unset` entries (a family sets those it has).
     pub fn new(

@@ -16,7 +16,7 @@
 use super::{Contribution, MergeSettings, Scope, ScopeNote, Strategy, combine_scopes, step};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::fold::{
-    EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
+    Effective, EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
@@ -357,7 +357,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
             self.effective(&scopes)
         };
         let failures = replaced(self.model, &scopes);
-        let mut effective = BTreeMap::new();
+        let mut effective = Effective::new();
         for (key, contribution) in &values {
             let source = contribution.origins[0];
             let Some(rule) = self.rule_ref(source, key) else {

@@ -32,7 +32,7 @@ pub fn fold<'m>(
     observer: &mut dyn FoldObserver<'m>,
 ) -> Folded<'m> {
     let mut failures = Vec::new();
-    let mut effective: Effective<'m> = BTreeMap::new();
+    let mut effective = Effective::new();
     // Keys deactivated by the `unset`s of policies already folded, with the unsetting policy.
     let mut unset: BTreeMap<&'m str, u32> = BTreeMap::new();
     for &policy_index in ordered.iter().rev() {
