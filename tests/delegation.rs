@@ -91,7 +91,7 @@ fn every_path_with_its_chain_in_root_rule_order() {
             "infra/root#match>m/m-plain|m/m-plain#ok",
         ]
     );
-    for id in &evaluated.topology.path_ids {
+    for id in evaluated.topology.path_ids.iter() {
         let parts = path_id_parts(id).expect("five parts");
         assert!(parts[4].starts_with(parts[3].rsplit('>').next().unwrap()));
     }

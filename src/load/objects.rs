@@ -139,8 +139,11 @@ pub struct Object {
     pub name: Box<str>,
     /// Parsed `metadata.creationTimestamp`.
     pub creation_timestamp: Option<Timestamp>,
-    /// The whole object, or (once [`Object::trim`]med) its `apiVersion`, `kind` and `metadata`.
+    /// The whole object, or (once [`Object::trim`]med) the parts of `metadata` read after
+    /// decoding.
     pub root: Node,
+    /// Where `apiVersion` is written (kept apart: a trimmed root no longer has it).
+    api_version_span: Span,
     /// The byte range of the document chunk the object was read from, when it is the only
     /// object of that chunk, or the lines of its item when its `List` was read in parts
     /// (`load::lists`): reading it again then parses just those. Only such an object is
@@ -213,18 +216,22 @@ impl Object {
         self.namespace.as_deref().unwrap_or("")
     }
 
-    /// Keeps only `apiVersion`, `kind` and `metadata` of the tree (the root keeps its span).
-    /// Once an object is decoded, most of its tree is read by nobody; dropping it right away
-    /// is what keeps memory near the input's size. [`Object::tree`] reads the rest again. An
-    /// object without its own [`Object::document`] is left whole.
+    /// Keeps only the parts of `metadata` read after decoding ([`KEPT_METADATA`]; the root
+    /// keeps its span). Once an object is decoded, most of its tree is read by nobody; dropping
+    /// it right away is what keeps memory near the input's size (and a cluster dump's
+    /// `managedFields` go too). [`Object::tree`] reads the rest again. An object without its
+    /// own [`Object::document`] is left whole.
     pub fn trim(&mut self) {
         let (Some(entries), Some(_)) = (self.root.as_map(), &self.document) else {
             return;
         };
         let kept: Vec<Entry> = entries
             .iter()
-            .filter(|e| matches!(&*e.key.text, "apiVersion" | "kind" | "metadata"))
-            .cloned()
+            .filter(|e| &*e.key.text == "metadata")
+            .map(|e| Entry {
+                key: e.key.clone(),
+                value: kept_metadata(&e.value),
+            })
             .collect();
         self.root.value = Value::Map(kept.into());
         self.trimmed = true;
@@ -249,9 +256,7 @@ impl Object {
 
     /// Where `apiVersion` is written.
     pub fn api_version_span(&self) -> Span {
-        self.root
-            .get("apiVersion")
-            .map_or(self.root.span, |n| n.span)
+        self.api_version_span
     }
 
     /// Labels (validated to be strings).
@@ -264,6 +269,27 @@ impl Object {
         string_map(self.root.get_path(&["metadata", "annotations"]))
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v)
+    }
+}
+
+/// The `metadata` fields a trimmed object keeps: what [`Object::name_span`],
+/// [`Object::labels`], [`Object::annotation`] and `explain` (the creation time as written)
+/// read once the object is decoded.
+pub const KEPT_METADATA: [&str; 4] = ["name", "labels", "annotations", "creationTimestamp"];
+
+/// `metadata` with only [`KEPT_METADATA`] (the node's span unchanged).
+fn kept_metadata(metadata: &Node) -> Node {
+    let Some(entries) = metadata.as_map() else {
+        return metadata.clone();
+    };
+    let kept: Vec<Entry> = entries
+        .iter()
+        .filter(|e| KEPT_METADATA.contains(&&*e.key.text))
+        .cloned()
+        .collect();
+    Node {
+        span: metadata.span,
+        value: Value::Map(kept.into()),
     }
 }
 
@@ -478,6 +504,7 @@ fn read_metadata(
         rejected,
         name: name?.into(),
         creation_timestamp,
+        api_version_span: root.get("apiVersion").map_or(root.span, |n| n.span),
         root,
         document: None,
         trimmed: false,

@@ -571,10 +571,42 @@ items:
                 .iter()
                 .map(|e| &*e.key.text)
                 .collect();
-            assert_eq!(keys, ["apiVersion", "kind", "metadata"], "{name}");
+            assert_eq!(keys, ["metadata"], "{name}");
             let before = &untrimmed.objects[index];
             assert_eq!(&*before.name, name);
             assert_eq!(object.root.span, before.root.span);
+            // What is read of a trimmed object is what the whole tree says.
+            let metadata_keys = |o: &Object| -> Vec<String> {
+                o.root
+                    .get("metadata")
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| e.key.text.to_string())
+                    .collect()
+            };
+            let kept: Vec<String> = metadata_keys(before)
+                .into_iter()
+                .filter(|k| crate::load::objects::KEPT_METADATA.contains(&k.as_str()))
+                .collect();
+            assert!(kept.contains(&"name".to_string()), "{name}");
+            assert_eq!(metadata_keys(object), kept, "{name}");
+            assert!(
+                metadata_keys(before).len() > kept.len(),
+                "{name}: nothing dropped"
+            );
+            assert_eq!(
+                object.api_version_span(),
+                before.api_version_span(),
+                "{name}"
+            );
+            assert_ne!(object.api_version_span(), object.root.span, "{name}");
+            assert_eq!(object.name_span(), before.name_span(), "{name}");
+            assert_eq!(
+                object.labels().collect::<Vec<_>>(),
+                before.labels().collect::<Vec<_>>(),
+                "{name}"
+            );
             let tree = model.tree(object);
             assert_eq!(format!("{tree:?}"), format!("{:?}", before.root));
             // Read once: the second call returns the same tree.

@@ -34,17 +34,17 @@ fn effective_table(layout: Layout) -> Table {
 }
 
 /// What one path shows for one kind: its effective policy, or that it has none.
-enum KindEntry<'r> {
-    Effective(&'r EffectiveItem),
+enum KindEntry {
+    Effective(EffectiveItem),
     None(&'static PolicyKind),
 }
 
 /// The entries of each path, in path order, kinds in registry order.
-fn entries_by_path<'r, 'm>(
-    report: &'r EffectiveReport<'_, 'm>,
+fn entries_by_path<'m>(
+    report: &EffectiveReport<'_, 'm>,
     none: &[UncoveredPath<'m>],
     model: &Model,
-) -> Vec<(u32, Vec<KindEntry<'r>>)> {
+) -> Vec<(u32, Vec<KindEntry>)> {
     let rank = |kind: &PolicyKind| model.registry.kind_index(kind);
     let mut rows: Vec<(u32, usize, KindEntry)> = report
         .items

@@ -120,30 +120,33 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
         "{{\n  \"apiVersion\": \"{}\",\n  \"kind\": \"EffectivePolicyList\",\n  \"items\": [\n",
         crate::report::API_VERSION
     )?;
-    for (batch, items) in report.items.chunks(BATCH_ITEMS).enumerate() {
-        let start = batch * BATCH_ITEMS;
+    let total = report.items.len();
+    for start in (0..total).step_by(BATCH_ITEMS) {
+        let batch = start..(start + BATCH_ITEMS).min(total);
         // The bodies this batch uses first, rendered in parallel.
-        let firsts: Vec<usize> = (start..start + items.len())
-            .filter(|&index| first[report.items[index].fold as usize] == index as u32)
+        let firsts: Vec<usize> = batch
+            .clone()
+            .filter(|&index| first[report.items.get(index).fold as usize] == index as u32)
             .collect();
         let rendered: Vec<Vec<u8>> = firsts
             .par_iter()
-            .map(|&index| render_body(&report.rules(&report.items[index])))
+            .map(|&index| render_body(&report.rules(&report.items.get(index))))
             .collect::<io::Result<_>>()?;
         for (index, body) in firsts.into_iter().zip(rendered) {
-            bodies[report.items[index].fold as usize] = Some(body);
+            bodies[report.items.get(index).fold as usize] = Some(body);
         }
         // The items themselves, rendered in parallel and written in order.
-        let total = report.items.len();
-        let buffers: Vec<Vec<u8>> = items
-            .par_chunks(ITEMS_PER_BUFFER)
-            .enumerate()
-            .map(|(chunk, items)| {
-                let mut buffer = Vec::with_capacity(items.len() * 1024);
-                for (offset, item) in items.iter().enumerate() {
-                    let index = start + chunk * ITEMS_PER_BUFFER + offset;
+        let buffers: Vec<Vec<u8>> = (batch.start..batch.end)
+            .step_by(ITEMS_PER_BUFFER)
+            .collect::<Vec<usize>>()
+            .par_iter()
+            .map(|&from| {
+                let to = (from + ITEMS_PER_BUFFER).min(batch.end);
+                let mut buffer = Vec::with_capacity((to - from) * 1024);
+                for index in from..to {
+                    let item = report.items.get(index);
                     let body = bodies[item.fold as usize].as_deref().unwrap_or_default();
-                    push_item(&mut buffer, report, item, body, index + 1 == total);
+                    push_item(&mut buffer, report, &item, body, index + 1 == total);
                 }
                 buffer
             })
@@ -151,9 +154,10 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
         for buffer in buffers {
             out.write_all(&buffer)?;
         }
-        for (offset, item) in items.iter().enumerate() {
-            if last[item.fold as usize] == (start + offset) as u32 {
-                bodies[item.fold as usize] = None;
+        for index in batch {
+            let fold = report.items.get(index).fold as usize;
+            if last[fold] == index as u32 {
+                bodies[fold] = None;
             }
         }
     }

@@ -328,19 +328,16 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     filters: &DiffFilters,
 ) -> DiffReport<'a> {
     let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
-    let index = |ids: &'a [String]| -> FxHashMap<&'a str, usize> {
-        ids.iter()
-            .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
-            .collect()
+    let index = |ids: &'a crate::topology::PathIds| -> FxHashMap<&'a str, usize> {
+        ids.iter().enumerate().map(|(i, id)| (id, i)).collect()
     };
     let (old_index, new_index) = rayon::join(|| index(old_ids), || index(new_ids));
     // Each path once: the new side's, then those only the old side has.
     let pairs: Vec<(Option<usize>, Option<usize>)> = (0..new_ids.len())
-        .map(|n| (old_index.get(new_ids[n].as_str()).copied(), Some(n)))
+        .map(|n| (old_index.get(&new_ids[n]).copied(), Some(n)))
         .chain(
             (0..old_ids.len())
-                .filter(|&o| !new_index.contains_key(old_ids[o].as_str()))
+                .filter(|&o| !new_index.contains_key(&old_ids[o]))
                 .map(|o| (Some(o), None)),
         )
         .collect();
@@ -358,12 +355,9 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     // each other: they are computed at the same time.
     let universe = || {
         Universe::new(
-            new_ids.iter().map(String::as_str).chain(
-                old_ids
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|id| !new_index.contains_key(id)),
-            ),
+            new_ids
+                .iter()
+                .chain(old_ids.iter().filter(|id| !new_index.contains_key(id))),
         )
     };
     let ((changes, universe), (old_status, new_status)) = rayon::join(
@@ -378,8 +372,8 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     let paths: Vec<PathChange> = pairs
         .iter()
         .filter_map(|&(o, n)| match (o, n) {
-            (None, Some(n)) => Some((new_ids[n].clone(), "added")),
-            (Some(o), None) => Some((old_ids[o].clone(), "removed")),
+            (None, Some(n)) => Some((new_ids[n].to_string(), "added")),
+            (Some(o), None) => Some((old_ids[o].to_string(), "removed")),
             _ => None,
         })
         .map(|(path_id, change)| PathChange { path_id, change })
@@ -430,8 +424,8 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
             let mut changes = Vec::new();
             for &(o, n) in pairs {
                 let path_id = n.map_or_else(
-                    || old_ids[o.expect("one side has the path")].as_str(),
-                    |n| new_ids[n].as_str(),
+                    || &old_ids[o.expect("one side has the path")],
+                    |n| &new_ids[n],
                 );
                 let before_kinds = o.map_or(&[][..], |o| old_effective[o].as_slice());
                 let after_kinds = n.map_or(&[][..], |n| new_effective[n].as_slice());

@@ -42,10 +42,50 @@ pub struct EffectiveItem {
     pub fold: u32,
 }
 
+/// The items a report shows, in path order then kind order: every entry of the engine's set,
+/// or those the filters keep.
+pub struct ItemList<'s> {
+    kinds: Vec<&'static PolicyKind>,
+    entries: &'s [crate::engine::EffectiveEntry],
+    /// Indices into `entries`; `None` when every entry is shown, so that nothing is stored
+    /// for the usual report (a big input has a million entries).
+    kept: Option<Vec<u32>>,
+}
+
+impl ItemList<'_> {
+    /// How many items.
+    pub fn len(&self) -> usize {
+        self.kept.as_ref().map_or(self.entries.len(), Vec::len)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Item number `index` (below [`ItemList::len`]).
+    pub fn get(&self, index: usize) -> EffectiveItem {
+        let entry = match &self.kept {
+            Some(kept) => &self.entries[kept[index] as usize],
+            None => &self.entries[index],
+        };
+        EffectiveItem {
+            kind: self.kinds[entry.kind],
+            path: entry.path,
+            fold: entry.fold,
+        }
+    }
+
+    /// The items in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = EffectiveItem> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
 /// `EffectivePolicyList`.
 pub struct EffectiveReport<'s, 'm> {
     /// Items in path order, then kind order.
-    pub items: Vec<EffectiveItem>,
+    pub items: ItemList<'s>,
     set: &'s EffectiveSet<'m>,
     model: &'m Model,
     topology: &'m Topology,
@@ -60,27 +100,25 @@ pub fn build<'s, 'm>(
     let model = engine.model;
     let topology = engine.topology;
     let kinds: Vec<_> = model.registry.kinds().collect();
-    let mut items = Vec::with_capacity(set.entries.len());
-    items.extend(
-        set.entries
-            .iter()
-            .filter(|e| filters.shows_kind(kinds[e.kind]))
-            .filter(|e| filters.shows_path(model, &topology.paths[e.path as usize]))
-            .filter(|e| {
-                filters.policies.is_none()
+    let mut kept: Vec<u32> = (0..set.entries.len() as u32)
+        .filter(|&i| {
+            let e = &set.entries[i as usize];
+            filters.shows_kind(kinds[e.kind])
+                && filters.shows_path(model, &topology.paths[e.path as usize])
+                && (filters.policies.is_none()
                     || filters.shows_policies(
                         &engine.path_policies(&topology.paths[e.path as usize], e.kind),
-                    )
-            })
-            .map(|e| EffectiveItem {
-                kind: kinds[e.kind],
-                path: e.path,
-                fold: e.fold,
-            }),
-    );
-    items.shrink_to_fit();
+                    ))
+        })
+        .collect();
+    kept.shrink_to_fit();
+    let all = kept.len() == set.entries.len();
     EffectiveReport {
-        items,
+        items: ItemList {
+            kinds,
+            entries: &set.entries,
+            kept: (!all).then_some(kept),
+        },
         set,
         model,
         topology,
@@ -222,10 +260,10 @@ struct Items<'r, 's, 'm>(&'r EffectiveReport<'s, 'm>);
 impl Serialize for Items<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.0.items.len()))?;
-        for item in &self.0.items {
+        for item in self.0.items.iter() {
             seq.serialize_element(&ItemView {
                 report: self.0,
-                item,
+                item: &item,
             })?;
         }
         seq.end()

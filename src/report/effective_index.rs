@@ -39,7 +39,7 @@ impl<'r, 's, 'm> EffectiveIndex<'r, 's, 'm> {
             // Different policy lists can fold to the same rules: those share one entry too.
             let next = first_item.len() as u32;
             let number = *number_of_rules
-                .entry(report.effective(item))
+                .entry(report.effective(&item))
                 .or_insert_with(|| {
                     first_item.push(index);
                     next
@@ -64,7 +64,7 @@ struct PolicyView<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>, usize);
 
 impl Serialize for PolicyView<'_, '_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let item = &self.0.report.items[self.1];
+        let item = &self.0.report.items.get(self.1);
         let rules = self.0.report.rules(item);
         let mut s = serializer.serialize_struct("EffectivePolicy", 3)?;
         s.serialize_field("policyKind", item.kind.kind)?;
@@ -94,7 +94,7 @@ impl Serialize for PathView<'_, '_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.1.len()))?;
         for &index in self.1 {
-            let item = &self.0.report.items[index];
+            let item = &self.0.report.items.get(index);
             map.serialize_entry(item.kind.kind, &self.0.policy_id(item.fold))?;
         }
         map.end()
@@ -111,14 +111,10 @@ impl Serialize for Paths<'_, '_, '_, '_> {
         let mut group: Vec<usize> = Vec::with_capacity(4);
         for index in 0..items.len() {
             group.push(index);
-            let last_of_path = items
-                .get(index + 1)
-                .is_none_or(|n| n.path != items[index].path);
+            let item = items.get(index);
+            let last_of_path = index + 1 == items.len() || items.get(index + 1).path != item.path;
             if last_of_path {
-                map.serialize_entry(
-                    self.0.report.path_id(&items[index]),
-                    &PathView(self.0, &group),
-                )?;
+                map.serialize_entry(self.0.report.path_id(&item), &PathView(self.0, &group))?;
                 group.clear();
             }
         }

@@ -10,6 +10,7 @@
 pub mod attach;
 pub mod delegation;
 pub mod hostname;
+pub mod path_ids;
 pub mod targets;
 
 use crate::diag::{Code, Diagnostic};
@@ -18,6 +19,7 @@ use crate::model::gateway::Route;
 use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
 pub use delegation::Delegation;
+pub use path_ids::PathIds;
 use rayon::prelude::*;
 pub use targets::{PolicyTargets, Target};
 
@@ -46,7 +48,7 @@ pub struct Topology {
     /// Paths in display order (Gateway, listener order, route, rule order).
     pub paths: Vec<Path>,
     /// Path ids, parallel to `paths`.
-    pub path_ids: Vec<String>,
+    pub path_ids: PathIds,
     /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
     pub chains: Vec<Vec<(u32, u32)>>,
     /// Every delegating rule with each child it delegates to on some chain, and the child's
@@ -70,7 +72,7 @@ fn nn(namespace: &str, name: &str) -> String {
 /// The paths of the routes and what building them found (see [`Topology`]'s fields).
 struct RoutePaths {
     paths: Vec<Path>,
-    path_ids: Vec<String>,
+    path_ids: PathIds,
     chains: Vec<Vec<(u32, u32)>>,
     delegations: Vec<Delegation>,
     route_listeners: Vec<Vec<(u32, u32)>>,
@@ -292,7 +294,7 @@ impl Topology {
 
     /// The id of path number `index`.
     pub fn path_id(&self, index: usize) -> &str {
-        &self.path_ids[index]
+        self.path_ids.get(index)
     }
 
     /// Finds a path by id.
@@ -364,7 +366,7 @@ pub fn path_id_parts(id: &str) -> Option<[&str; 5]> {
 }
 
 /// The ids of many paths, sharing the per-listener, per-chain and per-route parts.
-fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> Vec<String> {
+fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> PathIds {
     let listener_prefixes: Vec<Vec<String>> = (0..model.gateways.len() as u32)
         .map(|g| {
             (0..model.gateways[g as usize].listeners.len() as u32)
@@ -376,24 +378,17 @@ fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> Vec<St
     let chain_prefixes: Vec<String> = (0..chains.len() as u32)
         .map(|c| chain_prefix(model, chains, c))
         .collect();
-    paths
-        .par_iter()
-        .map(|p| {
-            let listener = &listener_prefixes[p.gateway as usize][p.listener as usize];
-            let chain = chain_prefixes
+    PathIds::build(paths.len(), |i, id| {
+        let p = &paths[i];
+        id.push_str(&listener_prefixes[p.gateway as usize][p.listener as usize]);
+        id.push_str(
+            chain_prefixes
                 .get(p.chain as usize)
-                .map_or("", String::as_str);
-            let route = &route_prefixes[p.route as usize];
-            let rule = &model.routes[p.route as usize].rules[p.rule as usize].name;
-            let mut id =
-                String::with_capacity(listener.len() + chain.len() + route.len() + rule.len());
-            id.push_str(listener);
-            id.push_str(chain);
-            id.push_str(route);
-            id.push_str(rule);
-            id
-        })
-        .collect()
+                .map_or("", String::as_str),
+        );
+        id.push_str(&route_prefixes[p.route as usize]);
+        id.push_str(&model.routes[p.route as usize].rules[p.rule as usize].name);
+    })
 }
 
 /// `delegation-not-supported`: a policy of a family that does not follow delegation targets a
