@@ -178,13 +178,29 @@ impl Mapped {
         unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
     }
 
-    /// Hands the pages back (Linux); the next read of a page brings it in again. Elsewhere a
-    /// hint the system may ignore.
-    pub fn release(&self) {
-        // SAFETY: advice on this value's own mapping; for a private read-only file mapping
+    /// Hands back the pages wholly inside `range` (Linux); the next read of a page brings it
+    /// in again. Elsewhere a hint the system may ignore.
+    pub fn release_range(&self, range: std::ops::Range<usize>) {
+        // SAFETY: sysconf takes an integer and reads a constant.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+        let start = range.start.div_ceil(page) * page;
+        let end = if range.end >= self.len {
+            self.len
+        } else {
+            range.end / page * page
+        };
+        if start >= end {
+            return;
+        }
+        // SAFETY: advice on whole pages of this value's own mapping (`start` is page-aligned
+        // and `start..end` lies inside it); for a private read-only file mapping
         // `MADV_DONTNEED` drops the pages, and later reads see the file's bytes again.
         unsafe {
-            libc::madvise(self.start.as_ptr().cast(), self.len, libc::MADV_DONTNEED);
+            libc::madvise(
+                self.start.as_ptr().add(start).cast(),
+                end - start,
+                libc::MADV_DONTNEED,
+            );
         }
     }
 }

@@ -87,7 +87,7 @@ impl Text {
         match self {
             Text::Owned(_) => {}
             #[cfg(unix)]
-            Text::Mapped(mapped) => mapped.release(),
+            Text::Mapped(mapped) => mapped.release_range(0..mapped.bytes().len()),
         }
     }
 }
@@ -197,6 +197,15 @@ impl SourceFile {
     /// the bytes stay readable.
     pub fn release(&self) {
         self.text.release();
+    }
+
+    /// [`SourceFile::release`] for the pages wholly inside `range` only.
+    pub fn release_range(&self, range: std::ops::Range<usize>) {
+        match &self.text {
+            Text::Owned(_) => {}
+            #[cfg(unix)]
+            Text::Mapped(mapped) => mapped.release_range(range),
+        }
     }
 
     /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).

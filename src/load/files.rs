@@ -704,7 +704,9 @@ mod tests {
             );
             assert!(read.as_slice() == content.as_slice(), "{len}");
             if let FileBytes::Mapped(mapped) = &read {
-                mapped.release();
+                mapped.release_range(4096..len / 2);
+                assert!(mapped.bytes() == content.as_slice(), "after releasing part");
+                mapped.release_range(0..len);
                 assert!(mapped.bytes() == content.as_slice(), "after release");
             }
         }

@@ -269,23 +269,33 @@ pub fn load_files<T: Send>(
                 .map(move |r| (i, r))
         })
         .collect();
-    // Parsing and object extraction are per document, so both run in the parallel workers.
-    let parsed: Vec<ChunkResult<T>> = chunks
-        .into_par_iter()
-        .map(|(i, range)| {
-            let (file, text) = (&decoded[i], sources.get(decoded[i].id).text());
-            lists::read(file, text, range.clone(), options, prepare)
-                .unwrap_or_else(|| read_whole(file, text, range, options, prepare))
-        })
-        .collect();
-
+    // Parsing and object extraction are per document, so both run in the parallel workers, a
+    // batch of documents at a time: once a batch is read, the pages of a mapped file it covers
+    // are handed back, so a big input is not resident whole while its objects are built.
     let mut objects = Vec::new();
-    for mut chunk in parsed {
-        diagnostics.append(&mut chunk.diagnostics);
-        objects.append(&mut chunk.objects);
-        stats.documents += chunk.stats.documents;
-        stats.objects += chunk.stats.objects;
-        stats.skipped_other_kinds += chunk.stats.skipped_other_kinds;
+    for batch in batches(&chunks) {
+        let parsed: Vec<ChunkResult<T>> = batch
+            .par_iter()
+            .map(|(i, range)| {
+                let (file, text) = (&decoded[*i], sources.get(decoded[*i].id).text());
+                lists::read(file, text, range.clone(), options, prepare)
+                    .unwrap_or_else(|| read_whole(file, text, range.clone(), options, prepare))
+            })
+            .collect();
+        // A file's documents in a batch are consecutive: release from the first to the last.
+        for run in batch.chunk_by(|a, b| a.0 == b.0) {
+            let (first, last) = (&run[0], &run[run.len() - 1]);
+            sources
+                .get(decoded[first.0].id)
+                .release_range(first.1.start..last.1.end);
+        }
+        for mut chunk in parsed {
+            diagnostics.append(&mut chunk.diagnostics);
+            objects.append(&mut chunk.objects);
+            stats.documents += chunk.stats.documents;
+            stats.objects += chunk.stats.objects;
+            stats.skipped_other_kinds += chunk.stats.skipped_other_kinds;
+        }
     }
 
     Loaded {
@@ -295,6 +305,33 @@ pub fn load_files<T: Send>(
         diagnostics,
         stats,
     }
+}
+
+/// Bytes of input a batch of documents covers (one document bigger than this is a batch).
+const BATCH_BYTES: usize = 4 << 20;
+
+/// `chunks` cut into runs of about [`BATCH_BYTES`], in order.
+fn batches(
+    chunks: &[(usize, std::ops::Range<usize>)],
+) -> impl Iterator<Item = &[(usize, std::ops::Range<usize>)]> {
+    let mut rest = chunks;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut bytes = 0;
+        let count = rest
+            .iter()
+            .take_while(|(_, range)| {
+                let first = bytes == 0;
+                bytes += range.len().max(1);
+                first || bytes <= BATCH_BYTES
+            })
+            .count();
+        let (batch, after) = rest.split_at(count);
+        rest = after;
+        Some(batch)
+    })
 }
 
 /// Parses one chunk and hands its objects to `prepare`.

@@ -378,16 +378,16 @@ fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> PathId
     let chain_prefixes: Vec<String> = (0..chains.len() as u32)
         .map(|c| chain_prefix(model, chains, c))
         .collect();
-    PathIds::build(paths.len(), |i, id| {
+    PathIds::build(paths.len(), |i| {
         let p = &paths[i];
-        id.push_str(&listener_prefixes[p.gateway as usize][p.listener as usize]);
-        id.push_str(
+        [
+            &listener_prefixes[p.gateway as usize][p.listener as usize],
             chain_prefixes
                 .get(p.chain as usize)
                 .map_or("", String::as_str),
-        );
-        id.push_str(&route_prefixes[p.route as usize]);
-        id.push_str(&model.routes[p.route as usize].rules[p.rule as usize].name);
+            &route_prefixes[p.route as usize],
+            &model.routes[p.route as usize].rules[p.rule as usize].name,
+        ]
     })
 }
 

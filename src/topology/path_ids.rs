@@ -18,30 +18,41 @@ pub struct PathIds {
 const PER_TASK: usize = 4096;
 
 impl PathIds {
-    /// The ids of `count` paths, `write(i, out)` appending id `i` to `out` (on every core, a
-    /// run of paths per task).
-    pub fn build(count: usize, write: impl Fn(usize, &mut String) + Sync) -> PathIds {
-        let parts: Vec<(String, Vec<usize>)> = (0..count.div_ceil(PER_TASK))
+    /// The ids of `count` paths, id `i` being the concatenation of `parts(i)`. The lengths are
+    /// summed first, so the text is allocated once at its size and written in place, a run of
+    /// paths per task on every core (growing it, or joining per-task strings, would hold up to
+    /// twice the text at the topology's peak).
+    pub fn build<'a>(count: usize, parts: impl Fn(usize) -> [&'a str; 4] + Sync) -> PathIds {
+        let mut ends: Vec<usize> = (0..count)
             .into_par_iter()
-            .map(|task| {
-                let (mut text, mut ends) = (String::new(), Vec::new());
-                for i in task * PER_TASK..((task + 1) * PER_TASK).min(count) {
-                    write(i, &mut text);
-                    ends.push(text.len());
-                }
-                (text, ends)
-            })
+            .map(|i| parts(i).iter().map(|p| p.len()).sum())
             .collect();
-        let mut ids = PathIds {
-            text: String::with_capacity(parts.iter().map(|(t, _)| t.len()).sum()),
-            ends: Vec::with_capacity(count),
-        };
-        for (text, ends) in parts {
-            let base = ids.text.len();
-            ids.text.push_str(&text);
-            ids.ends.extend(ends.iter().map(|end| base + end));
+        let mut total = 0;
+        for end in &mut ends {
+            total += *end;
+            *end = total;
         }
-        ids
+        let mut bytes = vec![0u8; total];
+        let mut tasks = Vec::with_capacity(count.div_ceil(PER_TASK));
+        let mut rest: &mut [u8] = &mut bytes;
+        for first in (0..count).step_by(PER_TASK) {
+            let last = (first + PER_TASK).min(count) - 1;
+            let start = first.checked_sub(1).map_or(0, |i| ends[i]);
+            let (task, after) = rest.split_at_mut(ends[last] - start);
+            tasks.push((first..last + 1, task));
+            rest = after;
+        }
+        tasks.into_par_iter().for_each(|(paths, out)| {
+            let mut at = 0;
+            for i in paths {
+                for part in parts(i) {
+                    out[at..at + part.len()].copy_from_slice(part.as_bytes());
+                    at += part.len();
+                }
+            }
+        });
+        let text = String::from_utf8(bytes).expect("ids are joined strings");
+        PathIds { text, ends }
     }
 
     /// The id of path `index`.
@@ -88,7 +99,12 @@ mod tests {
             }
         };
         for count in [0, 1, PER_TASK - 1, PER_TASK, PER_TASK + 1, 3 * PER_TASK + 5] {
-            let ids = PathIds::build(count, |i, out| out.push_str(&id(i)));
+            let ids_of: Vec<String> = (0..count).map(id).collect();
+            let ids = PathIds::build(count, |i| {
+                let id = ids_of[i].as_str();
+                let cut = id.len() / 2;
+                ["", &id[..cut], &id[cut..], ""]
+            });
             assert_eq!(ids.len(), count);
             assert_eq!(ids.is_empty(), count == 0);
             let expected: Vec<String> = (0..count).map(id).collect();
