@@ -181,8 +181,11 @@ impl Mapped {
     /// Hands back the pages wholly inside `range` (Linux); the next read of a page brings it
     /// in again. Elsewhere a hint the system may ignore.
     pub fn release_range(&self, range: std::ops::Range<usize>) {
+        static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         // SAFETY: sysconf takes an integer and reads a constant.
-        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+        let page = *PAGE.get_or_init(|| {
+            usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096)
+        });
         let start = range.start.div_ceil(page) * page;
         let end = if range.end >= self.len {
             self.len

@@ -349,3 +349,58 @@ fn git_info_exclude_counts_and_excludes_filter_the_matches_of_a_glob() {
         "× [DPL1002] `scratch/*.yaml` matches no file (apart from 2 paths excluded)",
     ]);
 }
+
+/// A file of 8 MiB or more is mapped, parsed a batch at a time with its pages handed back, and
+/// read again where diagnostics point: every command gives what the same bytes on stdin (read
+/// into memory) give, with and without a filter, diagnostics deep in the file included.
+#[test]
+fn a_big_mapped_file_reads_as_the_same_bytes_on_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for file in ["platform.yaml", "shop.yaml"] {
+        let part = fs::read_to_string(root().join(SHOP).join(file)).unwrap();
+        text.push_str("---\n");
+        text.push_str(&part);
+        // Padding between documents: comments, about 4.5 MiB a file.
+        for i in 0..90_000 {
+            text.push_str(&format!(
+                "# padding line {i:06} ..................................\n"
+            ));
+        }
+    }
+    // A problem at the end, so its snippet is read from a page handed back long before.
+    text.push_str("---\napiVersion: kuadrant.io/v1\nkind: RateLimitPolicy\nmetadata:\n  name: late\n  namespace: shop\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: nowhere}\n  limits:\n    l: {rates: [{limit: 1, window: 1m}]}\n");
+    assert!(text.len() > 9 << 20, "big enough to be mapped");
+    write(dir.path(), "big.yaml", &text);
+    for args in [
+        &["lint"][..],
+        &["lint", "-o", "json"],
+        &["effective", "-o", "json"],
+        &["effective", "-o", "json", "--kind", "RateLimitPolicy"],
+        &["status", "-o", "json"],
+    ] {
+        let file = run_in(dir.path(), &[args, &["-f", "big.yaml"]].concat(), None);
+        let stdin = run_in(
+            dir.path(),
+            &[args, &["-f", "-"]].concat(),
+            Some(text.as_bytes()),
+        );
+        assert_eq!(file.code, stdin.code, "{args:?}");
+        assert_eq!(
+            file.stdout,
+            stdin.stdout.replace("<stdin>", "big.yaml"),
+            "{args:?}"
+        );
+        assert_eq!(
+            file.stderr,
+            stdin.stderr.replace("<stdin>", "big.yaml"),
+            "{args:?}"
+        );
+    }
+    let line = text[..text.find("name: nowhere").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
+    let lint = run_in(dir.path(), &["lint", "-f", "big.yaml"], None);
+    lint.stdout_has(&[&format!("big.yaml:{line}:"), "nowhere"]);
+}

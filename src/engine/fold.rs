@@ -355,3 +355,57 @@ pub fn sources(effective: &Effective<'_>) -> Vec<u32> {
     sources.dedup();
     sources
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn rule(n: u32) -> EffectiveRule {
+        EffectiveRule::whole(RuleRef {
+            policy: n,
+            block: 0,
+            rule: 0,
+        })
+    }
+
+    /// Random inserts, removals, lookups and retains give what a `BTreeMap` gives, and
+    /// collecting keeps the last value of a key, in key order.
+    #[test]
+    fn effective_behaves_as_an_ordered_map() {
+        const KEYS: [&str; 7] = ["a", "b", "c", "d#1", "d#2", "limits", "z"];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..2000 {
+            let (mut ours, mut map) = (Effective::new(), BTreeMap::new());
+            let mut pairs = Vec::new();
+            for step in 0..20 {
+                let key = KEYS[next(KEYS.len())];
+                match next(5) {
+                    0 | 1 => {
+                        assert_eq!(ours.insert(key, rule(step)), map.insert(key, rule(step)));
+                        pairs.push((key, rule(step)));
+                    }
+                    2 => assert_eq!(ours.remove(key), map.remove(key)),
+                    3 => {
+                        let keep = next(2) == 0;
+                        ours.retain(|k, _| (k.len() == 1) == keep);
+                        map.retain(|k, _| (k.len() == 1) == keep);
+                    }
+                    _ => assert_eq!(ours.get(key), map.get(key)),
+                }
+                assert_eq!(ours.contains_key(key), map.contains_key(key));
+                assert!(ours.iter().eq(map.iter()));
+                assert_eq!(ours.len(), map.len());
+            }
+            let collected: Effective = pairs.iter().cloned().collect();
+            let expected: BTreeMap<&str, EffectiveRule> = pairs.into_iter().collect();
+            assert!(collected.iter().eq(expected.iter()));
+        }
+    }
+}

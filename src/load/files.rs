@@ -249,6 +249,7 @@ fn read_local(path: &Path) -> io::Result<FileBytes> {
 /// Regular files at least this big are mapped: their pages can be handed back once parsed
 /// ([`crate::source::SourceFile::release`]), where a copy in memory stays to the end. Smaller
 /// ones are read: a mapping costs more system calls than a small read.
+#[cfg(unix)]
 const MAPPED_BYTES: u64 = 8 << 20;
 
 /// Reads a regular file of `len` bytes as two halves at once, into one buffer (copying a big
@@ -684,7 +685,9 @@ impl Collector<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{FileBytes, MAPPED_BYTES, read_limited, read_local};
+    use super::read_limited;
+    #[cfg(unix)]
+    use super::{FileBytes, MAPPED_BYTES, read_local};
     use std::io::Read;
 
     /// A big regular file is mapped, a small one read; both give its bytes, and a mapped one

@@ -487,3 +487,39 @@ impl<'a> IdentityRef<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod batch_tests {
+    use super::{BATCH_BYTES, batches};
+
+    /// Batches keep every chunk once, in order; a batch stays within the size unless its one
+    /// chunk is bigger; empty chunks count.
+    #[test]
+    fn batches_cover_every_chunk_in_order() {
+        let mut at = 0;
+        let mut chunks = Vec::new();
+        for (file, len) in [
+            (0, 100),
+            (0, 3 * BATCH_BYTES),
+            (0, 10),
+            (1, 0),
+            (1, BATCH_BYTES - 5),
+        ]
+        .into_iter()
+        .chain((0..100_000).map(|_| (2, 0)))
+        .chain((0..3000).map(|i| (3, 1000 + i)))
+        {
+            chunks.push((file, at..at + len));
+            at += len;
+        }
+        let cut: Vec<&[(usize, std::ops::Range<usize>)]> = batches(&chunks).collect();
+        assert_eq!(cut.concat(), chunks);
+        for batch in &cut {
+            let bytes: usize = batch.iter().map(|(_, r)| r.len().max(1)).sum();
+            assert!(!batch.is_empty());
+            assert!(batch.len() == 1 || bytes <= BATCH_BYTES, "{bytes}");
+        }
+        assert_eq!(cut[1].len(), 1, "a chunk bigger than a batch is one");
+        assert!(batches(&[]).next().is_none());
+    }
+}
