@@ -120,12 +120,12 @@ pub fn deep<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String> {
 /// A whole file mapped read-only into memory, for reading a big input without copying it.
 ///
 /// The point is what happens after parsing: the text of a big input is read again only for
-/// the few places diagnostics and re-reads point at, and [`Mapped::release`] hands its pages
-/// back, so they stop counting against the process (on the 49 MB benchmark, the input was
-/// an eighth of peak memory). A released page is read again from the page cache on first
-/// touch. The mapping is private and the file is not expected to change while dopol runs:
-/// as for any reader of a mapped file, a file truncated meanwhile ends the process with
-/// `SIGBUS`, and one rewritten meanwhile shows its new bytes where spans point.
+/// the few places diagnostics and re-reads point at, and [`Mapped::release_range`] hands its
+/// pages back, so they stop counting against the process (on the 49 MB benchmark, the input
+/// was an eighth of peak memory). A released page is read again from the page cache on first
+/// touch. The mapping is private and the file is not expected to change while dopol runs
+/// (`docs/limits.md`): a file truncated meanwhile ends the process with `SIGBUS`, and one
+/// rewritten in place meanwhile is read as its new bytes wherever it is read again.
 #[cfg(unix)]
 pub struct Mapped {
     start: std::ptr::NonNull<u8>,

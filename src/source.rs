@@ -82,12 +82,13 @@ impl Text {
         }
     }
 
-    /// Hands a mapped text's pages back to the system (see [`crate::platform::Mapped`]).
-    fn release(&self) {
+    /// Hands back the pages of a mapped text wholly inside `range` (see
+    /// [`crate::platform::Mapped`]); an owned text stays as it is.
+    fn release_range(&self, range: std::ops::Range<usize>) {
         match self {
             Text::Owned(_) => {}
             #[cfg(unix)]
-            Text::Mapped(mapped) => mapped.release_range(0..mapped.bytes().len()),
+            Text::Mapped(mapped) => mapped.release_range(range),
         }
     }
 }
@@ -189,23 +190,19 @@ impl SourceFile {
     /// every page in again, and only the few a diagnostic points at are read after it.
     fn scan_whole<T>(&self, scan: impl FnOnce(&[u8]) -> T) -> T {
         let found = scan(self.text().as_bytes());
-        self.text.release();
+        self.release();
         found
     }
 
     /// Hands the pages of a mapped text back to the system (see [`crate::platform::Mapped`]);
     /// the bytes stay readable.
     pub fn release(&self) {
-        self.text.release();
+        self.release_range(0..self.text().len());
     }
 
     /// [`SourceFile::release`] for the pages wholly inside `range` only.
     pub fn release_range(&self, range: std::ops::Range<usize>) {
-        match &self.text {
-            Text::Owned(_) => {}
-            #[cfg(unix)]
-            Text::Mapped(mapped) => mapped.release_range(range),
-        }
+        self.text.release_range(range);
     }
 
     /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).

@@ -155,7 +155,7 @@ impl<'m> Effective<'m> {
     pub fn iter(
         &self,
     ) -> impl DoubleEndedIterator<Item = (&&'m str, &EffectiveRule)> + ExactSizeIterator {
-        self.rules.iter().map(|(k, r)| (k, r))
+        self.into_iter()
     }
 
     /// The keys in order.

@@ -34,29 +34,29 @@ pub fn too_large(size: Option<u64>) -> String {
 /// the text without a copy: a big input is held once, not twice, and a mapped one stays
 /// mapped.
 pub fn decode(bytes: super::files::FileBytes) -> DecodedText {
+    use super::files::FileBytes;
     let bytes = match bytes {
-        super::files::FileBytes::Owned(bytes) => bytes,
+        FileBytes::Owned(bytes) => bytes,
+        // A BOM is stripped, and bytes that are not UTF-8 are replaced or refused: on a copy.
         #[cfg(unix)]
-        super::files::FileBytes::Mapped(mapped) => {
-            if mapped.bytes().starts_with(b"\xEF\xBB\xBF") {
-                mapped.bytes().to_vec()
-            } else {
-                match Text::mapped(mapped) {
-                    Ok(text) => {
-                        return DecodedText {
-                            text,
-                            invalid_at: Vec::new(),
-                            fatal: None,
-                        };
-                    }
-                    // Not UTF-8: replaced or refused below, on a copy.
-                    Err(mapped) => mapped.bytes().to_vec(),
-                }
+        FileBytes::Mapped(mapped) if mapped.bytes().starts_with(BOM) => mapped.bytes().to_vec(),
+        #[cfg(unix)]
+        FileBytes::Mapped(mapped) => match Text::mapped(mapped) {
+            Ok(text) => {
+                return DecodedText {
+                    text,
+                    invalid_at: Vec::new(),
+                    fatal: None,
+                };
             }
-        }
+            Err(mapped) => mapped.bytes().to_vec(),
+        },
     };
     decode_owned(bytes)
 }
+
+/// The UTF-8 byte order mark, which a file may start with.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 fn decode_owned(mut bytes: Vec<u8>) -> DecodedText {
     if bytes.len() > MAX_FILE_BYTES {
@@ -73,8 +73,8 @@ fn decode_owned(mut bytes: Vec<u8>) -> DecodedText {
             fatal: Some("the file is UTF-16; Kubernetes manifests must be UTF-8".into()),
         };
     }
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
     }
     match String::from_utf8(bytes) {
         Ok(text) => DecodedText {

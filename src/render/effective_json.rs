@@ -136,11 +136,12 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
             bodies[report.items.get(index).fold as usize] = Some(body);
         }
         // The items themselves, rendered in parallel and written in order.
-        let buffers: Vec<Vec<u8>> = (batch.start..batch.end)
+        let buffers: Vec<Vec<u8>> = batch
+            .clone()
             .step_by(ITEMS_PER_BUFFER)
             .collect::<Vec<usize>>()
-            .par_iter()
-            .map(|&from| {
+            .into_par_iter()
+            .map(|from| {
                 let to = (from + ITEMS_PER_BUFFER).min(batch.end);
                 let mut buffer = Vec::with_capacity((to - from) * 1024);
                 for index in from..to {
