@@ -17,9 +17,21 @@ static TUNE_MEMORY_FIRST: extern "C" fn() = {
     tune
 };
 
+unsafe extern "C" {
+    /// mimalloc's collection of the calling thread's free pages (`force`: now, not after the
+    /// purge delay). It is in the library `GLOBAL` links.
+    fn mi_collect(force: bool);
+}
+
+fn hand_back() {
+    // SAFETY: `mi_collect` takes a flag and only returns unused pages of the calling thread.
+    unsafe { mi_collect(true) }
+}
+
 fn main() {
     #[cfg(not(target_os = "linux"))]
     dopol::platform::tune_memory();
+    dopol::platform::set_hand_back(hand_back);
     dopol::platform::exit_after_command();
     dopol::platform::exit_now(dopol::cli::main_exit_code());
 }

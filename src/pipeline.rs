@@ -93,7 +93,9 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
             catalog: options.catalog.clone(),
         },
     );
+    crate::platform::hand_back_freed_memory();
     let topology = Topology::build(&model);
+    crate::platform::hand_back_freed_memory();
     Evaluated {
         unmatched_without,
         model,
