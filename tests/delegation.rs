@@ -64,7 +64,7 @@ fn every_path_with_its_chain_in_root_rule_order() {
     let evaluated = evaluated();
     let ids: Vec<&str> = evaluated
         .topology
-        .path_ids
+        .written_path_ids()
         .iter()
         .map(|id| id.strip_prefix(PREFIX).expect("one listener"))
         .collect();
@@ -91,7 +91,11 @@ fn every_path_with_its_chain_in_root_rule_order() {
             "infra/root#match>m/m-plain|m/m-plain#ok",
         ]
     );
-    for id in evaluated.topology.path_ids.iter() {
+    for (i, id) in evaluated.topology.written_path_ids().iter().enumerate() {
+        let joined = evaluated.topology.path_id(i);
+        assert_eq!(joined.to_string(), id);
+        assert!(joined == *id);
+        assert_eq!(evaluated.topology.find_path(id), Some(i));
         let parts = path_id_parts(id).expect("five parts");
         assert!(parts[4].starts_with(parts[3].rsplit('>').next().unwrap()));
     }

@@ -188,7 +188,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
         (Some(id), _) => match topology.find_path(id) {
             Some(index) => vec![index],
             None => {
-                let hint = crate::suggest::did_you_mean(id, topology.path_ids.iter());
+                let hint = crate::suggest::did_you_mean(id, topology.written_path_ids().iter());
                 return Err(UsageError(format!("no path has id `{id}`{hint}")));
             }
         },

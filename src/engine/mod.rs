@@ -333,6 +333,6 @@ impl<'m> Engine<'m> {
     /// The warning for a fold failure on one path.
     pub fn fold_warning(&self, path: u32, kind: usize, failure: &fold::FoldFailure) -> Diagnostic {
         self.evaluator(kind)
-            .fold_warning(self.topology.path_id(path as usize), failure)
+            .fold_warning(&self.topology.path_id(path as usize).to_string(), failure)
     }
 }

@@ -81,7 +81,7 @@ fn push_item(
     out.extend_from_slice(b",\n      \"policyGroup\": ");
     push_str(out, item.kind.group);
     out.extend_from_slice(b",\n      \"pathId\": ");
-    push_str(out, report.path_id(item));
+    push_joined(out, &report.path_id(item).parts());
     let parts = report.parts(item);
     let (gateway, route) = (parts.gateway, parts.route);
     out.extend_from_slice(b",\n      \"gateway\": ");

@@ -6,7 +6,7 @@ use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanati
 use crate::report::overridden::LostRule;
 use crate::report::reach::ReachReport;
 use crate::report::status::{PathOutcome, PolicyStatus, outcome_counts};
-use crate::topology::path_id_parts;
+use crate::topology::{PathId, path_id_parts};
 use crate::words::{counted, counted_as};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -61,11 +61,11 @@ impl LostCells {
     }
 }
 
-fn path_list(ids: &[&str]) -> String {
+fn path_list(ids: &[PathId<'_>]) -> String {
     let mut lines: Vec<String> = ids
         .iter()
         .take(PATHS_SHOWN)
-        .map(|id| compact_path(id))
+        .map(|id| compact_path(&id.to_string()))
         .collect();
     if ids.len() > PATHS_SHOWN {
         lines.push(format!("… and {} more", ids.len() - PATHS_SHOWN));
@@ -231,7 +231,14 @@ pub fn overridden_table<'m>(
             let rule_cell = blank_if_same(layout, &mut last_rule, &item.key);
             if layout.wide {
                 for id in &item.path_ids {
-                    table.add_row(vec![&*cells.policy, &item.key, item.outcome, &cells.by, id]);
+                    let id = id.to_string();
+                    table.add_row(vec![
+                        &*cells.policy,
+                        &item.key,
+                        item.outcome,
+                        &cells.by,
+                        &id,
+                    ]);
                 }
                 continue;
             }
@@ -291,7 +298,11 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
                 .reason
                 .map_or_else(|| join_short(&lost.outcome.by), str::to_string);
             table.add_row(vec![
-                blank_if_same(layout, &mut last_path, &compact_path(lost.outcome.path_id)),
+                blank_if_same(
+                    layout,
+                    &mut last_path,
+                    &compact_path(&lost.outcome.path_id.to_string()),
+                ),
                 lost.key.to_string(),
                 lost.outcome.outcome.to_string(),
                 by,

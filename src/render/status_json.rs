@@ -6,7 +6,7 @@
 //! few other fields (conditions, ancestors) still go through `serde_json` at their depth. The
 //! bytes are exactly what [`super::json::push_item`] writes for the item (the tests compare).
 
-use super::json::{push_pretty, push_str};
+use super::json::{push_joined, push_pretty, push_str};
 use crate::report::status::{PathOutcome, PolicyStatus};
 use std::io;
 
@@ -45,7 +45,7 @@ pub fn push_item(out: &mut Vec<u8>, status: &PolicyStatus<'_>) -> io::Result<()>
 /// One outcome, as an element of its rule's `outcomes` (depth 6).
 fn push_outcome(out: &mut Vec<u8>, outcome: &PathOutcome<'_>) {
     out.extend_from_slice(b"            {\n              \"pathId\": ");
-    push_str(out, outcome.path_id);
+    push_joined(out, &outcome.path_id.parts());
     out.extend_from_slice(b",\n              \"outcome\": ");
     push_str(out, outcome.outcome);
     out.extend_from_slice(b",\n              \"by\": [");
@@ -70,6 +70,7 @@ mod tests {
     use super::*;
     use crate::policy::evaluator::{AncestorRef, AncestorStatus, Condition};
     use crate::report::status::RuleStatus;
+    use crate::topology::{PathId, Topology};
 
     fn condition(message: &str) -> Condition {
         Condition {
@@ -80,7 +81,11 @@ mod tests {
         }
     }
 
-    fn outcome<'a>(path_id: &'a str, by: Vec<&'a str>, reason: Option<&'a str>) -> PathOutcome<'a> {
+    fn outcome<'a>(
+        path_id: PathId<'a>,
+        by: Vec<&'a str>,
+        reason: Option<&'a str>,
+    ) -> PathOutcome<'a> {
         PathOutcome {
             path_id,
             outcome: "overridden",
@@ -98,13 +103,16 @@ mod tests {
     #[test]
     fn writes_what_serde_json_writes() {
         let escaped = "a\"b\\c\nd\u{1}é\t";
+        let ids = ["istio|ns/gw|ns/gw#http|ns/r|ns/r#rule-1", escaped, "p"];
+        let topology = Topology::of_path_ids(&ids);
+        let id = |i| topology.path_id(i);
         let rules = vec![
             RuleStatus {
                 key: "limits#global",
                 outcomes: vec![
-                    outcome("istio|ns/gw|ns/gw#http|ns/r|ns/r#rule-1", vec![], None),
-                    outcome(escaped, vec!["a:ns/one"], Some("why \"not\"")),
-                    outcome("p", vec!["a:ns/one", escaped], None),
+                    outcome(id(0), vec![], None),
+                    outcome(id(1), vec!["a:ns/one"], Some("why \"not\"")),
+                    outcome(id(2), vec!["a:ns/one", escaped], None),
                 ],
             },
             RuleStatus {

@@ -327,7 +327,10 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     new: &'a Observed<'_, 'n>,
     filters: &DiffFilters,
 ) -> DiffReport<'a> {
-    let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
+    let (old_ids, new_ids) = (
+        old.engine.topology.written_path_ids(),
+        new.engine.topology.written_path_ids(),
+    );
     let index = |ids: &'a crate::topology::PathIds| -> FxHashMap<&'a str, usize> {
         ids.iter().enumerate().map(|(i, id)| (id, i)).collect()
     };
@@ -412,7 +415,10 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     let (old_model, new_model) = (old.engine.model, new.engine.model);
     let registry = &new_model.registry;
     let kinds: Vec<&'static str> = registry.kinds().map(|k| k.kind).collect();
-    let (old_ids, new_ids) = (&old.engine.topology.path_ids, &new.engine.topology.path_ids);
+    let (old_ids, new_ids) = (
+        old.engine.topology.written_path_ids(),
+        new.engine.topology.written_path_ids(),
+    );
     let old_effective = effective_by_path(old);
     let new_effective = effective_by_path(new);
     // Paths are compared on every core, a chunk at a time, each chunk with its own memo of

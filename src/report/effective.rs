@@ -10,7 +10,7 @@ use crate::policy::PolicyKind;
 use crate::report::filter::Filters;
 use crate::report::path_fields::{PathFields, PathParts};
 use crate::report::uncovered::{UncoveredPath, missing_kinds};
-use crate::topology::Topology;
+use crate::topology::{PathId, Topology};
 use crate::yaml::Node;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -189,7 +189,7 @@ impl<'s, 'm> EffectiveReport<'s, 'm> {
     }
 
     /// The id of an item's path.
-    pub fn path_id(&self, item: &EffectiveItem) -> &'m str {
+    pub fn path_id(&self, item: &EffectiveItem) -> PathId<'m> {
         self.topology.path_id(item.path as usize)
     }
 
@@ -243,7 +243,7 @@ impl Serialize for ItemView<'_, '_, '_> {
         let mut s = serializer.serialize_struct("EffectivePolicy", 9)?;
         s.serialize_field("policyKind", self.item.kind.kind)?;
         s.serialize_field("policyGroup", self.item.kind.group)?;
-        s.serialize_field("pathId", self.report.path_id(self.item))?;
+        s.serialize_field("pathId", &self.report.path_id(self.item))?;
         let fields = self.report.fields(self.item);
         s.serialize_field("gateway", &fields.gateway)?;
         s.serialize_field("listener", fields.listener)?;

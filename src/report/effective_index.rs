@@ -114,7 +114,7 @@ impl Serialize for Paths<'_, '_, '_, '_> {
             let item = items.get(index);
             let last_of_path = index + 1 == items.len() || items.get(index + 1).path != item.path;
             if last_of_path {
-                map.serialize_entry(self.0.report.path_id(&item), &PathView(self.0, &group))?;
+                map.serialize_entry(&self.0.report.path_id(&item), &PathView(self.0, &group))?;
                 group.clear();
             }
         }

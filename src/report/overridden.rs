@@ -5,6 +5,7 @@ use super::status::lost;
 use crate::engine::observed::Observed;
 use crate::engine::outcomes::Outcome;
 use crate::report::filter::Filters;
+use crate::topology::PathId;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -30,7 +31,7 @@ pub struct LostRule<'m> {
     pub reason: Option<String>,
     /// Path ids, in path order.
     #[serde(rename = "pathIds")]
-    pub path_ids: Vec<&'m str>,
+    pub path_ids: Vec<PathId<'m>>,
     /// Path indices (not serialized), parallel to `path_ids`.
     #[serde(skip)]
     pub paths: Vec<u32>,

@@ -4,6 +4,7 @@
 use crate::engine::observed::{Observation, Observed};
 use crate::engine::outcomes::Outcome;
 use crate::report::filter::Filters;
+use crate::topology::PathId;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -14,7 +15,7 @@ pub use crate::policy::evaluator::{AncestorStatus, Condition, PolicyConditions};
 pub struct PathOutcome<'a> {
     /// The path id.
     #[serde(rename = "pathId")]
-    pub path_id: &'a str,
+    pub path_id: PathId<'a>,
     /// `effective`, `superseded`, `overridden`, `deactivated`, `not-applied`.
     pub outcome: &'static str,
     /// Locators of the deciding policies.

@@ -7,7 +7,7 @@ use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::report::filter::Filters;
 use crate::report::path_fields::PathFields;
-use crate::topology::Topology;
+use crate::topology::{PathId, Topology};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
@@ -17,7 +17,7 @@ pub struct UncoveredPath<'m> {
     /// Index into `Topology::paths`.
     pub path: u32,
     /// The path id.
-    pub path_id: &'m str,
+    pub path_id: PathId<'m>,
     /// Kinds without an effective policy on the path, in registry order.
     pub missing: Vec<&'static PolicyKind>,
 }
@@ -124,7 +124,7 @@ impl Serialize for ItemView<'_, '_> {
         let fields = self.0.fields(self.1);
         let missing: Vec<KindRef> = self.1.missing.iter().map(|k| KindRef(k)).collect();
         let mut s = serializer.serialize_struct("UncoveredPath", 6)?;
-        s.serialize_field("pathId", self.1.path_id)?;
+        s.serialize_field("pathId", &self.1.path_id)?;
         s.serialize_field("gateway", &fields.gateway)?;
         s.serialize_field("listener", fields.listener)?;
         s.serialize_field("route", &fields.route)?;

@@ -19,7 +19,7 @@ use crate::model::gateway::Route;
 use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
 pub use delegation::Delegation;
-pub use path_ids::PathIds;
+pub use path_ids::{IdPieces, PathId, PathIds};
 use rayon::prelude::*;
 pub use targets::{PolicyTargets, Target};
 
@@ -47,8 +47,11 @@ pub const NO_CHAIN: u32 = u32::MAX;
 pub struct Topology {
     /// Paths in display order (Gateway, listener order, route, rule order).
     pub paths: Vec<Path>,
-    /// Path ids, parallel to `paths`.
-    pub path_ids: PathIds,
+    /// What path ids are made of (see [`Topology::path_id`]).
+    pub path_pieces: IdPieces,
+    /// Every path id written out, once a reader asks for them by text
+    /// ([`Topology::written_path_ids`]).
+    written_ids: std::sync::OnceLock<PathIds>,
     /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
     pub chains: Vec<Vec<(u32, u32)>>,
     /// Every delegating rule with each child it delegates to on some chain, and the child's
@@ -72,7 +75,7 @@ fn nn(namespace: &str, name: &str) -> String {
 /// The paths of the routes and what building them found (see [`Topology`]'s fields).
 struct RoutePaths {
     paths: Vec<Path>,
-    path_ids: PathIds,
+    path_pieces: IdPieces,
     chains: Vec<Vec<(u32, u32)>>,
     delegations: Vec<Delegation>,
     route_listeners: Vec<Vec<(u32, u32)>>,
@@ -151,11 +154,11 @@ impl RoutePaths {
                 .cmp(&(gateway_order[b.gateway as usize], b.listener))
                 .then_with(|| steps(a).cmp(steps(b)))
         });
-        let path_ids = path_ids(model, &chains, &paths);
+        let path_pieces = id_pieces(model, &chains);
 
         RoutePaths {
             paths,
-            path_ids,
+            path_pieces,
             chains,
             delegations: expansion.delegations,
             route_listeners,
@@ -236,7 +239,8 @@ impl Topology {
         diagnostics.extend(delegation_not_supported(model, &targets, &delegated_only));
         Topology {
             paths: routes.paths,
-            path_ids: routes.path_ids,
+            path_pieces: routes.path_pieces,
+            written_ids: std::sync::OnceLock::new(),
             chains: routes.chains,
             delegations: routes.delegations,
             route_listeners: routes.route_listeners,
@@ -293,13 +297,39 @@ impl Topology {
     }
 
     /// The id of path number `index`.
-    pub fn path_id(&self, index: usize) -> &str {
-        self.path_ids.get(index)
+    pub fn path_id(&self, index: usize) -> PathId<'_> {
+        PathId::new(self, index)
     }
 
     /// Finds a path by id.
     pub fn find_path(&self, id: &str) -> Option<usize> {
-        self.path_ids.iter().position(|p| p == id)
+        (0..self.paths.len()).position(|p| self.path_id(p) == *id)
+    }
+
+    /// A topology of one path per id in `ids`, and nothing else (for tests of what prints ids).
+    #[cfg(test)]
+    pub fn of_path_ids(ids: &[&str]) -> Topology {
+        let paths = (0..ids.len() as u32).map(|listener| Path {
+            gateway: 0,
+            listener,
+            route: 0,
+            rule: 0,
+            chain: NO_CHAIN,
+        });
+        let listeners = vec![ids.iter().map(|&id| id.into()).collect()];
+        let route = (String::new(), vec![""]);
+        Topology {
+            paths: paths.collect(),
+            path_pieces: IdPieces::new(listeners, Vec::new(), std::iter::once(route)),
+            ..Topology::default()
+        }
+    }
+
+    /// Every path id, written out (once, on the first call), for readers that look paths up
+    /// by id.
+    pub fn written_path_ids(&self) -> &PathIds {
+        self.written_ids
+            .get_or_init(|| PathIds::build(self.paths.len(), |i| self.path_id(i).parts()))
     }
 }
 
@@ -365,30 +395,23 @@ pub fn path_id_parts(id: &str) -> Option<[&str; 5]> {
     }
 }
 
-/// The ids of many paths, sharing the per-listener, per-chain and per-route parts.
-fn path_ids(model: &Model, chains: &[Vec<(u32, u32)>], paths: &[Path]) -> PathIds {
-    let listener_prefixes: Vec<Vec<String>> = (0..model.gateways.len() as u32)
+/// The pieces path ids are made of: per listener, per delegation chain, per route and rule.
+fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>]) -> IdPieces {
+    let listeners: Vec<Vec<Box<str>>> = (0..model.gateways.len() as u32)
         .map(|g| {
             (0..model.gateways[g as usize].listeners.len() as u32)
-                .map(|l| listener_prefix(model, g, l))
+                .map(|l| listener_prefix(model, g, l).into())
                 .collect()
         })
         .collect();
-    let route_prefixes: Vec<String> = model.routes.iter().map(route_prefix).collect();
-    let chain_prefixes: Vec<String> = (0..chains.len() as u32)
-        .map(|c| chain_prefix(model, chains, c))
+    let chains: Vec<Box<str>> = (0..chains.len() as u32)
+        .map(|c| chain_prefix(model, chains, c).into())
         .collect();
-    PathIds::build(paths.len(), |i| {
-        let p = &paths[i];
-        [
-            &listener_prefixes[p.gateway as usize][p.listener as usize],
-            chain_prefixes
-                .get(p.chain as usize)
-                .map_or("", String::as_str),
-            &route_prefixes[p.route as usize],
-            &model.routes[p.route as usize].rules[p.rule as usize].name,
-        ]
-    })
+    let routes = model.routes.iter().map(|route| {
+        let rules = route.rules.iter().map(|rule| rule.name.as_str()).collect();
+        (route_prefix(route), rules)
+    });
+    IdPieces::new(listeners, chains, routes)
 }
 
 /// `delegation-not-supported`: a policy of a family that does not follow delegation targets a

@@ -559,7 +559,7 @@ pub fn route(
         candidates.push(evaluate(route, hostnames.as_deref(), rule, i, &mut probe));
     }
     candidates.sort_by(|a, b| {
-        compare(a, b).then_with(|| topology.path_id(a.path).cmp(topology.path_id(b.path)))
+        compare(a, b).then_with(|| topology.path_id(a.path).cmp(&topology.path_id(b.path)))
     });
     Routed {
         candidates,
