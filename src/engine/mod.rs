@@ -27,8 +27,9 @@ use rustc_hash::FxHashMap;
 pub struct EffectiveEntry {
     /// Index into `Topology::paths`.
     pub path: u32,
-    /// Index into the model's kind registry.
-    pub kind: usize,
+    /// Index into the model's kind registry (`u32`, not `usize`: a big input has a million
+    /// entries, and this keeps each at 12 bytes).
+    pub kind: u32,
     /// Index into the shared results ([`EffectiveSet::folds`], [`SharedFolds::results`]).
     pub fold: u32,
 }
@@ -272,7 +273,7 @@ impl<'m> Engine<'m> {
                 });
                 folds.entries.push(EffectiveEntry {
                     path: index,
-                    kind,
+                    kind: kind as u32,
                     fold,
                 });
             }
@@ -324,7 +325,7 @@ impl<'m> Engine<'m> {
         let mut diagnostics = Vec::new();
         for entry in &shared.entries {
             for failure in &folded(&shared.results[entry.fold as usize]).failures {
-                diagnostics.push(self.fold_warning(entry.path, entry.kind, failure));
+                diagnostics.push(self.fold_warning(entry.path, entry.kind as usize, failure));
             }
         }
         diagnostics
