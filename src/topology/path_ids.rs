@@ -4,7 +4,7 @@
 //! is about 80 bytes: written out, the ids were 29 MB kept to the end of every run. An id is four
 //! pieces, each shared by many paths: its listener's prefix, its delegation chain's (usually
 //! none), its route's prefix and its rule's name. So the topology keeps the pieces
-//! ([`IdPieces`], about 5 MB there), and a [`PathId`] joins them where it is printed, compared or
+//! ([`IdPieces`], 3.4 MB there), and a [`PathId`] joins them where it is printed, compared or
 //! looked up. [`PathIds`] writes every id out once, for the readers that index ids by their text
 //! (`diff` matches the paths of two revisions that way).
 
