@@ -27,11 +27,18 @@ use rustc_hash::FxHashMap;
 pub struct EffectiveEntry {
     /// Index into `Topology::paths`.
     pub path: u32,
-    /// Index into the model's kind registry (`u32`, not `usize`: a big input has a million
-    /// entries, and this keeps each at 12 bytes).
-    pub kind: u32,
+    /// Index into the model's kind registry ([`EffectiveEntry::kind`]; `u32`, not `usize`: a
+    /// big input has a million entries, and this keeps each at 12 bytes).
+    kind: u32,
     /// Index into the shared results ([`EffectiveSet::folds`], [`SharedFolds::results`]).
     pub fold: u32,
+}
+
+impl EffectiveEntry {
+    /// Index into the model's kind registry.
+    pub fn kind(&self) -> usize {
+        self.kind as usize
+    }
 }
 
 /// Results computed once per distinct policy list, and which one each path and kind uses.
@@ -325,7 +332,7 @@ impl<'m> Engine<'m> {
         let mut diagnostics = Vec::new();
         for entry in &shared.entries {
             for failure in &folded(&shared.results[entry.fold as usize]).failures {
-                diagnostics.push(self.fold_warning(entry.path, entry.kind as usize, failure));
+                diagnostics.push(self.fold_warning(entry.path, entry.kind(), failure));
             }
         }
         diagnostics

@@ -253,7 +253,7 @@ fn effective_by_path<'o, 'm>(
             .folded
             .effective;
         if !effective.is_empty() {
-            by_path[entry.path as usize].push((entry.kind as usize, effective));
+            by_path[entry.path as usize].push((entry.kind(), effective));
         }
     }
     by_path

@@ -70,7 +70,7 @@ impl ItemList<'_> {
             None => &self.entries[index],
         };
         EffectiveItem {
-            kind: self.kinds[entry.kind as usize],
+            kind: self.kinds[entry.kind()],
             path: entry.path,
             fold: entry.fold,
         }
@@ -103,11 +103,11 @@ pub fn build<'s, 'm>(
     let mut kept: Vec<u32> = (0..set.entries.len() as u32)
         .filter(|&i| {
             let e = &set.entries[i as usize];
-            filters.shows_kind(kinds[e.kind as usize])
+            filters.shows_kind(kinds[e.kind()])
                 && filters.shows_path(model, &topology.paths[e.path as usize])
                 && (filters.policies.is_none()
                     || filters.shows_policies(
-                        &engine.path_policies(&topology.paths[e.path as usize], e.kind as usize),
+                        &engine.path_policies(&topology.paths[e.path as usize], e.kind()),
                     ))
         })
         .collect();

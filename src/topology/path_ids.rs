@@ -31,10 +31,10 @@ pub struct IdPieces {
 impl IdPieces {
     /// The pieces of `listeners` (per Gateway), `chains` and `routes` (a route's prefix and its
     /// rules' names).
-    pub fn new<'a>(
+    pub fn new<'a, R: IntoIterator<Item = &'a str>>(
         listeners: Vec<Vec<Box<str>>>,
         chains: Vec<Box<str>>,
-        routes: impl Iterator<Item = (String, Vec<&'a str>)>,
+        routes: impl Iterator<Item = (String, R)>,
     ) -> IdPieces {
         let mut pieces = IdPieces {
             listeners,
@@ -43,14 +43,20 @@ impl IdPieces {
         };
         for (prefix, rules) in routes {
             pieces.route_first.push(pieces.route_ends.len() as u32);
-            for piece in std::iter::once(prefix.as_str()).chain(rules) {
-                pieces.route_text.push_str(piece);
-                pieces.route_ends.push(offset(pieces.route_text.len()));
+            pieces.push_route_piece(&prefix);
+            for rule in rules {
+                pieces.push_route_piece(rule);
             }
         }
         pieces.route_text.shrink_to_fit();
         pieces.route_ends.shrink_to_fit();
         pieces
+    }
+
+    /// Appends the next route piece.
+    fn push_route_piece(&mut self, piece: &str) {
+        self.route_text.push_str(piece);
+        self.route_ends.push(offset(self.route_text.len()));
     }
 
     /// Route piece number `piece`.
@@ -62,6 +68,14 @@ impl IdPieces {
     /// The four pieces of `path`'s id.
     fn of(&self, path: &Path) -> [&str; 4] {
         let first = self.route_first[path.route as usize] as usize;
+        debug_assert!(
+            first + 1 + (path.rule as usize)
+                < self
+                    .route_first
+                    .get(path.route as usize + 1)
+                    .map_or(self.route_ends.len(), |&next| next as usize),
+            "a path's rule is one of its route's rules"
+        );
         [
             &self.listeners[path.gateway as usize][path.listener as usize],
             if path.chain == NO_CHAIN {

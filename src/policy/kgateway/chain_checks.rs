@@ -59,11 +59,11 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
     let mut shadows: BTreeSet<(u32, u32, &'static str, &'static str)> = BTreeSet::new();
     let engine = observed.engine;
     for entry in &observed.shared.entries {
-        if !std::ptr::eq(model.registry.kind(entry.kind as usize), evaluator.kind()) {
+        if !std::ptr::eq(model.registry.kind(entry.kind()), evaluator.kind()) {
             continue;
         }
         let path = &engine.topology.paths[entry.path as usize];
-        let levels = engine.levels(path, entry.kind as usize);
+        let levels = engine.levels(path, entry.kind());
         let view = PathLevel::borrow_all(&levels);
         let split = evaluator.split(&view);
         if split.routes.len() > 1 {

@@ -83,13 +83,10 @@ pub fn scope_checks(
     // (code, policy, what) → paths.
     let mut found: BTreeMap<(Code, u32, String), usize> = BTreeMap::new();
     for entry in &observed.shared.entries {
-        if !std::ptr::eq(model.registry.kind(entry.kind as usize), evaluator.kind()) {
+        if !std::ptr::eq(model.registry.kind(entry.kind()), evaluator.kind()) {
             continue;
         }
-        let levels = engine.levels(
-            &engine.topology.paths[entry.path as usize],
-            entry.kind as usize,
-        );
+        let levels = engine.levels(&engine.topology.paths[entry.path as usize], entry.kind());
         let view = PathLevel::borrow_all(&levels);
         for (note, policy) in evaluator.scope_notes(&view) {
             let (code, what) = match note {
