@@ -144,6 +144,8 @@ pub struct Object {
     pub root: Node,
     /// Where `apiVersion` is written (kept apart: a trimmed root no longer has it).
     api_version_span: Span,
+    /// Where `metadata.name` is written, or the root's span (kept apart, as `apiVersion`'s).
+    name_span: Span,
     /// The byte range of the document chunk the object was read from, when it is the only
     /// object of that chunk, or the lines of its item when its `List` was read in parts
     /// (`load::lists`): reading it again then parses just those. Only such an object is
@@ -228,12 +230,20 @@ impl Object {
         let kept: Vec<Entry> = entries
             .iter()
             .filter(|e| &*e.key.text == "metadata")
-            .map(|e| Entry {
-                key: e.key.clone(),
-                value: kept_metadata(&e.value),
+            .filter_map(|e| {
+                Some(Entry {
+                    key: e.key.clone(),
+                    value: kept_metadata(&e.value)?,
+                })
             })
             .collect();
-        self.root.value = Value::Map(kept.into());
+        // Most objects have neither labels nor annotations: their root keeps no tree at all
+        // (a map of a map was a sixth of a big input's model).
+        self.root.value = if kept.is_empty() {
+            Value::Null
+        } else {
+            Value::Map(kept.into())
+        };
         self.trimmed = true;
     }
 
@@ -248,10 +258,7 @@ impl Object {
 
     /// Where the object's name is written (the best place to point at the whole object).
     pub fn name_span(&self) -> Span {
-        self.root
-            .get_path(&["metadata", "name"])
-            .map(|n| n.span)
-            .unwrap_or(self.root.span)
+        self.name_span
     }
 
     /// Where `apiVersion` is written.
@@ -272,25 +279,25 @@ impl Object {
     }
 }
 
-/// The `metadata` fields a trimmed object keeps: what [`Object::name_span`],
-/// [`Object::labels`], [`Object::annotation`] and `explain` (the creation time as written)
-/// read once the object is decoded.
-pub const KEPT_METADATA: [&str; 4] = ["name", "labels", "annotations", "creationTimestamp"];
+/// The `metadata` fields a trimmed object keeps: what [`Object::labels`],
+/// [`Object::annotation`] and the checks of annotations read once the object is decoded (the
+/// name's span is kept apart; `explain` reads the creation time as written from
+/// [`Object::tree`]).
+pub const KEPT_METADATA: [&str; 2] = ["labels", "annotations"];
 
-/// `metadata` with only [`KEPT_METADATA`] (the node's span unchanged).
-fn kept_metadata(metadata: &Node) -> Node {
-    let Some(entries) = metadata.as_map() else {
-        return metadata.clone();
-    };
-    let kept: Vec<Entry> = entries
+/// `metadata` with only [`KEPT_METADATA`] (the node's span unchanged), or `None` when it has
+/// none of them.
+fn kept_metadata(metadata: &Node) -> Option<Node> {
+    let kept: Vec<Entry> = metadata
+        .as_map()?
         .iter()
         .filter(|e| KEPT_METADATA.contains(&&*e.key.text))
         .cloned()
         .collect();
-    Node {
+    (!kept.is_empty()).then(|| Node {
         span: metadata.span,
         value: Value::Map(kept.into()),
-    }
+    })
 }
 
 fn string_map(node: Option<&Node>) -> impl Iterator<Item = (&str, &str)> {
@@ -505,6 +512,9 @@ fn read_metadata(
         name: name?.into(),
         creation_timestamp,
         api_version_span: root.get("apiVersion").map_or(root.span, |n| n.span),
+        name_span: root
+            .get_path(&["metadata", "name"])
+            .map_or(root.span, |n| n.span),
         root,
         document: None,
         trimmed: false,

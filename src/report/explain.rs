@@ -422,7 +422,7 @@ fn policy_object(model: &Model, policy: u32) -> Option<&crate::load::objects::Ob
 
 fn creation_text(model: &Model, policy: u32) -> Option<String> {
     policy_object(model, policy)
-        .and_then(|o| o.root.get_path(&["metadata", "creationTimestamp"]))
+        .and_then(|o| model.tree(o).get_path(&["metadata", "creationTimestamp"]))
         .and_then(|n| n.as_str())
         .map(str::to_string)
 }
