@@ -86,7 +86,12 @@ pub struct PolicyTargets {
     pub vias: Vec<Vec<Via>>,
     /// Neighbouring pairs `(older, newer)` on one element ordered by name only.
     pub name_ties: Vec<(u32, u32)>,
-    kinds: usize,
+    /// Per kind of the registry: its column in the slot tables, or [`NO_LIST`] when no policy
+    /// of the input has that kind. A registry has a handful of families' kinds and an input
+    /// uses few of them: a column for every kind made the rule table most of the topology.
+    columns: Vec<u32>,
+    /// Columns per element: the kinds some policy of the input has.
+    width: usize,
     /// First listener slot of each Gateway.
     listener_offsets: Vec<u32>,
     /// First rule slot of each route.
@@ -99,6 +104,27 @@ pub struct PolicyTargets {
 
 /// Marks an element without policies of a kind.
 pub const NO_LIST: u32 = u32::MAX;
+
+/// The column of each registry kind some policy of `model` has ([`NO_LIST`] for the others),
+/// in registry order, and how many columns there are.
+fn columns(model: &Model) -> (Vec<u32>, usize) {
+    let mut present = vec![false; model.registry.kind_count()];
+    for policy in &model.policies {
+        present[model.registry.kind_index(policy.kind)] = true;
+    }
+    let mut width = 0;
+    let columns = present
+        .into_iter()
+        .map(|used| {
+            if !used {
+                return NO_LIST;
+            }
+            width += 1;
+            width as u32 - 1
+        })
+        .collect();
+    (columns, width)
+}
 
 fn offsets(counts: impl Iterator<Item = usize>) -> (Vec<u32>, usize) {
     let mut total = 0usize;
@@ -131,12 +157,13 @@ impl PolicyTargets {
             by_name: std::cell::OnceCell::new(),
             labels: std::cell::OnceCell::new(),
         };
-        let kinds = model.registry.kind_count();
+        let (columns, kinds) = columns(model);
         let (listener_offsets, listeners) =
             offsets(model.gateways.iter().map(|g| g.listeners.len()));
         let (rule_offsets, rules) = offsets(model.routes.iter().map(|r| r.rules.len()));
         let mut targets = PolicyTargets {
-            kinds,
+            columns,
+            width: kinds,
             gateway_slots: vec![NO_LIST; model.gateways.len() * kinds],
             listener_slots: vec![NO_LIST; listeners * kinds],
             route_slots: vec![NO_LIST; model.routes.len() * kinds],
@@ -201,7 +228,9 @@ impl PolicyTargets {
         let mut groups: Vec<Vec<Attachment>> = Vec::new();
         for attachment in attachments {
             let policy = &model.policies[attachment.policy as usize];
-            let slot = self.slot(attachment.target, model.registry.kind_index(policy.kind));
+            let slot = self
+                .slot(attachment.target, model.registry.kind_index(policy.kind))
+                .expect("a policy's kind has a column");
             let list = match self.slot_value(slot) {
                 NO_LIST => {
                     groups.push(Vec::new());
@@ -222,9 +251,14 @@ impl PolicyTargets {
         }
     }
 
-    fn slot(&self, target: Target, kind: usize) -> (u8, usize) {
-        let k = self.kinds;
-        match target {
+    /// Where the list of `kind` on `target` is kept; `None` when no policy has that kind.
+    fn slot(&self, target: Target, kind: usize) -> Option<(u8, usize)> {
+        let kind = match self.columns.get(kind) {
+            Some(&column) if column != NO_LIST => column as usize,
+            _ => return None,
+        };
+        let k = self.width;
+        Some(match target {
             Target::Gateway(g) => (0, g as usize * k + kind),
             Target::Listener(g, l) => (
                 1,
@@ -232,7 +266,7 @@ impl PolicyTargets {
             ),
             Target::Route(r) => (2, r as usize * k + kind),
             Target::RouteRule(r, i) => (3, (self.rule_offsets[r as usize] + i) as usize * k + kind),
-        }
+        })
     }
 
     fn slots(&self, table: u8) -> &Vec<u32> {
@@ -260,7 +294,8 @@ impl PolicyTargets {
 
     /// The id of the policy list of `kind` on `target` ([`NO_LIST`] when it has none).
     pub fn list_id(&self, target: Target, kind: usize) -> u32 {
-        self.slot_value(self.slot(target, kind))
+        self.slot(target, kind)
+            .map_or(NO_LIST, |slot| self.slot_value(slot))
     }
 
     /// How each policy of [`Self::on`] reached `target`.
