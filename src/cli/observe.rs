@@ -294,9 +294,8 @@ pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
             return Ok(worst(exit, written));
         }
     };
-    let text = topology::render(model, &run.evaluated.topology, &scope, format);
-    Ok(worst(
-        exit,
-        session::write_document(|out| out.write_all(text.as_bytes())),
-    ))
+    let written = session::write_document(|out| {
+        topology::render(model, &run.evaluated.topology, &scope, format, out)
+    });
+    Ok(worst(exit, written))
 }

@@ -13,6 +13,7 @@ use crate::report::topology::{
 use crate::topology::{Target, Topology};
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::io;
 
 /// What one node of the graph is.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -100,13 +101,76 @@ pub enum TopologyFormat {
     Mermaid,
 }
 
-/// Renders the part of the topology `scope` keeps.
-pub fn render(model: &Model, topology: &Topology, scope: &Scope, format: TopologyFormat) -> String {
+/// Writes the part of the topology `scope` keeps to `out`.
+pub fn render(
+    model: &Model,
+    topology: &Topology,
+    scope: &Scope,
+    format: TopologyFormat,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
     let graph = build(model, topology, scope);
+    let mut sink = Sink::new(out);
     match format {
-        TopologyFormat::Tree => tree(&graph),
-        TopologyFormat::Dot => dot(&graph),
-        TopologyFormat::Mermaid => mermaid(&graph),
+        TopologyFormat::Tree => tree(&graph, &mut sink),
+        TopologyFormat::Dot => dot(&graph, &mut sink),
+        TopologyFormat::Mermaid => mermaid(&graph, &mut sink),
+    }
+    sink.finish()
+}
+
+/// Bytes gathered before they go to the output.
+const SPILL_AT: usize = 64 << 10;
+
+/// Text that goes to the output as it is written, [`SPILL_AT`] bytes at a time. The tree of a
+/// cluster dump is tens of MB: gathered whole, it sat on top of the graph it is written from.
+struct Sink<'w> {
+    buffer: String,
+    out: &'w mut dyn io::Write,
+    /// The first write error; nothing more is written after it.
+    error: Option<io::Error>,
+}
+
+impl<'w> Sink<'w> {
+    fn new(out: &'w mut dyn io::Write) -> Self {
+        Sink {
+            buffer: String::with_capacity(SPILL_AT + 1024),
+            out,
+            error: None,
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.buffer.push_str(s);
+        if self.buffer.len() >= SPILL_AT {
+            self.spill();
+        }
+    }
+
+    fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+
+    fn spill(&mut self) {
+        if self.error.is_none()
+            && let Err(error) = self.out.write_all(self.buffer.as_bytes())
+        {
+            self.error = Some(error);
+        }
+        self.buffer.clear();
+    }
+
+    /// Writes what is left; the first error, if any.
+    fn finish(mut self) -> io::Result<()> {
+        self.spill();
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
+impl Write for Sink<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
     }
 }
 
@@ -603,12 +667,11 @@ impl DocumentWalk<'_> {
     }
 }
 
-fn tree(graph: &Graph) -> String {
-    let mut out = String::new();
+fn tree(graph: &Graph, out: &mut Sink<'_>) {
     for &root in &graph.roots {
         out.push_str(&graph.nodes[root].label);
         out.push('\n');
-        tree_children(graph, root, None, "", &mut Vec::new(), &mut out);
+        tree_children(graph, root, None, "", &mut Vec::new(), out);
     }
     if graph.roots.is_empty() {
         out.push_str("No Gateways.\n");
@@ -625,7 +688,6 @@ fn tree(graph: &Graph) -> String {
             let _ = writeln!(out, "  {note}");
         }
     }
-    out
 }
 
 /// Writes the children of `node`. `routes` holds the route nodes being written above, so that a
@@ -636,7 +698,7 @@ fn tree_children(
     rules: Option<&[usize]>,
     prefix: &str,
     routes: &mut Vec<usize>,
-    out: &mut String,
+    out: &mut Sink<'_>,
 ) {
     let mut children: Vec<TreeChild> = graph.tree.get(&node).cloned().unwrap_or_default();
     if let Some(rules) = rules {
@@ -691,10 +753,8 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-fn dot(graph: &Graph) -> String {
-    let mut out = String::from(
-        "digraph dopol {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n",
-    );
+fn dot(graph: &Graph, out: &mut Sink<'_>) {
+    out.push_str("digraph dopol {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n");
     for node in &graph.nodes {
         let style = match node.kind {
             NodeKind::Class => ", style=rounded",
@@ -745,11 +805,10 @@ fn dot(graph: &Graph) -> String {
         }
     }
     out.push_str("}\n");
-    out
 }
 
-fn mermaid(graph: &Graph) -> String {
-    let mut out = String::from("flowchart LR\n");
+fn mermaid(graph: &Graph, out: &mut Sink<'_>) {
+    out.push_str("flowchart LR\n");
     let id = |i: usize| format!("n{i}");
     let label = |s: &str| s.replace('"', "#quot;");
     for (i, node) in graph.nodes.iter().enumerate() {
@@ -781,5 +840,73 @@ fn mermaid(graph: &Graph) -> String {
             );
         }
     }
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that takes `room` bytes, then refuses (a closed pipe).
+    struct Closing {
+        written: Vec<u8>,
+        room: usize,
+        calls: usize,
+    }
+
+    impl io::Write for Closing {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.written.len() + bytes.len() > self.room {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.written.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn lines(count: usize) -> String {
+        (0..count).map(|i| format!("├─ line {i} é\n")).collect()
+    }
+
+    #[test]
+    fn a_sink_writes_what_a_string_gathers_in_pieces() {
+        let text = lines(20_000);
+        assert!(text.len() > 3 * SPILL_AT);
+        let mut out = Closing {
+            written: Vec::new(),
+            room: usize::MAX,
+            calls: 0,
+        };
+        let mut sink = Sink::new(&mut out);
+        for (i, line) in text.lines().enumerate() {
+            if i % 2 == 0 {
+                let _ = writeln!(sink, "{line}");
+            } else {
+                sink.push_str(line);
+                sink.push('\n');
+            }
+        }
+        sink.finish().unwrap();
+        assert_eq!(String::from_utf8(out.written).unwrap(), text);
+        assert!(out.calls > 3, "written in pieces, not at the end");
+    }
+
+    #[test]
+    fn a_sink_stops_at_the_first_error_and_returns_it() {
+        let mut out = Closing {
+            written: Vec::new(),
+            room: SPILL_AT * 2,
+            calls: 0,
+        };
+        let mut sink = Sink::new(&mut out);
+        sink.push_str(&lines(20_000));
+        sink.push_str("more");
+        let error = sink.finish().unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(out.calls, 1, "nothing written after the error");
+    }
 }
