@@ -13,7 +13,63 @@ pub struct Observed<'e, 'm> {
     /// Outcomes per distinct policy list, and which list each path and kind uses.
     pub shared: SharedFolds<PathOutcomes<'m>>,
     /// For each policy: indices into `shared.entries` of the paths whose list contains it.
-    pub entries_of_policy: Vec<Vec<u32>>,
+    pub entries_of_policy: PolicyEntries,
+}
+
+/// For each policy, indices into [`SharedFolds::entries`] (`entries_of_policy[p]` is a
+/// slice): one list for every policy with where each policy's part starts. A list per policy,
+/// grown one push at a time, held up to twice its entries (a Gateway's policy is on every path
+/// under it) plus a header per policy.
+#[derive(Debug, Default)]
+pub struct PolicyEntries {
+    /// Where each policy's part of `entries` starts, and a last one where it ends.
+    starts: Vec<usize>,
+    entries: Vec<u32>,
+}
+
+impl PolicyEntries {
+    /// The entries each of `policies` policies is on, in entry order: `lists(entry)` gives the
+    /// policies of an entry, a policy listed once or on consecutive positions.
+    fn build<'a>(
+        policies: usize,
+        count: usize,
+        lists: impl Fn(usize) -> &'a [u32],
+    ) -> PolicyEntries {
+        // A policy on several elements of one path (families whose every attachment takes
+        // part) is on that path once: `each` skips a repeat of the entry a policy last had.
+        let each = |visit: &mut dyn FnMut(usize, u32)| {
+            let mut last = vec![u32::MAX; policies];
+            for index in 0..count {
+                for &policy in lists(index) {
+                    let seen = &mut last[policy as usize];
+                    if *seen != index as u32 {
+                        *seen = index as u32;
+                        visit(policy as usize, index as u32);
+                    }
+                }
+            }
+        };
+        let mut starts = vec![0usize; policies + 1];
+        each(&mut |policy, _| starts[policy + 1] += 1);
+        for p in 0..policies {
+            starts[p + 1] += starts[p];
+        }
+        let mut next = starts.clone();
+        let mut entries = vec![0u32; starts[policies]];
+        each(&mut |policy, index| {
+            entries[next[policy]] = index;
+            next[policy] += 1;
+        });
+        PolicyEntries { starts, entries }
+    }
+}
+
+impl std::ops::Index<usize> for PolicyEntries {
+    type Output = [u32];
+
+    fn index(&self, policy: usize) -> &[u32] {
+        &self.entries[self.starts[policy]..self.starts[policy + 1]]
+    }
 }
 
 /// One rule's outcome on one path.
@@ -33,17 +89,10 @@ impl<'e, 'm> Observed<'e, 'm> {
     /// Folds every path recording outcomes.
     pub fn new(engine: &'e Engine<'m>) -> (Self, Vec<Diagnostic>) {
         let (shared, diagnostics) = engine.outcomes_all();
-        let mut entries_of_policy = vec![Vec::new(); engine.model.policies.len()];
-        for (index, entry) in shared.entries.iter().enumerate() {
-            for &policy in &shared.results[entry.fold as usize].policies {
-                // A policy on several elements of one path (families whose every attachment
-                // takes part) is on that path once.
-                let entries = &mut entries_of_policy[policy as usize];
-                if entries.last() != Some(&(index as u32)) {
-                    entries.push(index as u32);
-                }
-            }
-        }
+        let entries_of_policy =
+            PolicyEntries::build(engine.model.policies.len(), shared.entries.len(), |index| {
+                &shared.results[shared.entries[index].fold as usize].policies
+            });
         (
             Observed {
                 engine,
@@ -104,5 +153,61 @@ impl<'e, 'm> Observed<'e, 'm> {
         locators.sort_unstable();
         locators.dedup();
         locators
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PolicyEntries;
+
+    /// What the list per policy held: each entry pushed once per policy, in entry order.
+    fn per_policy(policies: usize, lists: &[Vec<u32>]) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); policies];
+        for (index, list) in lists.iter().enumerate() {
+            for &policy in list {
+                let entries: &mut Vec<u32> = &mut out[policy as usize];
+                if entries.last() != Some(&(index as u32)) {
+                    entries.push(index as u32);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn each_policy_lists_its_entries_once_in_order() {
+        let lists: Vec<Vec<u32>> = vec![vec![0, 2], vec![], vec![2, 2, 0], vec![3, 0, 3], vec![2]];
+        let built = PolicyEntries::build(5, lists.len(), |i| &lists[i]);
+        let expected = per_policy(5, &lists);
+        assert_eq!(expected[0], [0, 2, 3]);
+        assert_eq!(expected[2], [0, 2, 4]);
+        for (policy, entries) in expected.iter().enumerate() {
+            assert_eq!(&built[policy], entries.as_slice(), "policy {policy}");
+        }
+        // Policies on no entry (1, 4) have empty parts.
+        assert!(built[1].is_empty() && built[4].is_empty());
+    }
+
+    #[test]
+    fn random_lists_match_a_list_per_policy() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..200 {
+            let policies = 1 + next(12) as usize;
+            let lists: Vec<Vec<u32>> = (0..next(40))
+                .map(|_| (0..next(6)).map(|_| next(policies as u64) as u32).collect())
+                .collect();
+            let built = PolicyEntries::build(policies, lists.len(), |i| &lists[i]);
+            for (policy, entries) in per_policy(policies, &lists).iter().enumerate() {
+                assert_eq!(&built[policy], entries.as_slice());
+            }
+        }
+        let none = PolicyEntries::build(0, 0, |_| &[]);
+        assert_eq!(none.starts, [0]);
     }
 }
