@@ -6,9 +6,10 @@ use super::args::{
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
 use crate::engine::observed::Observed;
-use crate::render::observability;
+use crate::render::json::{PushItem, Streamed};
 use crate::render::table::Layout;
 use crate::render::topology::{self, TopologyFormat};
+use crate::render::{observability, status_json};
 use crate::report::filter::{self, matches_name};
 use crate::report::topology::Scope;
 use crate::report::{LazyList, explain, overridden, reach, status};
@@ -48,12 +49,14 @@ fn outcome_report(
 
 /// Writes `list`: the machine formats as its document, tables through `table`, which is given
 /// the items as they are built (one index at a time) and says whether it showed any.
-/// `json` appends one item of the JSON document (what `render::json::push_item` writes).
+/// `json` appends one item of the JSON document (what `render::json::push_item` writes), the
+/// big indices of `streamed` written by it.
 fn write_outcomes<F, I>(
     list: &LazyList<F>,
     format: ReportFormat,
     out: &mut dyn Write,
-    json: &crate::render::json::PushItem<I::Item>,
+    json: &PushItem<I::Item>,
+    streamed: Option<&Streamed<'_>>,
     table: impl FnOnce(&mut dyn Iterator<Item = I::Item>, Layout, &mut dyn Write) -> io::Result<bool>,
 ) -> io::Result<bool>
 where
@@ -61,7 +64,9 @@ where
     I: IntoIterator<Item: serde::Serialize> + Send,
 {
     match format {
-        ReportFormat::Json => crate::render::json::write_lazy_with(out, list, json).map(|()| true),
+        ReportFormat::Json => {
+            crate::render::json::write_lazy_with(out, list, json, streamed).map(|()| true)
+        }
         ReportFormat::Yaml => crate::render::write_yaml(out, list).map(|()| true),
         ReportFormat::Table | ReportFormat::Wide => {
             table(&mut list.par_iter(), session::table_layout(format), out)
@@ -78,7 +83,7 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
             let list = overridden::stream(observed, filters);
             let json =
                 |buffer: &mut Vec<u8>, item: &_| crate::render::json::push_item(buffer, item);
-            write_outcomes(&list, format, out, &json, |items, layout, out| {
+            write_outcomes(&list, format, out, &json, None, |items, layout, out| {
                 observability::overridden_table(items, layout, out)
             })
         },
@@ -89,10 +94,19 @@ pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
 pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
     outcome_report(args, "No policies.", |observed, filters, format, out| {
         let list = status::stream(observed, filters);
-        let json = crate::render::status_json::push_item;
-        write_outcomes(&list, format, out, &json, |items, layout, out| {
-            observability::status_table(items, layout, out)
-        })
+        let streamed = Streamed {
+            is_big: &|p| status_json::is_big(observed, p),
+            write: &|p, out| status_json::write_streamed(out, observed, filters, p),
+        };
+        let json = status_json::push_item;
+        write_outcomes(
+            &list,
+            format,
+            out,
+            &json,
+            Some(&streamed),
+            |items, layout, out| observability::status_table(items, layout, out),
+        )
     })
 }
 

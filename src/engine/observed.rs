@@ -116,8 +116,18 @@ impl<'e, 'm> Observed<'e, 'm> {
 
     /// What [`Observed::observations`] lists, without collecting it.
     pub fn each_observation(&self, policy: u32) -> impl Iterator<Item = Observation<'_>> {
+        self.observations_on(policy, &self.entries_of_policy[policy as usize])
+    }
+
+    /// What [`Observed::each_observation`] lists on `entries`, a run of the policy's
+    /// `entries_of_policy`: a big policy's outcomes are formatted a run at a time, in parallel.
+    pub fn observations_on<'s>(
+        &'s self,
+        policy: u32,
+        entries: &'s [u32],
+    ) -> impl Iterator<Item = Observation<'s>> {
         let blocks = &self.engine.model.policies[policy as usize].blocks;
-        self.outcomes_of(policy)
+        self.outcomes_on(policy, entries)
             .map(|(path, rule, outcome)| Observation {
                 path,
                 block: rule.block,
@@ -131,17 +141,24 @@ impl<'e, 'm> Observed<'e, 'm> {
     /// What [`Observed::observations`] lists, as the folds record it (path, rule, outcome),
     /// without collecting it.
     pub fn outcomes_of(&self, policy: u32) -> impl Iterator<Item = (u32, RuleRef, &Outcome)> {
-        self.entries_of_policy[policy as usize]
-            .iter()
-            .flat_map(move |&index| {
-                let (entry, fold) = self.entry(index);
-                // Outcomes are sorted by rule, so by policy first.
-                let start = fold.outcomes.partition_point(|(r, _)| r.policy < policy);
-                let end = fold.outcomes.partition_point(|(r, _)| r.policy <= policy);
-                fold.outcomes[start..end]
-                    .iter()
-                    .map(move |(rule, outcome)| (entry.path, *rule, outcome))
-            })
+        self.outcomes_on(policy, &self.entries_of_policy[policy as usize])
+    }
+
+    /// What [`Observed::outcomes_of`] lists on `entries` (a run of the policy's entries).
+    fn outcomes_on<'s>(
+        &'s self,
+        policy: u32,
+        entries: &'s [u32],
+    ) -> impl Iterator<Item = (u32, RuleRef, &'s Outcome)> {
+        entries.iter().flat_map(move |&index| {
+            let (entry, fold) = self.entry(index);
+            // Outcomes are sorted by rule, so by policy first.
+            let start = fold.outcomes.partition_point(|(r, _)| r.policy < policy);
+            let end = fold.outcomes.partition_point(|(r, _)| r.policy <= policy);
+            fold.outcomes[start..end]
+                .iter()
+                .map(move |(rule, outcome)| (entry.path, *rule, outcome))
+        })
     }
 
     /// Locators of policy indices, sorted.

@@ -4,7 +4,8 @@
 //! is most of such a run. A list's items do not depend on each other, so they are rendered on
 //! every core, a batch at a time, and written in order. An item is formatted at the depth it has
 //! in the document ([`Nested`]), so its bytes go out as they are: no second pass re-indents
-//! them. Everything written here is byte for byte what `serde_json::to_writer_pretty` prints for
+//! them. The few items too big to hold whole (megabytes) are written as they are formatted,
+//! their parts rendered in parallel in turn ([`Streamed`]). Everything written here is byte for byte what `serde_json::to_writer_pretty` prints for
 //! the whole document (the tests compare).
 
 use crate::report::LazyList;
@@ -12,14 +13,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use std::io::{self, Write};
+use std::ops::Range;
 
 /// Two spaces per level, as `serde_json`'s pretty printer.
 const INDENT: &[u8] = b"  ";
 
-/// Indices of a list rendered per parallel batch. One index can be tens of MB (the status of a
-/// Gateway's policy lists every path under it), and a batch is held whole before it is written:
-/// on the benchmark, 4 costs 80 MB more than writing on one thread and 16 costs 120 MB, for the
-/// same time.
+/// Indices of a list (or parts of a big item) rendered per parallel batch. A batch is held whole
+/// before it is written: before big items were streamed ([`Streamed`]), 4 cost 80 MB more than
+/// writing on one thread on the benchmark, and 16 cost 120 MB, for the same time.
 const BATCH: usize = 4;
 
 /// `serde_json`'s pretty format for a value that starts `depth` levels deep: its first line
@@ -124,15 +125,89 @@ pub fn push_pretty<T: Serialize + ?Sized>(
     value.serialize(&mut serializer).map_err(io::Error::other)
 }
 
+/// Appends what part `i` of a document writes to a buffer (rendered in parallel with others).
+type Render<'a> = dyn Fn(usize, &mut Vec<u8>) -> io::Result<()> + Sync + 'a;
+
+/// The elements of a JSON array, written in order to the output as they come. Each element is
+/// `,\n` and the element at its depth, and its first write holds at least that comma: the
+/// array's first element loses it.
+pub struct Elements<'a> {
+    out: &'a mut dyn Write,
+    written: bool,
+}
+
+impl<'a> Elements<'a> {
+    /// The elements of an array whose `[` is the last byte written to `out`.
+    pub fn new(out: &'a mut dyn Write) -> Elements<'a> {
+        Elements {
+            out,
+            written: false,
+        }
+    }
+
+    /// Whether any element was written (its closing bracket goes on a line of its own).
+    pub fn written(&self) -> bool {
+        self.written
+    }
+
+    /// Writes what `render(i, buffer)` appends for each `i` below `count`: `BATCH` at a time are
+    /// rendered in parallel, each into a buffer of its own, then written in order.
+    pub fn write_parallel(&mut self, count: usize, render: &Render<'_>) -> io::Result<()> {
+        for start in (0..count).step_by(BATCH) {
+            self.write_batch(start..count.min(start + BATCH), render)?;
+        }
+        Ok(())
+    }
+
+    /// Renders `indices` in parallel, each into a buffer of its own, and writes them in order.
+    fn write_batch(&mut self, indices: Range<usize>, render: &Render<'_>) -> io::Result<()> {
+        let buffers: Vec<Vec<u8>> = indices
+            .into_par_iter()
+            .map(|index| {
+                let mut buffer = Vec::new();
+                render(index, &mut buffer).map(|()| buffer)
+            })
+            .collect::<io::Result<_>>()?;
+        buffers.iter().try_for_each(|buffer| self.write_all(buffer))
+    }
+}
+
+impl Write for Elements<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if bytes.is_empty() {
+            return Ok(0);
+        }
+        let skip = usize::from(!self.written);
+        self.out.write_all(&bytes[skip..])?;
+        self.written = true;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The few items of a lazy list too big to hold rendered whole (the status of a Gateway's
+/// policy is megabytes, and a batch of them would be held at once): each is written straight to
+/// the output, its parts formatted in parallel.
+pub struct Streamed<'a> {
+    /// Whether the items of a list index are big (then written by `write`).
+    pub is_big: &'a dyn Fn(u32) -> bool,
+    /// Writes what the list's `push` would append for the items of an index.
+    pub write: &'a dyn Fn(u32, &mut Elements<'_>) -> io::Result<()>,
+}
+
 /// Writes `{"apiVersion": "dopol/v1", "kind": KIND, "items": [...]}` as pretty JSON and a
-/// newline. `render(i, buffer)` appends the items of index `i` (of `count`), each as `,\n` and
-/// the item at its depth ([`push_item`]); indices are rendered in parallel batches and written
-/// in order.
+/// newline, the items of each index of `order` in turn: `render` appends them to a buffer and
+/// runs of indices are rendered in parallel batches, except the big ones of `streamed`, which
+/// are written one at a time as they are formatted.
 fn write_list(
     out: &mut dyn Write,
     kind: &str,
-    count: usize,
-    render: &(dyn Fn(usize, &mut Vec<u8>) -> io::Result<()> + Sync),
+    order: &[u32],
+    render: &(dyn Fn(u32, &mut Vec<u8>) -> io::Result<()> + Sync),
+    streamed: Option<&Streamed<'_>>,
 ) -> io::Result<()> {
     let mut head = Vec::with_capacity(96);
     head.extend_from_slice(b"{\n  \"apiVersion\": ");
@@ -141,22 +216,21 @@ fn write_list(
     push_pretty(&mut head, kind, 1)?;
     head.extend_from_slice(b",\n  \"items\": [");
     out.write_all(&head)?;
-    let mut written = false;
-    for start in (0..count).step_by(BATCH) {
-        let buffers: Vec<Vec<u8>> = (start..count.min(start + BATCH))
-            .into_par_iter()
-            .map(|index| {
-                let mut buffer = Vec::new();
-                render(index, &mut buffer).map(|()| buffer)
-            })
-            .collect::<io::Result<_>>()?;
-        for buffer in buffers.iter().filter(|b| !b.is_empty()) {
-            // Every item starts with `,\n`; the list's first item has no comma.
-            let skip = usize::from(!written);
-            out.write_all(&buffer[skip..])?;
-            written = true;
+    let is_big = |at: usize| streamed.is_some_and(|s| (s.is_big)(order[at]));
+    let mut items = Elements::new(out);
+    let mut start = 0;
+    while start < order.len() {
+        if let Some(streamed) = streamed.filter(|_| is_big(start)) {
+            (streamed.write)(order[start], &mut items)?;
+            start += 1;
+        } else {
+            let limit = order.len().min(start + BATCH);
+            let end = (start + 1..limit).find(|&at| is_big(at)).unwrap_or(limit);
+            items.write_batch(start..end, &|at, buffer| render(order[at], buffer))?;
+            start = end;
         }
     }
+    let written = items.written();
     out.write_all(if written { b"\n  ]\n}\n" } else { b"]\n}\n" })
 }
 
@@ -172,9 +246,9 @@ pub fn write_items<T: Serialize + Sync>(
     kind: &str,
     items: &[T],
 ) -> io::Result<()> {
-    write_list(out, kind, items.len(), &|index, buffer| {
-        push_item(buffer, &items[index])
-    })
+    let order: Vec<u32> = (0..items.len() as u32).collect();
+    let render = |index: u32, buffer: &mut Vec<u8>| push_item(buffer, &items[index as usize]);
+    write_list(out, kind, &order, &render, None)
 }
 
 /// Writes a [`LazyList`]: what `write_json` writes for it, each index's items built and
@@ -184,27 +258,30 @@ where
     F: Fn(u32) -> I + Sync,
     I: IntoIterator<Item: Serialize>,
 {
-    write_lazy_with(out, list, &|buffer, item| push_item(buffer, item))
+    write_lazy_with(out, list, &|buffer, item| push_item(buffer, item), None)
 }
 
 /// Appends one item of a list document to a buffer (what [`push_item`] writes for it).
 pub type PushItem<T> = dyn Fn(&mut Vec<u8>, &T) -> io::Result<()> + Sync;
 
-/// [`write_lazy`], each item appended by `push` (which writes what [`push_item`] would).
+/// [`write_lazy`], each item appended by `push` (which writes what [`push_item`] would), the
+/// big indices of `streamed` written by it.
 pub fn write_lazy_with<F, I>(
     out: &mut dyn Write,
     list: &LazyList<F>,
     push: &PushItem<I::Item>,
+    streamed: Option<&Streamed<'_>>,
 ) -> io::Result<()>
 where
     F: Fn(u32) -> I + Sync,
     I: IntoIterator,
 {
-    write_list(out, list.kind, list.order.len(), &|index, buffer| {
-        (list.items)(list.order[index])
+    let render = |index: u32, buffer: &mut Vec<u8>| {
+        (list.items)(index)
             .into_iter()
             .try_for_each(|item| push(buffer, &item))
-    })
+    };
+    write_list(out, list.kind, &list.order, &render, streamed)
 }
 
 /// Writes a JSON string literal, as `serde_json` writes it.

@@ -5,45 +5,148 @@
 //! formatted token by token through `serde_json`. The outcomes are written here as bytes; the
 //! few other fields (conditions, ancestors) still go through `serde_json` at their depth. The
 //! bytes are exactly what [`super::json::push_item`] writes for the item (the tests compare).
+//!
+//! Those few big items (megabytes each) are not built nor held whole: [`write_streamed`] writes
+//! one straight to the output, a rule at a time, its outcomes formatted in parallel runs of
+//! paths. The many small ones are built and rendered whole, a batch of them in parallel.
 
-use super::json::{push_joined, push_pretty, push_str};
-use crate::report::status::{PathOutcome, PolicyStatus};
-use std::io;
+use super::json::{Elements, push_joined, push_pretty, push_str};
+use crate::engine::observed::Observed;
+use crate::policy::evaluator::{AncestorStatus, Condition};
+use crate::report::filter::Filters;
+use crate::report::status::{self, PathOutcome, PolicyStatus};
+use std::io::{self, Write};
+
+/// Outcomes (one per rule per path) a policy's status may list from which it is streamed
+/// ([`write_streamed`]) rather than built and rendered whole: about 1 MB of JSON.
+const BIG: usize = 4096;
+
+/// Entries of a streamed policy whose outcomes of one rule are formatted as one part, in
+/// parallel with the next parts: about 250 KB of JSON.
+const RUN: usize = 1024;
 
 /// Appends one item of a `PolicyStatusList`: `,\n`, then the item at depth 2.
 pub fn push_item(out: &mut Vec<u8>, status: &PolicyStatus<'_>) -> io::Result<()> {
+    push_head(
+        out,
+        status.policy,
+        &status.conditions,
+        status.ancestors.as_deref(),
+    )?;
+    for (i, rule) in status.rules.iter().enumerate() {
+        push_rule_head(out, i == 0, rule.key);
+        for (j, outcome) in rule.outcomes.iter().enumerate() {
+            push_outcome(out, j == 0, outcome);
+        }
+        push_rule_tail(out, !rule.outcomes.is_empty());
+    }
+    push_tail(out, !status.rules.is_empty());
+    Ok(())
+}
+
+/// Whether the status of policy `p` may be big enough to be streamed ([`write_streamed`]):
+/// a policy on a Gateway has an outcome for each of its rules on every path under it.
+pub fn is_big(observed: &Observed<'_, '_>, p: u32) -> bool {
+    let rules = observed.engine.model.policies[p as usize].rules().count();
+    observed.entries_of_policy[p as usize].len() * rules >= BIG
+}
+
+/// Writes what [`push_item`] writes for the status of policy `p` (its outcomes on the paths
+/// passing `filters`) as it formats it: the status is never held whole, only a few runs of one
+/// rule's outcomes, formatted in parallel.
+pub fn write_streamed(
+    out: &mut Elements<'_>,
+    observed: &Observed<'_, '_>,
+    filters: &Filters,
+    p: u32,
+) -> io::Result<()> {
+    write_in_runs(out, observed, filters, p, RUN)
+}
+
+/// [`write_streamed`], formatting `run` entries of the policy per part.
+fn write_in_runs(
+    out: &mut Elements<'_>,
+    observed: &Observed<'_, '_>,
+    filters: &Filters,
+    p: u32,
+    run: usize,
+) -> io::Result<()> {
+    let conditions = status::policy_conditions(observed, p);
+    let locator = &observed.engine.model.policies[p as usize].locator;
+    // The item's first write holds its comma (see `Elements`).
+    let mut buffer = Vec::new();
+    push_head(
+        &mut buffer,
+        locator,
+        &conditions.conditions,
+        conditions.ancestors.as_deref(),
+    )?;
+    let keys = status::rule_keys(observed, p);
+    let runs: Vec<&[u32]> = observed.entries_of_policy[p as usize].chunks(run).collect();
+    for (i, &key) in keys.iter().enumerate() {
+        push_rule_head(&mut buffer, i == 0, key);
+        out.write_all(&buffer)?;
+        buffer.clear();
+        let mut outcomes = Elements::new(out);
+        outcomes.write_parallel(runs.len(), &|at, part| {
+            status::shown_observations(observed, filters, p, runs[at])
+                .filter(|o| o.key == key)
+                .for_each(|o| push_outcome(part, false, &status::path_outcome(observed, &o)));
+            Ok(())
+        })?;
+        push_rule_tail(&mut buffer, outcomes.written());
+    }
+    push_tail(&mut buffer, !keys.is_empty());
+    out.write_all(&buffer)
+}
+
+/// The item up to its rules' opening bracket: `,\n`, the policy, its conditions and ancestors.
+fn push_head(
+    out: &mut Vec<u8>,
+    policy: &str,
+    conditions: &[Condition],
+    ancestors: Option<&[AncestorStatus]>,
+) -> io::Result<()> {
     out.extend_from_slice(b",\n    {\n      \"policy\": ");
-    push_str(out, status.policy);
+    push_str(out, policy);
     out.extend_from_slice(b",\n      \"conditions\": ");
-    push_pretty(out, &status.conditions, 3)?;
-    if let Some(ancestors) = &status.ancestors {
+    push_pretty(out, conditions, 3)?;
+    if let Some(ancestors) = ancestors {
         out.extend_from_slice(b",\n      \"ancestors\": ");
         push_pretty(out, ancestors, 3)?;
     }
     out.extend_from_slice(b",\n      \"rules\": [");
-    for (i, rule) in status.rules.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-        out.extend_from_slice(b"        {\n          \"key\": ");
-        push_str(out, rule.key);
-        out.extend_from_slice(b",\n          \"outcomes\": [");
-        for (j, outcome) in rule.outcomes.iter().enumerate() {
-            out.extend_from_slice(if j == 0 { b"\n" } else { b",\n" });
-            push_outcome(out, outcome);
-        }
-        if !rule.outcomes.is_empty() {
-            out.extend_from_slice(b"\n          ");
-        }
-        out.extend_from_slice(b"]\n        }");
-    }
-    if !status.rules.is_empty() {
-        out.extend_from_slice(b"\n      ");
-    }
-    out.extend_from_slice(b"]\n    }");
     Ok(())
 }
 
-/// One outcome, as an element of its rule's `outcomes` (depth 6).
-fn push_outcome(out: &mut Vec<u8>, outcome: &PathOutcome<'_>) {
+/// A rule up to its outcomes' opening bracket (`first`: the item's first rule).
+fn push_rule_head(out: &mut Vec<u8>, first: bool, key: &str) {
+    out.extend_from_slice(if first { b"\n" } else { b",\n" });
+    out.extend_from_slice(b"        {\n          \"key\": ");
+    push_str(out, key);
+    out.extend_from_slice(b",\n          \"outcomes\": [");
+}
+
+/// A rule from its outcomes' closing bracket (`any`: it listed outcomes).
+fn push_rule_tail(out: &mut Vec<u8>, any: bool) {
+    if any {
+        out.extend_from_slice(b"\n          ");
+    }
+    out.extend_from_slice(b"]\n        }");
+}
+
+/// The item from its rules' closing bracket (`any`: it listed rules).
+fn push_tail(out: &mut Vec<u8>, any: bool) {
+    if any {
+        out.extend_from_slice(b"\n      ");
+    }
+    out.extend_from_slice(b"]\n    }");
+}
+
+/// One outcome as an element of its rule's `outcomes` (depth 6), after `\n` if it is the
+/// `first`, else after `,\n`.
+fn push_outcome(out: &mut Vec<u8>, first: bool, outcome: &PathOutcome<'_>) {
+    out.extend_from_slice(if first { b"\n" } else { b",\n" });
     out.extend_from_slice(b"            {\n              \"pathId\": ");
     push_joined(out, &outcome.path_id.parts());
     out.extend_from_slice(b",\n              \"outcome\": ");
@@ -156,5 +259,63 @@ mod tests {
                 String::from_utf8(serde_bytes(&status)).unwrap()
             );
         }
+    }
+
+    /// The status of every policy of `input`, through `filters`: what [`push_item`] writes for
+    /// it built whole, and what [`write_in_runs`] streams for it, runs of 1, 2 and [`RUN`].
+    fn buffered_and_streamed(input: &str, filters: &Filters) -> Vec<(Vec<u8>, Vec<u8>)> {
+        use crate::engine::Engine;
+        use crate::pipeline::{InputOptions, evaluate};
+        let options = InputOptions {
+            files: vec!["-".into()],
+            ..InputOptions::default()
+        };
+        let evaluated = evaluate(
+            &options,
+            &crate::load::files::WorkTree,
+            &mut input.as_bytes(),
+        );
+        let (engine, _) = Engine::new(&evaluated.model, &evaluated.topology);
+        let (observed, _) = Observed::new(&engine);
+        let mut pairs = Vec::new();
+        for p in 0..evaluated.model.policies.len() as u32 {
+            let mut buffered = Vec::new();
+            push_item(&mut buffered, &status::policy_status(&observed, filters, p)).unwrap();
+            for run in [1, 2, RUN] {
+                // A list's first item loses its comma: write one after it.
+                let mut streamed = b"[".to_vec();
+                let mut items = Elements::new(&mut streamed);
+                items.write_all(b",\n    0").unwrap();
+                write_in_runs(&mut items, &observed, filters, p, run).unwrap();
+                pairs.push(([&b"[\n    0"[..], &buffered].concat(), streamed));
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn a_streamed_status_writes_what_the_built_status_writes() {
+        let inputs = [
+            include_str!("../../testdata/status/manifests.yaml"),
+            include_str!("../../testdata/envoy/precedence/manifests.yaml"),
+            include_str!("../../testdata/levels/manifests.yaml"),
+        ];
+        let hiding = Filters {
+            route: Some("shop/plain".into()),
+            ..Filters::default()
+        };
+        let mut outcomes = 0;
+        for input in inputs {
+            for filters in [&Filters::default(), &hiding] {
+                for (buffered, streamed) in buffered_and_streamed(input, filters) {
+                    outcomes += buffered.windows(8).filter(|w| w == b"\"pathId\"").count();
+                    assert_eq!(
+                        String::from_utf8(streamed).unwrap(),
+                        String::from_utf8(buffered).unwrap()
+                    );
+                }
+            }
+        }
+        assert!(outcomes > 20, "{outcomes} outcomes compared");
     }
 }

@@ -6,7 +6,7 @@ use crate::engine::outcomes::Outcome;
 use crate::report::filter::Filters;
 use crate::topology::PathId;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::policy::evaluator::{AncestorStatus, Condition, PolicyConditions};
 
@@ -101,17 +101,13 @@ pub fn policy_status<'a>(
     filters: &Filters,
     p: u32,
 ) -> PolicyStatus<'a> {
-    let model = observed.engine.model;
-    let policy = &model.policies[p as usize];
-    let mut rules: BTreeMap<&str, Vec<PathOutcome<'a>>> = policy
-        .rules()
-        .map(|(_, r)| (r.key.as_str(), Vec::new()))
+    let policy = &observed.engine.model.policies[p as usize];
+    let mut rules: BTreeMap<&str, Vec<PathOutcome<'a>>> = rule_keys(observed, p)
+        .into_iter()
+        .map(|key| (key, Vec::new()))
         .collect();
-    let paths = &observed.engine.topology.paths;
-    for observation in observed
-        .each_observation(p)
-        .filter(|o| filters.shows_path(model, &paths[o.path as usize]))
-    {
+    let entries = &observed.entries_of_policy[p as usize];
+    for observation in shown_observations(observed, filters, p, entries) {
         rules
             .entry(observation.key)
             .or_default()
@@ -129,6 +125,28 @@ pub fn policy_status<'a>(
         index: p,
         policy_kind: policy.kind.kind,
     }
+}
+
+/// The keys of policy `p`'s rules, sorted and each once: its status lists each with its outcomes
+/// (every observation's key is among them).
+pub fn rule_keys<'m>(observed: &Observed<'_, 'm>, p: u32) -> BTreeSet<&'m str> {
+    let policy = &observed.engine.model.policies[p as usize];
+    policy.rules().map(|(_, r)| r.key.as_str()).collect()
+}
+
+/// The outcomes of policy `p`'s rules on `entries` (a run of its `entries_of_policy`) whose
+/// paths pass the filters, in path order (then rule order).
+pub fn shown_observations<'a>(
+    observed: &'a Observed<'_, '_>,
+    filters: &Filters,
+    p: u32,
+    entries: &'a [u32],
+) -> impl Iterator<Item = Observation<'a>> {
+    let model = observed.engine.model;
+    let paths = &observed.engine.topology.paths;
+    observed
+        .observations_on(p, entries)
+        .filter(move |o| filters.shows_path(model, &paths[o.path as usize]))
 }
 
 /// `PolicyStatusList` for the machine formats, each policy's status built as it is written
