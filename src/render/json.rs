@@ -5,8 +5,8 @@
 //! every core, a batch at a time, and written in order. An item is formatted at the depth it has
 //! in the document ([`Nested`]), so its bytes go out as they are: no second pass re-indents
 //! them. The few items too big to hold whole (megabytes) are written as they are formatted,
-//! their parts rendered in parallel in turn ([`Streamed`]). Everything written here is byte for byte what `serde_json::to_writer_pretty` prints for
-//! the whole document (the tests compare).
+//! their parts rendered in parallel in turn ([`Streamed`]). Everything written here is byte for
+//! byte what `serde_json::to_writer_pretty` prints for the whole document (the tests compare).
 
 use crate::report::LazyList;
 use rayon::prelude::*;
