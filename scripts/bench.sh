@@ -37,7 +37,9 @@ measure() {
   walls=$(mktemp) peaks=$(mktemp) one=$(mktemp)
   for _ in $(seq "$RUNS"); do
     /usr/bin/time -f '%e %M' -o "$one" "$@" >/dev/null 2>&1 || true
-    read -r wall peak <"$one"; echo "$wall" >>"$walls"; echo "$peak" >>"$peaks"
+    # A command that exits non-zero (diff with changes, lint with findings) gets a first line
+    # from time saying so; the figures are on the last.
+    read -r wall peak < <(tail -n 1 "$one"); echo "$wall" >>"$walls"; echo "$peak" >>"$peaks"
   done
   echo "$(median <"$walls") $(median <"$peaks")"
   rm -f "$walls" "$peaks" "$one"
