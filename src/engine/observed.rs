@@ -28,8 +28,8 @@ pub struct PolicyEntries {
 }
 
 impl PolicyEntries {
-    /// The entries each of `policies` policies is on, in entry order: `lists(entry)` gives the
-    /// policies of an entry, a policy listed once or on consecutive positions.
+    /// The entries each of `policies` policies is on, in entry order, each once: `lists(entry)`
+    /// gives the policies of the first `count` entries (a policy may be listed more than once).
     fn build<'a>(
         policies: usize,
         count: usize,

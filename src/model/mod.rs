@@ -278,27 +278,27 @@ impl Model {
         let mut validated_kinds = std::collections::BTreeSet::new();
         for (index, parts) in prepared.into_iter().enumerate() {
             let PreparedParts {
-                object: o,
-                decoded: mut object,
+                object,
+                mut decoded,
             } = *parts.0;
-            model.diagnostics.append(&mut object.diagnostics);
-            if object.validated {
+            model.diagnostics.append(&mut decoded.diagnostics);
+            if decoded.validated {
                 model.crd_counts.0 += 1;
                 // A handful of kinds: a scan costs less than a pair of strings per object.
                 let known = validated_kinds
                     .iter()
-                    .any(|(g, k): &(String, String)| *g == *o.group && *k == *o.kind);
+                    .any(|(g, k): &(String, String)| *g == *object.group && *k == *object.kind);
                 if !known {
-                    validated_kinds.insert((o.group.to_string(), o.kind.to_string()));
+                    validated_kinds.insert((object.group.to_string(), object.kind.to_string()));
                 }
             } else {
                 model.crd_counts.1 += 1;
             }
-            objects.push(o);
-            if let Some((name, codes)) = object.ignored {
+            objects.push(object);
+            if let Some((name, codes)) = decoded.ignored {
                 model.ignored_codes.insert(name, codes);
             }
-            match object.value {
+            match decoded.value {
                 Decoded::Class(c) => model.classes.push(c),
                 Decoded::Namespace(n) => model.namespaces.push(n),
                 Decoded::Gateway(mut g) => {

@@ -119,13 +119,10 @@ pub fn render(
     sink.finish()
 }
 
-/// Bytes gathered before they go to the output.
-const SPILL_AT: usize = 64 << 10;
-
-/// Text that goes to the output as it is written, [`SPILL_AT`] bytes at a time. The tree of a
-/// cluster dump is tens of MB: gathered whole, it sat on top of the graph it is written from.
+/// Text written to the output as it is produced (the caller's writer buffers it, as stdout's
+/// does in `cli::session::write_stdout`). The tree of a cluster dump is tens of MB: gathered
+/// whole first, it sat on top of the graph it is written from.
 struct Sink<'w> {
-    buffer: String,
     out: &'w mut dyn io::Write,
     /// The first write error; nothing more is written after it.
     error: Option<io::Error>,
@@ -133,17 +130,14 @@ struct Sink<'w> {
 
 impl<'w> Sink<'w> {
     fn new(out: &'w mut dyn io::Write) -> Self {
-        Sink {
-            buffer: String::with_capacity(SPILL_AT + 1024),
-            out,
-            error: None,
-        }
+        Sink { out, error: None }
     }
 
     fn push_str(&mut self, s: &str) {
-        self.buffer.push_str(s);
-        if self.buffer.len() >= SPILL_AT {
-            self.spill();
+        if self.error.is_none()
+            && let Err(error) = self.out.write_all(s.as_bytes())
+        {
+            self.error = Some(error);
         }
     }
 
@@ -151,18 +145,8 @@ impl<'w> Sink<'w> {
         self.push_str(c.encode_utf8(&mut [0; 4]));
     }
 
-    fn spill(&mut self) {
-        if self.error.is_none()
-            && let Err(error) = self.out.write_all(self.buffer.as_bytes())
-        {
-            self.error = Some(error);
-        }
-        self.buffer.clear();
-    }
-
-    /// Writes what is left; the first error, if any.
-    fn finish(mut self) -> io::Result<()> {
-        self.spill();
+    /// The first write error, if any.
+    fn finish(self) -> io::Result<()> {
         self.error.map_or(Ok(()), Err)
     }
 }
@@ -845,6 +829,9 @@ fn mermaid(graph: &Graph, out: &mut Sink<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A size a test's text is several times over.
+    const SPILL_AT: usize = 64 << 10;
 
     /// A writer that takes `room` bytes, then refuses (a closed pipe).
     struct Closing {

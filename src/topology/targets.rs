@@ -157,17 +157,17 @@ impl PolicyTargets {
             by_name: std::cell::OnceCell::new(),
             labels: std::cell::OnceCell::new(),
         };
-        let (columns, kinds) = columns(model);
+        let (columns, width) = columns(model);
         let (listener_offsets, listeners) =
             offsets(model.gateways.iter().map(|g| g.listeners.len()));
         let (rule_offsets, rules) = offsets(model.routes.iter().map(|r| r.rules.len()));
         let mut targets = PolicyTargets {
             columns,
-            width: kinds,
-            gateway_slots: vec![NO_LIST; model.gateways.len() * kinds],
-            listener_slots: vec![NO_LIST; listeners * kinds],
-            route_slots: vec![NO_LIST; model.routes.len() * kinds],
-            rule_slots: vec![NO_LIST; rules * kinds],
+            width,
+            gateway_slots: vec![NO_LIST; model.gateways.len() * width],
+            listener_slots: vec![NO_LIST; listeners * width],
+            route_slots: vec![NO_LIST; model.routes.len() * width],
+            rule_slots: vec![NO_LIST; rules * width],
             listener_offsets,
             rule_offsets,
             ..PolicyTargets::default()
