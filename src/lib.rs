@@ -15,6 +15,7 @@ pub mod expr;
 pub mod lint;
 pub mod load;
 pub mod model;
+pub mod name;
 pub mod pipeline;
 pub mod platform;
 pub mod policy;

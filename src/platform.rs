@@ -65,11 +65,8 @@ pub fn set_hand_back(hook: fn()) {
 ///
 /// The allocator keeps freed pages for reuse and returns them only after a delay, per thread: a
 /// parse on every core leaves each worker holding pages that the model, built on one thread,
-/// never reuses. On the 49 MB benchmark this gives back about 60 MB once the model is built
-/// (97 MB lay between what was live and what was resident), but later stages fill pages again:
-/// the run's peak goes down by about 15 MB for `effective`, less for the others, at no
-/// measurable cost in time. Returning pages all the time instead (the allocator's purge delay at
-/// 0) cost half the run's time again.
+/// never reuses. The binary shortens that delay for the whole run (its `PURGE_DELAY_MS`); this
+/// hands back what is left at once, at the one point where a stage frees most of what it built.
 pub fn hand_back_freed_memory() {
     let Some(&hook) = HAND_BACK.get() else {
         return;

@@ -241,7 +241,7 @@ pub enum RuleEvent {
     /// A default that lost to more specific policies (`by`: their indices, sorted).
     Superseded {
         /// The lower policies that provided the rules kept instead.
-        by: Vec<u32>,
+        by: Box<[u32]>,
     },
     /// A rule in `E` removed or replaced by a higher override.
     Overridden {
@@ -261,7 +261,7 @@ pub enum RuleEvent {
     /// Its block's constraint did not hold or failed.
     NotApplied {
         /// Why.
-        reason: String,
+        reason: Box<str>,
     },
 }
 

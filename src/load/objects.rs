@@ -9,6 +9,7 @@
 use super::fields::{FieldPath, Fields, name_violation};
 use super::names::NameRule;
 use crate::diag::{Code, Diagnostic};
+use crate::name::Name;
 use crate::source::Span;
 use crate::yaml::{Entry, Node, Value};
 use std::fmt;
@@ -121,14 +122,15 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 /// A Kubernetes object of a kind dopol reads, with validated metadata.
 #[derive(Clone, Debug)]
 pub struct Object {
-    /// API group (`""` for core).
-    pub group: Box<str>,
+    /// API group (`""` for core). Group, version, kind and namespace are shared (see
+    /// [`Name`]): a few values recur in every object.
+    pub group: Name,
     /// API version within the group.
-    pub version: Box<str>,
+    pub version: Name,
     /// Kind.
-    pub kind: Box<str>,
+    pub kind: Name,
     /// Namespace (`None` for cluster-scoped kinds).
-    pub namespace: Option<Box<str>>,
+    pub namespace: Option<Name>,
     /// Whether the namespace came from `-n` / `default` rather than `metadata.namespace` (as
     /// when a guide's YAML is applied with `kubectl -n X`); hints about namespaces depend on it.
     pub namespace_defaulted: bool,
@@ -184,9 +186,9 @@ impl Object {
     /// The object's identity.
     pub fn identity(&self) -> Identity {
         Identity {
-            group: self.group.clone(),
-            kind: self.kind.clone(),
-            namespace: self.namespace.clone().unwrap_or_default(),
+            group: self.group.as_str().into(),
+            kind: self.kind.as_str().into(),
+            namespace: self.namespace.as_deref().unwrap_or_default().into(),
             name: self.name.clone(),
         }
     }
@@ -503,10 +505,10 @@ fn read_metadata(
         return None;
     }
     Some(Object {
-        group: group.into(),
-        version: version.into(),
-        kind: kind.into(),
-        namespace: namespace.map(Into::into),
+        group: Name::new(&group),
+        version: Name::new(&version),
+        kind: Name::new(&kind),
+        namespace: namespace.as_deref().map(Name::new),
         namespace_defaulted,
         rejected,
         name: name?.into(),

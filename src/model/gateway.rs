@@ -9,6 +9,7 @@ use crate::diag::{Code, Diagnostic, Severity};
 use crate::load::fields::{FieldPath, Fields};
 use crate::load::names::NameRule;
 use crate::load::{KindSpec, Object};
+use crate::name::Name;
 use crate::source::Span;
 use crate::yaml::Node;
 
@@ -247,17 +248,17 @@ impl RouteKind {
 #[derive(Clone, Debug)]
 pub struct ParentRef {
     /// Group (default Gateway API).
-    pub group: String,
+    pub group: Name,
     /// Kind (default `Gateway`).
-    pub kind: String,
+    pub kind: Name,
     /// Namespace (default: the route's).
-    pub namespace: String,
+    pub namespace: Name,
     /// Whether `namespace` is written.
     pub namespace_written: bool,
     /// Name.
-    pub name: String,
+    pub name: Name,
     /// `sectionName`: a listener name.
-    pub section_name: Option<String>,
+    pub section_name: Option<Name>,
     /// `port`: a listener port.
     pub port: Option<i64>,
     /// The whole parentRef.
@@ -272,7 +273,7 @@ pub struct ParentRef {
 #[derive(Clone, Debug)]
 pub struct RouteRule {
     /// `name`, or `rule-<i+1>` when unnamed.
-    pub name: String,
+    pub name: Name,
     /// Whether the name was written (`false` for positional names).
     pub named: bool,
     /// Where the rule is written (its name, or its first key).
@@ -285,7 +286,7 @@ pub struct Route {
     /// Kind.
     pub kind: RouteKind,
     /// Namespace.
-    pub namespace: String,
+    pub namespace: Name,
     /// Name.
     pub name: String,
     /// Whether the namespace was not written (it came from `-n` or `default`).
@@ -645,12 +646,12 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
             let ref_namespace = written_namespace.unwrap_or(namespace);
             if let Some(name) = name {
                 parent_refs.push(ParentRef {
-                    group: group.to_string(),
-                    kind: kind.to_string(),
-                    namespace: ref_namespace.to_string(),
+                    group: Name::new(group),
+                    kind: Name::new(kind),
+                    namespace: Name::new(ref_namespace),
                     namespace_written: written_namespace.is_some(),
-                    name: name.to_string(),
-                    section_name: section_name.map(str::to_string),
+                    name: Name::new(name),
+                    section_name: section_name.map(Name::new),
                     port,
                     span: item.span,
                     name_span: item.get("name").map_or(item.span, |n| n.span),
@@ -681,7 +682,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
     }
     Some(Route {
         kind,
-        namespace: namespace.to_string(),
+        namespace: Name::new(namespace),
         namespace_defaulted: object.namespace_defaulted,
         name: object.name.to_string(),
         hostnames,
@@ -706,7 +707,7 @@ fn decode_rules(
         // The HTTPRoute CRD defaults `rules` to one rule matching every path; GRPCRoute has no default.
         return match kind {
             RouteKind::Http => vec![RouteRule {
-                name: "rule-1".into(),
+                name: Name::new("rule-1"),
                 named: false,
                 span: spec
                     .as_map()
@@ -738,12 +739,12 @@ fn decode_rules(
         super::matches::decode(item, kind == RouteKind::Grpc, &path, fields);
         let rule = match explicit {
             Some(name) => RouteRule {
-                name: name.to_string(),
+                name: Name::new(name),
                 named: true,
                 span,
             },
             None => RouteRule {
-                name: format!("rule-{}", i + 1),
+                name: Name::new(&format!("rule-{}", i + 1)),
                 named: false,
                 span,
             },

@@ -341,15 +341,15 @@ impl Model {
                 if parent.group != gateway::GATEWAY_GROUP || parent.kind != "Gateway" {
                     continue;
                 }
-                let key = (parent.namespace.clone(), parent.name.clone());
+                let key = (parent.namespace.to_string(), parent.name.to_string());
                 if existing.contains(&key) {
                     continue;
                 }
                 let entry = missing.entry(key).or_insert_with(|| (Vec::new(), (r, i)));
                 if let Some(section) = &parent.section_name
-                    && !entry.0.contains(section)
+                    && !entry.0.iter().any(|s| s == section)
                 {
-                    entry.0.push(section.clone());
+                    entry.0.push(section.to_string());
                 }
             }
         }

@@ -6,6 +6,7 @@ use super::{LabelOperator, LabelRequirement, PolicyKind, TargetRef, TargetSelect
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::gateway::GATEWAY_GROUP;
+use crate::name::Name;
 use crate::yaml::Node;
 
 /// One `targetRef`/`targetRefs` entry: a Gateway API object of a kind `kind` may target.
@@ -51,10 +52,10 @@ pub fn target_ref(
         );
     }
     Some(TargetRef {
-        group: group?.to_string(),
-        kind: kind?.to_string(),
-        name: name?.to_string(),
-        section_name: section_name.map(str::to_string),
+        group: Name::new(group?),
+        kind: Name::new(kind?),
+        name: Name::new(name?),
+        section_name: section_name.map(Name::new),
         span: node.span,
         name_span: name_node?.span,
         section_span: node.get("sectionName").map(|n| n.span),

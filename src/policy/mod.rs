@@ -19,6 +19,7 @@ use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object, Timestamp};
 use crate::model::Model;
+use crate::name::Name;
 use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -155,7 +156,7 @@ impl Strategy {
 #[derive(Clone, Debug)]
 pub struct Rule {
     /// The rule key (`authentication#jwt`, a limit name, `conditions#`, ...).
-    pub key: String,
+    pub key: Name,
     /// The rule's value, as written.
     pub value: Node,
     /// Where the rule's name is written.
@@ -215,13 +216,13 @@ pub struct UnsetEntry {
 #[derive(Clone, Debug)]
 pub struct TargetRef {
     /// Group.
-    pub group: String,
+    pub group: Name,
     /// Kind.
-    pub kind: String,
+    pub kind: Name,
     /// Name.
-    pub name: String,
+    pub name: Name,
     /// `sectionName`: a listener (Gateway) or a rule (route).
-    pub section_name: Option<String>,
+    pub section_name: Option<Name>,
     /// The whole `targetRef`.
     pub span: Span,
     /// Where `name` is written.
@@ -309,7 +310,7 @@ pub struct Policy {
     /// Its kind.
     pub kind: &'static PolicyKind,
     /// Namespace.
-    pub namespace: String,
+    pub namespace: Name,
     /// Whether the namespace was not written (it came from `-n` or `default`).
     pub namespace_defaulted: bool,
     /// Name.
@@ -363,7 +364,7 @@ impl Policy {
     ) -> Policy {
         Policy {
             kind,
-            namespace: object.namespace_str().to_string(),
+            namespace: Name::new(object.namespace_str()),
             namespace_defaulted: object.namespace_defaulted,
             name: object.name.to_string(),
             creation_timestamp: object.creation_timestamp,

@@ -66,7 +66,7 @@ fn render_body(rules: &[EffectiveRule<'_>]) -> io::Result<Vec<u8>> {
 }
 
 /// Items written per batch (the bodies a batch needs first are rendered in parallel).
-const BATCH_ITEMS: usize = 4096;
+const BATCH_ITEMS: usize = 1024;
 
 /// Writes one item: its opening, its body (`rules`, `sources`) and its closing.
 fn push_item(

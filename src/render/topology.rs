@@ -501,7 +501,7 @@ pub fn document(model: &Model, topology: &Topology, scope: &Scope) -> TopologyDo
                 route_kind: route.kind.as_str(),
                 route: format!("{}/{}", route.namespace, route.name),
                 gateway: format!("{}/{}", parent.namespace, parent.name),
-                section_name: parent.section_name.clone(),
+                section_name: parent.section_name.as_ref().map(String::from),
                 reason: refusal.reason,
                 message: rejection.message.clone(),
             }
@@ -644,7 +644,9 @@ impl DocumentWalk<'_> {
             })
             .collect();
         RuleNode {
-            name: self.model.routes[r as usize].rules[k as usize].name.clone(),
+            name: self.model.routes[r as usize].rules[k as usize]
+                .name
+                .to_string(),
             policies: self.policies(node),
             delegates_to,
         }

@@ -179,8 +179,16 @@ const NAMES_LISTED: usize = 8;
 /// Returns the usage error's message, with the nearest name (or the names there are).
 /// Every command that filters paths calls it, so the message is the same everywhere.
 pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
-    let gateways = named(models, |m| &m.gateways, |g| (&g.namespace, &g.name));
-    let routes = named(models, |m| &m.routes, |r| (&r.namespace, &r.name));
+    let gateways = named(
+        models,
+        |m| &m.gateways,
+        |g| (g.namespace.as_str(), g.name.as_str()),
+    );
+    let routes = named(
+        models,
+        |m| &m.routes,
+        |r| (r.namespace.as_str(), r.name.as_str()),
+    );
     for (flag, pattern, what, objects) in [
         ("--gateway", &filters.gateway, "Gateway", &gateways),
         ("--route", &filters.route, "route", &routes),
@@ -193,7 +201,11 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
         }
     }
     let namespace = filters.namespace.as_ref()?;
-    let policies = named(models, |m| &m.policies, |p| (&p.namespace, &p.name));
+    let policies = named(
+        models,
+        |m| &m.policies,
+        |p| (p.namespace.as_str(), p.name.as_str()),
+    );
     let namespaces: Vec<String> = gateways
         .iter()
         .chain(&routes)
@@ -214,12 +226,11 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
 fn named<'m, T: 'm>(
     models: &[&'m Model],
     list: impl Fn(&'m Model) -> &'m [T],
-    name: impl Fn(&'m T) -> (&'m String, &'m String),
+    name: impl Fn(&'m T) -> (&'m str, &'m str),
 ) -> Vec<(&'m str, &'m str)> {
     models
         .iter()
         .flat_map(|m| list(m).iter().map(&name))
-        .map(|(ns, n)| (ns.as_str(), n.as_str()))
         .collect()
 }
 

@@ -163,7 +163,7 @@ pub fn build<'a>(
             .expect("just pushed")
             .rules
             .push(ReachedRule {
-                rule: route.rules[path.rule as usize].name.clone(),
+                rule: route.rules[path.rule as usize].name.to_string(),
                 path_id: topology.path_id(path_index as usize).to_string(),
                 keys,
             });

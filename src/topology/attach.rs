@@ -426,11 +426,11 @@ impl Context<'_> {
                     None if selector.keys().all(|k| k == "kubernetes.io/metadata.name") => {
                         vec![(
                             "kubernetes.io/metadata.name".to_string(),
-                            route.namespace.clone(),
+                            route.namespace.to_string(),
                         )]
                     }
                     None => {
-                        let key = (gateway_index, listener_index, route.namespace.clone());
+                        let key = (gateway_index, listener_index, route.namespace.to_string());
                         if self.undecidable_reported.insert(key) {
                             diagnostics.push(
                                 Diagnostic::new(

@@ -115,7 +115,7 @@ fn rule_name_at(route: &Route, k: usize) -> String {
     route
         .rules
         .get(k)
-        .map_or_else(|| format!("rule-{}", k + 1), |r| r.name.clone())
+        .map_or_else(|| format!("rule-{}", k + 1), |r| r.name.to_string())
 }
 
 /// The delegating backendRefs of a rule node; `None` when the rule does not delegate.

@@ -417,7 +417,7 @@ fn select(
                 route
                     .rules
                     .iter()
-                    .position(|rule| rule.named && &rule.name == section)
+                    .position(|rule| rule.named && *rule.name == **section)
                     .map(|k| Target::RouteRule(r as u32, k as u32)),
             ),
         }
@@ -452,7 +452,7 @@ fn resolve_ref<'m>(
         // lint message names the target's kind, which says more about what is missing.
         let named = match section {
             Some(s) => format!("{}#{s}", target.name),
-            None => target.name.clone(),
+            None => target.name.to_string(),
         };
         let message = format!("{} target {named} was not found", policy.kind.kind);
         let described = format!("{} target {named} was not found", target.kind);
@@ -542,7 +542,7 @@ fn resolve_ref<'m>(
             match route
                 .rules
                 .iter()
-                .position(|rule| named(&rule) && rule.name == section)
+                .position(|rule| named(&rule) && &*rule.name == section)
             {
                 Some(k) => Ok(Target::RouteRule(r, k as u32)),
                 None => {
@@ -550,7 +550,7 @@ fn resolve_ref<'m>(
                         .rules
                         .iter()
                         .filter(named)
-                        .map(|rule| rule.name.as_str())
+                        .map(|rule| &*rule.name)
                         .collect();
                     not_found(
                         Code::SectionNotFound,

@@ -98,7 +98,7 @@ pub fn check(
                 .filter(|(ms, _)| !kept.contains_key(ms))
                 .map(|(_, written)| written)
                 .collect();
-            if lost.is_empty() || !seen.insert((*by, lower.policy, lower_rule.key.clone())) {
+            if lost.is_empty() || !seen.insert((*by, lower.policy, lower_rule.key.to_string())) {
                 continue;
             }
             diagnostics.push(

@@ -89,7 +89,7 @@ families:
             panic!("a declared cut");
         };
         let spec = yaml("{retry: {n: 1}, headers: [{name: a, v: 1}], mergeType: JSONMerge}");
-        let keys: Vec<String> = cut(&spec).into_iter().map(|r| r.key).collect();
+        let keys: Vec<String> = cut(&spec).into_iter().map(|r| r.key.to_string()).collect();
         assert_eq!(keys, ["header#a", "retry"]);
     }
 }

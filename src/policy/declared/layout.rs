@@ -9,6 +9,7 @@
 //! sees as `spec`), and turns `unset`/`remove` entries into rule keys.
 
 use crate::load::fields::{FieldPath, Fields};
+use crate::name::Name;
 use crate::policy::Rule;
 use crate::policy::decode::json_slot;
 use crate::yaml::{Node, Value};
@@ -187,7 +188,7 @@ impl Layout {
                         continue;
                     }
                     rules.push(Rule {
-                        key: name.to_string(),
+                        key: Name::new(name),
                         value: entry.value.clone(),
                         key_span: entry.key.span,
                     });
@@ -443,7 +444,7 @@ fn cut_rule(
                 return Some(());
             }
             rules.push(Rule {
-                key: key.clone(),
+                key: Name::new(key),
                 value: entry.value.clone(),
                 key_span: entry.key.span,
             });
@@ -451,7 +452,7 @@ fn cut_rule(
         Cut::ByMapKey(template) => {
             for item in fields.map(&entry.value, &value_path)? {
                 rules.push(Rule {
-                    key: template.key(&item.key.text),
+                    key: Name::new(&template.key(&item.key.text)),
                     value: item.value.clone(),
                     key_span: item.key.span,
                 });
@@ -464,7 +465,7 @@ fn cut_rule(
                 let name_node = fields.required(item, field, &item_path)?;
                 let name = fields.non_empty_str(name_node, &item_path.key(field))?;
                 rules.push(Rule {
-                    key: template.key(name),
+                    key: Name::new(&template.key(name)),
                     value: item.clone(),
                     key_span: name_node.span,
                 });

@@ -64,7 +64,7 @@ fn cut(spec: &crate::yaml::Node) -> Vec<Rule> {
         .unwrap_or_default()
         .iter()
         .map(|e| Rule {
-            key: format!("timeouts#{}", e.key.text),
+            key: crate::name::Name::new(&format!("timeouts#{}", e.key.text)),
             value: e.value.clone(),
             key_span: e.key.span,
         })

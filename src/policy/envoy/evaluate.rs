@@ -271,9 +271,11 @@ fn report_outcomes<'m>(
                 Some(e) if e.policy == policy => RuleEvent::Added,
                 Some(e) if e.origins().contains(&policy) => RuleEvent::Merged { by: e.policy },
                 Some(e) => RuleEvent::Superseded {
-                    by: e.origins().to_vec(),
+                    by: e.origins().into(),
                 },
-                None => RuleEvent::Superseded { by: vec![winner] },
+                None => RuleEvent::Superseded {
+                    by: Box::new([winner]),
+                },
             };
             let rule = RuleRef {
                 policy,

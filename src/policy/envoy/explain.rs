@@ -96,7 +96,7 @@ fn winner_step(
         .rules
         .iter()
         .map(|r| MergeChange {
-            key: r.key.clone(),
+            key: r.key.to_string(),
             action: "added",
             source: winner,
             by: Vec::new(),
@@ -111,7 +111,7 @@ fn winner_step(
                 .rules
                 .iter()
                 .map(|r| MergeChange {
-                    key: r.key.clone(),
+                    key: r.key.to_string(),
                     action: "superseded",
                     source: policy,
                     by: vec![winner],

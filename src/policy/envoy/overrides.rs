@@ -147,7 +147,7 @@ fn route_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, r: u32) -> Vec<Strin
     let route = &evaluator.model.routes[r as usize];
     let rules: BTreeSet<String> = (0..route.rules.len() as u32)
         .filter(|&k| holder(evaluator.topology, Target::RouteRule(r, k), kind).is_some())
-        .map(|k| route.rules[k as usize].name.clone())
+        .map(|k| route.rules[k as usize].name.to_string())
         .collect();
     if rules.is_empty() {
         return Vec::new();

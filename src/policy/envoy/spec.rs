@@ -85,7 +85,7 @@ impl RuleCut {
                         && !exclude.iter().any(|x| **x == *e.key.text)
                 })
                 .map(|e| Rule {
-                    key: e.key.text.to_string(),
+                    key: crate::name::Name::new(&e.key.text),
                     value: e.value.clone(),
                     key_span: e.key.span,
                 })

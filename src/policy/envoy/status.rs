@@ -169,7 +169,13 @@ fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> Vec<Key> {
             .parent_refs
             .iter()
             .filter(|p| p.kind == "Gateway" && p.group == GATEWAY_GROUP)
-            .map(|p| (p.namespace.clone(), p.name.clone(), p.section_name.clone()))
+            .map(|p| {
+                (
+                    p.namespace.to_string(),
+                    p.name.to_string(),
+                    p.section_name.as_ref().map(String::from),
+                )
+            })
             .collect(),
     }
 }
@@ -270,7 +276,11 @@ fn missing_section(
         if gw.listeners.iter().any(|l| &l.name == section) {
             return None;
         }
-        let key = (gw.namespace.clone(), gw.name.clone(), Some(section.clone()));
+        let key = (
+            gw.namespace.clone(),
+            gw.name.clone(),
+            Some(section.to_string()),
+        );
         let message = format!(
             "No section name {section} found for Gateway {}/{}",
             gw.namespace, gw.name
@@ -281,7 +291,7 @@ fn missing_section(
         r.namespace == p.namespace && r.name == target.name && r.kind.as_str() == target.kind
     })?;
     let route = &model.routes[r];
-    if route.rules.iter().any(|k| k.named && &k.name == section) {
+    if route.rules.iter().any(|k| k.named && *k.name == **section) {
         return None;
     }
     let message = format!(

@@ -152,7 +152,7 @@ fn replaceable_auth(
             .map(|(key, _)| key.to_string())
             .collect();
         if !keys.is_empty() {
-            found.push((*parent, keys, child_route.namespace.clone()));
+            found.push((*parent, keys, child_route.namespace.to_string()));
         }
     }
     found

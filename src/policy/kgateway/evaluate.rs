@@ -200,10 +200,13 @@ impl<'m> KgatewayEvaluator<'m> {
             for (_, rule) in policy.rules() {
                 let incoming = Contribution::whole(rule.value.clone(), p, &policy.namespace);
                 let strategy = self.settings.same_level(self.table_key(&rule.key));
-                let before = result.values.get(&rule.key).map(|c| c.origins.clone());
+                let before = result
+                    .values
+                    .get(rule.key.as_str())
+                    .map(|c| c.origins.clone());
                 let merged = step(
                     self.table_key(&rule.key),
-                    result.values.get(&rule.key),
+                    result.values.get(rule.key.as_str()),
                     Some(&incoming),
                     strategy,
                 );
@@ -211,7 +214,7 @@ impl<'m> KgatewayEvaluator<'m> {
                     notes.push(StepNote::of(Some(p), &rule.key, strategy, &merged, before));
                 }
                 if let Some(value) = merged.result {
-                    result.values.insert(rule.key.clone(), value);
+                    result.values.insert(rule.key.to_string(), value);
                 }
             }
         }
@@ -455,9 +458,9 @@ fn report_outcomes<'m>(
                 Some(e) if e.policy == policy => RuleEvent::Added,
                 Some(e) if e.origins().contains(&policy) => RuleEvent::Merged { by: e.policy },
                 Some(e) => RuleEvent::Superseded {
-                    by: e.origins().to_vec(),
+                    by: e.origins().into(),
                 },
-                None => RuleEvent::Superseded { by: Vec::new() },
+                None => RuleEvent::Superseded { by: Box::default() },
             };
             observer.rule(rule_ref, event);
         }

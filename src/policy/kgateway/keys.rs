@@ -5,6 +5,7 @@
 //! compression and decompression merge independently). Target fields are not rules.
 
 use super::contribution::is_set;
+use crate::name::Name;
 use crate::policy::Rule;
 use crate::yaml::Node;
 
@@ -21,7 +22,10 @@ const SPLIT_FIELDS: [&str; 2] = ["rateLimit", "compression"];
 /// these two likewise becomes `<field>.<sub-field>`, so that nothing is silently dropped; a
 /// non-mapping value stays one rule). Null values are not rules.
 pub fn rule_keys(spec: &Node) -> Vec<(String, Node)> {
-    rules(spec).into_iter().map(|r| (r.key, r.value)).collect()
+    rules(spec)
+        .into_iter()
+        .map(|r| (r.key.to_string(), r.value))
+        .collect()
 }
 
 /// [`rule_keys`] as the policy's [`Rule`]s, each with the span of the key that names it.
@@ -39,13 +43,13 @@ pub fn rules(spec: &Node) -> Vec<Rule> {
                     .iter()
                     .filter(|sub| is_set(Some(&sub.value)))
                     .map(|sub| Rule {
-                        key: format!("{key}.{}", sub.key.text),
+                        key: Name::new(&format!("{key}.{}", sub.key.text)),
                         value: sub.value.clone(),
                         key_span: sub.key.span,
                     }),
             ),
             _ => rules.push(Rule {
-                key: key.to_owned(),
+                key: Name::new(key),
                 value: value.clone(),
                 key_span: entry.key.span,
             }),

@@ -203,5 +203,6 @@ fn root_section(evaluator: &KgatewayEvaluator<'_>, path: &crate::topology::Path)
         .filter(|r| {
             r.kind == "Gateway" && r.name == gateway.name && r.namespace == gateway.namespace
         })
-        .find_map(|r| r.section_name.clone().filter(|s| s == listener))
+        .find_map(|r| r.section_name.as_ref().filter(|s| *s == listener))
+        .map(String::from)
 }

@@ -9,6 +9,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
+use crate::name::Name;
 use crate::policy::decode::TargetFields;
 use crate::policy::{
     Block, BlockKind, Constraint, Policy, PolicyKind, Rule, Strategy, UnsetEntry, decode,
@@ -416,7 +417,7 @@ fn must_be(allowed: &[Strategy]) -> String {
 /// A rule named by a map entry's key.
 pub fn named_rule(key: String, entry: &Entry) -> Rule {
     Rule {
-        key,
+        key: Name::new(&key),
         value: entry.value.clone(),
         key_span: entry.key.span,
     }

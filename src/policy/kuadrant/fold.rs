@@ -74,7 +74,7 @@ pub fn fold<'m>(
                         observer.rule(
                             rule_ref(i),
                             RuleEvent::NotApplied {
-                                reason: reason.clone(),
+                                reason: reason.as_str().into(),
                             },
                         );
                     }
@@ -106,7 +106,7 @@ pub fn fold<'m>(
                             observer.rule(rule_ref(i), RuleEvent::Added);
                         }
                     } else if !active.is_empty() {
-                        let by = sources(&effective);
+                        let by: Box<[u32]> = sources(&effective).into();
                         for &i in &active {
                             observer.rule(rule_ref(i), RuleEvent::Superseded { by: by.clone() });
                         }
@@ -132,7 +132,7 @@ pub fn fold<'m>(
                                 observer.rule(
                                     rule_ref(i),
                                     RuleEvent::Superseded {
-                                        by: vec![existing.policy],
+                                        by: Box::new([existing.policy]),
                                     },
                                 );
                             }

@@ -150,7 +150,7 @@ impl RuleShape for Shape {
             if !when.as_seq().unwrap_or_default().is_empty() {
                 let key_span = block.entry("when").map_or(when.span, |e| e.key.span);
                 rules.push(Rule {
-                    key: self.when_key().to_string(),
+                    key: crate::name::Name::new(self.when_key()),
                     value: when.clone(),
                     key_span,
                 });
