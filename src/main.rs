@@ -23,8 +23,6 @@ unsafe extern "C" {
     fn mi_collect(force: bool);
     /// Sets one of mimalloc's options (`mi_option_t`, in `mimalloc.h`).
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-    /// Reads one of mimalloc's options.
-    fn mi_option_get(option: std::ffi::c_int) -> std::ffi::c_long;
 }
 
 /// `mi_option_purge_delay` in `mimalloc.h` (the 16th option, in v2 and v3 alike; the test below
@@ -58,10 +56,15 @@ fn main() {
 
 #[cfg(test)]
 mod tests {
+    unsafe extern "C" {
+        /// Reads one of mimalloc's options.
+        fn mi_option_get(option: std::ffi::c_int) -> std::ffi::c_long;
+    }
+
     #[test]
     fn the_purge_delay_option_is_the_one_mimalloc_documents() {
         // SAFETY: reads an integer option.
-        let delay = unsafe { super::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
+        let delay = unsafe { mi_option_get(super::MI_OPTION_PURGE_DELAY) };
         let expected = std::env::var("MIMALLOC_PURGE_DELAY")
             .ok()
             .and_then(|v| v.parse().ok())

@@ -250,3 +250,25 @@ impl std::fmt::Debug for Mapped {
         write!(f, "Mapped({} bytes)", self.len)
     }
 }
+
+/// The items of `parts` in order, as one list: per-task results joined without holding them
+/// twice. `concat` copies every part before any is freed, so the run held the whole result two
+/// times over; here each part is freed as soon as it is copied, and the result's pages are
+/// touched only as it fills, so the join holds the result and at most one part more.
+pub fn join_parts<T>(parts: Vec<Vec<T>>) -> Vec<T> {
+    let mut joined = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        joined.extend(part);
+    }
+    joined
+}
+
+#[cfg(test)]
+mod join_tests {
+    #[test]
+    fn parts_join_in_order() {
+        let parts = vec![vec![1, 2], Vec::new(), vec![3], vec![4, 5, 6]];
+        assert_eq!(super::join_parts(parts), [1, 2, 3, 4, 5, 6]);
+        assert!(super::join_parts(Vec::<Vec<u8>>::new()).is_empty());
+    }
+}

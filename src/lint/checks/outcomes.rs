@@ -49,7 +49,7 @@ pub fn check(
         .filter(|&index| owns(&model.policies[index as usize]))
         .map(|index| policy_findings(observed, index))
         .collect();
-    per_policy.concat()
+    crate::platform::join_parts(per_policy)
 }
 
 /// The findings of policy `index`.
