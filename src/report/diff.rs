@@ -23,6 +23,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use serde::ser::SerializeStruct;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// A rule as it is on one side.
 #[derive(Clone, Debug)]
@@ -76,8 +77,10 @@ pub struct RuleChange<'a> {
     pub value_changed: bool,
     /// For `changed`: whether the source differs.
     pub source_changed: bool,
-    /// For a changed value: a line diff of its YAML rendering (`-`, `+`, ` ` prefixes).
-    pub value_diff: Option<String>,
+    /// For a changed value: a line diff of its YAML rendering (`-`, `+`, ` ` prefixes), shared
+    /// by every change of the same pair of values (an edited limit changes it on every path
+    /// the policy reaches).
+    pub value_diff: Option<Arc<str>>,
 }
 
 /// A path that appeared or disappeared.
@@ -472,7 +475,7 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     let per_chunk: Vec<Vec<RuleChange<'a>>> = pairs
         .par_chunks(PAIRS_PER_TASK)
         .map(|pairs| {
-            let mut diffs: FxHashMap<(*const Node, *const Node), String> = FxHashMap::default();
+            let mut diffs: FxHashMap<(*const Node, *const Node), Arc<str>> = FxHashMap::default();
             let mut changes = Vec::new();
             for &(o, n) in pairs {
                 let (o, n) = (o.map(|o| o as usize), n.map(|n| n as usize));
@@ -510,6 +513,7 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
                     }
                 }
             }
+            changes.shrink_to_fit();
             changes
         })
         .collect();
@@ -524,7 +528,7 @@ const PAIRS_PER_TASK: usize = 2048;
 fn key_change<'a>(
     b: Option<RuleVersion<'a>>,
     a: Option<RuleVersion<'a>>,
-    diffs: &mut FxHashMap<(*const Node, *const Node), String>,
+    diffs: &mut FxHashMap<(*const Node, *const Node), Arc<str>>,
 ) -> Option<RuleChange<'a>> {
     let (change, value_changed, source_changed) = match (&b, &a) {
         (None, Some(_)) => (ChangeKind::Added, false, false),
@@ -543,7 +547,7 @@ fn key_change<'a>(
         (Some(b), Some(a)) if value_changed => Some(
             diffs
                 .entry((b.value as *const Node, a.value as *const Node))
-                .or_insert_with(|| value_diff(b.value, a.value))
+                .or_insert_with(|| value_diff(b.value, a.value).into())
                 .clone(),
         ),
         _ => None,
@@ -594,7 +598,7 @@ impl Serialize for RuleChange<'_> {
             s.serialize_field("sourceChanged", &self.source_changed)?;
         }
         if let Some(diff) = &self.value_diff {
-            s.serialize_field("valueDiff", diff)?;
+            s.serialize_field("valueDiff", &**diff)?;
         }
         s.end()
     }
