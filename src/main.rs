@@ -45,8 +45,11 @@ fn hand_back() {
 }
 
 fn main() {
-    // SAFETY: sets an integer option; mimalloc reads it at its next purge.
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+    // A delay the user set for mimalloc (`MIMALLOC_PURGE_DELAY`) is theirs to keep.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets an integer option; mimalloc reads it at its next purge.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+    }
     #[cfg(not(target_os = "linux"))]
     dopol::platform::tune_memory();
     dopol::platform::set_hand_back(hand_back);
