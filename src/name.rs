@@ -35,12 +35,6 @@ impl Deref for Name {
     }
 }
 
-impl AsRef<str> for Name {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
 impl Borrow<str> for Name {
     fn borrow(&self) -> &str {
         &self.0
@@ -80,12 +74,6 @@ impl PartialEq<String> for Name {
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
         **self == *other.0
-    }
-}
-
-impl PartialEq<Name> for str {
-    fn eq(&self, other: &Name) -> bool {
-        *self == *other.0
     }
 }
 

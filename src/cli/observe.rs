@@ -179,7 +179,7 @@ fn unknown_rule(model: &crate::model::Model, route: &str, rule: &str) -> Option<
         .routes
         .iter()
         .filter(|r| matches_name(route, &r.namespace, &r.name))
-        .flat_map(|r| r.rules.iter().map(|rule| &*rule.name))
+        .flat_map(|r| r.rules.iter().map(|rule| rule.name.as_str()))
         .collect();
     if names.contains(&rule) {
         return None;
@@ -219,7 +219,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
                         && args
                             .rule
                             .as_ref()
-                            .is_none_or(|rule| **rule == *r.rules[p.rule as usize].name)
+                            .is_none_or(|rule| *rule == r.rules[p.rule as usize].name)
                         && args
                             .listener
                             .as_ref()

@@ -220,6 +220,11 @@ impl Object {
         self.namespace.as_deref().unwrap_or("")
     }
 
+    /// [`Object::namespace_str`] as a [`Name`], sharing the object's own.
+    pub fn namespace_name(&self) -> Name {
+        self.namespace.clone().unwrap_or_else(|| Name::new(""))
+    }
+
     /// Keeps only the parts of `metadata` read after decoding ([`KEPT_METADATA`]; the root
     /// keeps its span). Once an object is decoded, most of its tree is read by nobody; dropping
     /// it right away is what keeps memory near the input's size (and a cluster dump's
@@ -408,7 +413,7 @@ pub fn extract(
         stats.skipped_other_kinds += 1;
         return;
     };
-    let (group, version, kind) = (group.to_owned(), version.to_owned(), kind.to_owned());
+    let (group, version, kind) = (Name::new(group), Name::new(version), Name::new(kind));
     if let Some(object) = read_metadata(root, spec, group, version, kind, options, diagnostics) {
         stats.objects += 1;
         out.push(object);
@@ -418,9 +423,9 @@ pub fn extract(
 fn read_metadata(
     root: Node,
     spec: &KindSpec,
-    group: String,
-    version: String,
-    kind: String,
+    group: Name,
+    version: Name,
+    kind: Name,
     options: &ObjectOptions<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Object> {
@@ -498,17 +503,17 @@ fn read_metadata(
     let namespace = if spec.cluster_scoped {
         None
     } else {
-        Some(namespace.unwrap_or(options.default_namespace).to_owned())
+        Some(Name::new(namespace.unwrap_or(options.default_namespace)))
     };
     diagnostics.extend(fields.into_diagnostics());
     if failed {
         return None;
     }
     Some(Object {
-        group: Name::new(&group),
-        version: Name::new(&version),
-        kind: Name::new(&kind),
-        namespace: namespace.as_deref().map(Name::new),
+        group,
+        version,
+        kind,
+        namespace,
         namespace_defaulted,
         rejected,
         name: name?.into(),

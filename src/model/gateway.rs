@@ -615,7 +615,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
     let empty = Node::synthetic(crate::yaml::Value::Null);
     let spec = object.root.get("spec").unwrap_or(&empty);
     fields.map(spec, &spec_path)?;
-    let namespace = object.namespace_str();
+    let namespace = object.namespace_name();
 
     let mut parent_refs = Vec::new();
     if let Some(refs) = spec.get("parentRefs").filter(|n| !n.is_null()) {
@@ -643,12 +643,11 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
                 .unwrap_or(GATEWAY_GROUP);
             let kind = fields.opt_str(item, "kind", &path).unwrap_or("Gateway");
             let written_namespace = fields.opt_name(item, "namespace", &path, NameRule::Namespace);
-            let ref_namespace = written_namespace.unwrap_or(namespace);
             if let Some(name) = name {
                 parent_refs.push(ParentRef {
                     group: Name::new(group),
                     kind: Name::new(kind),
-                    namespace: Name::new(ref_namespace),
+                    namespace: written_namespace.map_or_else(|| namespace.clone(), Name::new),
                     namespace_written: written_namespace.is_some(),
                     name: Name::new(name),
                     section_name: section_name.map(Name::new),
@@ -682,7 +681,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
     }
     Some(Route {
         kind,
-        namespace: Name::new(namespace),
+        namespace,
         namespace_defaulted: object.namespace_defaulted,
         name: object.name.to_string(),
         hostnames,

@@ -18,6 +18,7 @@ use crate::crd::{self, Catalog};
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
+use crate::name::Name;
 use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
@@ -329,22 +330,22 @@ impl Model {
     /// one listener per `sectionName` routes use (or a single `default` listener), accepting
     /// every route that names it.
     fn assume_missing_gateways(&mut self) {
-        let existing: std::collections::HashSet<(String, String)> = self
+        let existing: std::collections::HashSet<(&str, &str)> = self
             .gateways
             .iter()
-            .map(|g| (g.namespace.clone(), g.name.clone()))
+            .map(|g| (g.namespace.as_str(), g.name.as_str()))
             .collect();
         // Per missing Gateway: the sections routes use, and the first (route, parentRef).
-        let mut missing: BTreeMap<(String, String), (Vec<String>, RefSite)> = BTreeMap::new();
+        let mut missing: BTreeMap<(Name, Name), (Vec<String>, RefSite)> = BTreeMap::new();
         for (r, route) in self.routes.iter().enumerate() {
             for (i, parent) in route.parent_refs.iter().enumerate() {
                 if parent.group != gateway::GATEWAY_GROUP || parent.kind != "Gateway" {
                     continue;
                 }
-                let key = (parent.namespace.to_string(), parent.name.to_string());
-                if existing.contains(&key) {
+                if existing.contains(&(parent.namespace.as_str(), parent.name.as_str())) {
                     continue;
                 }
+                let key = (parent.namespace.clone(), parent.name.clone());
                 let entry = missing.entry(key).or_insert_with(|| (Vec::new(), (r, i)));
                 if let Some(section) = &parent.section_name
                     && !entry.0.iter().any(|s| s == section)
@@ -384,8 +385,8 @@ impl Model {
                 })
                 .collect();
             self.gateways.push(Gateway {
-                namespace,
-                name,
+                namespace: namespace.to_string(),
+                name: name.to_string(),
                 class_name: "unknown".into(),
                 listeners,
                 name_span: span,

@@ -364,7 +364,7 @@ impl Policy {
     ) -> Policy {
         Policy {
             kind,
-            namespace: Name::new(object.namespace_str()),
+            namespace: object.namespace_name(),
             namespace_defaulted: object.namespace_defaulted,
             name: object.name.to_string(),
             creation_timestamp: object.creation_timestamp,

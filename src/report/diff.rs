@@ -425,11 +425,14 @@ fn pair_paths(
     old_ids: &crate::topology::PathIds,
     new_ids: &crate::topology::PathIds,
 ) -> (Vec<Pair>, Vec<u32>) {
-    let old_index: FxHashMap<&str, u32> = old_ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id, i as u32))
-        .collect();
+    // An id written twice on the old side is indexed once, at its last path, and both its
+    // paths go with that entry: `indexed[o]` is where old path `o`'s id is indexed.
+    let mut old_index: FxHashMap<&str, u32> = FxHashMap::default();
+    old_index.reserve(old_ids.len());
+    let mut indexed = vec![0u32; old_ids.len()];
+    for o in (0..old_ids.len()).rev() {
+        indexed[o] = *old_index.entry(&old_ids[o]).or_insert(o as u32);
+    }
     let mut found = vec![false; old_ids.len()];
     let mut pairs: Vec<Pair> = (0..new_ids.len())
         .map(|n| {
@@ -440,9 +443,8 @@ fn pair_paths(
             (o, Some(n as u32))
         })
         .collect();
-    // An id written twice on the old side is indexed once: both its paths go with that entry.
     let old_only: Vec<u32> = (0..old_ids.len() as u32)
-        .filter(|&o| !found[old_index[&old_ids[o as usize]] as usize])
+        .filter(|&o| !found[indexed[o as usize] as usize])
         .collect();
     pairs.extend(old_only.iter().map(|&o| (Some(o), None)));
     (pairs, old_only)
@@ -613,5 +615,31 @@ impl Serialize for DiffReport<'_> {
         s.serialize_field("paths", &self.paths)?;
         s.serialize_field("status", &self.status)?;
         s.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pair_paths;
+    use crate::topology::PathIds;
+
+    fn ids(list: &[&'static str]) -> PathIds {
+        PathIds::build(list.len(), |i| [list[i], "", "", ""])
+    }
+
+    #[test]
+    fn paths_pair_by_id_new_side_first_then_the_old_only() {
+        // `a` is written twice on the old side: both its paths go with the new `a`.
+        let (pairs, old_only) = pair_paths(&ids(&["a", "b", "a", "c"]), &ids(&["c", "a", "d"]));
+        assert_eq!(
+            pairs,
+            [
+                (Some(3), Some(0)),
+                (Some(2), Some(1)),
+                (None, Some(2)),
+                (Some(1), None)
+            ]
+        );
+        assert_eq!(old_only, [1]);
     }
 }

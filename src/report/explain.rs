@@ -414,9 +414,7 @@ fn ordered_policies(
 fn policy_object(model: &Model, policy: u32) -> Option<&crate::load::objects::Object> {
     let name = &model.policies[policy as usize];
     model.objects.iter().find(|o| {
-        o.kind.as_ref() == name.kind.kind
-            && o.namespace_str() == name.namespace
-            && *o.name == *name.name
+        o.kind == name.kind.kind && o.namespace_str() == name.namespace && *o.name == *name.name
     })
 }
 

@@ -408,7 +408,7 @@ fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>]) -> IdPieces {
         .map(|c| chain_prefix(model, chains, c).into())
         .collect();
     let routes = model.routes.iter().map(|route| {
-        let rules = route.rules.iter().map(|rule| &*rule.name);
+        let rules = route.rules.iter().map(|rule| rule.name.as_str());
         (route_prefix(route), rules)
     });
     IdPieces::new(listeners, chains, routes)

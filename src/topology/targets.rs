@@ -417,7 +417,7 @@ fn select(
                 route
                     .rules
                     .iter()
-                    .position(|rule| rule.named && *rule.name == **section)
+                    .position(|rule| rule.named && &rule.name == section)
                     .map(|k| Target::RouteRule(r as u32, k as u32)),
             ),
         }
@@ -542,7 +542,7 @@ fn resolve_ref<'m>(
             match route
                 .rules
                 .iter()
-                .position(|rule| named(&rule) && &*rule.name == section)
+                .position(|rule| named(&rule) && rule.name == section)
             {
                 Some(k) => Ok(Target::RouteRule(r, k as u32)),
                 None => {
@@ -550,7 +550,7 @@ fn resolve_ref<'m>(
                         .rules
                         .iter()
                         .filter(named)
-                        .map(|rule| &*rule.name)
+                        .map(|rule| rule.name.as_str())
                         .collect();
                     not_found(
                         Code::SectionNotFound,

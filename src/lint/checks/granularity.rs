@@ -6,6 +6,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::engine::fold::{RuleEvent, RuleRef};
 use crate::engine::observed::Observed;
 use crate::lint::doc::CheckDoc;
+use crate::name::Name;
 use crate::policy::{BlockKind, Policy, Strategy};
 use crate::yaml::Node;
 use rustc_hash::FxHashSet;
@@ -65,7 +66,7 @@ pub fn check(
     owns: &(dyn Fn(&Policy) -> bool + Sync),
 ) -> Vec<Diagnostic> {
     let model = observed.engine.model;
-    let mut seen: BTreeSet<(u32, u32, String)> = BTreeSet::new();
+    let mut seen: BTreeSet<(u32, u32, Name)> = BTreeSet::new();
     // A rule overridden by the same policy on many paths has the same finding on each (or
     // none): it is worked out once.
     let mut checked: FxHashSet<(u32, RuleRef)> = FxHashSet::default();
@@ -98,7 +99,7 @@ pub fn check(
                 .filter(|(ms, _)| !kept.contains_key(ms))
                 .map(|(_, written)| written)
                 .collect();
-            if lost.is_empty() || !seen.insert((*by, lower.policy, lower_rule.key.to_string())) {
+            if lost.is_empty() || !seen.insert((*by, lower.policy, lower_rule.key.clone())) {
                 continue;
             }
             diagnostics.push(

@@ -291,7 +291,7 @@ fn missing_section(
         r.namespace == p.namespace && r.name == target.name && r.kind.as_str() == target.kind
     })?;
     let route = &model.routes[r];
-    if route.rules.iter().any(|k| k.named && *k.name == **section) {
+    if route.rules.iter().any(|k| k.named && &k.name == section) {
         return None;
     }
     let message = format!(
