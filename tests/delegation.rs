@@ -62,9 +62,8 @@ fn item_paths(items: &[Value]) -> Vec<String> {
 #[test]
 fn every_path_with_its_chain_in_root_rule_order() {
     let evaluated = evaluated();
-    let ids: Vec<&str> = evaluated
-        .topology
-        .written_path_ids()
+    let written = evaluated.topology.written_path_ids();
+    let ids: Vec<&str> = written
         .iter()
         .map(|id| id.strip_prefix(PREFIX).expect("one listener"))
         .collect();

@@ -112,23 +112,13 @@ fn evaluate_both(
             if !(reads_stdin(old_files) && reads_stdin(new_files)) =>
         {
             rayon::join(
-                || with_ids(evaluate_files(old_files, old_options)),
-                || with_ids(evaluate_files(new_files, new_options)),
+                || evaluate_files(old_files, old_options),
+                || evaluate_files(new_files, new_options),
             )
         }
         // A git side reads its objects through one repository handle: sides in turn.
-        _ => (
-            with_ids(evaluate(old, old_options)),
-            with_ids(evaluate(new, new_options)),
-        ),
+        _ => (evaluate(old, old_options), evaluate(new, new_options)),
     }
-}
-
-/// A side with its path ids written out (the diff matches the two sides' paths by id): done in
-/// the side's own task, it overlaps the other side's parsing.
-fn with_ids(side: Evaluated) -> Evaluated {
-    side.topology.written_path_ids();
-    side
 }
 
 /// How a side is named in messages: its argument, or the `-f` inputs.

@@ -5,8 +5,9 @@
 
 use crate::policy::locator_name as short;
 use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
-use crate::report::diff_scope::{Scope, ScopePart, parts};
+use crate::report::diff_scope::{Part, Scope, ScopePart, parts};
 use crate::report::status::Condition;
+use crate::topology::PathId;
 use crate::words::counted;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
@@ -199,9 +200,10 @@ pub fn by_path(report: &DiffReport<'_>, palette: Palette) -> String {
         return String::new();
     }
     // (gateway, route, rule, kind) → listener → rendered changes
-    let mut grouped: BTreeMap<(&str, &str, &str, &str), BTreeMap<&str, String>> = BTreeMap::new();
+    let mut grouped: BTreeMap<(Part<'_>, Part<'_>, Part<'_>, &str), BTreeMap<Part<'_>, String>> =
+        BTreeMap::new();
     for change in &report.changes {
-        let (gateway, listener, route, rule) = parts(change.path_id);
+        let [gateway, listener, route, rule] = parts(change.path_id);
         grouped
             .entry((gateway, route, rule, change.policy_kind))
             .or_default()
@@ -212,15 +214,16 @@ pub fn by_path(report: &DiffReport<'_>, palette: Palette) -> String {
     let mut out = String::new();
     let (mut last_gateway, mut last_route, mut last_rule) = ("", "", "");
     for ((gateway, route, rule, kind), listeners) in &grouped {
-        if *gateway != last_gateway {
+        let (gateway, route, rule) = (&**gateway, &**route, &**rule);
+        if gateway != last_gateway {
             let _ = writeln!(out, "Gateway {gateway}");
             (last_gateway, last_route, last_rule) = (gateway, "", "");
         }
-        if *route != last_route {
+        if route != last_route {
             let _ = writeln!(out, "  route {route}");
             (last_route, last_rule) = (route, "");
         }
-        if *rule != last_rule {
+        if rule != last_rule {
             let _ = writeln!(out, "    rule {rule}");
             last_rule = rule;
         }
@@ -273,8 +276,8 @@ fn status_section(out: &mut String, report: &DiffReport<'_>) {
 
 /// Rule changes counted per path, `[added, removed, changed]`, in the report's path order;
 /// paths that appeared or disappeared without a rule change come last with zeros.
-fn per_path<'r>(report: &'r DiffReport<'_>) -> Vec<(&'r str, [usize; 3])> {
-    let mut per_path: Vec<(&str, [usize; 3])> = Vec::new();
+fn per_path<'r>(report: &DiffReport<'r>) -> Vec<(PathId<'r>, [usize; 3])> {
+    let mut per_path: Vec<(PathId<'r>, [usize; 3])> = Vec::new();
     for change in &report.changes {
         if per_path.last().is_none_or(|(p, _)| *p != change.path_id) {
             per_path.push((change.path_id, [0; 3]));
@@ -286,10 +289,10 @@ fn per_path<'r>(report: &'r DiffReport<'_>) -> Vec<(&'r str, [usize; 3])> {
             ChangeKind::Changed => 2,
         }] += 1;
     }
-    let listed: HashSet<&str> = per_path.iter().map(|(p, _)| *p).collect();
+    let listed: HashSet<PathId<'r>> = per_path.iter().map(|(p, _)| *p).collect();
     for path in &report.paths {
-        if !listed.contains(path.path_id.as_str()) {
-            per_path.push((&path.path_id, [0; 3]));
+        if !listed.contains(&path.path_id) {
+            per_path.push((path.path_id, [0; 3]));
         }
     }
     per_path
@@ -312,14 +315,11 @@ pub fn totals(report: &DiffReport<'_>) -> String {
 /// `--stat`: one line per path (in the report's path order), then totals.
 pub fn stat(report: &DiffReport<'_>, palette: Palette) -> String {
     // Paths that appeared or disappeared: path id → `added` / `removed`.
-    let path_changes: HashMap<&str, &str> = report
-        .paths
-        .iter()
-        .map(|p| (p.path_id.as_str(), p.change))
-        .collect();
+    let path_changes: HashMap<PathId<'_>, &str> =
+        report.paths.iter().map(|p| (p.path_id, p.change)).collect();
     let mut out = String::new();
     for (path, [a, r, c]) in per_path(report) {
-        let mark = match path_changes.get(path).copied() {
+        let mark = match path_changes.get(&path).copied() {
             Some("added") => " (new path)",
             Some(_) => " (path gone)",
             None => "",

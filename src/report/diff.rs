@@ -17,12 +17,14 @@ use crate::engine::fold::Effective;
 use crate::engine::observed::Observed;
 use crate::engine::{PathOutcomes, SharedFolds};
 use crate::model::Model;
+use crate::topology::{PathId, Topology};
 use crate::yaml::Node;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use serde::ser::SerializeStruct;
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// A rule as it is on one side.
@@ -64,7 +66,7 @@ pub struct RuleChange<'a> {
     /// The policy kind.
     pub policy_kind: &'static str,
     /// The path id.
-    pub path_id: &'a str,
+    pub path_id: PathId<'a>,
     /// The rule key.
     pub key: &'a str,
     /// What changed.
@@ -85,10 +87,10 @@ pub struct RuleChange<'a> {
 
 /// A path that appeared or disappeared.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PathChange {
+pub struct PathChange<'a> {
     /// The path id.
     #[serde(rename = "pathId")]
-    pub path_id: String,
+    pub path_id: PathId<'a>,
     /// `added` or `removed`.
     pub change: &'static str,
 }
@@ -110,7 +112,7 @@ pub struct DiffReport<'a> {
     /// Rule changes in path order (the new side's, then paths only the old side has), kind, key.
     pub changes: Vec<RuleChange<'a>>,
     /// Paths that appeared (in the new side's order), then those that disappeared.
-    pub paths: Vec<PathChange>,
+    pub paths: Vec<PathChange<'a>>,
     /// Policies whose `Accepted`/`Enforced` conditions changed, sorted by locator.
     pub status: Vec<StatusChange>,
     /// Every path id of either side (unfiltered), to say where a change happens.
@@ -162,7 +164,8 @@ impl DiffReport<'_> {
         groups
             .into_iter()
             .map(|changes| {
-                let ids: Vec<&str> = changes.iter().map(|&c| self.changes[c].path_id).collect();
+                let ids: Vec<PathId<'_>> =
+                    changes.iter().map(|&c| self.changes[c].path_id).collect();
                 ChangeGroup {
                     scope: self.universe.scope(&ids),
                     changes,
@@ -173,11 +176,11 @@ impl DiffReport<'_> {
 
     /// Where the paths that appeared (`added`) or disappeared (`removed`) are.
     pub fn path_scope(&self, change: &str) -> Scope {
-        let ids: Vec<&str> = self
+        let ids: Vec<PathId<'_>> = self
             .paths
             .iter()
             .filter(|p| p.change == change)
-            .map(|p| p.path_id.as_str())
+            .map(|p| p.path_id)
             .collect();
         self.universe.scope(&ids)
     }
@@ -353,11 +356,8 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     new: &'a Observed<'_, 'n>,
     filters: &DiffFilters,
 ) -> DiffReport<'a> {
-    let (old_ids, new_ids) = (
-        old.engine.topology.written_path_ids(),
-        new.engine.topology.written_path_ids(),
-    );
-    let (pairs, old_only) = pair_paths(old_ids, new_ids);
+    let (old_topology, new_topology) = (old.engine.topology, new.engine.topology);
+    let (pairs, old_only) = pair_paths(old_topology, new_topology);
     let shown = |(o, n): Pair| match (o, n) {
         (_, Some(n)) => filters
             .new
@@ -372,9 +372,9 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     // each other: they are computed at the same time.
     let universe = || {
         Universe::new(
-            new_ids
-                .iter()
-                .chain(old_only.iter().map(|&o| &old_ids[o as usize])),
+            (0..new_topology.paths.len())
+                .map(|n| new_topology.path_id(n))
+                .chain(old_only.iter().map(|&o| old_topology.path_id(o as usize))),
         )
     };
     let ((changes, universe), (old_status, new_status)) = rayon::join(
@@ -386,11 +386,11 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
             )
         },
     );
-    let paths: Vec<PathChange> = pairs
+    let paths: Vec<PathChange<'a>> = pairs
         .iter()
         .filter_map(|&(o, n)| match (o, n) {
-            (None, Some(n)) => Some((new_ids[n as usize].to_string(), "added")),
-            (Some(o), None) => Some((old_ids[o as usize].to_string(), "removed")),
+            (None, Some(n)) => Some((new_topology.path_id(n as usize), "added")),
+            (Some(o), None) => Some((old_topology.path_id(o as usize), "removed")),
             _ => None,
         })
         .map(|(path_id, change)| PathChange { path_id, change })
@@ -419,35 +419,55 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
 
 /// Each path once, as [`Pair`]s: the new side's paths (with the old side's index of the same id,
 /// if any), then those only the old side has; and the indices of the latter. Only the old side's
-/// ids are indexed (a path of the old side is on the new side when some new id found it), which
-/// halves what the matching holds: an index of a side was 13 MB on the 49 MB benchmark.
-fn pair_paths(
-    old_ids: &crate::topology::PathIds,
-    new_ids: &crate::topology::PathIds,
-) -> (Vec<Pair>, Vec<u32>) {
+/// ids are indexed (a path of the old side is on the new side when some new id found it), by
+/// [`PathId`], hashed and compared as its text without writing it out: written, the ids were
+/// 32 MB a side on the 49 MB benchmark.
+fn pair_paths(old: &Topology, new: &Topology) -> (Vec<Pair>, Vec<u32>) {
+    let (old_count, new_count) = (old.paths.len(), new.paths.len());
+    // Hashing an id reads all of its text: done for both sides on every core first.
+    let hashes = |side: &Topology| -> Vec<u64> {
+        (0..side.paths.len())
+            .into_par_iter()
+            .map(|i| rustc_hash::FxBuildHasher.hash_one(side.path_id(i)))
+            .collect()
+    };
+    let (old_hashes, new_hashes) = rayon::join(|| hashes(old), || hashes(new));
+    let key = |side, hashes: &[u64], i: usize| HashedId(hashes[i], PathId::new(side, i));
     // An id written twice on the old side is indexed once, at its last path, and both its
     // paths go with that entry: `indexed[o]` is where old path `o`'s id is indexed.
-    let mut old_index: FxHashMap<&str, u32> = FxHashMap::default();
-    old_index.reserve(old_ids.len());
-    let mut indexed = vec![0u32; old_ids.len()];
-    for o in (0..old_ids.len()).rev() {
-        indexed[o] = *old_index.entry(&old_ids[o]).or_insert(o as u32);
+    let mut old_index: FxHashMap<HashedId<'_>, u32> = FxHashMap::default();
+    old_index.reserve(old_count);
+    let mut indexed = vec![0u32; old_count];
+    for o in (0..old_count).rev() {
+        indexed[o] = *old_index
+            .entry(key(old, &old_hashes, o))
+            .or_insert(o as u32);
     }
-    let mut found = vec![false; old_ids.len()];
-    let mut pairs: Vec<Pair> = (0..new_ids.len())
+    let mut found = vec![false; old_count];
+    let mut pairs: Vec<Pair> = (0..new_count)
         .map(|n| {
-            let o = old_index.get(&new_ids[n]).copied();
+            let o = old_index.get(&key(new, &new_hashes, n)).copied();
             if let Some(o) = o {
                 found[o as usize] = true;
             }
             (o, Some(n as u32))
         })
         .collect();
-    let old_only: Vec<u32> = (0..old_ids.len() as u32)
+    let old_only: Vec<u32> = (0..old_count as u32)
         .filter(|&o| !found[indexed[o as usize] as usize])
         .collect();
     pairs.extend(old_only.iter().map(|&o| (Some(o), None)));
     (pairs, old_only)
+}
+
+/// A path id with its hash, computed once.
+#[derive(PartialEq, Eq)]
+struct HashedId<'a>(u64, PathId<'a>);
+
+impl std::hash::Hash for HashedId<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0);
+    }
 }
 
 /// One path of either side: its index on the old side, on the new side (a path on both has
@@ -467,10 +487,7 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     let (old_model, new_model) = (old.engine.model, new.engine.model);
     let registry = &new_model.registry;
     let kinds: Vec<&'static str> = registry.kinds().map(|k| k.kind).collect();
-    let (old_ids, new_ids) = (
-        old.engine.topology.written_path_ids(),
-        new.engine.topology.written_path_ids(),
-    );
+    let (old_topology, new_topology) = (old.engine.topology, new.engine.topology);
     let (old_effective, new_effective) = (ByPath::new(old), ByPath::new(new));
     // Paths are compared on every core, a chunk at a time, each chunk with its own memo of
     // value diffs; the chunks' changes are joined in path order.
@@ -482,8 +499,8 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
             for &(o, n) in pairs {
                 let (o, n) = (o.map(|o| o as usize), n.map(|n| n as usize));
                 let path_id = n.map_or_else(
-                    || &old_ids[o.expect("one side has the path")],
-                    |n| &new_ids[n],
+                    || old_topology.path_id(o.expect("one side has the path")),
+                    |n| new_topology.path_id(n),
                 );
                 for (kind, _) in kinds.iter().enumerate() {
                     if !shows_kind_index(registry, &filters.new.kinds, kind) {
@@ -503,10 +520,9 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
                         let b = before.and_then(|e| version(old_model, e, key));
                         let a = after.and_then(|e| version(new_model, e, key));
                         changes.extend(
-                            key_change(b, a, &mut diffs)
+                            key_change(b, a, path_id, &mut diffs)
                                 .map(|c| RuleChange {
                                     policy_kind: kinds[kind],
-                                    path_id,
                                     key,
                                     ..c
                                 })
@@ -525,11 +541,12 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
 /// Paths one task of [`rule_changes`] compares.
 const PAIRS_PER_TASK: usize = 2048;
 
-/// How one rule key differs between two versions (`None` when it does not), with no kind, path
-/// or key yet. A value diff is computed once per pair of value nodes (`diffs`).
+/// How one rule key differs between two versions on `path_id` (`None` when it does not), with
+/// no kind or key yet. A value diff is computed once per pair of value nodes (`diffs`).
 fn key_change<'a>(
     b: Option<RuleVersion<'a>>,
     a: Option<RuleVersion<'a>>,
+    path_id: PathId<'a>,
     diffs: &mut FxHashMap<(*const Node, *const Node), Arc<str>>,
 ) -> Option<RuleChange<'a>> {
     let (change, value_changed, source_changed) = match (&b, &a) {
@@ -556,7 +573,7 @@ fn key_change<'a>(
     };
     Some(RuleChange {
         policy_kind: "",
-        path_id: "",
+        path_id,
         key: "",
         change,
         before: b,
@@ -586,7 +603,7 @@ impl Serialize for RuleChange<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("RuleChange", 9)?;
         s.serialize_field("policyKind", self.policy_kind)?;
-        s.serialize_field("pathId", self.path_id)?;
+        s.serialize_field("pathId", &self.path_id)?;
         s.serialize_field("key", self.key)?;
         s.serialize_field("change", self.change.as_str())?;
         if let Some(before) = &self.before {
@@ -621,10 +638,10 @@ impl Serialize for DiffReport<'_> {
 #[cfg(test)]
 mod tests {
     use super::pair_paths;
-    use crate::topology::PathIds;
+    use crate::topology::Topology;
 
-    fn ids(list: &[&'static str]) -> PathIds {
-        PathIds::build(list.len(), |i| [list[i], "", "", ""])
+    fn ids(list: &[&'static str]) -> Topology {
+        Topology::of_path_ids(list)
     }
 
     #[test]

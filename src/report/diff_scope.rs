@@ -5,55 +5,66 @@
 //! when the set holds every path of a Gateway, or of some of its listeners, that is what is
 //! said; otherwise the routes (or, for a route only partly covered, its rules) are listed.
 //! Working on path ids alone keeps this independent of the two sides' models, and linear in the
-//! number of ids.
+//! number of ids. The ids are read from their pieces ([`PathId::fields`]), never written out:
+//! the names are borrowed from the pieces, so the universe holds no text of its own.
 
-use crate::topology::path_id_parts;
+use crate::topology::PathId;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+
+/// A name read from a path id: borrowed from the id's pieces (written out only for the route
+/// of a path through delegation, whose chain is a piece of its own).
+pub type Part<'a> = Cow<'a, str>;
 
 /// A path id's parts as a scope sees them: Gateway, listener name, route (with its delegation
 /// chain, as in the id), rule name.
-pub fn parts(id: &str) -> (&str, &str, &str, &str) {
-    match path_id_parts(id) {
-        Some([_, gateway, listener, route, rule]) => (
-            gateway,
-            listener.rsplit_once('#').map_or(listener, |(_, l)| l),
-            route,
-            rule.rsplit_once('#').map_or(rule, |(_, r)| r),
-        ),
-        None => (id, "", "", ""),
+pub fn parts(id: PathId<'_>) -> [Part<'_>; 4] {
+    match id.fields() {
+        Some([_, gateway, listener, route, rule]) => [
+            gateway.text(),
+            listener.after_last('#').text(),
+            route.text(),
+            rule.after_last('#').text(),
+        ],
+        None => [id.to_string().into(), "".into(), "".into(), "".into()],
     }
 }
 
 /// A route under a listener of a Gateway.
-type RouteKey<'a> = (&'a str, &'a str, &'a str);
+type RouteKey<'a> = (Part<'a>, Part<'a>, Part<'a>);
 
 /// How many paths of the universe each Gateway, listener and route (under a listener) has, and
 /// their orders of first appearance.
 #[derive(Debug, Default)]
 pub struct Universe<'a> {
-    gateways: FxHashMap<&'a str, usize>,
-    listeners: FxHashMap<(&'a str, &'a str), usize>,
+    gateways: FxHashMap<Part<'a>, usize>,
+    listeners: FxHashMap<(Part<'a>, Part<'a>), usize>,
     routes: FxHashMap<RouteKey<'a>, usize>,
     /// Rank of each Gateway, listener and route by first appearance, for a stable order.
-    rank: FxHashMap<&'a str, usize>,
+    rank: FxHashMap<Part<'a>, usize>,
 }
 
 impl<'a> Universe<'a> {
     /// Counts the paths of `ids` (each id once).
-    pub fn new(ids: impl IntoIterator<Item = &'a str>) -> Universe<'a> {
+    pub fn new(ids: impl IntoIterator<Item = PathId<'a>>) -> Universe<'a> {
         let mut universe = Universe::default();
         for id in ids {
-            let (gateway, listener, route, _) = parts(id);
-            *universe.gateways.entry(gateway).or_default() += 1;
-            *universe.listeners.entry((gateway, listener)).or_default() += 1;
+            let [gateway, listener, route, _] = parts(id);
+            *universe.gateways.entry(gateway.clone()).or_default() += 1;
+            *universe
+                .listeners
+                .entry((gateway.clone(), listener.clone()))
+                .or_default() += 1;
+            for name in [&gateway, &listener, &route] {
+                if !universe.rank.contains_key(name) {
+                    let next = universe.rank.len();
+                    universe.rank.insert(name.clone(), next);
+                }
+            }
             *universe
                 .routes
                 .entry((gateway, listener, route))
                 .or_default() += 1;
-            for name in [gateway, listener, route] {
-                let next = universe.rank.len();
-                universe.rank.entry(name).or_insert(next);
-            }
         }
         universe
     }
@@ -63,17 +74,21 @@ impl<'a> Universe<'a> {
     }
 
     /// Describes a set of distinct path ids of the universe.
-    pub fn scope(&self, ids: &[&'a str]) -> Scope {
-        let mut rules: FxHashMap<RouteKey<'a>, Vec<&'a str>> = FxHashMap::default();
-        for id in ids {
-            let (gateway, listener, route, rule) = parts(id);
+    pub fn scope(&self, ids: &[PathId<'a>]) -> Scope {
+        let mut rules: FxHashMap<RouteKey<'a>, Vec<Part<'a>>> = FxHashMap::default();
+        for &id in ids {
+            let [gateway, listener, route, rule] = parts(id);
             rules
                 .entry((gateway, listener, route))
                 .or_default()
                 .push(rule);
         }
-        let mut routes: Vec<(RouteKey<'a>, Vec<&'a str>)> = rules.into_iter().collect();
-        routes.sort_by_key(|&((g, l, r), _)| (self.rank(g), g, self.rank(l), l, self.rank(r), r));
+        let mut routes: Vec<(RouteKey<'a>, Vec<Part<'a>>)> = rules.into_iter().collect();
+        routes.sort_by(|((g1, l1, r1), _), ((g2, l2, r2), _)| {
+            let (g1, l1, r1, g2, l2, r2) = (&**g1, &**l1, &**r1, &**g2, &**l2, &**r2);
+            let key = |g, l, r| (self.rank(g), g, self.rank(l), l, self.rank(r), r);
+            key(g1, l1, r1).cmp(&key(g2, l2, r2))
+        });
         let mut parts = Vec::new();
         for gateway in routes.chunk_by(|a, b| a.0.0 == b.0.0) {
             parts.extend(self.gateway_parts(gateway));
@@ -86,8 +101,8 @@ impl<'a> Universe<'a> {
 
     /// One Gateway's part of a set (its routes in the set, in order): the whole Gateway, or its
     /// listeners fully in the set, then listeners listing the same routes, merged.
-    fn gateway_parts(&self, routes: &[(RouteKey<'a>, Vec<&'a str>)]) -> Vec<ScopePart> {
-        let gateway = routes[0].0.0;
+    fn gateway_parts(&self, routes: &[(RouteKey<'a>, Vec<Part<'a>>)]) -> Vec<ScopePart> {
+        let gateway = &routes[0].0.0;
         let part = |listeners: Vec<String>, routes: Vec<String>| ScopePart {
             gateway: gateway.to_string(),
             listeners,
@@ -100,9 +115,9 @@ impl<'a> Universe<'a> {
         let mut full = Vec::new();
         let mut partial: Vec<(Vec<String>, Vec<String>)> = Vec::new();
         for listener in routes.chunk_by(|a, b| a.0.1 == b.0.1) {
-            let name = listener[0].0.1;
+            let name = &listener[0].0.1;
             let in_set: usize = listener.iter().map(|(_, rules)| rules.len()).sum();
-            if in_set == self.listeners[&(gateway, name)] {
+            if in_set == self.listeners[&(gateway.clone(), name.clone())] {
                 full.push(name.to_string());
                 continue;
             }
@@ -122,7 +137,7 @@ impl<'a> Universe<'a> {
 
     /// A listener's routes in the set: `ns/route` when all its paths there are, else one
     /// `ns/route#rule` per rule.
-    fn entries(&self, routes: &[(RouteKey<'a>, Vec<&'a str>)]) -> Vec<String> {
+    fn entries(&self, routes: &[(RouteKey<'a>, Vec<Part<'a>>)]) -> Vec<String> {
         let mut entries = Vec::new();
         for (key, rules) in routes {
             if rules.len() == self.routes[key] {
@@ -183,9 +198,12 @@ mod tests {
             id("https", "b", "r1"),
             id("grpc", "c", "r1"),
         ];
-        let universe = Universe::new(all.iter().map(String::as_str));
-        let pick =
-            |which: &[usize]| -> Vec<&str> { which.iter().map(|&i| all[i].as_str()).collect() };
+        let texts: Vec<&str> = all.iter().map(String::as_str).collect();
+        let topology = crate::topology::Topology::of_path_ids(&texts);
+        let universe = Universe::new((0..all.len()).map(|i| topology.path_id(i)));
+        let pick = |which: &[usize]| -> Vec<PathId<'_>> {
+            which.iter().map(|&i| topology.path_id(i)).collect()
+        };
         assert_eq!(
             universe.scope(&pick(&[0, 1, 2, 3, 4, 5, 6])).parts,
             [part(&[], &[])]

@@ -5,11 +5,13 @@
 //! pieces, each shared by many paths: its listener's prefix, its delegation chain's (usually
 //! none), its route's prefix and its rule's name. So the topology keeps the pieces
 //! ([`IdPieces`], 3.4 MB there), and a [`PathId`] joins them where it is printed, compared or
-//! looked up. [`PathIds`] writes every id out once, for the readers that index ids by their text
-//! (`diff` matches the paths of two revisions that way).
+//! looked up: `diff` matches the paths of two revisions in a map of [`PathId`]s, hashed and
+//! compared as their text. [`PathIds`] writes every id out, for the rare reader that needs all
+//! the texts at once.
 
 use super::{NO_CHAIN, Path, Topology};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -121,6 +123,96 @@ impl<'a> PathId<'a> {
     fn bytes(self) -> impl Iterator<Item = u8> + 'a {
         self.parts().into_iter().flat_map(str::bytes)
     }
+
+    /// The five `|`-separated fields of the id, as [`super::path_id_parts`] finds them in its
+    /// text (`None` when there are not five), each as the stretches of the pieces it lies in:
+    /// no id is written out to be cut.
+    pub fn fields(self) -> Option<[Field<'a>; 5]> {
+        let mut fields = [Field::default(); 5];
+        let mut count = 0;
+        for piece in self.parts() {
+            let mut rest = piece;
+            loop {
+                let (head, tail) = match rest.split_once('|') {
+                    Some((head, tail)) => (head, Some(tail)),
+                    None => (rest, None),
+                };
+                if let Some(field) = fields.get_mut(count) {
+                    field.push(head);
+                }
+                let Some(tail) = tail else { break };
+                count += 1;
+                rest = tail;
+            }
+        }
+        (count == 4).then_some(fields)
+    }
+}
+
+/// A field of a path id: its text as the stretches of the pieces it lies in (at most one per
+/// piece; most fields lie in one).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Field<'a> {
+    stretches: [&'a str; 4],
+}
+
+impl<'a> Field<'a> {
+    /// Appends a stretch (an empty one is left out).
+    fn push(&mut self, stretch: &'a str) {
+        if stretch.is_empty() {
+            return;
+        }
+        if let Some(slot) = self.stretches.iter_mut().find(|s| s.is_empty()) {
+            *slot = stretch;
+        }
+    }
+
+    /// What follows the last `c` of the field (all of it when it has none).
+    pub fn after_last(self, c: char) -> Field<'a> {
+        let found = self
+            .stretches
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, s)| s.rsplit_once(c).map(|(_, after)| (i, after)));
+        let Some((i, after)) = found else {
+            return self;
+        };
+        let mut rest = Field::default();
+        rest.push(after);
+        for &stretch in &self.stretches[i + 1..] {
+            rest.push(stretch);
+        }
+        rest
+    }
+
+    /// The field's text: borrowed when it lies in one piece, written out when it spans two
+    /// (the route of a path through delegation).
+    pub fn text(self) -> Cow<'a, str> {
+        match self.stretches {
+            [one, "", "", ""] => Cow::Borrowed(one),
+            stretches => Cow::Owned(stretches.concat()),
+        }
+    }
+}
+
+/// Hashed as its text is (eight bytes at a time, counted from its start, so however the id is
+/// cut into pieces), to agree with `Eq`: the two sides of a diff are matched by id in a map of
+/// [`PathId`]s.
+impl std::hash::Hash for PathId<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let (mut word, mut filled) = (0u64, 0u8);
+        for byte in self.bytes() {
+            word = word << 8 | u64::from(byte);
+            filled += 1;
+            if filled == 8 {
+                state.write_u64(word);
+                (word, filled) = (0, 0);
+            }
+        }
+        state.write_u64(word);
+        state.write_u8(filled);
+    }
 }
 
 impl fmt::Display for PathId<'_> {
@@ -136,8 +228,39 @@ impl fmt::Debug for PathId<'_> {
 }
 
 impl PartialEq for PathId<'_> {
+    /// The texts compared a stretch at a time (where neither id's piece ends), not byte by byte.
     fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+        if std::ptr::eq(self.topology, other.topology) && self.path == other.path {
+            return true;
+        }
+        let (a, b) = (self.parts(), other.parts());
+        if a.iter().map(|p| p.len()).sum::<usize>() != b.iter().map(|p| p.len()).sum::<usize>() {
+            return false;
+        }
+        let (mut a, mut b) = (
+            a.iter().map(|p| p.as_bytes()),
+            b.iter().map(|p| p.as_bytes()),
+        );
+        let (mut x, mut y): (&[u8], &[u8]) = (&[], &[]);
+        loop {
+            while x.is_empty() {
+                match a.next() {
+                    Some(next) => x = next,
+                    None => return true,
+                }
+            }
+            while y.is_empty() {
+                match b.next() {
+                    Some(next) => y = next,
+                    None => return false,
+                }
+            }
+            let n = x.len().min(y.len());
+            if x[..n] != y[..n] {
+                return false;
+            }
+            (x, y) = (&x[n..], &y[n..]);
+        }
     }
 }
 
@@ -317,7 +440,8 @@ mod tests {
             );
             assert_eq!(topology.find_path(id), Some(i));
         }
-        let written: Vec<&str> = topology.written_path_ids().iter().collect();
+        let written = topology.written_path_ids();
+        let written: Vec<&str> = written.iter().collect();
         assert_eq!(written, IDS);
         assert_eq!(topology.find_path("c|a/g|a/g#l1|n/r|n/r#rule"), None);
     }
@@ -344,6 +468,58 @@ mod tests {
             assert!(id != *text, "{text}");
         }
         assert!(id == *IDS[0]);
+    }
+
+    #[test]
+    fn fields_are_the_ids_fields_borrowed_unless_cut_by_a_piece() {
+        let text = |fields: Option<[Field<'_>; 5]>| {
+            fields.map(|f| f.map(|field| field.text().into_owned()))
+        };
+        let topology = topology();
+        let whole = Topology::of_path_ids(&IDS);
+        for (i, id) in IDS.iter().enumerate() {
+            let expected = crate::topology::path_id_parts(id).map(|f| f.map(str::to_string));
+            for path_id in [topology.path_id(i), whole.path_id(i)] {
+                assert_eq!(text(path_id.fields()), expected, "{id}");
+            }
+        }
+        let borrowed = |field: Field<'_>| matches!(field.text(), Cow::Borrowed(_));
+        // The route after a chain spans two pieces; a rule name after its `#` lies in one.
+        let chained = topology.path_id(2).fields().expect("five fields");
+        assert_eq!(chained.map(borrowed), [true, true, true, false, false]);
+        assert_eq!(chained[4].after_last('#').text(), "é\"q");
+        assert!(borrowed(chained[4].after_last('#')));
+        assert_eq!(chained[2].after_last('#').text(), "x");
+        for i in [0, 1, 3] {
+            let fields = topology.path_id(i).fields().expect("five fields");
+            assert_eq!(fields.map(borrowed), [true, true, true, true, false]);
+            assert!(borrowed(fields[4].after_last('#')));
+        }
+        // Not five fields: as `path_id_parts` says.
+        let odd = ["a|b|c|d", "a|b|c|d|e|f", "", "a|b||d|e", "||||"];
+        let written = Topology::of_path_ids(&odd);
+        for (i, id) in odd.iter().enumerate() {
+            let expected = crate::topology::path_id_parts(id).map(|f| f.map(str::to_string));
+            assert_eq!(text(written.path_id(i).fields()), expected, "{id}");
+        }
+    }
+
+    #[test]
+    fn ids_hash_as_their_text_however_they_are_cut() {
+        use std::hash::BuildHasher;
+        let hasher = rustc_hash::FxBuildHasher;
+        let topology = topology();
+        let whole = Topology::of_path_ids(&IDS);
+        for i in 0..IDS.len() {
+            assert_eq!(
+                hasher.hash_one(topology.path_id(i)),
+                hasher.hash_one(whole.path_id(i))
+            );
+        }
+        assert_ne!(
+            hasher.hash_one(topology.path_id(0)),
+            hasher.hash_one(topology.path_id(1))
+        );
     }
 
     #[test]
