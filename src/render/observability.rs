@@ -1,6 +1,6 @@
 //! Human renderings of `status`, `overridden`, `reach` and `explain`.
 
-use super::table::{Column, Layout, Table, blank_if_same, finish_indented, write};
+use super::table::{Column, Layout, Table, blank_if_same, finish_indented, write, write_late};
 use crate::policy::locator_name as short;
 use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanation};
 use crate::report::overridden::LostRule;
@@ -51,26 +51,55 @@ impl LostCells {
         let place = if layout.wide {
             String::new()
         } else {
-            format!(
-                "{}:\n{}",
-                counted(item.path_ids.len(), "path"),
-                path_list(&item.path_ids)
-            )
+            let shown = &item.path_ids[..item.path_ids.len().min(PATHS_SHOWN)];
+            place(shown, item.path_ids.len())
         };
         LostCells { policy, by, place }
     }
 }
 
-fn path_list(ids: &[PathId<'_>]) -> String {
-    let mut lines: Vec<String> = ids
+/// How many paths and the first of them (`shown`, of `total`).
+fn place(shown: &[PathId<'_>], total: usize) -> String {
+    let mut lines: Vec<String> = shown
         .iter()
-        .take(PATHS_SHOWN)
         .map(|id| compact_path(&id.to_string()))
         .collect();
-    if ids.len() > PATHS_SHOWN {
-        lines.push(format!("… and {} more", ids.len() - PATHS_SHOWN));
+    if total > shown.len() {
+        lines.push(format!("… and {} more", total - shown.len()));
     }
-    lines.join("\n")
+    format!("{}:\n{}", counted(total, "path"), lines.join("\n"))
+}
+
+/// What `overridden`'s table keeps of each row's place cell, written when the table is: the
+/// paths the cell shows and how many it counts (a row's text was most of the table's).
+#[derive(Default)]
+struct Places<'m> {
+    /// The paths shown, row after row.
+    ids: Vec<PathId<'m>>,
+    /// Per row: where its paths start in `ids`, and how many paths it counts.
+    rows: Vec<(u32, u32)>,
+}
+
+impl<'m> Places<'m> {
+    fn push(&mut self, shown: &[PathId<'m>], total: usize) {
+        self.rows.push((self.ids.len() as u32, total as u32));
+        self.ids.extend_from_slice(shown);
+    }
+
+    /// Row `row`'s cell: its path's id with `-o wide` (a row per path), else [`place`].
+    fn write(&self, row: usize, wide: bool, out: &mut String) {
+        let (start, total) = self.rows[row];
+        let end = self
+            .rows
+            .get(row + 1)
+            .map_or(self.ids.len(), |r| r.0 as usize);
+        let shown = &self.ids[start as usize..end];
+        if wide {
+            let _ = write!(out, "{}", shown[0]);
+        } else {
+            out.push_str(&place(shown, total as usize));
+        }
+    }
 }
 
 /// `class|ns/gw|ns/gw#l|ns/r|ns/r#rule` → `ns/gw#l → ns/r#rule`; through delegation, the chain
@@ -211,6 +240,7 @@ pub fn overridden_table<'m>(
         Column::Id(if layout.wide { "PATH" } else { "WHERE" }),
     ]);
     let (mut last_policy, mut last_rule) = (String::new(), String::new());
+    let mut places = Places::default();
     let mut items = items.into_iter();
     loop {
         // Cells are formatted in parallel; blanking repeats needs the row above, so rows are
@@ -231,30 +261,23 @@ pub fn overridden_table<'m>(
             let rule_cell = blank_if_same(layout, &mut last_rule, &item.key);
             if layout.wide {
                 for id in &item.path_ids {
-                    let id = id.to_string();
-                    table.add_row(vec![
-                        &*cells.policy,
-                        &item.key,
-                        item.outcome,
-                        &cells.by,
-                        &id,
-                    ]);
+                    let cells = vec![&*cells.policy, &item.key, item.outcome, &cells.by];
+                    table.add_row_late(cells, &id.to_string());
+                    places.push(std::slice::from_ref(id), 1);
                 }
                 continue;
             }
-            table.add_row(vec![
-                &*policy_cell,
-                &rule_cell,
-                item.outcome,
-                &cells.by,
-                &cells.place,
-            ]);
+            let row = vec![&*policy_cell, &rule_cell, item.outcome, &cells.by];
+            table.add_row_late(row, &cells.place);
+            let shown = &item.path_ids[..item.path_ids.len().min(PATHS_SHOWN)];
+            places.push(shown, item.path_ids.len());
         }
     }
     if table.row_count() == 0 {
         return Ok(false);
     }
-    write(&table, layout.width, out)?;
+    let late = |row: usize, out: &mut String| places.write(row, layout.wide, out);
+    write_late(&table, layout.width, out, &late)?;
     Ok(true)
 }
 

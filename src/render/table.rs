@@ -22,6 +22,9 @@ const STACK_INDENT: &str = "    ";
 /// Spaces between two columns.
 const GAP: usize = 2;
 
+/// The size of a block of a table's text ([`Table`]).
+const BLOCK_BYTES: usize = 1 << 20;
+
 /// Rows one task measures or lays out.
 const ROWS_PER_TASK: usize = 2048;
 
@@ -70,36 +73,82 @@ impl Column {
 
 /// A table being filled. Cells may hold several lines (`\n`).
 ///
-/// Cells are kept as one string and the end of each cell in it, not as a `String` each: big
-/// reports (every path of a cluster dump) have millions of cells, and a separate allocation
-/// per cell doubled what the table held.
+/// Cells are kept end to end in blocks of text and the end of each cell in its block, not as a
+/// `String` each: big reports (every path of a cluster dump) have millions of cells, and a
+/// separate allocation per cell doubled what the table held. A block is filled up to its size
+/// and never grown: one string grown by doubling held its old and its new copy at once, up to
+/// three times its text at that moment (`overridden -o wide` on 49 MB has 70 MB of cells).
+///
+/// The last column's cells may instead be *late* ([`Table::add_row_late`]): only their width is
+/// kept, and their text is written again when the table is ([`write_late`]) by the caller,
+/// from what it keeps of the row (`overridden`'s place cells are most of its text: the ids of
+/// up to four paths, kept as `PathId`s).
 #[derive(Clone, Debug)]
 pub struct Table {
     columns: Vec<Column>,
-    /// Every cell's text, row after row.
-    text: String,
-    /// The end of each cell in `text`, `columns.len()` per row.
-    ends: Vec<usize>,
+    /// Every cell's text, row after row, in blocks of up to [`BLOCK_BYTES`] (or of one longer
+    /// cell).
+    blocks: Vec<String>,
+    /// Per cell, `columns.len()` per row: its block, and its end in the block (it starts where
+    /// the cell before ends when that one is in the same block, else at the block's start).
+    ends: Vec<(u32, u32)>,
+    /// For a table whose rows were added late: the widest line of each row's last cell.
+    late_widths: Vec<u32>,
 }
+
+/// Writes the text of row `row`'s late cell into the buffer (the text it had when the row
+/// was added).
+pub type LateCells<'f> = &'f (dyn Fn(usize, &mut String) + Sync);
 
 impl Table {
     /// A borderless table with these columns.
     pub fn new(columns: Vec<Column>) -> Table {
         Table {
             columns,
-            text: String::new(),
+            blocks: Vec::new(),
             ends: Vec::new(),
+            late_widths: Vec::new(),
         }
+    }
+
+    /// Adds a row whose last cell is `last` measured, not kept: `cells` are the others. A
+    /// table is written with [`write_late`] once it has such rows, and all its rows are.
+    pub fn add_row_late<S: AsRef<str>>(&mut self, mut cells: Vec<S>, last: &str) {
+        debug_assert_eq!(
+            self.late_widths.len(),
+            self.row_count(),
+            "every row is late"
+        );
+        cells.truncate(self.columns.len().saturating_sub(1));
+        self.add_row(cells);
+        let widest = last.lines().map(width_of).max().unwrap_or(0);
+        self.late_widths
+            .push(u32::try_from(widest).unwrap_or(u32::MAX));
+    }
+
+    /// The index of the late column, when rows were added late.
+    fn late_column(&self) -> Option<usize> {
+        (!self.late_widths.is_empty()).then(|| self.columns.len() - 1)
     }
 
     /// Adds a row (one cell per column; missing cells are empty, extra ones ignored).
     pub fn add_row<S: AsRef<str>>(&mut self, cells: Vec<S>) {
         let mut cells = cells.iter();
         for _ in 0..self.columns.len() {
-            if let Some(cell) = cells.next() {
-                self.text.push_str(cell.as_ref());
-            }
-            self.ends.push(self.text.len());
+            let cell = cells.next().map_or("", AsRef::as_ref);
+            let block = match self.blocks.last_mut() {
+                Some(block) if block.capacity() - block.len() >= cell.len() => block,
+                _ => {
+                    // Small tables stay small: blocks grow from 4 KiB to their full size.
+                    let last = self.blocks.last().map_or(2 << 10, String::capacity);
+                    let size = (2 * last).min(BLOCK_BYTES).max(cell.len());
+                    self.blocks.push(String::with_capacity(size));
+                    self.blocks.last_mut().expect("just pushed")
+                }
+            };
+            block.push_str(cell);
+            let end = u32::try_from(block.len()).expect("a table cell is under 4 GiB");
+            self.ends.push((self.blocks.len() as u32 - 1, end));
         }
     }
 
@@ -111,8 +160,12 @@ impl Table {
     /// Cell `column` of row `row`.
     fn cell(&self, row: usize, column: usize) -> &str {
         let index = row * self.columns.len() + column;
-        let start = if index == 0 { 0 } else { self.ends[index - 1] };
-        &self.text[start..self.ends[index]]
+        let (block, end) = self.ends[index];
+        let start = match index.checked_sub(1).map(|i| self.ends[i]) {
+            Some((previous, start)) if previous == block => start,
+            _ => 0,
+        };
+        &self.blocks[block as usize][start as usize..end as usize]
     }
 
     /// The widest line of each shown column's header and cells (rows measured in parallel
@@ -139,6 +192,16 @@ impl Table {
                 || header.clone(),
                 |a, b| a.iter().zip(&b).map(|(x, y)| *x.max(y)).collect(),
             )
+            .into_iter()
+            .zip(shown)
+            .map(|(width, &i)| match self.late_column() {
+                Some(late) if late == i => {
+                    let widest = self.late_widths.iter().max().copied().unwrap_or(0);
+                    width.max(widest as usize)
+                }
+                _ => width,
+            })
+            .collect()
     }
 
     /// The width of each shown column within `limit`, and whether free text goes on lines of
@@ -222,6 +285,16 @@ pub fn finish(table: &Table, width: Option<usize>) -> String {
 
 /// Writes the table as [`finish`] returns it, a line at a time.
 pub fn write(table: &Table, width: Option<usize>, out: &mut dyn io::Write) -> io::Result<()> {
+    write_late(table, width, out, &|_, _| {})
+}
+
+/// [`write`] for a table whose rows were added late: `late` writes each row's last cell.
+pub fn write_late(
+    table: &Table,
+    width: Option<usize>,
+    out: &mut dyn io::Write,
+    late: LateCells<'_>,
+) -> io::Result<()> {
     let all: Vec<usize> = (0..table.columns.len()).collect();
     let (widths, stacked) = table.widths(&all, width);
     let fits = !stacked
@@ -230,16 +303,17 @@ pub fn write(table: &Table, width: Option<usize>, out: &mut dyn io::Write) -> io
         });
     let grouped = |i: usize| matches!(table.columns[i], Column::Group(_));
     if fits || !all.iter().any(|&i| grouped(i)) {
-        return write_rows(table, &all, (&widths, stacked), false, out);
+        return write_rows(table, &all, (&widths, stacked), (false, late), out);
     }
     // The table without its group columns, a heading line before each group instead.
     let shown: Vec<usize> = all.into_iter().filter(|&i| !grouped(i)).collect();
     let (widths, stacked) = table.widths(&shown, width);
-    write_rows(table, &shown, (&widths, stacked), true, out)
+    write_rows(table, &shown, (&widths, stacked), (true, late), out)
 }
 
 /// Writes the header and rows of the `shown` columns at `widths` (`stacked`: free text on lines
-/// of its own); with `headings`, a heading line for each row whose group cells are not empty.
+/// of its own); with `headings`, a heading line for each row whose group cells are not empty;
+/// `late` writes the late cells.
 ///
 /// Rows are laid out in parallel, a batch of chunks at a time, and written in order: each row's
 /// text depends only on the widths, and a batch bounds what is held besides the table.
@@ -247,7 +321,7 @@ fn write_rows(
     table: &Table,
     shown: &[usize],
     (widths, stacked): (&[usize], bool),
-    headings: bool,
+    (headings, late): (bool, LateCells<'_>),
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
     let layout = RowLayout {
@@ -257,6 +331,7 @@ fn write_rows(
         stacked,
         headings,
         header: shown.iter().map(|&i| table.columns[i].header()).collect(),
+        late,
     };
     let mut text = Vec::new();
     layout.write_row(None, &mut String::new(), &mut text);
@@ -288,6 +363,7 @@ struct RowLayout<'t> {
     stacked: bool,
     headings: bool,
     header: Vec<&'static str>,
+    late: LateCells<'t>,
 }
 
 impl RowLayout<'_> {
@@ -299,8 +375,14 @@ impl RowLayout<'_> {
     /// Appends row `row` (`None`: the header) to `out`, each line built in `line` (a buffer the
     /// caller reuses from row to row).
     fn write_row(&self, row: Option<usize>, line: &mut String, out: &mut Vec<u8>) {
+        let late_column = self.table.late_column();
+        let mut late = String::new();
+        if let (Some(row), Some(_)) = (row, late_column) {
+            (self.late)(row, &mut late);
+        }
         let cell = |k: usize| match row {
             None => self.header[k],
+            Some(_) if late_column == Some(self.shown[k]) => late.as_str(),
             Some(row) => self.table.cell(row, self.shown[k]),
         };
         if let Some(row) = row.filter(|_| self.headings) {
@@ -500,6 +582,65 @@ mod tests {
         }
         // Too narrow: the group goes to heading lines, free text under its row.
         assert_eq!(finish(&table, Some(6)), "A\n    B\ng g1\nx\nyy\n    z…\n");
+    }
+
+    #[test]
+    fn cells_read_back_across_blocks_and_longer_than_one() {
+        // Cells that fill blocks unevenly, empty ones, and one longer than a block.
+        let cell = |row: usize, column: usize| match (row, column) {
+            (700, 1) => "x".repeat(BLOCK_BYTES + 5),
+            (_, 0) if row % 3 == 0 => String::new(),
+            _ => format!("{row}-{column}-").repeat(1 + row % 97),
+        };
+        let rows = 1500;
+        let mut table = Table::new(vec![Column::Id("A"), Column::Id("B"), Column::Text("C")]);
+        for row in 0..rows {
+            table.add_row((0..3).map(|column| cell(row, column)).collect());
+        }
+        assert!(table.blocks.len() > 3, "{} blocks", table.blocks.len());
+        assert!(table.blocks.iter().all(|b| b.len() <= b.capacity()));
+        for row in 0..rows {
+            for column in 0..3 {
+                assert_eq!(table.cell(row, column), cell(row, column), "{row} {column}");
+            }
+        }
+    }
+
+    #[test]
+    fn late_cells_are_written_as_the_cells_they_were_measured_as() {
+        // The same rows kept whole and added late: the same text at every width, with the
+        // group column turned into headings and free text stacked.
+        let columns = vec![Column::Group("G"), Column::Text("T"), Column::Id("PLACE")];
+        let (mut whole, mut late) = (Table::new(columns.clone()), Table::new(columns));
+        let places: Vec<String> = (0..50)
+            .map(|row| {
+                (0..row % 4 + 1)
+                    .map(|l| format!("path-number-{row}-{l}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect();
+        for (row, place) in places.iter().enumerate() {
+            let group = if row % 10 == 0 {
+                format!("group-{row}")
+            } else {
+                String::new()
+            };
+            let text = format!("free text of row {row}");
+            whole.add_row(vec![group.as_str(), &text, place]);
+            late.add_row_late(vec![group.as_str(), &text], place);
+        }
+        let fill = |row: usize, out: &mut String| out.push_str(&places[row]);
+        for width in [None, Some(200), Some(30), Some(12)] {
+            let mut out = Vec::new();
+            write_late(&late, width, &mut out, &fill).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                finish(&whole, width),
+                "{width:?}"
+            );
+        }
+        assert_eq!(late.cell(3, 2), "", "a late cell's text is not kept");
     }
 
     #[test]
