@@ -91,6 +91,15 @@ impl Text {
             Text::Mapped(mapped) => mapped.release_range(range),
         }
     }
+
+    /// Hands back the pages of a mapped text that hold a byte of `range`.
+    fn release_touching(&self, range: std::ops::Range<usize>) {
+        match self {
+            Text::Owned(_) => {}
+            #[cfg(unix)]
+            Text::Mapped(mapped) => mapped.release_touching(range),
+        }
+    }
 }
 
 impl From<String> for Text {
@@ -227,6 +236,12 @@ impl SourceFile {
     /// [`SourceFile::release`] for the pages wholly inside `range` only.
     pub fn release_range(&self, range: std::ops::Range<usize>) {
         self.text.release_range(range);
+    }
+
+    /// [`SourceFile::release`] for the pages that hold a byte of `range`, the pages it shares
+    /// with the text around it included (see [`crate::platform::Mapped::release_touching`]).
+    pub fn release_touching(&self, range: std::ops::Range<usize>) {
+        self.text.release_touching(range);
     }
 
     /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).

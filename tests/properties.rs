@@ -121,6 +121,40 @@ proptest! {
         let _ = std::fs::remove_dir_all(split);
     }
 
+    /// The outcomes `reach` reads (`Observed::of_policy`, which keeps only the folds a policy
+    /// takes part in) are the outcomes of that policy in the whole observation, and its
+    /// warnings are the same.
+    #[test]
+    fn one_policys_observation_is_its_part_of_the_whole(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let set = manifests(&bytes);
+        let dir = scratch();
+        write(&dir, &set.documents, 3);
+        let options = InputOptions {
+            files: vec![dir.display().to_string()],
+            catalog: catalog(),
+            ..InputOptions::default()
+        };
+        let evaluated = evaluate_files(&options);
+        let (engine, _) = Engine::new(&evaluated.model, &evaluated.topology);
+        let (whole, whole_warnings) = Observed::new(&engine);
+        let messages = |diagnostics: Vec<dopol::diag::Diagnostic>| -> Vec<String> {
+            diagnostics.into_iter().map(|d| d.message).collect()
+        };
+        let whole_warnings = messages(whole_warnings);
+        let seen = |observed: &Observed<'_, '_>, policy: u32| -> Vec<String> {
+            observed
+                .each_observation(policy)
+                .map(|o| format!("{} {} {} {:?}", o.path, o.block, o.key, o.outcome))
+                .collect()
+        };
+        for policy in 0..evaluated.model.policies.len() as u32 {
+            let (one, warnings) = Observed::of_policy(&engine, policy);
+            prop_assert_eq!(seen(&one, policy), seen(&whole, policy));
+            prop_assert_eq!(&messages(warnings), &whole_warnings);
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     /// Every effective rule's source is a policy attached to the path: one of the path's
     /// policies in `status`-free terms — its locator is among the path's `sources`, and a
     /// generated policy of that name targets the path's Gateway, listener, route or rule.

@@ -156,7 +156,7 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
         }
     }
     let (engine, mut diagnostics) = Engine::new(model, &run.evaluated.topology);
-    let (observed, more) = Observed::new(&engine);
+    let (observed, more) = Observed::of_policy(&engine, policy);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
     let filters = crate::report::filter::Filters {

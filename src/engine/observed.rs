@@ -88,7 +88,21 @@ pub struct Observation<'a> {
 impl<'e, 'm> Observed<'e, 'm> {
     /// Folds every path recording outcomes.
     pub fn new(engine: &'e Engine<'m>) -> (Self, Vec<Diagnostic>) {
-        let (shared, diagnostics) = engine.outcomes_all();
+        Self::with(engine, engine.outcomes_all())
+    }
+
+    /// Folds every path, recording the outcomes of only the folds `policy` takes part in: what
+    /// `reach` reads (see [`Engine::outcomes_where`]). The diagnostics are those of
+    /// [`Observed::new`]; every other policy is on no path.
+    pub fn of_policy(engine: &'e Engine<'m>, policy: u32) -> (Self, Vec<Diagnostic>) {
+        let on_path = |levels: &[(_, Vec<u32>)]| levels.iter().any(|(_, p)| p.contains(&policy));
+        Self::with(engine, engine.outcomes_where(on_path))
+    }
+
+    fn with(
+        engine: &'e Engine<'m>,
+        (shared, diagnostics): (SharedFolds<PathOutcomes<'m>>, Vec<Diagnostic>),
+    ) -> (Self, Vec<Diagnostic>) {
         let entries_of_policy =
             PolicyEntries::build(engine.model.policies.len(), shared.entries.len(), |index| {
                 &shared.results[shared.entries[index].fold as usize].policies

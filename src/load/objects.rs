@@ -263,6 +263,16 @@ impl Object {
         self.reread.get_or_init(|| Box::new(reread(self)))
     }
 
+    /// The whole tree when the object holds it already: its root when untrimmed, or the tree
+    /// [`Object::tree`] read again.
+    pub fn held_tree(&self) -> Option<&Node> {
+        if self.trimmed {
+            self.reread.get().map(|tree| &**tree)
+        } else {
+            Some(&self.root)
+        }
+    }
+
     /// Where the object's name is written (the best place to point at the whole object).
     pub fn name_span(&self) -> Span {
         self.name_span

@@ -298,8 +298,8 @@ pub fn of_route(
     let root = FieldPath::ROOT;
     let spec_path = root.key("spec");
     let rules_path = spec_path.key("rules");
-    let rules = model
-        .tree(object)
+    let tree = model.tree_once(object);
+    let rules = tree
         .get_path(&["spec", "rules"])
         .and_then(Node::as_seq)
         .unwrap_or_default();

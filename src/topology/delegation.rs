@@ -337,6 +337,8 @@ impl<'m> Walker<'m> {
         let model = self.model;
         self.decoded.entry(route).or_insert_with(|| {
             let r = &model.routes[route as usize];
+            // Read (and kept) first, so that decoding the matches shares the tree.
+            let tree = model.tree(&model.objects[r.object as usize]);
             let matches: Vec<Matches> = crate::model::matches::of_route(model, r)
                 .into_iter()
                 .map(|m| match m {
@@ -344,8 +346,7 @@ impl<'m> Walker<'m> {
                     RuleMatches::Grpc(_) => Vec::new(),
                 })
                 .collect();
-            let rules = model
-                .tree(&model.objects[r.object as usize])
+            let rules = tree
                 .get_path(&["spec", "rules"])
                 .and_then(Node::as_seq)
                 .unwrap_or_default();
