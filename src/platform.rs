@@ -324,7 +324,11 @@ mod mapped_tests {
         let at = smaps.find(&header).expect("the mapping is listed");
         let rss = smaps[at..].find("\nRss:").expect("an Rss line") + at + 5;
         let line = &smaps[rss..rss + smaps[rss..].find('\n').expect("a line")];
-        line.trim().trim_end_matches("kB").trim().parse().expect("a number")
+        line.trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .expect("a number")
     }
 
     #[test]

@@ -30,7 +30,6 @@ use crate::yaml::{self, Node, Part, Value};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ops::Range;
-use std::sync::Arc;
 
 /// About how much text one task parses: small enough that both cores stay busy to the end of
 /// a dump, large enough that a task costs far more than scheduling it.
@@ -111,7 +110,7 @@ fn list_keys(source: SourceId, text: &str, keys: &yaml::list::Keys) -> Option<us
     let read = |range: Range<usize>, depth| clean_part(source, text, range, depth);
     // The `items` key, the root mapping, and the items' sequence.
     let mut nodes = 1;
-    let mut entries: Vec<(Arc<str>, Option<Node>)> = Vec::new();
+    let mut entries: Vec<(crate::name::Name, Option<Node>)> = Vec::new();
     match keys {
         yaml::list::Keys::Block { head, tail } => {
             // The root mapping is counted with each of them, the sequence with each run.
@@ -133,7 +132,7 @@ fn list_keys(source: SourceId, text: &str, keys: &yaml::list::Keys) -> Option<us
             for (key, value) in pairs {
                 let (key, value) = (read(key.clone(), 1)?, read(value.clone(), 1)?);
                 nodes += key.nodes + value.nodes;
-                let key = key.documents.first()?.root.as_str()?.into();
+                let key = crate::name::Name::new(key.documents.first()?.root.as_str()?);
                 let value = value.documents.into_iter().next().map(|d| d.root);
                 entries.push((key, value));
             }

@@ -100,24 +100,30 @@ pub fn build<'s, 'm>(
     let model = engine.model;
     let topology = engine.topology;
     let kinds: Vec<_> = model.registry.kinds().collect();
-    let mut kept: Vec<u32> = (0..set.entries.len() as u32)
-        .filter(|&i| {
-            let e = &set.entries[i as usize];
-            filters.shows_kind(kinds[e.kind()])
-                && filters.shows_path(model, &topology.paths[e.path as usize])
-                && (filters.policies.is_none()
-                    || filters.shows_policies(
-                        &engine.path_policies(&topology.paths[e.path as usize], e.kind()),
-                    ))
-        })
-        .collect();
-    kept.shrink_to_fit();
-    let all = kept.len() == set.entries.len();
+    let shown = |i: u32| {
+        let e = &set.entries[i as usize];
+        filters.shows_kind(kinds[e.kind()])
+            && filters.shows_path(model, &topology.paths[e.path as usize])
+            && (filters.policies.is_none()
+                || filters.shows_policies(
+                    &engine.path_policies(&topology.paths[e.path as usize], e.kind()),
+                ))
+    };
+    // Listed only when some entry is left out: the list of every entry (most runs show them
+    // all) was 8 MB at the peak of `effective` on the 49 MB benchmark.
+    let count = set.entries.len() as u32;
+    let kept = (0..count).position(|i| !shown(i)).map(|first| {
+        let mut kept: Vec<u32> = (0..first as u32)
+            .chain((first as u32 + 1..count).filter(|&i| shown(i)))
+            .collect();
+        kept.shrink_to_fit();
+        kept
+    });
     EffectiveReport {
         items: ItemList {
             kinds,
             entries: &set.entries,
-            kept: (!all).then_some(kept),
+            kept,
         },
         set,
         model,

@@ -27,11 +27,11 @@
 use super::node::{Entry, Key, Node, Value};
 use super::scalar::{plain_non_string, resolve_plain, resolve_tagged};
 use crate::diag::{Code, Diagnostic};
+use crate::name::Name;
 use crate::source::{SourceId, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::sync::Arc;
 
 /// Deepest nesting of collections accepted in one document (`yaml-depth`). The parser counts
 /// flow levels (`[[[`) in a byte and fails past 255 itself; block nesting is held to the same.
@@ -485,7 +485,7 @@ impl Builder<'_> {
                 .with_label(entries[first].key.span, "first defined here"),
             ))
         })?;
-        let mut present: HashSet<Arc<str>> = if merges.is_empty() {
+        let mut present: HashSet<Name> = if merges.is_empty() {
             HashSet::new()
         } else {
             entries.iter().map(|e| e.key.text.clone()).collect()
@@ -654,22 +654,23 @@ thread_local! {
     /// A parsing thread's [`Builder`] stacks (items, entries), kept from one chunk to the next
     /// so that they grow once per thread, not once per document.
     static STACKS: std::cell::RefCell<(Vec<Node>, Vec<Entry>)> = std::cell::RefCell::default();
-    static KEYS: std::cell::RefCell<rustc_hash::FxHashSet<Arc<str>>> =
+    static KEYS: std::cell::RefCell<rustc_hash::FxHashSet<Name>> =
         std::cell::RefCell::default();
 }
 
 /// `key` as a shared string: the same few dozen keys (`apiVersion`, `name`, `matches`, ...)
 /// make up most of every manifest, and sharing them saves an allocation per mapping entry.
-pub fn intern(key: &str) -> Arc<str> {
+/// The names of the model ([`Name::new`]) are shared through the same table.
+pub fn intern(key: &str) -> Name {
     if key.len() > MAX_INTERNED_KEY {
-        return key.into();
+        return Name::unshared(key);
     }
     KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
         if let Some(shared) = keys.get(key) {
             return shared.clone();
         }
-        let shared: Arc<str> = key.into();
+        let shared = Name::unshared(key);
         if keys.len() < MAX_INTERNED_KEYS {
             keys.insert(shared.clone());
         }
@@ -679,13 +680,13 @@ pub fn intern(key: &str) -> Arc<str> {
 
 /// A scalar key's text, as the Kubernetes YAML loader converts it (`null`, `true`, `8080`);
 /// `None` for a collection.
-fn key_text(value: &Value) -> Option<Arc<str>> {
+fn key_text(value: &Value) -> Option<Name> {
     Some(match value {
         Value::String(s) => intern(s),
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string().into(),
-        Value::Int(i) => i.to_string().into(),
-        Value::Float(f) => f.to_string().into(),
+        Value::Null => intern("null"),
+        Value::Bool(b) => intern(&b.to_string()),
+        Value::Int(i) => intern(&i.to_string()),
+        Value::Float(f) => intern(&f.to_string()),
         Value::Seq(_) | Value::Map(_) => return None,
     })
 }
