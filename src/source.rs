@@ -92,12 +92,12 @@ impl Text {
         }
     }
 
-    /// Hands back the pages of a mapped text that hold a byte of `range`.
-    fn release_touching(&self, range: std::ops::Range<usize>) {
+    /// See [`crate::platform::Mapped::read_again_from`]; nothing for an owned text.
+    fn read_again_from(&self, range: std::ops::Range<usize>) {
         match self {
             Text::Owned(_) => {}
             #[cfg(unix)]
-            Text::Mapped(mapped) => mapped.release_touching(range),
+            Text::Mapped(mapped) => mapped.read_again_from(range),
         }
     }
 }
@@ -238,10 +238,11 @@ impl SourceFile {
         self.text.release_range(range);
     }
 
-    /// [`SourceFile::release`] for the pages that hold a byte of `range`, the pages it shares
-    /// with the text around it included (see [`crate::platform::Mapped::release_touching`]).
-    pub fn release_touching(&self, range: std::ops::Range<usize>) {
-        self.text.release_touching(range);
+    /// Says that `range` was just read again (an object's document): a mapped text hands
+    /// back what earlier such reads brought in, once the reads move on from it (see
+    /// [`crate::platform::Mapped::read_again_from`]).
+    pub fn read_again_from(&self, range: std::ops::Range<usize>) {
+        self.text.read_again_from(range);
     }
 
     /// 0-based index of the line holding a byte offset (lines end at `\n`; clamped to the text).

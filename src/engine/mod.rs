@@ -358,7 +358,7 @@ impl<'m> Engine<'m> {
 
     /// [`Engine::outcomes_all`] with the outcomes of only the folds whose levels `keep`
     /// accepts (`reach` asks about the paths of one policy). Every other fold is still folded,
-    /// for its warnings, and keeps nothing else: no policies, rules or outcomes (38 MB of
+    /// for its warnings, and keeps nothing else: no policies, rules or outcomes (24 MiB of
     /// `reach`'s peak on the 49 MB benchmark, for the folds of policies it does not show).
     pub fn outcomes_where(
         &self,

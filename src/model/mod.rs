@@ -443,7 +443,7 @@ impl Model {
 
     /// [`Model::tree`] for a reader that needs the tree once: a tree not held yet is read
     /// again and handed over, not kept. `request` reads the tree of every route of a listener
-    /// (36,000 on the 49 MB benchmark), each for one decode of its matches.
+    /// (1,800 on the 49 MB benchmark), each for one decode of its matches.
     pub fn tree_once<'m>(&'m self, object: &'m Object) -> std::borrow::Cow<'m, Node> {
         match object.held_tree() {
             Some(tree) => std::borrow::Cow::Borrowed(tree),
@@ -453,11 +453,11 @@ impl Model {
 
     /// A trimmed object's tree read again from its document, with its CRD's defaults.
     ///
-    /// The document's pages are handed back once it is parsed: the load handed every page
-    /// back, and readers of many objects (`request` reads every route of a listener) touch
-    /// pages all over the input, which stayed in until the run ended (62 MB of `request`'s
-    /// peak on the 49 MB benchmark). A page shared with a document read later is read in
-    /// again then, from the page cache.
+    /// The pages its document was read from are handed back once reading moves on from them
+    /// ([`crate::source::SourceFile::read_again_from`]): the load handed every page back, and
+    /// readers of many objects (`request` reads every route of a listener) touch pages all over
+    /// the input, which stayed in until the run ended (59 MiB of `request`'s peak on the 49 MB
+    /// benchmark). A page handed back and needed again is read in again, from the page cache.
     fn read_again(&self, object: &Object) -> Node {
         // The chunk is the one the object was parsed from, and parsing is deterministic.
         let mut root = crate::load::reread(&self.sources, object)
@@ -465,7 +465,7 @@ impl Model {
         if let Some(range) = &object.document {
             self.sources
                 .get(object.root.span.source)
-                .release_touching(range.start as usize..range.end as usize);
+                .read_again_from(range.start as usize..range.end as usize);
         }
         crd::apply_defaults(&mut root, object, &self.catalog);
         root
