@@ -6,7 +6,7 @@ use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanati
 use crate::report::overridden::LostRule;
 use crate::report::reach::ReachReport;
 use crate::report::status::{PathOutcome, PolicyStatus, outcome_counts};
-use crate::topology::{PathId, path_id_parts};
+use crate::topology::PathId;
 use crate::words::{counted, counted_as};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -60,10 +60,7 @@ impl LostCells {
 
 /// How many paths and the first of them (`shown`, of `total`).
 fn place(shown: &[PathId<'_>], total: usize) -> String {
-    let mut lines: Vec<String> = shown
-        .iter()
-        .map(|id| compact_path(&id.to_string()))
-        .collect();
+    let mut lines: Vec<String> = shown.iter().map(|&id| compact_path(id)).collect();
     if total > shown.len() {
         lines.push(format!("… and {} more", total - shown.len()));
     }
@@ -104,12 +101,15 @@ impl<'m> Places<'m> {
 
 /// `class|ns/gw|ns/gw#l|ns/r|ns/r#rule` → `ns/gw#l → ns/r#rule`; through delegation, the chain
 /// before the rule: `ns/gw#l → ns/p#rule-1>ns/r#rule`.
-pub fn compact_path(id: &str) -> String {
-    match path_id_parts(id) {
-        Some([_, _, listener, route, rule]) => match route.rsplit_once('>') {
-            Some((chain, _)) => format!("{listener} → {chain}>{rule}"),
-            None => format!("{listener} → {rule}"),
-        },
+pub fn compact_path(id: PathId<'_>) -> String {
+    match id.fields() {
+        Some([_, _, listener, route, rule]) => {
+            let (listener, route, rule) = (listener.text(), route.text(), rule.text());
+            match route.rsplit_once('>') {
+                Some((chain, _)) => format!("{listener} → {chain}>{rule}"),
+                None => format!("{listener} → {rule}"),
+            }
+        }
         None => id.to_string(),
     }
 }
@@ -321,11 +321,7 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
                 .reason
                 .map_or_else(|| join_short(&lost.outcome.by), str::to_string);
             table.add_row(vec![
-                blank_if_same(
-                    layout,
-                    &mut last_path,
-                    &compact_path(&lost.outcome.path_id.to_string()),
-                ),
+                blank_if_same(layout, &mut last_path, &compact_path(lost.outcome.path_id)),
                 lost.key.to_string(),
                 lost.outcome.outcome.to_string(),
                 by,

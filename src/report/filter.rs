@@ -74,8 +74,14 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
                 (Some(kind), *ns, *name)
             }
             _ => {
+                // The example locator is of the first kind the registry reads.
+                let example = model
+                    .registry
+                    .kinds()
+                    .next()
+                    .map_or_else(|| "kind.group".to_string(), |k| k.locator_prefix());
                 return Err(format!(
-                    "`{reference}` is not a policy reference; use ns/name, Kind/ns/name or a locator like authpolicy.kuadrant.io:ns/name"
+                    "`{reference}` is not a policy reference; use ns/name, Kind/ns/name or a locator like {example}:ns/name"
                 ));
             }
         };

@@ -417,6 +417,17 @@ fn delegation_not_supported(
     targets: &PolicyTargets,
     delegated_only: &[bool],
 ) -> Vec<Diagnostic> {
+    // Named by the families that follow delegation (kgateway's, in the built-in registry).
+    let delegating: Vec<&str> = model
+        .registry
+        .families()
+        .filter(|f| f.follows_delegation())
+        .map(|f| f.name())
+        .collect();
+    let delegation = match delegating.as_slice() {
+        [] => "route delegation".to_string(),
+        names => format!("{} route delegation", names.join(", ")),
+    };
     let mut found = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         if model.registry.family_of(policy.kind).follows_delegation() {
@@ -442,7 +453,7 @@ fn delegation_not_supported(
                 Diagnostic::new(
                     Code::DelegationNotSupported,
                     format!(
-                        "{} targets {} {}/{}, which only kgateway route delegation reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
+                        "{} targets {} {}/{}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
                         policy.display(),
                         r.kind.as_str(),
                         r.namespace,
