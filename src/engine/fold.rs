@@ -8,8 +8,10 @@
 //! re-deriving it from the final result.
 
 use crate::model::Model;
+use crate::name::Name;
 use crate::yaml::Node;
 use std::sync::Arc;
+use thin_vec::ThinVec;
 
 /// Identifies one rule of one block of one policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -241,7 +243,7 @@ pub enum RuleEvent {
     /// A default that lost to more specific policies (`by`: their indices, sorted).
     Superseded {
         /// The lower policies that provided the rules kept instead.
-        by: Box<[u32]>,
+        by: ThinVec<u32>,
     },
     /// A rule in `E` removed or replaced by a higher override.
     Overridden {
@@ -260,8 +262,8 @@ pub enum RuleEvent {
     },
     /// Its block's constraint did not hold or failed.
     NotApplied {
-        /// Why.
-        reason: Box<str>,
+        /// Why (one shared text for the rules of a block).
+        reason: Name,
     },
 }
 
@@ -345,7 +347,7 @@ pub struct Folded<'m> {
     /// The effective policy.
     pub effective: Effective<'m>,
     /// Constraints that failed to evaluate (their blocks were not applied).
-    pub failures: Vec<FoldFailure>,
+    pub failures: ThinVec<FoldFailure>,
 }
 
 /// The sorted, unique policies providing the rules of `effective`.

@@ -626,11 +626,17 @@ items:
                 .into_iter()
                 .filter(|k| crate::load::objects::KEPT_METADATA.contains(&k.as_str()))
                 .collect();
-            // Without labels or annotations, nothing of the tree is kept.
-            let root_keys: &[&str] = if kept.is_empty() { &[] } else { &["metadata"] };
-            assert_eq!(keys, root_keys, "{name}");
+            // Without labels or annotations, nothing of the tree is kept; with them, the root
+            // holds them (without the `metadata` level), each as written.
+            assert_eq!(keys, kept, "{name}");
             assert_eq!(object.root.is_null(), kept.is_empty(), "{name}");
-            assert_eq!(metadata_keys(object), kept, "{name}");
+            for field in crate::load::objects::KEPT_METADATA {
+                assert_eq!(
+                    format!("{:?}", object.metadata(field)),
+                    format!("{:?}", before.metadata(field)),
+                    "{name}: {field}"
+                );
+            }
             assert!(
                 metadata_keys(before).len() > kept.len(),
                 "{name}: nothing dropped"

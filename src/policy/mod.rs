@@ -29,6 +29,7 @@ pub use evaluator::{
 };
 pub use registry::Registry;
 use std::fmt;
+use thin_vec::ThinVec;
 
 /// How specific a target is, least specific first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -180,9 +181,9 @@ pub struct Block {
     /// Its strategy (bare rules are atomic).
     pub strategy: Strategy,
     /// Rules sorted by key, keys unique.
-    pub rules: Vec<Rule>,
+    pub rules: ThinVec<Rule>,
     /// The block's `when` constraint (RFC 0009 extension), if any.
-    pub constraint: Option<Constraint>,
+    pub constraint: Option<Box<Constraint>>,
     /// Where the block is written (`defaults:` key, or the spec for bare rules).
     pub span: Span,
 }
@@ -320,22 +321,22 @@ pub struct Policy {
     /// `<kind>.<group>:<ns>/<name>`.
     pub locator: String,
     /// What it targets, by name (`targetRef`, then `targetRefs`; duplicates dropped).
-    pub targets: Vec<TargetRef>,
+    pub targets: ThinVec<TargetRef>,
     /// What it targets by labels (`targetSelectors`).
-    pub selectors: Vec<TargetSelector>,
+    pub selectors: ThinVec<TargetSelector>,
     /// A family-defined priority among policies on one attachment point (kgateway's
     /// `kgateway.dev/policy-weight`); 0 when the family has none.
     pub priority: i32,
     /// Errors the controller records on the policy (an invalid policy keeps its place but
     /// takes no part in merges); empty for a valid policy.
-    pub errors: Vec<String>,
+    pub errors: ThinVec<String>,
     /// Blocks in processing order: defaults, bare, overrides.
-    pub blocks: Vec<Block>,
+    pub blocks: ThinVec<Block>,
     /// `spec.unset` entries.
-    pub unset: Vec<UnsetEntry>,
+    pub unset: ThinVec<UnsetEntry>,
     /// The spec as the API server stores it, for families whose merges combine whole specs
     /// (Envoy Gateway's `mergeType`); `None` for the others.
-    pub spec: Option<Node>,
+    pub spec: Option<Box<Node>>,
     /// Where the name is written.
     pub name_span: Span,
 }
@@ -374,12 +375,12 @@ impl Policy {
                 object.namespace_str(),
                 object.name
             ),
-            targets,
-            selectors,
+            targets: targets.into(),
+            selectors: selectors.into(),
             priority: 0,
-            errors: Vec::new(),
-            blocks,
-            unset: Vec::new(),
+            errors: ThinVec::new(),
+            blocks: blocks.into(),
+            unset: ThinVec::new(),
             spec: None,
             name_span: object.name_span(),
         }

@@ -28,9 +28,14 @@ const BLOCK_BYTES: usize = 1 << 20;
 /// Rows one task measures or lays out.
 const ROWS_PER_TASK: usize = 2048;
 
+/// Rows one task lays out before its text is written: a quarter of [`ROWS_PER_TASK`], as the
+/// laid-out text is held until written (the padded rows of `overridden` on the 49 MB benchmark
+/// are most of a megabyte per thousand).
+const ROWS_PER_WRITE: usize = ROWS_PER_TASK / 4;
+
 /// Tasks laid out before their text is written (a bound on the text held at once). Two keep
-/// both cores of a small machine busy: on the 49 MB benchmark, eight held 25 MB of `overridden`'s
-/// text at a time, and two hold about 6 MB in the same time.
+/// both cores of a small machine busy: on the 49 MB benchmark, eight tasks of 2,048 rows held
+/// 25 MB of `overridden`'s text at a time, two held 6 MB, and two of 512 rows hold 1.5 MB.
 const TASKS_PER_BATCH: usize = 2;
 
 /// How a table is laid out.
@@ -89,9 +94,12 @@ pub struct Table {
     /// Every cell's text, row after row, in blocks of up to [`BLOCK_BYTES`] (or of one longer
     /// cell).
     blocks: Vec<String>,
-    /// Per cell, `columns.len()` per row: its block, and its end in the block (it starts where
-    /// the cell before ends when that one is in the same block, else at the block's start).
-    ends: Vec<(u32, u32)>,
+    /// Per block: the number of its first cell (a big table has a few dozen blocks and
+    /// millions of cells, so a cell's block is searched for, not stored with it).
+    block_starts: Vec<u32>,
+    /// Per cell, `columns.len()` per row: its end in its block (it starts where the cell before
+    /// ends when that one is in the same block, else at the block's start).
+    ends: Vec<u32>,
     /// For a table whose rows were added late: the widest line of each row's last cell.
     late_widths: Vec<u32>,
 }
@@ -106,6 +114,7 @@ impl Table {
         Table {
             columns,
             blocks: Vec::new(),
+            block_starts: Vec::new(),
             ends: Vec::new(),
             late_widths: Vec::new(),
         }
@@ -143,12 +152,13 @@ impl Table {
                     let last = self.blocks.last().map_or(2 << 10, String::capacity);
                     let size = (2 * last).min(BLOCK_BYTES).max(cell.len());
                     self.blocks.push(String::with_capacity(size));
+                    self.block_starts.push(self.ends.len() as u32);
                     self.blocks.last_mut().expect("just pushed")
                 }
             };
             block.push_str(cell);
             let end = u32::try_from(block.len()).expect("a table cell is under 4 GiB");
-            self.ends.push((self.blocks.len() as u32 - 1, end));
+            self.ends.push(end);
         }
     }
 
@@ -160,12 +170,16 @@ impl Table {
     /// Cell `column` of row `row`.
     fn cell(&self, row: usize, column: usize) -> &str {
         let index = row * self.columns.len() + column;
-        let (block, end) = self.ends[index];
-        let start = match index.checked_sub(1).map(|i| self.ends[i]) {
-            Some((previous, start)) if previous == block => start,
-            _ => 0,
+        let block = self
+            .block_starts
+            .partition_point(|&first| first as usize <= index)
+            - 1;
+        let start = if index > self.block_starts[block] as usize {
+            self.ends[index - 1]
+        } else {
+            0
         };
-        &self.blocks[block as usize][start as usize..end as usize]
+        &self.blocks[block][start as usize..self.ends[index] as usize]
     }
 
     /// The widest line of each shown column's header and cells (rows measured in parallel
@@ -337,9 +351,9 @@ fn write_rows(
     layout.write_row(None, &mut String::new(), &mut text);
     out.write_all(&text)?;
     let rows: Vec<usize> = (0..table.row_count()).collect();
-    for batch in rows.chunks(ROWS_PER_TASK * TASKS_PER_BATCH) {
+    for batch in rows.chunks(ROWS_PER_WRITE * TASKS_PER_BATCH) {
         let texts: Vec<Vec<u8>> = batch
-            .par_chunks(ROWS_PER_TASK)
+            .par_chunks(ROWS_PER_WRITE)
             .map(|rows| {
                 let (mut text, mut line) = (Vec::new(), String::new());
                 for &row in rows {

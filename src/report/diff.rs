@@ -282,7 +282,7 @@ impl<'o, 'm> ByPath<'o, 'm> {
     fn effective(&self, path: usize, kind: usize) -> Option<&'o Effective<'m>> {
         let entries =
             &self.shared.entries[self.starts[path] as usize..self.starts[path + 1] as usize];
-        let entry = entries.iter().find(|e| e.kind() == kind)?;
+        let entry = entries.iter().find(|e| self.shared.kind(e) == kind)?;
         let effective = &self.shared.results[entry.fold as usize].folded.effective;
         (!effective.is_empty()).then_some(effective)
     }

@@ -47,6 +47,8 @@ pub struct EffectiveItem {
 pub struct ItemList<'s> {
     kinds: Vec<&'static PolicyKind>,
     entries: &'s [crate::engine::EffectiveEntry],
+    /// Per fold: the index of its kind in the registry.
+    fold_kinds: &'s [u32],
     /// Indices into `entries`; `None` when every entry is shown, so that nothing is stored
     /// for the usual report (a big input has a million entries).
     kept: Option<Vec<u32>>,
@@ -70,7 +72,7 @@ impl ItemList<'_> {
             None => &self.entries[index],
         };
         EffectiveItem {
-            kind: self.kinds[entry.kind()],
+            kind: self.kinds[self.fold_kinds[entry.fold as usize] as usize],
             path: entry.path,
             fold: entry.fold,
         }
@@ -102,11 +104,11 @@ pub fn build<'s, 'm>(
     let kinds: Vec<_> = model.registry.kinds().collect();
     let shown = |i: u32| {
         let e = &set.entries[i as usize];
-        filters.shows_kind(kinds[e.kind()])
+        filters.shows_kind(kinds[set.kind(e)])
             && filters.shows_path(model, &topology.paths[e.path as usize])
             && (filters.policies.is_none()
                 || filters.shows_policies(
-                    &engine.path_policies(&topology.paths[e.path as usize], e.kind()),
+                    &engine.path_policies(&topology.paths[e.path as usize], set.kind(e)),
                 ))
     };
     // Listed only when some entry is left out: the list of every entry (most runs show them
@@ -123,6 +125,7 @@ pub fn build<'s, 'm>(
         items: ItemList {
             kinds,
             entries: &set.entries,
+            fold_kinds: &set.kinds,
             kept,
         },
         set,

@@ -64,7 +64,7 @@ pub fn missing_kinds<'m>(
         .collect();
     let mut covered = vec![Vec::new(); topology.paths.len()];
     for entry in &set.entries {
-        covered[entry.path as usize].push(entry.kind());
+        covered[entry.path as usize].push(set.kind(entry));
     }
     filters
         .paths(model, topology)

@@ -113,6 +113,16 @@ impl<'a> PathId<'a> {
         }
     }
 
+    /// The topology of its path.
+    pub fn topology(self) -> &'a Topology {
+        self.topology
+    }
+
+    /// The number of its path in the topology.
+    pub fn index(self) -> usize {
+        self.path as usize
+    }
+
     /// The pieces that, joined, are the id.
     pub fn parts(self) -> [&'a str; 4] {
         let topology = self.topology;

@@ -172,6 +172,10 @@ impl PolicyTargets {
             rule_offsets,
             ..PolicyTargets::default()
         };
+        // Sized first, as every list a big input keeps: grown one push at a time, they held up
+        // to twice their items.
+        targets.not_accepted.reserve_exact(model.policies.len());
+        targets.of_policy.reserve_exact(model.policies.len());
         let mut attachments: Vec<Attachment> = Vec::new();
         for (index, policy) in model.policies.iter().enumerate() {
             let (found, missed, not_accepted) =
@@ -242,6 +246,8 @@ impl PolicyTargets {
             };
             groups[list as usize].push(attachment);
         }
+        self.lists.reserve_exact(groups.len());
+        self.vias.reserve_exact(groups.len());
         for mut group in groups {
             let kind = model.policies[group[0].policy as usize].kind;
             let ties = model.registry.family_of(kind).order(model, &mut group);
@@ -428,8 +434,7 @@ fn select(
 /// `metadata.labels` of an object, as written.
 pub fn labels_of(object: &crate::load::Object) -> Vec<(String, String)> {
     object
-        .root
-        .get_path(&["metadata", "labels"])
+        .metadata("labels")
         .and_then(|l| l.as_map())
         .map(|entries| {
             entries

@@ -36,7 +36,7 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
             let (entry, _) = observed.entry(index);
             paths_per_fold
                 .entry(entry.fold)
-                .or_insert((entry.path, entry.kind(), 0))
+                .or_insert((entry.path, observed.shared.kind(entry), 0))
                 .2 += 1;
         }
         let mut changed_paths = 0usize;

@@ -21,7 +21,7 @@ pub const DOCS: &[CheckDoc] = &[CheckDoc {
 pub fn check(model: &Model) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for object in &model.objects {
-        let Some(value) = annotation(&object.root) else {
+        let Some(value) = annotation(object) else {
             continue;
         };
         let Some(text) = value.as_str() else {
@@ -38,8 +38,9 @@ pub fn check(model: &Model) -> Vec<Diagnostic> {
 }
 
 /// The annotation's value node.
-fn annotation(root: &Node) -> Option<&Node> {
-    root.get_path(&["metadata", "annotations"])?
+fn annotation(object: &crate::load::Object) -> Option<&Node> {
+    object
+        .metadata("annotations")?
         .as_map()?
         .iter()
         .find(|e| &*e.key.text == IGNORE_ANNOTATION)

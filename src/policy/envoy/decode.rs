@@ -51,12 +51,12 @@ pub fn decode_policy(
     let block = Block {
         kind: BlockKind::Spec,
         strategy: Strategy::Atomic,
-        rules,
+        rules: rules.into(),
         constraint: None,
         span: written.span,
     };
     Some(Policy {
-        spec: Some(spec),
+        spec: Some(Box::new(spec)),
         ..Policy::new(kind, object, targets, vec![block])
     })
 }

@@ -226,7 +226,7 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
         }
         Folded {
             effective,
-            failures: Vec::new(),
+            failures: thin_vec::ThinVec::new(),
         }
     }
 
@@ -274,7 +274,7 @@ fn report_outcomes<'m>(
                     by: e.origins().into(),
                 },
                 None => RuleEvent::Superseded {
-                    by: Box::new([winner]),
+                    by: thin_vec::thin_vec![winner],
                 },
             };
             let rule = RuleRef {

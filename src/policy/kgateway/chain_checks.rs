@@ -59,11 +59,14 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
     let mut shadows: BTreeSet<(u32, u32, &'static str, &'static str)> = BTreeSet::new();
     let engine = observed.engine;
     for entry in &observed.shared.entries {
-        if !std::ptr::eq(model.registry.kind(entry.kind()), evaluator.kind()) {
+        if !std::ptr::eq(
+            model.registry.kind(observed.shared.kind(entry)),
+            evaluator.kind(),
+        ) {
             continue;
         }
         let path = &engine.topology.paths[entry.path as usize];
-        let levels = engine.levels(path, entry.kind());
+        let levels = engine.levels(path, observed.shared.kind(entry));
         let view = PathLevel::borrow_all(&levels);
         let split = evaluator.split(&view);
         if split.routes.len() > 1 {

@@ -83,10 +83,16 @@ pub fn scope_checks(
     // (code, policy, what) → paths.
     let mut found: BTreeMap<(Code, u32, String), usize> = BTreeMap::new();
     for entry in &observed.shared.entries {
-        if !std::ptr::eq(model.registry.kind(entry.kind()), evaluator.kind()) {
+        if !std::ptr::eq(
+            model.registry.kind(observed.shared.kind(entry)),
+            evaluator.kind(),
+        ) {
             continue;
         }
-        let levels = engine.levels(&engine.topology.paths[entry.path as usize], entry.kind());
+        let levels = engine.levels(
+            &engine.topology.paths[entry.path as usize],
+            observed.shared.kind(entry),
+        );
         let view = PathLevel::borrow_all(&levels);
         for (note, policy) in evaluator.scope_notes(&view) {
             let (code, what) = match note {
@@ -221,8 +227,8 @@ fn annotations(model: &Model) -> Vec<Diagnostic> {
             continue;
         };
         let span = object
-            .root
-            .get_path(&["metadata", "annotations", PRIORITY_ANNOTATION])
+            .metadata("annotations")
+            .and_then(|annotations| annotations.get(PRIORITY_ANNOTATION))
             .map_or(object.name_span(), |n| n.span);
         let on_gateway = &*object.group == GATEWAY_GROUP && &*object.kind == "Gateway";
         let on_route = &*object.group == GATEWAY_GROUP && &*object.kind == "HTTPRoute";

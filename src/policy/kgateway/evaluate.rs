@@ -381,7 +381,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
         report_outcomes(self.model, view, &effective, observer);
         Folded {
             effective,
-            failures,
+            failures: failures.into(),
         }
     }
 
@@ -460,7 +460,9 @@ fn report_outcomes<'m>(
                 Some(e) => RuleEvent::Superseded {
                     by: e.origins().into(),
                 },
-                None => RuleEvent::Superseded { by: Box::default() },
+                None => RuleEvent::Superseded {
+                    by: thin_vec::ThinVec::new(),
+                },
             };
             observer.rule(rule_ref, event);
         }

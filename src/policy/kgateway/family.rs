@@ -227,13 +227,13 @@ fn decode_policy(
     let block = Block {
         kind: BlockKind::Spec,
         strategy: Strategy::Merge,
-        rules,
+        rules: rules.into(),
         constraint: None,
         span: spec.span,
     };
     Some(Policy {
         priority,
-        errors,
+        errors: errors.into(),
         ..Policy::new(kind, object, targets, vec![block])
     })
 }

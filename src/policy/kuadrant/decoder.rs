@@ -188,8 +188,8 @@ impl Decoder<'_, '_> {
             blocks.push(rules.map(|(rules, constraint)| Block {
                 kind: BlockKind::Bare,
                 strategy: Strategy::Atomic,
-                rules,
-                constraint,
+                rules: rules.into(),
+                constraint: constraint.map(Box::new),
                 span,
             }));
             if no_block {
@@ -209,7 +209,7 @@ impl Decoder<'_, '_> {
         }
         let blocks: Vec<Block> = blocks.into_iter().collect::<Option<_>>()?;
         Some(Policy {
-            unset: unset?,
+            unset: unset?.into(),
             ..Policy::new(self.kind, object, targets, blocks)
         })
     }
@@ -306,8 +306,8 @@ impl Decoder<'_, '_> {
         Some(Block {
             kind,
             strategy,
-            rules,
-            constraint,
+            rules: rules.into(),
+            constraint: constraint.map(Box::new),
             span: entry.key.span,
         })
     }

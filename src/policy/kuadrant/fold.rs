@@ -70,11 +70,12 @@ pub fn fold<'m>(
                             reason: reason.clone(),
                         },
                     );
+                    let reason = crate::name::Name::unshared(&reason);
                     for i in 0..block.rules.len() {
                         observer.rule(
                             rule_ref(i),
                             RuleEvent::NotApplied {
-                                reason: reason.as_str().into(),
+                                reason: reason.clone(),
                             },
                         );
                     }
@@ -106,7 +107,7 @@ pub fn fold<'m>(
                             observer.rule(rule_ref(i), RuleEvent::Added);
                         }
                     } else if !active.is_empty() {
-                        let by: Box<[u32]> = sources(&effective).into();
+                        let by: thin_vec::ThinVec<u32> = sources(&effective).into();
                         for &i in &active {
                             observer.rule(rule_ref(i), RuleEvent::Superseded { by: by.clone() });
                         }
@@ -132,7 +133,7 @@ pub fn fold<'m>(
                                 observer.rule(
                                     rule_ref(i),
                                     RuleEvent::Superseded {
-                                        by: Box::new([existing.policy]),
+                                        by: thin_vec::thin_vec![existing.policy],
                                     },
                                 );
                             }
@@ -162,6 +163,6 @@ pub fn fold<'m>(
     }
     Folded {
         effective,
-        failures,
+        failures: failures.into(),
     }
 }

@@ -624,7 +624,7 @@ mod tests {
             name: name.into(),
             creation_timestamp: None,
             locator: format!("{}:{namespace}/{name}", kind.locator_prefix()),
-            targets: vec![TargetRef {
+            targets: thin_vec::thin_vec![TargetRef {
                 group: "gateway.networking.k8s.io".into(),
                 kind: "HTTPRoute".into(),
                 name: "cart".into(),
@@ -633,11 +633,11 @@ mod tests {
                 name_span: Span::default(),
                 section_span: None,
             }],
-            selectors: Vec::new(),
+            selectors: thin_vec::ThinVec::new(),
             priority: 0,
-            errors: Vec::new(),
-            blocks: Vec::new(),
-            unset: Vec::new(),
+            errors: thin_vec::ThinVec::new(),
+            blocks: thin_vec::ThinVec::new(),
+            unset: thin_vec::ThinVec::new(),
             spec: None,
             name_span: Span::default(),
         }

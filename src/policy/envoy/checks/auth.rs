@@ -23,7 +23,9 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
     let model = evaluator.model;
     let mut found: BTreeMap<(u32, u32), (BTreeSet<String>, BTreeSet<u32>)> = BTreeMap::new();
     for entry in &observed.shared.entries {
-        if let Some((pair, hidden)) = hidden_auth(evaluator, entry.path, entry.kind()) {
+        if let Some((pair, hidden)) =
+            hidden_auth(evaluator, entry.path, observed.shared.kind(entry))
+        {
             let slot = found.entry(pair).or_default();
             slot.0.extend(hidden);
             slot.1.insert(entry.path);
