@@ -96,6 +96,7 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
     crate::platform::hand_back_freed_memory();
     let topology = Topology::build(&model);
     crate::platform::hand_back_freed_memory();
+    crate::platform::hand_back_executable_pages();
     Evaluated {
         unmatched_without,
         model,

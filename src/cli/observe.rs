@@ -4,8 +4,8 @@ use super::args::{
     ExplainArgs, FilterArgs, ReachArgs, ReportArgs, ReportFormat, TopologyArgs, TopologyOutput,
 };
 use super::session::{self, Exit, Run, UsageError, worst};
-use crate::engine::Engine;
 use crate::engine::observed::Observed;
+use crate::engine::{Engine, FoldParts};
 use crate::render::json::{PushItem, Streamed};
 use crate::render::table::Layout;
 use crate::render::topology::{self, TopologyFormat};
@@ -15,8 +15,13 @@ use crate::report::topology::Scope;
 use crate::report::{LazyList, explain, overridden, reach, status};
 use std::io::{self, Write};
 
-/// Runs a report over every rule's outcomes (`overridden`, `status`): `write` writes it in the
-/// chosen format and says whether it showed anything (`empty_message` goes to stderr if not).
+/// What an outcome report writes: `write` writes it in the chosen format and says whether it
+/// showed anything.
+type WriteReport<'w> = dyn FnOnce(&Observed<'_, '_>, &filter::Filters, ReportFormat, &mut dyn Write) -> io::Result<bool>
+    + 'w;
+
+/// Runs a report over every rule's outcomes (`status`): `write` writes it in the chosen format
+/// and says whether it showed anything (`empty_message` goes to stderr if not).
 fn outcome_report(
     args: &ReportArgs,
     empty_message: &str,
@@ -27,11 +32,24 @@ fn outcome_report(
         &mut dyn Write,
     ) -> io::Result<bool>,
 ) -> Result<Exit, UsageError> {
+    outcome_report_with(args, FoldParts::All, empty_message, Box::new(write))
+}
+
+/// [`outcome_report`] keeping `parts` of each fold (`overridden` reads only outcomes).
+fn outcome_report_with(
+    args: &ReportArgs,
+    parts: FoldParts,
+    empty_message: &str,
+    write: Box<WriteReport<'_>>,
+) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
-    let (observed, more) = Observed::new(&engine);
+    let (observed, more) = match parts {
+        FoldParts::All => Observed::new(&engine),
+        FoldParts::Outcomes => Observed::outcomes_only(&engine),
+    };
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
     let mut shown = true;
@@ -76,18 +94,14 @@ where
 
 /// Runs `dopol overridden`.
 pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
-    outcome_report(
-        args,
-        "No rule lost anywhere.",
-        |observed, filters, format, out| {
-            let list = overridden::stream(observed, filters);
-            let json =
-                |buffer: &mut Vec<u8>, item: &_| crate::render::json::push_item(buffer, item);
-            write_outcomes(&list, format, out, &json, None, |items, layout, out| {
-                observability::overridden_table(items, layout, out)
-            })
-        },
-    )
+    let write: Box<WriteReport<'_>> = Box::new(|observed, filters, format, out| {
+        let list = overridden::stream(observed, filters);
+        let json = |buffer: &mut Vec<u8>, item: &_| crate::render::json::push_item(buffer, item);
+        write_outcomes(&list, format, out, &json, None, |items, layout, out| {
+            observability::overridden_table(items, layout, out)
+        })
+    });
+    outcome_report_with(args, FoldParts::Outcomes, "No rule lost anywhere.", write)
 }
 
 /// Runs `dopol status`.

@@ -182,7 +182,7 @@ impl<'m> Effective<'m> {
 
     /// Drops spare capacity (for a result that is kept).
     pub fn shrink_to_fit(&mut self) {
-        self.rules.shrink_to_fit();
+        crate::platform::fit(&mut self.rules);
     }
 }
 

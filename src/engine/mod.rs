@@ -91,6 +91,15 @@ impl<'m> EffectiveSet<'m> {
     }
 }
 
+/// What folds that record outcomes keep ([`Engine::outcomes_where`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldParts {
+    /// Outcomes, policies, effective policies and failures.
+    All,
+    /// All but the effective policies.
+    Outcomes,
+}
+
 /// Model + topology + one evaluator per family: everything needed to evaluate paths.
 pub struct Engine<'m> {
     /// The model.
@@ -368,16 +377,21 @@ impl<'m> Engine<'m> {
 
     /// Every rule's outcome on every path with policies (docs/semantics.md#5-outcomes-status-and-reach), plus fold warnings.
     pub fn outcomes_all(&self) -> (SharedFolds<PathOutcomes<'m>>, Vec<Diagnostic>) {
-        self.outcomes_where(|_| true)
+        self.outcomes_where(|_| true, FoldParts::All)
     }
 
     /// [`Engine::outcomes_all`] with the outcomes of only the folds whose levels `keep`
     /// accepts (`reach` asks about the paths of one policy). Every other fold is still folded,
     /// for its warnings, and keeps nothing else: no policies, rules or outcomes (24 MiB of
     /// `reach`'s peak on the 49 MB benchmark, for the folds of policies it does not show).
+    ///
+    /// With [`FoldParts::Outcomes`], the kept folds keep their outcomes and policies but not
+    /// their effective policies (`overridden` reads only outcomes: 6 MB of its peak on the 49 MB
+    /// benchmark).
     pub fn outcomes_where(
         &self,
         keep: impl Fn(&[(Target, Vec<u32>)]) -> bool + Sync,
+        parts: FoldParts,
     ) -> (SharedFolds<PathOutcomes<'m>>, Vec<Diagnostic>) {
         let shared = self.fold_distinct(|path, kind, levels| {
             if !keep(levels) {
@@ -392,10 +406,15 @@ impl<'m> Engine<'m> {
                 };
             }
             let mut recorder = OutcomeRecorder::default();
-            let (policies, folded) = self.fold_levels(path, kind, levels, &mut recorder);
+            let (mut policies, mut folded) = self.fold_levels(path, kind, levels, &mut recorder);
+            crate::platform::fit(&mut policies);
+            let outcomes = recorder.finish(&folded.effective).into();
+            if parts == FoldParts::Outcomes {
+                folded.effective = Default::default();
+            }
             PathOutcomes {
                 policies: policies.into(),
-                outcomes: recorder.finish(&folded.effective).into(),
+                outcomes,
                 folded,
             }
         });

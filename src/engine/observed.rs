@@ -4,7 +4,7 @@
 use crate::diag::Diagnostic;
 use crate::engine::fold::RuleRef;
 use crate::engine::outcomes::Outcome;
-use crate::engine::{EffectiveEntry, Engine, PathOutcomes, SharedFolds};
+use crate::engine::{EffectiveEntry, Engine, FoldParts, PathOutcomes, SharedFolds};
 
 /// Every path's fold with rule outcomes, and for each policy the paths it is on.
 pub struct Observed<'e, 'm> {
@@ -91,12 +91,18 @@ impl<'e, 'm> Observed<'e, 'm> {
         Self::with(engine, engine.outcomes_all())
     }
 
+    /// [`Observed::new`] for a reader of outcomes only: no fold keeps its effective policy
+    /// ([`FoldParts::Outcomes`]).
+    pub fn outcomes_only(engine: &'e Engine<'m>) -> (Self, Vec<Diagnostic>) {
+        Self::with(engine, engine.outcomes_where(|_| true, FoldParts::Outcomes))
+    }
+
     /// Folds every path, recording the outcomes of only the folds `policy` takes part in: what
     /// `reach` reads (see [`Engine::outcomes_where`]). The diagnostics are those of
     /// [`Observed::new`]; every other policy is on no path.
     pub fn of_policy(engine: &'e Engine<'m>, policy: u32) -> (Self, Vec<Diagnostic>) {
         let on_path = |levels: &[(_, Vec<u32>)]| levels.iter().any(|(_, p)| p.contains(&policy));
-        Self::with(engine, engine.outcomes_where(on_path))
+        Self::with(engine, engine.outcomes_where(on_path, FoldParts::All))
     }
 
     fn with(

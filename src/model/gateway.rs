@@ -314,9 +314,9 @@ pub struct Route {
 impl Route {
     /// Drops the lists' spare capacity (see the model's `Decoded::shrink_to_fit`).
     pub fn shrink_to_fit(&mut self) {
-        self.hostnames.shrink_to_fit();
-        self.parent_refs.shrink_to_fit();
-        self.rules.shrink_to_fit();
+        crate::platform::fit(&mut self.hostnames);
+        crate::platform::fit(&mut self.parent_refs);
+        crate::platform::fit(&mut self.rules);
     }
 }
 

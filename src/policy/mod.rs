@@ -345,13 +345,14 @@ impl Policy {
     /// Drops the lists' spare capacity: decoded policies live until the run ends, and a list
     /// grown one push at a time from empty holds room for four items.
     pub fn shrink_to_fit(&mut self) {
-        self.targets.shrink_to_fit();
-        self.selectors.shrink_to_fit();
-        self.errors.shrink_to_fit();
-        self.unset.shrink_to_fit();
-        self.blocks.shrink_to_fit();
+        use crate::platform::fit_thin;
+        fit_thin(&mut self.targets);
+        fit_thin(&mut self.selectors);
+        fit_thin(&mut self.errors);
+        fit_thin(&mut self.unset);
+        fit_thin(&mut self.blocks);
         for block in &mut self.blocks {
-            block.rules.shrink_to_fit();
+            fit_thin(&mut block.rules);
         }
     }
 

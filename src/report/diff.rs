@@ -531,7 +531,7 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
                     }
                 }
             }
-            changes.shrink_to_fit();
+            crate::platform::fit(&mut changes);
             changes
         })
         .collect();

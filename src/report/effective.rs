@@ -118,7 +118,7 @@ pub fn build<'s, 'm>(
         let mut kept: Vec<u32> = (0..first as u32)
             .chain((first as u32 + 1..count).filter(|&i| shown(i)))
             .collect();
-        kept.shrink_to_fit();
+        crate::platform::fit(&mut kept);
         kept
     });
     EffectiveReport {

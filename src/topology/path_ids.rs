@@ -50,8 +50,8 @@ impl IdPieces {
                 pieces.push_route_piece(rule);
             }
         }
-        pieces.route_text.shrink_to_fit();
-        pieces.route_ends.shrink_to_fit();
+        crate::platform::fit_string(&mut pieces.route_text);
+        crate::platform::fit(&mut pieces.route_ends);
         pieces
     }
 
