@@ -30,12 +30,12 @@ const ROWS_PER_TASK: usize = 2048;
 
 /// Rows one task lays out before its text is written: a quarter of [`ROWS_PER_TASK`], as the
 /// laid-out text is held until written (the padded rows of `overridden` on the 49 MB benchmark
-/// are most of a megabyte per thousand).
+/// are about a megabyte per thousand).
 const ROWS_PER_WRITE: usize = ROWS_PER_TASK / 4;
 
 /// Tasks laid out before their text is written (a bound on the text held at once). Two keep
 /// both cores of a small machine busy: on the 49 MB benchmark, eight tasks of 2,048 rows held
-/// 25 MB of `overridden`'s text at a time, two held 6 MB, and two of 512 rows hold 1.5 MB.
+/// 25 MB of `overridden`'s text at a time, two held 6 MB, and two of 512 rows hold about 1 MB.
 const TASKS_PER_BATCH: usize = 2;
 
 /// How a table is laid out.
