@@ -46,10 +46,7 @@ fn outcome_report_with(
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
-    let (observed, more) = match parts {
-        FoldParts::All => Observed::new(&engine),
-        FoldParts::Outcomes => Observed::outcomes_only(&engine),
-    };
+    let (observed, more) = Observed::keeping(&engine, parts);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
     let mut shown = true;

@@ -91,10 +91,10 @@ impl<'e, 'm> Observed<'e, 'm> {
         Self::with(engine, engine.outcomes_all())
     }
 
-    /// [`Observed::new`] for a reader of outcomes only: no fold keeps its effective policy
-    /// ([`FoldParts::Outcomes`]).
-    pub fn outcomes_only(engine: &'e Engine<'m>) -> (Self, Vec<Diagnostic>) {
-        Self::with(engine, engine.outcomes_where(|_| true, FoldParts::Outcomes))
+    /// [`Observed::new`] keeping `parts` of each fold (a reader of outcomes only asks for
+    /// [`FoldParts::Outcomes`]: no fold keeps its effective policy).
+    pub fn keeping(engine: &'e Engine<'m>, parts: FoldParts) -> (Self, Vec<Diagnostic>) {
+        Self::with(engine, engine.outcomes_where(|_| true, parts))
     }
 
     /// Folds every path, recording the outcomes of only the folds `policy` takes part in: what
