@@ -1,8 +1,11 @@
 //! The `dopol` binary: everything lives in the library; this only tunes the allocator and the
 //! process, and exits with the code the command returned.
 
+/// mimalloc, with what the run keeps to its end in kept storage
+/// ([`dopol::platform::kept`]).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: dopol::platform::kept::Keeping<mimalloc::MiMalloc> =
+    dopol::platform::kept::Keeping(mimalloc::MiMalloc);
 
 /// Tunes memory before anything allocates: the Rust runtime allocates before `main`, and the
 /// allocator's first pages would otherwise be huge pages (see [`dopol::platform::tune_memory`]).
@@ -52,6 +55,7 @@ fn main() {
     }
     #[cfg(not(target_os = "linux"))]
     dopol::platform::tune_memory();
+    dopol::platform::kept::reserve();
     dopol::platform::set_hand_back(hand_back);
     dopol::platform::exit_after_command();
     dopol::platform::exit_now(dopol::cli::main_exit_code());

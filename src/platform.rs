@@ -1,5 +1,7 @@
 //! Process-level tuning that is not about policies.
 
+pub mod kept;
+
 /// Turns transparent huge pages off for this process (Linux).
 ///
 /// dopol allocates hundreds of MB of small tree nodes on big inputs and frees short-lived
@@ -403,13 +405,6 @@ pub fn fit<T>(list: &mut Vec<T>) {
         let mut exact = Vec::with_capacity(list.len());
         exact.append(list);
         *list = exact;
-    }
-}
-
-/// [`fit`] for a [`thin_vec::ThinVec`].
-pub fn fit_thin<T>(list: &mut thin_vec::ThinVec<T>) {
-    if list.capacity() > list.len() {
-        *list = list.drain(..).collect();
     }
 }
 

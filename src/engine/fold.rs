@@ -180,9 +180,10 @@ impl<'m> Effective<'m> {
         self.rules.is_empty()
     }
 
-    /// Drops spare capacity (for a result that is kept).
-    pub fn shrink_to_fit(&mut self) {
-        crate::platform::fit(&mut self.rules);
+    /// Moves the rules to kept storage, at their exact number: for a result kept until the run
+    /// ends (one per distinct fold).
+    pub fn keep(&mut self) {
+        crate::platform::kept::keep_list(&mut self.rules);
     }
 }
 

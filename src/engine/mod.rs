@@ -212,9 +212,7 @@ impl<'m> Engine<'m> {
             path,
             levels: &levels,
         };
-        let mut folded = self.evaluator(kind).fold(&view, observer);
-        // Results are kept to the end of the run (one per distinct fold).
-        folded.effective.shrink_to_fit();
+        let folded = self.evaluator(kind).fold(&view, observer);
         (view.policies(), folded)
     }
 
@@ -357,7 +355,9 @@ impl<'m> Engine<'m> {
     /// kind order, plus warnings for conditions that failed to evaluate.
     pub fn effective_all(&self) -> (EffectiveSet<'m>, Vec<Diagnostic>) {
         let shared = self.fold_distinct(|path, kind, levels| {
-            self.fold_levels(path, kind, levels, &mut NoObserver).1
+            let mut folded = self.fold_levels(path, kind, levels, &mut NoObserver).1;
+            folded.effective.keep();
+            folded
         });
         let diagnostics = self.fold_warnings(&shared, |folded| folded);
         let entries = shared
@@ -407,14 +407,16 @@ impl<'m> Engine<'m> {
             }
             let mut recorder = OutcomeRecorder::default();
             let (mut policies, mut folded) = self.fold_levels(path, kind, levels, &mut recorder);
-            crate::platform::fit(&mut policies);
-            let outcomes = recorder.finish(&folded.effective).into();
-            if parts == FoldParts::Outcomes {
-                folded.effective = Default::default();
+            crate::platform::kept::keep_list(&mut policies);
+            let mut outcomes = recorder.finish(&folded.effective);
+            crate::platform::kept::keep_list(&mut outcomes);
+            match parts {
+                FoldParts::All => folded.effective.keep(),
+                FoldParts::Outcomes => folded.effective = Default::default(),
             }
             PathOutcomes {
                 policies: policies.into(),
-                outcomes,
+                outcomes: outcomes.into(),
                 folded,
             }
         });

@@ -311,15 +311,6 @@ pub struct Route {
     pub other_backends: bool,
 }
 
-impl Route {
-    /// Drops the lists' spare capacity (see the model's `Decoded::shrink_to_fit`).
-    pub fn shrink_to_fit(&mut self) {
-        crate::platform::fit(&mut self.hostnames);
-        crate::platform::fit(&mut self.parent_refs);
-        crate::platform::fit(&mut self.rules);
-    }
-}
-
 /// Whether some rule of `spec` has a non-empty list under `key` with an item `select`s.
 fn any_rule_item(spec: &Node, key: &str, select: impl Fn(&Node) -> bool) -> bool {
     spec.get("rules")

@@ -85,14 +85,21 @@ enum Decoded {
 }
 
 impl Decoded {
-    /// Drops the spare capacity of the lists the object keeps. Decoding grows them one push at
-    /// a time, and a list grown from empty holds room for four items: one `parentRef` or
-    /// `targetRef` then costs four. Decoded routes and policies live until the run ends, so on
-    /// a big input that spare room was a fifth of all memory.
-    fn shrink_to_fit(&mut self) {
+    /// Moves a route or policy to kept storage ([`crate::platform::kept`]): decoded routes and
+    /// policies live until the run ends. A copy holds each list at its exact length (decoding
+    /// grows them one push at a time, and a list grown from empty holds room for four items:
+    /// on a big input that spare room was a fifth of all memory) and a policy's rule values
+    /// apart from the document they were read from. Called once the object is trimmed, so that
+    /// nothing else holds those values.
+    fn keep(&mut self) {
+        use crate::platform::kept::keep;
         match self {
-            Decoded::Route(route) => route.shrink_to_fit(),
-            Decoded::Policy(policy) => policy.shrink_to_fit(),
+            Decoded::Route(route) => *route = keep(|| route.clone()),
+            Decoded::Policy(policy) => {
+                // The old policy is dropped first: its rule values are then held once.
+                *policy = keep(|| Box::new(Policy::clone(policy)));
+                keep(|| policy.copy_rule_values_apart());
+            }
             Decoded::Class(_) | Decoded::Namespace(_) | Decoded::Gateway(_) | Decoded::Rejected => {
             }
         }
@@ -125,10 +132,10 @@ impl std::borrow::Borrow<Object> for Prepared {
 /// document: see [`Object::trim`]); the few Gateways, classes and namespaces keep their trees.
 pub fn prepare(mut object: Object, registry: &Registry, catalog: &Catalog) -> Prepared {
     let mut decoded = decode(&mut object, registry, catalog);
-    decoded.value.shrink_to_fit();
     if matches!(decoded.value, Decoded::Route(_) | Decoded::Policy(_)) {
         object.trim();
     }
+    decoded.value.keep();
     Prepared(Box::new(PreparedParts { object, decoded }))
 }
 

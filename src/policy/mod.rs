@@ -342,17 +342,13 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// Drops the lists' spare capacity: decoded policies live until the run ends, and a list
-    /// grown one push at a time from empty holds room for four items.
-    pub fn shrink_to_fit(&mut self) {
-        use crate::platform::fit_thin;
-        fit_thin(&mut self.targets);
-        fit_thin(&mut self.selectors);
-        fit_thin(&mut self.errors);
-        fit_thin(&mut self.unset);
-        fit_thin(&mut self.blocks);
+    /// Replaces each rule value by a copy of its own ([`crate::yaml::Node::copied_apart`]):
+    /// inside [`crate::platform::kept::keep`], the values move to kept storage.
+    pub fn copy_rule_values_apart(&mut self) {
         for block in &mut self.blocks {
-            fit_thin(&mut block.rules);
+            for rule in &mut block.rules {
+                rule.value = rule.value.copied_apart();
+            }
         }
     }
 

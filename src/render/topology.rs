@@ -721,21 +721,25 @@ fn tree_children(
     routes: &mut Vec<usize>,
     out: &mut Sink<'_>,
 ) {
-    let mut children: Vec<TreeChild> = graph.tree.get(&node).cloned().unwrap_or_default();
-    if let Some(rules) = rules {
-        children.extend(rules.iter().map(|&r| TreeChild::Node(r)));
-    }
-    for (i, child) in children.iter().enumerate() {
-        let last = i + 1 == children.len();
+    // The node's own children, then the rules it is written with (borrowed: a listener's
+    // children are every route under it, each with its rules).
+    let own = graph.tree.get(&node).map_or(&[][..], Vec::as_slice);
+    let rules = rules.unwrap_or_default();
+    let count = own.len() + rules.len();
+    let children = own
+        .iter()
+        .map(|child| match child {
+            TreeChild::Node(n) => (*n, None, ""),
+            TreeChild::RouteUnder(n, rules) => (*n, Some(rules.as_slice()), ""),
+            TreeChild::Delegated(n, rules) => (*n, Some(rules.as_slice()), "delegates to "),
+        })
+        .chain(rules.iter().map(|&rule| (rule, None, "")));
+    for (i, (child_node, child_rules, marker)) in children.enumerate() {
+        let last = i + 1 == count;
         let (branch, indent) = if last {
             ("└─ ", "   ")
         } else {
             ("├─ ", "│  ")
-        };
-        let (child_node, child_rules, marker) = match child {
-            TreeChild::Node(n) => (*n, None, ""),
-            TreeChild::RouteUnder(n, rules) => (*n, Some(rules.as_slice()), ""),
-            TreeChild::Delegated(n, rules) => (*n, Some(rules.as_slice()), "delegates to "),
         };
         let kind = graph.nodes[child_node].kind();
         let marker = if kind == NodeKind::Policy {

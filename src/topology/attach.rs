@@ -169,7 +169,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
             );
         }
         // Kept to the end of the run: one pair grown by a push holds room for four.
-        crate::platform::fit(&mut accepted);
+        crate::platform::kept::keep_list(&mut accepted);
         route_listeners.push(accepted);
     }
     Attachments {

@@ -68,6 +68,32 @@ impl Node {
         }
     }
 
+    /// A copy in which each collection nothing else holds is allocated anew (one still shared
+    /// stays shared, so nothing is held twice): run inside
+    /// [`crate::platform::kept::keep`], it moves a value read from a document that is then
+    /// freed into kept storage.
+    pub fn copied_apart(&self) -> Node {
+        let value = match &self.value {
+            Value::Seq(items) if Arc::strong_count(items) == 1 => {
+                Value::Seq(items.iter().map(Node::copied_apart).collect())
+            }
+            Value::Map(entries) if Arc::strong_count(entries) == 1 => Value::Map(
+                entries
+                    .iter()
+                    .map(|entry| Entry {
+                        key: entry.key.clone(),
+                        value: entry.value.copied_apart(),
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        Node {
+            span: self.span,
+            value,
+        }
+    }
+
     /// The mapping entries, if this is a mapping.
     pub fn as_map(&self) -> Option<&[Entry]> {
         match &self.value {
