@@ -180,10 +180,10 @@ impl<'m> Effective<'m> {
         self.rules.is_empty()
     }
 
-    /// Moves the rules to kept storage, at their exact number: for a result kept until the run
-    /// ends (one per distinct fold).
-    pub fn keep(&mut self) {
-        crate::platform::kept::keep_list(&mut self.rules);
+    /// Drops the rules' spare room, moving them to `storage`: for a result that is kept (one
+    /// per distinct fold).
+    pub fn fit(&mut self, storage: super::Storage) {
+        storage.fit(&mut self.rules);
     }
 }
 

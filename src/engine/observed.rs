@@ -4,7 +4,7 @@
 use crate::diag::Diagnostic;
 use crate::engine::fold::RuleRef;
 use crate::engine::outcomes::Outcome;
-use crate::engine::{EffectiveEntry, Engine, FoldParts, PathOutcomes, SharedFolds};
+use crate::engine::{EffectiveEntry, Engine, FoldParts, PathOutcomes, SharedFolds, Storage};
 
 /// Every path's fold with rule outcomes, and for each policy the paths it is on.
 pub struct Observed<'e, 'm> {
@@ -94,7 +94,18 @@ impl<'e, 'm> Observed<'e, 'm> {
     /// [`Observed::new`] keeping `parts` of each fold (a reader of outcomes only asks for
     /// [`FoldParts::Outcomes`]: no fold keeps its effective policy).
     pub fn keeping(engine: &'e Engine<'m>, parts: FoldParts) -> (Self, Vec<Diagnostic>) {
-        Self::with(engine, engine.outcomes_where(|_| true, parts))
+        Self::with(
+            engine,
+            engine.outcomes_where(|_| true, parts, Storage::UntilExit),
+        )
+    }
+
+    /// [`Observed::new`] for a caller that drops it before the run ends ([`Storage::Scoped`]).
+    pub fn scoped(engine: &'e Engine<'m>) -> (Self, Vec<Diagnostic>) {
+        Self::with(
+            engine,
+            engine.outcomes_where(|_| true, FoldParts::All, Storage::Scoped),
+        )
     }
 
     /// Folds every path, recording the outcomes of only the folds `policy` takes part in: what
@@ -102,7 +113,10 @@ impl<'e, 'm> Observed<'e, 'm> {
     /// [`Observed::new`]; every other policy is on no path.
     pub fn of_policy(engine: &'e Engine<'m>, policy: u32) -> (Self, Vec<Diagnostic>) {
         let on_path = |levels: &[(_, Vec<u32>)]| levels.iter().any(|(_, p)| p.contains(&policy));
-        Self::with(engine, engine.outcomes_where(on_path, FoldParts::All))
+        Self::with(
+            engine,
+            engine.outcomes_where(on_path, FoldParts::All, Storage::UntilExit),
+        )
     }
 
     fn with(

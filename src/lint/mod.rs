@@ -152,7 +152,8 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = evaluated.diagnostics().cloned().collect();
     let (engine, engine_diagnostics) = Engine::new(&evaluated.model, &evaluated.topology);
     diagnostics.extend(engine_diagnostics);
-    let (observed, constraint_warnings) = Observed::new(&engine);
+    // Dropped when the checks are done, before the findings are rendered.
+    let (observed, constraint_warnings) = Observed::scoped(&engine);
     diagnostics.extend(constraint_warnings);
     // The checks read what is built and write nothing shared: each family's lint (one can take
     // a whole core on a big input) runs beside the two small shared checks; findings are joined

@@ -60,10 +60,21 @@ impl Node {
     }
 }
 
+/// What a rendering reads of the graph: the tree of children (the indented tree and the JSON
+/// document) or the edge lists (DOT and Mermaid). A graph holds only the one asked for: on a
+/// cluster dump each has an entry per route rule and per policy attachment (the edges were
+/// about 5 MB on the 49 MB benchmark, at the peak of `topology`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Tree,
+    Edges,
+}
+
 /// The graph shared by the three renderings.
 #[derive(Debug)]
 struct Graph<'m> {
     model: &'m Model,
+    shape: Shape,
     nodes: Vec<Node>,
     /// Hierarchy edges parent → child (node indices).
     edges: Vec<(usize, usize)>,
@@ -73,7 +84,8 @@ struct Graph<'m> {
     delegation_edges: Vec<(usize, usize)>,
     /// Refused attachments.
     refused: Vec<Refusal>,
-    /// Tree children (for the indented rendering; routes are repeated under each listener).
+    /// Tree children (for the indented rendering and the document; routes are repeated
+    /// under each listener).
     tree: BTreeMap<usize, Vec<TreeChild>>,
     roots: Vec<usize>,
     /// Policies not accepted: index into `Model::policies`, and the line for the tree.
@@ -81,9 +93,10 @@ struct Graph<'m> {
 }
 
 impl<'m> Graph<'m> {
-    fn new(model: &'m Model) -> Graph<'m> {
+    fn new(model: &'m Model, shape: Shape) -> Graph<'m> {
         Graph {
             model,
+            shape,
             nodes: Vec::new(),
             edges: Vec::new(),
             policy_edges: Vec::new(),
@@ -92,6 +105,24 @@ impl<'m> Graph<'m> {
             tree: BTreeMap::new(),
             roots: Vec::new(),
             notes: Vec::new(),
+        }
+    }
+
+    /// Adds an edge to the list `edges` picks (when the graph keeps edges).
+    fn edge(&mut self, edges: fn(&mut Self) -> &mut Vec<(usize, usize)>, from: usize, to: usize) {
+        if self.shape == Shape::Edges {
+            edges(self).push((from, to));
+        }
+    }
+
+    /// Adds `child` under `parent` (when the graph keeps the tree). Most elements have one
+    /// policy of a kind: a list grown from empty by a push would hold room for four.
+    fn child(&mut self, parent: usize, child: TreeChild) {
+        if self.shape == Shape::Tree {
+            self.tree
+                .entry(parent)
+                .or_insert_with(|| Vec::with_capacity(1))
+                .push(child);
         }
     }
 
@@ -211,7 +242,11 @@ pub fn render(
     format: TopologyFormat,
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
-    let graph = build(model, topology, scope);
+    let shape = match format {
+        TopologyFormat::Tree => Shape::Tree,
+        TopologyFormat::Dot | TopologyFormat::Mermaid => Shape::Edges,
+    };
+    let graph = build(model, topology, scope, shape);
     let mut sink = Sink::new(out);
     match format {
         TopologyFormat::Tree => tree(&graph, &mut sink),
@@ -298,8 +333,8 @@ fn kept_rules(graph: &Graph, scope: &Scope, rules: Vec<usize>) -> Vec<usize> {
         .collect()
 }
 
-fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> {
-    let mut graph = Graph::new(model);
+fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope, shape: Shape) -> Graph<'m> {
+    let mut graph = Graph::new(model, shape);
     let add = |graph: &mut Graph, subject: Subject| {
         graph.nodes.push(Node { subject });
         graph.nodes.len() - 1
@@ -331,12 +366,8 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> 
                 graph.nodes.push(Node { subject });
                 graph.nodes.len() - 1
             });
-            graph.policy_edges.push((policy_node, node));
-            graph
-                .tree
-                .entry(node)
-                .or_default()
-                .push(TreeChild::Node(policy_node));
+            graph.edge(|g| &mut g.policy_edges, policy_node, node);
+            graph.child(node, TreeChild::Node(policy_node));
         }
     };
 
@@ -353,7 +384,7 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> 
         let rules: Vec<usize> = (0..model.routes[r as usize].rules.len())
             .map(|k| {
                 let rule_node = add(graph, Subject::Rule(r, k as u32));
-                graph.edges.push((node, rule_node));
+                graph.edge(|g| &mut g.edges, node, rule_node);
                 attach(graph, Target::RouteRule(r, k as u32), rule_node);
                 rule_node
             })
@@ -398,24 +429,16 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> 
             });
         let gateway_node = add(&mut graph, Subject::Gateway(g));
         gateway_nodes.insert(g, gateway_node);
-        graph.edges.push((class, gateway_node));
-        graph
-            .tree
-            .entry(class)
-            .or_default()
-            .push(TreeChild::Node(gateway_node));
+        graph.edge(|g| &mut g.edges, class, gateway_node);
+        graph.child(class, TreeChild::Node(gateway_node));
         attach_policies(&mut graph, Target::Gateway(g), gateway_node);
         for l in 0..gateway.listeners.len() {
             if !scope.listener(g, l as u32) {
                 continue;
             }
             let listener_node = add(&mut graph, Subject::Listener(g, l as u32));
-            graph.edges.push((gateway_node, listener_node));
-            graph
-                .tree
-                .entry(gateway_node)
-                .or_default()
-                .push(TreeChild::Node(listener_node));
+            graph.edge(|g| &mut g.edges, gateway_node, listener_node);
+            graph.child(gateway_node, TreeChild::Node(listener_node));
             attach_policies(&mut graph, Target::Listener(g, l as u32), listener_node);
             for &r in routes_of_listener
                 .get(&(g, l as u32))
@@ -425,12 +448,8 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> 
             {
                 let (node, rules) = route_node(&mut graph, r, &mut attach_policies);
                 let rules = kept_rules(&graph, scope, rules);
-                graph.edges.push((listener_node, node));
-                graph
-                    .tree
-                    .entry(listener_node)
-                    .or_default()
-                    .push(TreeChild::RouteUnder(node, rules));
+                graph.edge(|g| &mut g.edges, listener_node, node);
+                graph.child(listener_node, TreeChild::RouteUnder(node, rules));
             }
         }
     }
@@ -482,12 +501,8 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> 
             .map(|&r| child_rules[r as usize])
             .collect();
         let kept = kept_rules(&graph, scope, kept);
-        graph.delegation_edges.push((rule_node, child_node));
-        graph
-            .tree
-            .entry(rule_node)
-            .or_default()
-            .push(TreeChild::Delegated(child_node, kept));
+        graph.edge(|g| &mut g.delegation_edges, rule_node, child_node);
+        graph.child(rule_node, TreeChild::Delegated(child_node, kept));
     }
     for (p, message) in topology.targets.not_accepted.iter().enumerate() {
         if let Some(message) = message
@@ -508,7 +523,7 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope) -> Graph<'m> 
 
 /// The `Topology` document of the part of the topology `scope` keeps.
 pub fn document(model: &Model, topology: &Topology, scope: &Scope) -> TopologyDocument {
-    let graph = build(model, topology, scope);
+    let graph = build(model, topology, scope, Shape::Tree);
     let walk = DocumentWalk {
         model,
         graph: &graph,
