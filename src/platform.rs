@@ -402,10 +402,16 @@ impl std::fmt::Debug for Mapped {
 /// of the exact size wastes only the rounding to the allocator's size class.
 pub fn fit<T>(list: &mut Vec<T>) {
     if list.capacity() > list.len() {
-        let mut exact = Vec::with_capacity(list.len());
-        exact.append(list);
-        *list = exact;
+        move_to_exact(list);
     }
+}
+
+/// Moves the items of `list` to a new block of exactly their size (what [`fit`] and
+/// [`kept::keep_list`] do).
+fn move_to_exact<T>(list: &mut Vec<T>) {
+    let mut exact = Vec::with_capacity(list.len());
+    exact.append(list);
+    *list = exact;
 }
 
 /// [`fit`] for a `String`.

@@ -15,15 +15,12 @@ use crate::report::topology::Scope;
 use crate::report::{LazyList, explain, overridden, reach, status};
 use std::io::{self, Write};
 
-/// What an outcome report writes: `write` writes it in the chosen format and says whether it
-/// showed anything.
-type WriteReport<'w> = dyn FnOnce(&Observed<'_, '_>, &filter::Filters, ReportFormat, &mut dyn Write) -> io::Result<bool>
-    + 'w;
-
-/// Runs a report over every rule's outcomes (`status`): `write` writes it in the chosen format
-/// and says whether it showed anything (`empty_message` goes to stderr if not).
+/// Runs a report over every rule's outcomes (`overridden`, `status`), keeping `parts` of each
+/// fold (`overridden` reads only outcomes): `write` writes it in the chosen format and says
+/// whether it showed anything (`empty_message` goes to stderr if not).
 fn outcome_report(
     args: &ReportArgs,
+    parts: FoldParts,
     empty_message: &str,
     write: impl FnOnce(
         &Observed<'_, '_>,
@@ -31,16 +28,6 @@ fn outcome_report(
         ReportFormat,
         &mut dyn Write,
     ) -> io::Result<bool>,
-) -> Result<Exit, UsageError> {
-    outcome_report_with(args, FoldParts::All, empty_message, Box::new(write))
-}
-
-/// [`outcome_report`] keeping `parts` of each fold (`overridden` reads only outcomes).
-fn outcome_report_with(
-    args: &ReportArgs,
-    parts: FoldParts,
-    empty_message: &str,
-    write: Box<WriteReport<'_>>,
 ) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
@@ -91,34 +78,44 @@ where
 
 /// Runs `dopol overridden`.
 pub fn overridden(args: &ReportArgs) -> Result<Exit, UsageError> {
-    let write: Box<WriteReport<'_>> = Box::new(|observed, filters, format, out| {
-        let list = overridden::stream(observed, filters);
-        let json = |buffer: &mut Vec<u8>, item: &_| crate::render::json::push_item(buffer, item);
-        write_outcomes(&list, format, out, &json, None, |items, layout, out| {
-            observability::overridden_table(items, layout, out)
-        })
-    });
-    outcome_report_with(args, FoldParts::Outcomes, "No rule lost anywhere.", write)
+    outcome_report(
+        args,
+        FoldParts::Outcomes,
+        "No rule lost anywhere.",
+        |observed, filters, format, out| {
+            let list = overridden::stream(observed, filters);
+            let json =
+                |buffer: &mut Vec<u8>, item: &_| crate::render::json::push_item(buffer, item);
+            write_outcomes(&list, format, out, &json, None, |items, layout, out| {
+                observability::overridden_table(items, layout, out)
+            })
+        },
+    )
 }
 
 /// Runs `dopol status`.
 pub fn status(args: &ReportArgs) -> Result<Exit, UsageError> {
-    outcome_report(args, "No policies.", |observed, filters, format, out| {
-        let list = status::stream(observed, filters);
-        let streamed = Streamed {
-            is_big: &|p| status_json::is_big(observed, p),
-            write: &|p, out| status_json::write_streamed(out, observed, filters, p),
-        };
-        let json = status_json::push_item;
-        write_outcomes(
-            &list,
-            format,
-            out,
-            &json,
-            Some(&streamed),
-            |items, layout, out| observability::status_table(items, layout, out),
-        )
-    })
+    outcome_report(
+        args,
+        FoldParts::All,
+        "No policies.",
+        |observed, filters, format, out| {
+            let list = status::stream(observed, filters);
+            let streamed = Streamed {
+                is_big: &|p| status_json::is_big(observed, p),
+                write: &|p, out| status_json::write_streamed(out, observed, filters, p),
+            };
+            let json = status_json::push_item;
+            write_outcomes(
+                &list,
+                format,
+                out,
+                &json,
+                Some(&streamed),
+                |items, layout, out| observability::status_table(items, layout, out),
+            )
+        },
+    )
 }
 
 /// Splits `POLICY#RULEKEY` at the first `#` (rule keys contain `#` themselves).

@@ -95,11 +95,12 @@ impl Decoded {
         use crate::platform::kept::keep;
         match self {
             Decoded::Route(route) => *route = keep(|| route.clone()),
-            Decoded::Policy(policy) => {
-                // The old policy is dropped first: its rule values are then held once.
-                *policy = keep(|| Box::new(Policy::clone(policy)));
-                keep(|| policy.copy_rule_values_apart());
-            }
+            Decoded::Policy(policy) => keep(|| {
+                // The old policy's lists are dropped first: its rule values are then held once.
+                // The box stays where it is (the model moves the policy out of it and frees it).
+                **policy = Policy::clone(policy);
+                policy.copy_rule_values_apart();
+            }),
             Decoded::Class(_) | Decoded::Namespace(_) | Decoded::Gateway(_) | Decoded::Rejected => {
             }
         }

@@ -93,11 +93,7 @@ pub fn keep<R>(f: impl FnOnce() -> R) -> R {
 /// Moves `list` to kept storage, at exactly its length (its spare room dropped, as
 /// [`super::fit`] does for a list that is not kept).
 pub fn keep_list<T>(list: &mut Vec<T>) {
-    keep(|| {
-        let mut kept = Vec::with_capacity(list.len());
-        kept.append(list);
-        *list = kept;
-    });
+    keep(|| super::move_to_exact(list));
 }
 
 /// Whether `address` is in the region.
