@@ -8,7 +8,7 @@
 //! scattered over pages the freed values shared with them, pages that can then only be reused
 //! for blocks of the same size. Copied into kept storage they take their exact size, side by
 //! side, and the pages they leave go back. On the 49 MB benchmark that took `effective -o
-//! json`'s peak from 148 to 139 MiB and `status -o json`'s from 168 to 158 (paired runs).
+//! json`'s peak from 148 to 135 MiB and `status -o json`'s from 168 to 155 (paired runs).
 //!
 //! How: [`keep`] runs a closure with this thread's allocations coming from the region (through
 //! [`Keeping`], the binary's global allocator); each thread takes 64 KiB of the region at a
@@ -23,7 +23,7 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Addresses reserved for the region (16 GiB; only the pages written are memory: 68–78 MiB
+/// Addresses reserved for the region (16 GiB; only the pages written are memory: 62–73 MiB
 /// on a 49 MB input). A run that fills it allocates the rest as usual.
 #[cfg(target_pointer_width = "64")]
 const RESERVED: usize = 1 << 34;
