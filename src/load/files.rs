@@ -197,6 +197,9 @@ fn open_local(path: &Path) -> io::Result<std::fs::File> {
 pub enum FileBytes {
     /// Read into memory.
     Owned(Vec<u8>),
+    /// A regular local file read into memory: its text can be read again from the file (see
+    /// [`crate::source::Again`]).
+    Local(Vec<u8>, crate::source::ReadAgain),
     /// Mapped (see [`crate::platform::Mapped`]).
     #[cfg(unix)]
     Mapped(crate::platform::Mapped),
@@ -206,7 +209,7 @@ impl FileBytes {
     /// The bytes.
     pub fn as_slice(&self) -> &[u8] {
         match self {
-            FileBytes::Owned(bytes) => bytes,
+            FileBytes::Owned(bytes) | FileBytes::Local(bytes, _) => bytes,
             #[cfg(unix)]
             FileBytes::Mapped(mapped) => mapped.bytes(),
         }
@@ -243,7 +246,35 @@ fn read_local(path: &Path) -> io::Result<FileBytes> {
             "it is a pipe and nothing wrote to it (no writer was connected)",
         ));
     }
-    Ok(bytes.into())
+    if !meta.is_file() {
+        return Ok(bytes.into());
+    }
+    let again = crate::source::ReadAgain {
+        path: path.into(),
+        modified: meta.modified().ok(),
+        read: read_text_again,
+    };
+    Ok(FileBytes::Local(bytes, again))
+}
+
+/// Reads the text of a local file again (see [`crate::source::ReadAgain`]), decoded as it
+/// was the first time; `None` when it is not the same file any more (another modification
+/// time) or cannot be read.
+fn read_text_again(path: &Path, modified: Option<std::time::SystemTime>) -> Option<String> {
+    let file = open_local(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.modified().ok() != modified {
+        return None;
+    }
+    let bytes = read_limited(file, meta.len()).ok()?;
+    match super::text::decode(FileBytes::Owned(bytes)) {
+        super::text::DecodedText {
+            text: crate::source::Text::Owned(text),
+            fatal: None,
+            ..
+        } => Some(text),
+        _ => None,
+    }
 }
 
 /// Regular files at least this big are mapped: their pages can be handed back once parsed
@@ -713,6 +744,46 @@ mod tests {
                 assert!(mapped.bytes() == content.as_slice(), "after release");
             }
         }
+    }
+
+    /// A small regular file is read into memory, and its text can be read again once handed
+    /// back: the same text while the file is unchanged, blanks of the same length once it has
+    /// changed (another modification time), so that spans never point at other text.
+    #[cfg(unix)]
+    #[test]
+    fn a_small_files_text_is_read_again_once_handed_back() {
+        use crate::source::SourceMap;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("a.yaml");
+        // Invalid UTF-8 and a BOM: read again, decoded as the first time.
+        let content = b"\xEF\xBB\xBFkind: A # \xFF\n";
+        std::fs::write(&path, content).expect("written");
+        let text = |map: &SourceMap, id| map.get(id).text().to_string();
+        let mut map = SourceMap::new();
+        let read = read_local(&path).expect("read");
+        assert!(matches!(read, FileBytes::Local(..)));
+        let id = map.add("a.yaml", crate::load::text::decode(read).text);
+        let first = text(&map, id);
+        assert_eq!(first, "kind: A # \u{FFFD}\n");
+        map.hand_back(id);
+        assert_eq!(text(&map, id), first, "read again");
+        // Held by another map: kept, whatever happens to the file.
+        let shared = map.clone();
+        map.hand_back(id);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .expect("open");
+        file.set_modified(std::time::SystemTime::UNIX_EPOCH)
+            .expect("modification time");
+        drop(shared);
+        let mut changed = SourceMap::new();
+        let read = read_local(&path).expect("read");
+        let id = changed.add("a.yaml", crate::load::text::decode(read).text);
+        std::fs::write(&path, b"kind: B # other\n").expect("rewritten");
+        changed.hand_back(id);
+        assert_eq!(text(&changed, id), " ".repeat(first.len()), "changed since");
+        assert_eq!(text(&map, id), first, "held");
     }
 
     /// A stream that hands out at most 1000 bytes per read, as a pipe does.

@@ -283,11 +283,16 @@ pub fn load_files<T: Send>(
             })
             .collect();
         // A file's documents in a batch are consecutive: release from the first to the last.
-        for run in batch.chunk_by(|a, b| a.0 == b.0) {
+        // A file followed by another in the batch is read whole: a small one's text goes
+        // (it is read again if a diagnostic points into it, see `SourceMap::hand_back`).
+        let runs: Vec<_> = batch.chunk_by(|a, b| a.0 == b.0).collect();
+        for (n, run) in runs.iter().enumerate() {
             let (first, last) = (&run[0], &run[run.len() - 1]);
-            sources
-                .get(decoded[first.0].id)
-                .release_range(first.1.start..last.1.end);
+            let id = decoded[first.0].id;
+            sources.get(id).release_range(first.1.start..last.1.end);
+            if n + 1 < runs.len() {
+                sources.hand_back(id);
+            }
         }
         for mut chunk in parsed {
             diagnostics.append(&mut chunk.diagnostics);
@@ -296,6 +301,9 @@ pub fn load_files<T: Send>(
             stats.objects += chunk.stats.objects;
             stats.skipped_other_kinds += chunk.stats.skipped_other_kinds;
         }
+    }
+    for file in &decoded {
+        sources.hand_back(file.id);
     }
 
     Loaded {

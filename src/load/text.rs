@@ -37,6 +37,13 @@ pub fn decode(bytes: super::files::FileBytes) -> DecodedText {
     use super::files::FileBytes;
     let bytes = match bytes {
         FileBytes::Owned(bytes) => bytes,
+        FileBytes::Local(bytes, again) => {
+            let mut decoded = decode_owned(bytes);
+            if decoded.fatal.is_none() {
+                decoded.text = decoded.text.readable_again(again);
+            }
+            return decoded;
+        }
         // A BOM is stripped, and bytes that are not UTF-8 are replaced or refused: on a copy.
         #[cfg(unix)]
         FileBytes::Mapped(mapped) if mapped.bytes().starts_with(BOM) => mapped.bytes().to_vec(),
