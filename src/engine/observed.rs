@@ -164,10 +164,8 @@ impl<'e, 'm> Observed<'e, 'm> {
         self.outcomes_on(policy, entries)
             .map(|(path, rule, outcome)| Observation {
                 path,
-                block: rule.block,
-                key: blocks[rule.block as usize].rules[rule.rule as usize]
-                    .key
-                    .as_str(),
+                block: rule.block() as u16,
+                key: blocks[rule.block()].rules[rule.rule()].key.as_str(),
                 outcome,
             })
     }

@@ -2,7 +2,7 @@
 //! for the order, then what each step did to the effective policy.
 
 use crate::engine::Engine;
-use crate::engine::fold::{BlockStep, RuleEvent};
+use crate::engine::fold::{BlockStep, RuleEvent, RuleRef};
 use crate::engine::trace::TraceRecorder;
 use crate::model::Model;
 use crate::policy::{BlockKind, FamilyExplanation, PathLevel, PathView, Strategy};
@@ -164,16 +164,16 @@ pub fn explain_path(
                         .events
                         .iter()
                         .filter(|(r, e)| r.policy == step.policy && *e == RuleEvent::Added)
-                        .map(|(r, _)| rule_key(model, r.policy, r.block, r.rule))
+                        .map(|(r, _)| rule_key(model, *r))
                         .collect();
                     let replaced: Vec<&str> = step
                         .events
                         .iter()
                         .filter(|(r, e)| {
                             matches!(e, RuleEvent::Overridden { .. })
-                                && added.contains(&rule_key(model, r.policy, r.block, r.rule))
+                                && added.contains(&rule_key(model, *r))
                         })
-                        .map(|(r, _)| rule_key(model, r.policy, r.block, r.rule))
+                        .map(|(r, _)| rule_key(model, *r))
                         .collect();
                     let changes = step
                         .events
@@ -182,10 +182,10 @@ pub fn explain_path(
                         .filter(|(r, e)| {
                             !(*e == RuleEvent::Added
                                 && r.policy == step.policy
-                                && replaced.contains(&rule_key(model, r.policy, r.block, r.rule)))
+                                && replaced.contains(&rule_key(model, *r)))
                         })
                         .map(|(r, event)| {
-                            let key = rule_key(model, r.policy, r.block, r.rule).to_string();
+                            let key = rule_key(model, *r).to_string();
                             let (action, by) = match event {
                                 RuleEvent::Added => ("added", Vec::new()),
                                 RuleEvent::Superseded { by } => {
@@ -302,8 +302,8 @@ fn family_explanation(
     }
 }
 
-fn rule_key(model: &Model, policy: u32, block: u16, rule: u32) -> &str {
-    &model.policies[policy as usize].blocks[block as usize].rules[rule as usize].key
+fn rule_key(model: &Model, rule: RuleRef) -> &str {
+    &model.policies[rule.policy as usize].blocks[rule.block()].rules[rule.rule()].key
 }
 
 fn effective_list(

@@ -83,7 +83,7 @@ pub fn check(
             if !owns(lower_policy) {
                 continue;
             }
-            let lower_rule = &lower_policy.blocks[lower.block as usize].rules[lower.rule as usize];
+            let lower_rule = &lower_policy.blocks[lower.block()].rules[lower.rule()];
             let overriding = &model.policies[*by as usize];
             let Some(block) = overriding.blocks.iter().find(|b| {
                 b.kind == BlockKind::Overrides

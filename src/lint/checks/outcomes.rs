@@ -81,7 +81,7 @@ fn policy_findings(observed: &Observed<'_, '_>, index: u32) -> Vec<Diagnostic> {
     let rule_count = policy.blocks.iter().map(|b| b.rules.len()).sum();
     let mut counts = vec![(0usize, 0usize); rule_count];
     for (_, rule, outcome) in observed.outcomes_of(index) {
-        let count = &mut counts[first_rule[rule.block as usize] + rule.rule as usize];
+        let count = &mut counts[first_rule[rule.block()] + rule.rule()];
         count.0 += 1;
         if matches!(outcome, RuleEvent::Superseded { .. }) {
             count.1 += 1;

@@ -122,11 +122,7 @@ impl<'m> EnvoyEvaluator<'m> {
         };
         let model: &'m Model = self.model;
         let rules_of = |p: u32| &model.policies[p as usize].blocks[0].rules;
-        let rule_ref = |policy: u32, rule: usize| RuleRef {
-            policy,
-            block: 0,
-            rule: rule as u32,
-        };
+        let rule_ref = |policy: u32, rule: usize| RuleRef::new(policy, 0, rule);
         let winner = decision.winner;
         let Some((parent, _, merge_type)) = decision.parent else {
             return rules_of(winner)
@@ -163,7 +159,7 @@ impl<'m> EnvoyEvaluator<'m> {
                 }
                 (None, None) => continue,
             };
-            let own = &rules_of(source.policy)[source.rule as usize];
+            let own = &rules_of(source.policy)[source.rule()];
             let whole = origins.len() == 1 && own.value.same_value(&rule.value);
             let merged = (!whole).then(|| {
                 Arc::new(Merged {
@@ -277,11 +273,7 @@ fn report_outcomes<'m>(
                     by: thin_vec::thin_vec![winner],
                 },
             };
-            let rule = RuleRef {
-                policy,
-                block: 0,
-                rule: i as u32,
-            };
+            let rule = RuleRef::new(policy, 0, i);
             observer.rule(rule, event);
         }
     }

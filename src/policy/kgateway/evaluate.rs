@@ -334,11 +334,9 @@ impl<'m> KgatewayEvaluator<'m> {
     /// The rule of `policy` with `key`.
     fn rule_ref(&self, policy: u32, key: &str) -> Option<RuleRef> {
         let block = &self.model.policies[policy as usize].blocks[0];
-        block.rule_index(key).map(|rule| RuleRef {
-            policy,
-            block: 0,
-            rule: rule as u32,
-        })
+        block
+            .rule_index(key)
+            .map(|rule| RuleRef::new(policy, 0, rule))
     }
 }
 
@@ -367,7 +365,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
                 continue;
             };
             let policy = &self.model.policies[source as usize];
-            let own = &policy.blocks[0].rules[rule.rule as usize];
+            let own = &policy.blocks[0].rules[rule.rule()];
             let merged = (contribution.origins.len() > 1
                 || !own.value.same_value(&contribution.value))
             .then(|| {
@@ -449,11 +447,7 @@ fn report_outcomes<'m>(
             .iter()
             .enumerate()
         {
-            let rule_ref = RuleRef {
-                policy,
-                block: 0,
-                rule: i as u32,
-            };
+            let rule_ref = RuleRef::new(policy, 0, i);
             let event = match effective.get(rule.key.as_str()) {
                 Some(e) if e.policy == policy => RuleEvent::Added,
                 Some(e) if e.origins().contains(&policy) => RuleEvent::Merged { by: e.policy },

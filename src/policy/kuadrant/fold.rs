@@ -39,11 +39,7 @@ pub fn fold<'m>(
         let policy = &model.policies[policy_index as usize];
         for (block_index, block) in policy.blocks.iter().enumerate() {
             let block_index = block_index as u16;
-            let rule_ref = |rule: usize| RuleRef {
-                policy: policy_index,
-                block: block_index,
-                rule: rule as u32,
-            };
+            let rule_ref = |rule: usize| RuleRef::new(policy_index, block_index as usize, rule);
 
             if let Some(constraint) = &block.constraint {
                 let outcome =
