@@ -8,9 +8,8 @@
 
 use super::schema::Schema;
 use crate::source::Span;
-use crate::yaml::{Entry, Key, Node, Value, intern};
+use crate::yaml::{Entry, Key, Node, Shared, Value, intern};
 use serde_json::Value as Json;
-use std::sync::Arc;
 
 /// Applies the defaults to `root` in place; whether any applied.
 ///
@@ -63,7 +62,7 @@ fn default_node(node: &mut Node, schema: &Schema) -> bool {
 
 /// Defaults the value of each entry that `schema_of` gives a schema with defaults below it.
 fn default_entries<'s>(
-    entries: &mut Arc<[Entry]>,
+    entries: &mut Shared<Entry>,
     schema_of: impl Fn(&str) -> Option<&'s Schema>,
 ) -> bool {
     edit(entries, |entries| {
@@ -79,8 +78,8 @@ fn default_entries<'s>(
 
 /// Runs `f` on the items in place when nothing else holds them, else on a shallow copy that
 /// replaces them only when `f` changed something.
-fn edit<T: Clone>(shared: &mut Arc<[T]>, f: impl FnOnce(&mut [T]) -> bool) -> bool {
-    if let Some(items) = Arc::get_mut(shared) {
+fn edit<T: Clone>(shared: &mut Shared<T>, f: impl FnOnce(&mut [T]) -> bool) -> bool {
+    if let Some(items) = Shared::get_mut(shared) {
         return f(items);
     }
     let mut copy = shared.to_vec();
@@ -96,7 +95,7 @@ fn edit<T: Clone>(shared: &mut Arc<[T]>, f: impl FnOnce(&mut [T]) -> bool) -> bo
 /// A property written as `null` gets its default in place; absent ones are appended, in
 /// schema order. When some are appended, the mapping is reallocated once at its new size, its
 /// entries moved over when nothing else holds them (copied otherwise).
-fn add_missing(entries: &mut Arc<[Entry]>, at: Span, schema: &Schema, reserved: &[&str]) -> bool {
+fn add_missing(entries: &mut Shared<Entry>, at: Span, schema: &Schema, reserved: &[&str]) -> bool {
     let span = Span::new(at.source, at.start, at.start);
     let mut replaced: Vec<(usize, Entry)> = Vec::new();
     let mut appended: Vec<Entry> = Vec::new();
@@ -137,7 +136,7 @@ fn add_missing(entries: &mut Arc<[Entry]>, at: Span, schema: &Schema, reserved: 
         });
     }
     if !appended.is_empty() {
-        *entries = match Arc::get_mut(entries) {
+        *entries = match Shared::get_mut(entries) {
             Some(own) => own.iter_mut().map(take_entry).chain(appended).collect(),
             None => entries.iter().cloned().chain(appended).collect(),
         };

@@ -3,13 +3,15 @@
 //! See [`parse`] for how files are cut into documents and parsed, [`list`] for how a `List`
 //! document is cut at its items, `fast` for the scanner that
 //! reads the common block style without the general parser, [`scalar`] for how plain scalars
-//! are typed (the Kubernetes YAML 1.1 table), and [`node`] for the tree itself.
+//! are typed (the Kubernetes YAML 1.1 table), [`node`] for the tree itself and [`shared`] for its one-word
+//! collections and strings.
 
 mod fast;
 pub mod list;
 pub mod node;
 pub mod parse;
 pub mod scalar;
+pub mod shared;
 
 pub use list::{ListLayout, list_layout};
 pub use node::{Entry, Key, Node, Value};
@@ -17,3 +19,4 @@ pub use parse::{
     Document, MAX_DOCUMENT_NODES, Part, intern, parse_chunk, parse_part, scalar_source_span,
     split_documents,
 };
+pub use shared::{Shared, SharedStr};

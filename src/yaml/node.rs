@@ -5,10 +5,10 @@
 //! the way to the output, so any value can be blamed on its exact place in a file.
 //! Collections are reference-counted, so taking a rule value out of a policy copies nothing.
 
+use super::shared::{Shared, SharedStr};
 use crate::source::Span;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
-use std::sync::Arc;
 
 /// A YAML node with its location.
 #[derive(Clone, Debug)]
@@ -30,12 +30,12 @@ pub enum Value {
     Int(i64),
     /// Any other number.
     Float(f64),
-    /// A string.
-    String(Box<str>),
+    /// A string (shared: one word, see [`super::shared`]).
+    String(SharedStr),
     /// A sequence. Subtrees are shared: cloning a node is O(1).
-    Seq(Arc<[Node]>),
+    Seq(Shared<Node>),
     /// A mapping, keys in source order, no duplicates. Shared like sequences.
-    Map(Arc<[Entry]>),
+    Map(Shared<Entry>),
 }
 
 /// A mapping key with its location.
@@ -74,18 +74,18 @@ impl Node {
     /// freed into kept storage.
     pub fn copied_apart(&self) -> Node {
         let value = match &self.value {
-            Value::Seq(items) if Arc::strong_count(items) == 1 => {
-                Value::Seq(items.iter().map(Node::copied_apart).collect())
+            Value::String(text) if SharedStr::strong_count(text) == 1 => {
+                Value::String(SharedStr::from(&**text))
             }
-            Value::Map(entries) if Arc::strong_count(entries) == 1 => Value::Map(
-                entries
-                    .iter()
-                    .map(|entry| Entry {
-                        key: entry.key.clone(),
-                        value: entry.value.copied_apart(),
-                    })
-                    .collect(),
-            ),
+            Value::Seq(items) if Shared::strong_count(items) == 1 => {
+                Value::Seq(Shared::from_exact(items.iter().map(Node::copied_apart)))
+            }
+            Value::Map(entries) if Shared::strong_count(entries) == 1 => {
+                Value::Map(Shared::from_exact(entries.iter().map(|entry| Entry {
+                    key: entry.key.clone(),
+                    value: entry.value.copied_apart(),
+                })))
+            }
             other => other.clone(),
         };
         Node {
@@ -302,9 +302,10 @@ mod tests {
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn nodes_and_entries_stay_small() {
-        assert_eq!(std::mem::size_of::<Node>(), 40);
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        assert_eq!(std::mem::size_of::<Node>(), 32);
         assert_eq!(std::mem::size_of::<Key>(), 24);
-        assert_eq!(std::mem::size_of::<Entry>(), 64);
+        assert_eq!(std::mem::size_of::<Entry>(), 56);
     }
 
     fn s(text: &str) -> Node {

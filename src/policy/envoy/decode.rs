@@ -13,8 +13,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::{Block, BlockKind, Policy, PolicyKind, Strategy, decode};
-use crate::yaml::{Entry, Node, Value};
-use std::sync::Arc;
+use crate::yaml::{Entry, Node, Shared, Value};
 
 /// Target kinds Envoy Gateway accepts but dopol does not model.
 const IGNORED_ROUTES: [&str; 3] = ["TCPRoute", "UDPRoute", "TLSRoute"];
@@ -160,7 +159,7 @@ fn unmodelled_targets(kind: &PolicyKind, spec: &Node, fields: &mut Fields) -> No
     }
     Node {
         span: spec.span,
-        value: Value::Map(Arc::from(out)),
+        value: Value::Map(Shared::from(out)),
     }
 }
 
@@ -197,7 +196,7 @@ fn without_namespaces(selectors: &Node, fields: &mut Fields) -> Node {
                     .collect();
                 Node {
                     span: item.span,
-                    value: Value::Map(Arc::from(kept)),
+                    value: Value::Map(Shared::from(kept)),
                 }
             }
             _ => item.clone(),

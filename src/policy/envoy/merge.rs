@@ -10,8 +10,7 @@
 //! Nulls never reach these functions from manifests (the API server prunes them, §3.4); the
 //! RFC behaviour is kept so that the functions are total.
 
-use crate::yaml::{Entry, Node, Value};
-use std::sync::Arc;
+use crate::yaml::{Entry, Node, Shared, Value};
 
 /// The two values of `spec.mergeType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +180,7 @@ pub fn keyed_list(
 fn map_node(like: &Node, entries: Vec<Entry>) -> Node {
     Node {
         span: like.span,
-        value: Value::Map(Arc::from(entries)),
+        value: Value::Map(Shared::from(entries)),
     }
 }
 
