@@ -9,7 +9,7 @@
 
 use crate::model::Model;
 use crate::name::Name;
-use crate::yaml::Node;
+use crate::yaml::{Node, Shared};
 use std::sync::Arc;
 use thin_vec::ThinVec;
 
@@ -273,8 +273,9 @@ pub enum RuleEvent {
     Added,
     /// A default that lost to more specific policies (`by`: their indices, sorted).
     Superseded {
-        /// The lower policies that provided the rules kept instead.
-        by: ThinVec<u32>,
+        /// The lower policies that provided the rules kept instead: one list shared by the
+        /// rules a fold step supersedes together.
+        by: Shared<u32>,
     },
     /// A rule in `E` removed or replaced by a higher override.
     Overridden {

@@ -270,7 +270,7 @@ fn report_outcomes<'m>(
                     by: e.origins().into(),
                 },
                 None => RuleEvent::Superseded {
-                    by: thin_vec::thin_vec![winner],
+                    by: crate::yaml::Shared::copied(&[winner]),
                 },
             };
             let rule = RuleRef::new(policy, 0, i);

@@ -455,7 +455,7 @@ fn report_outcomes<'m>(
                     by: e.origins().into(),
                 },
                 None => RuleEvent::Superseded {
-                    by: thin_vec::ThinVec::new(),
+                    by: crate::yaml::Shared::copied(&[]),
                 },
             };
             observer.rule(rule_ref, event);

@@ -103,7 +103,7 @@ pub fn fold<'m>(
                             observer.rule(rule_ref(i), RuleEvent::Added);
                         }
                     } else if !active.is_empty() {
-                        let by: thin_vec::ThinVec<u32> = sources(&effective).into();
+                        let by = crate::yaml::Shared::copied(&sources(&effective));
                         for &i in &active {
                             observer.rule(rule_ref(i), RuleEvent::Superseded { by: by.clone() });
                         }
@@ -129,7 +129,7 @@ pub fn fold<'m>(
                                 observer.rule(
                                     rule_ref(i),
                                     RuleEvent::Superseded {
-                                        by: thin_vec::thin_vec![existing.policy],
+                                        by: crate::yaml::Shared::copied(&[existing.policy]),
                                     },
                                 );
                             }
