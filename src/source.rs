@@ -7,7 +7,6 @@
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
-use std::time::SystemTime;
 
 /// Index of a file in the [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -87,11 +86,12 @@ pub struct Again {
 pub struct ReadAgain {
     /// The file.
     pub path: Box<Path>,
-    /// Its modification time when first read.
-    pub modified: Option<SystemTime>,
-    /// Reads and decodes the file as it was first read; `None` when it changed since (its
-    /// modification time, or the decoded length, differs) or cannot be read.
-    pub read: fn(&Path, Option<SystemTime>) -> Option<String>,
+    /// What identifies the file as it was first read (see `load::files`: its device, inode,
+    /// size and change times, hashed).
+    pub stamp: u64,
+    /// Reads and decodes the file as it was first read; `None` when it is not that file any
+    /// more (another stamp, or another decoded length) or cannot be read.
+    pub read: fn(&Path, u64) -> Option<String>,
 }
 
 impl Again {
@@ -100,7 +100,7 @@ impl Again {
     /// that is not what was parsed.
     fn as_str(&self) -> &str {
         self.text.get_or_init(|| {
-            (self.from.read)(&self.from.path, self.from.modified)
+            (self.from.read)(&self.from.path, self.from.stamp)
                 .filter(|text| text.len() == self.len)
                 .unwrap_or_else(|| " ".repeat(self.len))
         })

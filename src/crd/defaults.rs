@@ -136,9 +136,10 @@ fn add_missing(entries: &mut Shared<Entry>, at: Span, schema: &Schema, reserved:
         });
     }
     if !appended.is_empty() {
+        let len = entries.len() + appended.len();
         *entries = match Shared::get_mut(entries) {
-            Some(own) => own.iter_mut().map(take_entry).chain(appended).collect(),
-            None => entries.iter().cloned().chain(appended).collect(),
+            Some(own) => Shared::from_counted(len, own.iter_mut().map(take_entry).chain(appended)),
+            None => Shared::from_counted(len, entries.iter().cloned().chain(appended)),
         };
     }
     true

@@ -37,7 +37,10 @@ const RULE_BITS: u32 = u32::BITS - BLOCK_BITS;
 impl RuleRef {
     /// Rule `rule` of block `block` of policy `policy`.
     pub fn new(policy: u32, block: usize, rule: usize) -> RuleRef {
-        debug_assert!(block < 1 << BLOCK_BITS && rule < 1 << RULE_BITS);
+        assert!(
+            block < 1 << BLOCK_BITS && rule < 1 << RULE_BITS,
+            "a policy has at most 2^8 blocks of at most 2^24 rules"
+        );
         RuleRef {
             policy,
             slot: ((block as u32) << RULE_BITS) | rule as u32,

@@ -246,24 +246,48 @@ fn read_local(path: &Path) -> io::Result<FileBytes> {
             "it is a pipe and nothing wrote to it (no writer was connected)",
         ));
     }
-    if !meta.is_file() {
+    // What is under /dev or /proc (`/dev/stdin` redirected from a file) is read once.
+    if !meta.is_file() || path.starts_with("/dev") || path.starts_with("/proc") {
         return Ok(bytes.into());
     }
     let again = crate::source::ReadAgain {
         path: path.into(),
-        modified: meta.modified().ok(),
+        stamp: stamp(&meta),
         read: read_text_again,
     };
     Ok(FileBytes::Local(bytes, again))
 }
 
+/// What identifies a file's contents as read: a hash of its device, inode, size and times of
+/// modification and change (a rewrite keeps none of the last two, whatever `touch -r` or
+/// `cp -p` set the modification time to; a rename-replace gets another inode).
+fn stamp(meta: &std::fs::Metadata) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let identity = (
+            meta.dev(),
+            meta.ino(),
+            meta.size(),
+            meta.mtime(),
+            meta.mtime_nsec(),
+        );
+        (identity, meta.ctime(), meta.ctime_nsec()).hash(&mut hasher);
+    }
+    #[cfg(not(unix))]
+    (meta.len(), meta.modified().ok()).hash(&mut hasher);
+    hasher.finish()
+}
+
 /// Reads the text of a local file again (see [`crate::source::ReadAgain`]), decoded as it
-/// was the first time; `None` when it is not the same file any more (another modification
-/// time) or cannot be read.
-fn read_text_again(path: &Path, modified: Option<std::time::SystemTime>) -> Option<String> {
+/// was the first time; `None` when it is not the same file any more (another [`stamp`]) or
+/// cannot be read.
+fn read_text_again(path: &Path, first: u64) -> Option<String> {
     let file = open_local(path).ok()?;
     let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.modified().ok() != modified {
+    if !meta.is_file() || stamp(&meta) != first {
         return None;
     }
     let bytes = read_limited(file, meta.len()).ok()?;
@@ -784,6 +808,15 @@ mod tests {
         changed.hand_back(id);
         assert_eq!(text(&changed, id), " ".repeat(first.len()), "changed since");
         assert_eq!(text(&map, id), first, "held");
+        // Named through /dev (`/dev/stdin` redirected from a file): read once, and held.
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::io::AsRawFd;
+            let file = std::fs::File::open(&path).expect("open");
+            let fd = std::path::PathBuf::from(format!("/dev/fd/{}", file.as_raw_fd()));
+            let read = read_local(&fd).expect("read through /dev/fd");
+            assert!(matches!(read, FileBytes::Owned(_)));
+        }
     }
 
     /// A stream that hands out at most 1000 bytes per read, as a pipe does.

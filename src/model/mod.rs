@@ -467,9 +467,16 @@ impl Model {
     /// the input, which stayed in until the run ended (59 MiB of `request`'s peak on the 49 MB
     /// benchmark). A page handed back and needed again is read in again, from the page cache.
     fn read_again(&self, object: &Object) -> Node {
-        // The chunk is the one the object was parsed from, and parsing is deterministic.
-        let mut root = crate::load::reread(&self.sources, object)
-            .expect("a trimmed object is found again in its document chunk");
+        // The chunk is the one the object was parsed from, and parsing is deterministic: the
+        // object is not found only when its file changed while dopol ran (docs/limits.md).
+        let Some(mut root) = crate::load::reread(&self.sources, object) else {
+            let file = self.sources.get(object.root.span.source).name();
+            eprintln!(
+                "error: `{file}` changed while dopol was reading it ({} is not where it was): run dopol again",
+                object.display()
+            );
+            crate::platform::exit_now(3);
+        };
         if let Some(range) = &object.document {
             self.sources
                 .get(object.root.span.source)

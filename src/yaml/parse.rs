@@ -26,6 +26,7 @@
 
 use super::node::{Entry, Key, Node, Value};
 use super::scalar::{plain_non_string, resolve_plain, resolve_tagged};
+use super::shared::Shared;
 use crate::diag::{Code, Diagnostic};
 use crate::name::Name;
 use crate::source::{SourceId, Span};
@@ -514,7 +515,7 @@ impl Builder<'_> {
         }
         Ok(Node {
             span: Span::new(self.source, start, end),
-            value: Value::Map(self.entries.drain(base..).collect()),
+            value: Value::Map(Shared::from_exact(self.entries.drain(base..))),
         })
     }
 
@@ -609,7 +610,7 @@ impl Builder<'_> {
                         let end = close(end);
                         let node = Node {
                             span: Span::new(self.source, start, end),
-                            value: Value::Seq(self.items.drain(base..).collect()),
+                            value: Value::Seq(Shared::from_exact(self.items.drain(base..))),
                         };
                         (node, anchor, extent)
                     }

@@ -130,7 +130,15 @@ impl<T> Shared<T> {
     /// # Panics
     /// When `items` gives another number of items than its `len()` said.
     pub fn from_exact(items: impl ExactSizeIterator<Item = T>) -> Shared<T> {
-        let mut filling = Filling::new(items.len());
+        Shared::from_counted(items.len(), items)
+    }
+
+    /// The `len` items of `items`, allocated once (as [`Shared::from_exact`]).
+    ///
+    /// # Panics
+    /// When `items` gives another number of items than `len`.
+    pub fn from_counted(len: usize, items: impl Iterator<Item = T>) -> Shared<T> {
+        let mut filling = Filling::new(len);
         for item in items {
             filling.push(item);
         }

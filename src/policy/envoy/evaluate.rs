@@ -257,6 +257,7 @@ fn report_outcomes<'m>(
     observer: &mut dyn FoldObserver<'m>,
 ) {
     let policies: BTreeSet<u32> = holders.slots.iter().map(|&(_, p)| p).collect();
+    let by_winner = crate::yaml::Shared::copied(&[winner]);
     for policy in policies {
         for (i, rule) in model.policies[policy as usize].blocks[0]
             .rules
@@ -270,7 +271,7 @@ fn report_outcomes<'m>(
                     by: e.origins().into(),
                 },
                 None => RuleEvent::Superseded {
-                    by: crate::yaml::Shared::copied(&[winner]),
+                    by: by_winner.clone(),
                 },
             };
             let rule = RuleRef::new(policy, 0, i);

@@ -438,6 +438,7 @@ fn report_outcomes<'m>(
     observer: &mut dyn FoldObserver<'m>,
 ) {
     let mut seen: BTreeSet<u32> = BTreeSet::new();
+    let by_none = crate::yaml::Shared::copied(&[]);
     for policy in view.policies() {
         if !seen.insert(policy) {
             continue;
@@ -455,7 +456,7 @@ fn report_outcomes<'m>(
                     by: e.origins().into(),
                 },
                 None => RuleEvent::Superseded {
-                    by: crate::yaml::Shared::copied(&[]),
+                    by: by_none.clone(),
                 },
             };
             observer.rule(rule_ref, event);
