@@ -267,14 +267,11 @@ fn stamp(meta: &std::fs::Metadata) -> u64 {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let identity = (
-            meta.dev(),
-            meta.ino(),
-            meta.size(),
-            meta.mtime(),
-            meta.mtime_nsec(),
+        let (modified, changed) = (
+            (meta.mtime(), meta.mtime_nsec()),
+            (meta.ctime(), meta.ctime_nsec()),
         );
-        (identity, meta.ctime(), meta.ctime_nsec()).hash(&mut hasher);
+        (meta.dev(), meta.ino(), meta.size(), modified, changed).hash(&mut hasher);
     }
     #[cfg(not(unix))]
     (meta.len(), meta.modified().ok()).hash(&mut hasher);
@@ -772,7 +769,8 @@ mod tests {
 
     /// A small regular file is read into memory, and its text can be read again once handed
     /// back: the same text while the file is unchanged, blanks of the same length once it has
-    /// changed (another modification time), so that spans never point at other text.
+    /// changed (another modification and change time), so that spans never point at other
+    /// text.
     #[cfg(unix)]
     #[test]
     fn a_small_files_text_is_read_again_once_handed_back() {

@@ -344,16 +344,11 @@ pub struct Policy {
 impl Policy {
     /// Replaces each rule value by a copy of its own ([`crate::yaml::Node::copied_apart`]):
     /// inside [`crate::platform::kept::keep`], the values move to kept storage (a clone of
-    /// the policy shares its strings and collections, and numbers need no copy).
+    /// the policy shares its strings and collections).
     pub fn copy_rule_values_apart(&mut self) {
         for block in &mut self.blocks {
             for rule in &mut block.rules {
-                if rule.value.as_map().is_some()
-                    || rule.value.as_seq().is_some()
-                    || rule.value.as_str().is_some()
-                {
-                    rule.value = rule.value.copied_apart();
-                }
+                rule.value = rule.value.copied_apart();
             }
         }
     }

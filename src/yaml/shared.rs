@@ -47,6 +47,13 @@ fn layout_of<T>(len: usize) -> (Layout, usize) {
     (layout.pad_to_align(), offset)
 }
 
+/// Where the items of the allocation starting at `header` start (the same for any length).
+fn items_of<T>(header: NonNull<Header>) -> *mut T {
+    let (_, offset) = layout_of::<T>(0);
+    // SAFETY: the items start `offset` bytes into the allocation, within it.
+    unsafe { header.as_ptr().cast::<u8>().add(offset).cast::<T>() }
+}
+
 /// An allocation being filled: dropped before it is full (a panic in the iterator that fills
 /// it), it drops the items written and frees the allocation.
 struct Filling<T> {
@@ -84,9 +91,7 @@ impl<T> Filling<T> {
     }
 
     fn items(&self) -> *mut T {
-        let (_, offset) = layout_of::<T>(0);
-        // SAFETY: the items start `offset` bytes into the allocation, within it.
-        unsafe { self.header.as_ptr().cast::<u8>().add(offset).cast::<T>() }
+        items_of(self.header)
     }
 
     fn push(&mut self, item: T) {
@@ -165,9 +170,7 @@ impl<T> Shared<T> {
     }
 
     fn items(&self) -> *mut T {
-        let (_, offset) = layout_of::<T>(0);
-        // SAFETY: the items start `offset` bytes into the allocation, within it.
-        unsafe { self.header.as_ptr().cast::<u8>().add(offset).cast::<T>() }
+        items_of(self.header)
     }
 
     /// How many hold these items.

@@ -14,6 +14,7 @@ use crate::model::Model;
 use crate::policy::{Evaluator, PathView, PolicyConditions, PolicyKind};
 use crate::topology::{NO_CHAIN, Target, Topology};
 use crate::yaml::Node;
+use crate::yaml::Shared;
 use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
 
@@ -257,7 +258,7 @@ fn report_outcomes<'m>(
     observer: &mut dyn FoldObserver<'m>,
 ) {
     let policies: BTreeSet<u32> = holders.slots.iter().map(|&(_, p)| p).collect();
-    let by_winner = crate::yaml::Shared::copied(&[winner]);
+    let by_winner = Shared::copied(&[winner]);
     for policy in policies {
         for (i, rule) in model.policies[policy as usize].blocks[0]
             .rules

@@ -24,6 +24,7 @@ use crate::policy::{
     AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions, PolicyKind,
 };
 use crate::topology::{Target, Topology};
+use crate::yaml::Shared;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -438,7 +439,7 @@ fn report_outcomes<'m>(
     observer: &mut dyn FoldObserver<'m>,
 ) {
     let mut seen: BTreeSet<u32> = BTreeSet::new();
-    let by_none = crate::yaml::Shared::copied(&[]);
+    let by_none = Shared::copied(&[]);
     for policy in view.policies() {
         if !seen.insert(policy) {
             continue;

@@ -22,6 +22,7 @@ use crate::engine::fold::{
 };
 use crate::model::Model;
 use crate::policy::{BlockKind, Strategy};
+use crate::yaml::Shared;
 use std::collections::BTreeMap;
 
 /// Folds `ordered` (least specific first) into the effective policy.
@@ -103,7 +104,7 @@ pub fn fold<'m>(
                             observer.rule(rule_ref(i), RuleEvent::Added);
                         }
                     } else if !active.is_empty() {
-                        let by = crate::yaml::Shared::copied(&sources(&effective));
+                        let by = Shared::copied(&sources(&effective));
                         for &i in &active {
                             observer.rule(rule_ref(i), RuleEvent::Superseded { by: by.clone() });
                         }
@@ -129,7 +130,7 @@ pub fn fold<'m>(
                                 observer.rule(
                                     rule_ref(i),
                                     RuleEvent::Superseded {
-                                        by: crate::yaml::Shared::copied(&[existing.policy]),
+                                        by: Shared::copied(&[existing.policy]),
                                     },
                                 );
                             }
