@@ -55,7 +55,10 @@ fn main() {
         dopol::source::SourceMap::new(),
         &inputs,
         &options,
-        &|object| prepare(object, &model_options.registry, &model_options.catalog),
+        &|object| {
+            let (registry, catalog) = (&model_options.registry, &model_options.catalog);
+            prepare(object, registry, catalog, dopol::model::RuleValues::All)
+        },
         &mut std::io::empty(),
     );
     let parse = start.elapsed();

@@ -27,6 +27,8 @@ pub struct InputOptions {
     pub registry: std::sync::Arc<crate::policy::Registry>,
     /// The CRDs objects are validated against (`--crds`, `--gateway-api-channel`).
     pub catalog: std::sync::Arc<crate::crd::Catalog>,
+    /// Which rule values the model keeps (what the command's report reads).
+    pub rule_values: crate::model::RuleValues,
 }
 
 impl Default for InputOptions {
@@ -39,6 +41,7 @@ impl Default for InputOptions {
             overlay: load::Overlay::default(),
             registry: std::sync::Arc::new(crate::policy::Registry::builtin()),
             catalog: std::sync::Arc::new(crate::crd::Catalog::default()),
+            rule_values: crate::model::RuleValues::All,
         }
     }
 }
@@ -81,7 +84,10 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         options.registry.declared_sources().clone(),
         &inputs,
         &object_options,
-        &|object| crate::model::prepare(object, &options.registry, &options.catalog),
+        &|object| {
+            let values = options.rule_values;
+            crate::model::prepare(object, &options.registry, &options.catalog, values)
+        },
         stdin,
     );
     let unmatched_without = loaded.unmatched_without.clone();

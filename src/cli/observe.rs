@@ -6,6 +6,7 @@ use super::args::{
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::observed::Observed;
 use crate::engine::{Engine, FoldParts};
+use crate::model::RuleValues;
 use crate::render::json::{PushItem, Streamed};
 use crate::render::table::Layout;
 use crate::render::topology::{self, TopologyFormat};
@@ -29,7 +30,8 @@ fn outcome_report(
         &mut dyn Write,
     ) -> io::Result<bool>,
 ) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input)?;
+    // Neither report shows a rule value.
+    let run = Run::start_keeping(&args.input, RuleValues::Evaluation)?;
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
@@ -128,7 +130,8 @@ fn split_policy_and_key(reference: &str) -> (&str, Option<&str>) {
 
 /// Runs `dopol reach`.
 pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input)?;
+    // Where a rule reaches, not its value.
+    let run = Run::start_keeping(&args.input, RuleValues::Evaluation)?;
     let model = &run.evaluated.model;
     session::check_names(&args.input, None, model)?;
     let Some(policy_arg) = args.policy.as_deref().or(args.policy_flag.as_deref()) else {
@@ -291,7 +294,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
 
 /// Runs `dopol topology`.
 pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
-    let run = Run::start(&args.input)?;
+    let run = Run::start_keeping(&args.input, RuleValues::Evaluation)?;
     let model = &run.evaluated.model;
     let wanted = FilterArgs {
         gateway: args.gateway.clone(),

@@ -3,7 +3,7 @@
 
 use super::args::{ColorChoice, DisplayArgs, FilterArgs, GatewayApiChannel, InputArgs};
 use crate::diag::{self, Diagnostic, Severity};
-use crate::model::Model;
+use crate::model::{Model, RuleValues};
 use crate::pipeline::InputOptions;
 use crate::render::table::Layout;
 use crate::report::filter::{self, Filters};
@@ -163,6 +163,7 @@ pub fn input_options_with(
             with: args.with.clone(),
             without,
         },
+        rule_values: crate::model::RuleValues::All,
     })
 }
 
@@ -418,14 +419,21 @@ pub struct Run {
 impl Run {
     /// Reads the inputs named by the flags (at least one `-f` is required).
     pub fn start(input: &InputArgs) -> Result<Run, UsageError> {
-        let declared = declared(input).map_err(|r| rejected(input, r))?;
-        Run::start_with(input, &declared)
+        Run::start_keeping(input, RuleValues::All)
     }
 
-    /// [`Run::start`] with the declared families already read.
+    /// [`Run::start`] for a report that reads only the rule `values` it says (one that shows
+    /// no value: [`RuleValues::Evaluation`]).
+    pub fn start_keeping(input: &InputArgs, values: RuleValues) -> Result<Run, UsageError> {
+        let declared = declared(input).map_err(|r| rejected(input, r))?;
+        Run::start_with(input, &declared, values)
+    }
+
+    /// [`Run::start_keeping`] with the declared families already read.
     pub fn start_with(
         input: &InputArgs,
         declared: &crate::policy::declared::Declared,
+        values: RuleValues,
     ) -> Result<Run, UsageError> {
         if input.files.is_empty() {
             return Err(UsageError(format!(
@@ -435,7 +443,11 @@ impl Run {
         }
         check_stdin(&input.files)?;
         let session = Session::new(&input.display);
-        let evaluated = crate::pipeline::evaluate_files(&input_options_with(input, declared)?);
+        let options = InputOptions {
+            rule_values: values,
+            ..input_options_with(input, declared)?
+        };
+        let evaluated = crate::pipeline::evaluate_files(&options);
         check_overlay(&evaluated)?;
         print_stats(&session, &evaluated);
         Ok(Run { session, evaluated })

@@ -274,6 +274,17 @@ impl Object {
         self.reread.get_or_init(|| Box::new(reread(self)))
     }
 
+    /// A copy of the object holding `tree`, its whole tree (read again when trimmed): what a
+    /// decoder reads.
+    pub fn with_tree(&self, tree: Node) -> Object {
+        Object {
+            root: tree,
+            trimmed: false,
+            reread: std::sync::OnceLock::new(),
+            ..self.clone()
+        }
+    }
+
     /// The whole tree when the object holds it already: its root when untrimmed, or the tree
     /// [`Object::tree`] read again.
     pub fn held_tree(&self) -> Option<&Node> {

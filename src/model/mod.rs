@@ -29,6 +29,23 @@ use std::sync::Arc;
 /// The annotation listing diagnostic codes to suppress on an object.
 pub const IGNORE_ANNOTATION: &str = "dopol.io/ignore";
 
+/// Which rule values a run keeps once policies are decoded.
+///
+/// A policy's rule values are the biggest part of a model (a third of it on the 49 MB
+/// benchmark). Reports that show no value (`status`, `overridden`, `reach`, `topology`) need
+/// only those the evaluation reads: a family whose evaluation reads its values only in cases
+/// it can tell from the decoded policies ([`crate::policy::PolicyFamily::values_droppable`])
+/// has them dropped as each policy is decoded, and read again from the input, once the model
+/// is built, if those cases occur.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RuleValues {
+    /// Every value (reports that show values, the checks of `lint`).
+    #[default]
+    All,
+    /// The values the evaluation reads.
+    Evaluation,
+}
+
 /// Options that change how the model is built.
 #[derive(Clone, Debug, Default)]
 pub struct ModelOptions {
@@ -131,10 +148,28 @@ impl std::borrow::Borrow<Object> for Prepared {
 /// Decodes `object` (see [`Prepared`]); the loader calls it in the task that parsed the object.
 /// Routes and policies, nearly every object of a big input, are trimmed (when alone in their
 /// document: see [`Object::trim`]); the few Gateways, classes and namespaces keep their trees.
-pub fn prepare(mut object: Object, registry: &Registry, catalog: &Catalog) -> Prepared {
+pub fn prepare(
+    mut object: Object,
+    registry: &Registry,
+    catalog: &Catalog,
+    values: RuleValues,
+) -> Prepared {
     let mut decoded = decode(&mut object, registry, catalog);
     if matches!(decoded.value, Decoded::Route(_) | Decoded::Policy(_)) {
         object.trim();
+    }
+    if let Decoded::Policy(policy) = &mut decoded.value {
+        let family = registry.family_of(policy.kind);
+        // Read before the values may go: they are checked once the model is built.
+        decoded.expressions = family
+            .request_expressions(policy)
+            .into_iter()
+            .map(|(text, span)| (Box::from(text), span))
+            .collect();
+        if values == RuleValues::Evaluation && family.values_droppable() {
+            policy.drop_rule_values();
+            decoded.values_dropped = true;
+        }
     }
     decoded.value.keep();
     Prepared(Box::new(PreparedParts { object, decoded }))
@@ -148,6 +183,10 @@ struct DecodedObject {
     ignored: Option<(String, Vec<String>)>,
     /// Whether a CRD validated the object.
     validated: bool,
+    /// A policy's request-time expressions ([`crate::policy::PolicyFamily::request_expressions`]).
+    expressions: Vec<(Box<str>, crate::source::Span)>,
+    /// Whether a policy's rule values were dropped ([`RuleValues::Evaluation`]).
+    values_dropped: bool,
 }
 
 /// Decodes one object: the typed value, its diagnostics, and its `dopol.io/ignore` codes.
@@ -171,6 +210,8 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
             diagnostics,
             ignored,
             validated: true,
+            expressions: Vec::new(),
+            values_dropped: false,
         };
     }
     let object = &*object;
@@ -211,6 +252,8 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
         diagnostics,
         ignored,
         validated: checked.validated,
+        expressions: Vec::new(),
+        values_dropped: false,
     }
 }
 
@@ -285,6 +328,10 @@ impl Model {
             .reserve_exact(count(|d| matches!(d, Decoded::Policy(_))));
         let mut objects = Vec::with_capacity(prepared.len());
         let mut validated_kinds = std::collections::BTreeSet::new();
+        // Request-time expressions as (policy, text, scalar), and the (policy, object) of each
+        // policy whose values were dropped.
+        let mut expressions = Vec::new();
+        let mut dropped: Vec<(u32, u32)> = Vec::new();
         for (index, parts) in prepared.into_iter().enumerate() {
             let PreparedParts {
                 object,
@@ -318,7 +365,16 @@ impl Model {
                     r.object = index as u32;
                     model.routes.push(r);
                 }
-                Decoded::Policy(p) => model.policies.push(*p),
+                Decoded::Policy(p) => {
+                    let policy = model.policies.len() as u32;
+                    expressions.extend(
+                        (decoded.expressions.into_iter()).map(|(text, span)| (policy, text, span)),
+                    );
+                    if decoded.values_dropped {
+                        dropped.push((policy, index as u32));
+                    }
+                    model.policies.push(*p);
+                }
                 Decoded::Rejected => {}
             }
         }
@@ -329,9 +385,57 @@ impl Model {
         if options.assume_gateways {
             model.assume_missing_gateways();
         }
-        let expression_diagnostics = policy::expressions::check_request_expressions(&model);
+        model.restore_rule_values(&dropped);
+        let expression_diagnostics =
+            policy::expressions::check_request_expressions(&model, &expressions);
         model.diagnostics.extend(expression_diagnostics);
         model
+    }
+
+    /// Reads the dropped rule values ([`RuleValues::Evaluation`]) of the `dropped` policies
+    /// (policy, object) again, for each family whose evaluation of this model reads them after
+    /// all: each policy is decoded again from its object's tree, read again from the input.
+    fn restore_rule_values(&mut self, dropped: &[(u32, u32)]) {
+        use rayon::prelude::*;
+        let registry = self.registry.clone();
+        let family_index = |p: u32| {
+            let kind = registry.kind_index(self.policies[p as usize].kind);
+            registry.family_index(kind)
+        };
+        let mut by_family: Vec<Vec<&Policy>> = registry.families().map(|_| Vec::new()).collect();
+        for &(p, _) in dropped {
+            by_family[family_index(p)].push(&self.policies[p as usize]);
+        }
+        let needed: Vec<bool> = (registry.families().zip(&by_family))
+            .map(|(family, policies)| {
+                !policies.is_empty() && family.evaluation_reads_values(policies)
+            })
+            .collect();
+        let restored: Vec<(u32, Vec<Node>)> = (dropped.par_iter())
+            .filter(|&&(p, _)| needed[family_index(p)])
+            .map(|&(p, o)| (p, self.decoded_rule_values(p, o)))
+            .collect();
+        for (p, values) in restored {
+            let policy = &mut self.policies[p as usize];
+            let rules = policy.blocks.iter_mut().flat_map(|b| b.rules.iter_mut());
+            for (rule, value) in rules.zip(values) {
+                rule.value = value;
+            }
+        }
+    }
+
+    /// The rule values of policy `p`, decoded again from object `o`'s tree read again.
+    fn decoded_rule_values(&self, p: u32, o: u32) -> Vec<Node> {
+        let policy = &self.policies[p as usize];
+        let object = &self.objects[o as usize];
+        let whole = object.with_tree(self.tree_once(object).into_owned());
+        let mut fields = Fields::for_object(&whole);
+        // Decoding is deterministic: the tree is the one decoded first (or the run stopped,
+        // see `read_again`), so it decodes to the same rules.
+        let decoded = (self.registry.family_of(policy.kind))
+            .decode(policy.kind, &whole, &mut fields)
+            .expect("a policy decoded once decodes again");
+        decoded.rules().map(|(_, r)| r.value.clone()).collect()
     }
 
     /// `--assume-gateways`: one stand-in per Gateway that routes name but the input lacks, with
@@ -691,5 +795,121 @@ items:
             assert!(object.root.get("spec").is_some(), "{name}");
             assert!(std::ptr::eq(model.tree(object), &object.root), "{name}");
         }
+    }
+
+    /// A route, a Kuadrant RateLimitPolicy whose request-time predicate is not CEL, and a
+    /// kgateway TrafficPolicy.
+    const VALUES: &str = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: app}
+spec:
+  rules: [{name: main}]
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: lower, namespace: app}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}
+  limits:
+    a:
+      rates: [{limit: 100, window: 1m}]
+      when: [{predicate: \"request.method ==\"}]
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: traffic, namespace: app}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}]
+  timeouts: {request: 5s}
+";
+
+    /// A policy with an RFC 0009 constraint, which reads the values of the policies below it.
+    const CONSTRAINED: &str = "\
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: cap, namespace: app}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}
+  overrides:
+    when: \"spec.limits.a.rates[0].limit > 10\"
+    limits:
+      a:
+        rates: [{limit: 10, window: 1s}]
+";
+
+    /// `(policy, rule key, value as JSON)` of every rule of `input` (files in a directory)
+    /// built keeping `values`, and the model's diagnostics' messages.
+    fn rule_values(files: &[(&str, &str)], values: RuleValues) -> (Vec<String>, Vec<String>) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("written");
+        }
+        let options = InputOptions {
+            files: vec![dir.path().display().to_string()],
+            rule_values: values,
+            ..InputOptions::default()
+        };
+        let model = evaluate(&options, &WorkTree, &mut std::io::empty()).model;
+        let rules = (model.policies.iter())
+            .flat_map(|p| {
+                p.rules().map(|(_, r)| {
+                    let value = serde_json::to_string(&r.value).expect("JSON");
+                    let at = (r.value.span.start, r.value.span.end);
+                    format!("{} {} {value} {at:?}", p.name, r.key)
+                })
+            })
+            .collect();
+        let messages = model
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        (rules, messages)
+    }
+
+    #[test]
+    fn a_report_showing_no_value_drops_the_values_evaluation_does_not_read() {
+        let (all, all_messages) = rule_values(&[("a.yaml", VALUES)], RuleValues::All);
+        let (read, messages) = rule_values(&[("a.yaml", VALUES)], RuleValues::Evaluation);
+        assert_eq!(
+            all,
+            [
+                "lower a {\"rates\":[{\"limit\":100,\"window\":\"1m\"}],\"when\":[{\"predicate\":\"request.method ==\"}]} (319, 399)",
+                "traffic timeouts {\"request\":\"5s\"} (603, 616)",
+            ]
+        );
+        // Kuadrant's values go (where they were written stays); kgateway merges values: kept.
+        assert_eq!(
+            read,
+            [
+                "lower a null (319, 399)",
+                "traffic timeouts {\"request\":\"5s\"} (603, 616)",
+            ]
+        );
+        // The request-time predicate is checked all the same.
+        assert_eq!(messages, all_messages);
+        assert!(
+            messages.iter().any(|m| m.starts_with(
+                "invalid CEL in a request-time expression of RateLimitPolicy app/lower"
+            )),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn a_constraint_has_the_values_it_reads_read_again() {
+        let files = [("a.yaml", VALUES), ("b.yaml", CONSTRAINED)];
+        let (all, _) = rule_values(&files, RuleValues::All);
+        let (read, _) = rule_values(&files, RuleValues::Evaluation);
+        assert_eq!(read, all);
+        assert!(
+            all.iter().any(|r| r.starts_with("lower a {\"rates\"")),
+            "{all:?}"
+        );
+        assert!(
+            all.iter().any(|r| r.starts_with("cap a {\"rates\"")),
+            "{all:?}"
+        );
     }
 }

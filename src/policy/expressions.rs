@@ -32,23 +32,17 @@ pub fn expression_span(sources: &SourceMap, scalar: Span, error: &ExprError) -> 
     )
 }
 
-/// Syntax-checks every request-time expression of every policy.
-pub fn check_request_expressions(model: &Model) -> Vec<Diagnostic> {
-    let per_policy: Vec<Vec<(&str, Span)>> = model
-        .policies
-        .par_iter()
-        .map(|policy| {
-            model
-                .registry
-                .family_of(policy.kind)
-                .request_expressions(policy)
-        })
-        .collect();
+/// Syntax-checks the request-time expressions of the model's policies: `found` holds each as
+/// (policy, text, scalar), in policy order. They are gathered as each policy is decoded
+/// ([`crate::policy::PolicyFamily::request_expressions`]), before a run that shows no rule value
+/// drops the values ([`crate::model::RuleValues`]).
+pub fn check_request_expressions(
+    model: &Model,
+    found: &[(u32, Box<str>, Span)],
+) -> Vec<Diagnostic> {
     let mut by_text: BTreeMap<&str, Vec<(Span, u32)>> = BTreeMap::new();
-    for (index, found) in per_policy.into_iter().enumerate() {
-        for (text, span) in found {
-            by_text.entry(text).or_default().push((span, index as u32));
-        }
+    for (policy, text, span) in found {
+        by_text.entry(text).or_default().push((*span, *policy));
     }
     let texts: Vec<(&str, Vec<(Span, u32)>)> = by_text.into_iter().collect();
     let failures: Vec<(ExprError, &Vec<(Span, u32)>)> = texts

@@ -353,6 +353,19 @@ impl Policy {
         }
     }
 
+    /// Replaces each rule value by `null` (where the value was written stays): what a run that
+    /// shows no value keeps of a family that reads none ([`PolicyFamily::values_droppable`]).
+    pub fn drop_rule_values(&mut self) {
+        for block in &mut self.blocks {
+            for rule in &mut block.rules {
+                rule.value = Node {
+                    span: rule.value.span,
+                    value: crate::yaml::Value::Null,
+                };
+            }
+        }
+    }
+
     /// A policy decoded from `object`, with its targets and blocks; no priority, errors or
     /// `unset` entries (a family sets those it has).
     pub fn new(
@@ -426,6 +439,19 @@ pub trait PolicyFamily: Send + Sync {
     /// fields removed, so that CRD validation judges the rest. `None`: the object as written.
     fn crd_view(&self, _object: &Node) -> Option<Node> {
         None
+    }
+    /// Whether a run whose reports show no rule value ([`crate::model::RuleValues::Evaluation`])
+    /// may drop this family's rule values once decoded: `true` when its evaluation reads them
+    /// only in cases [`PolicyFamily::evaluation_reads_values`] tells from the decoded policies
+    /// (the model then reads them again from the input). A family that merges or compares values
+    /// keeps them: `false`.
+    fn values_droppable(&self) -> bool {
+        false
+    }
+    /// Whether evaluating `policies` (this family's, decoded, values dropped) reads their rule
+    /// values. Asked only of a family whose [`PolicyFamily::values_droppable`] is `true`.
+    fn evaluation_reads_values(&self, _policies: &[&Policy]) -> bool {
+        true
     }
     /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;

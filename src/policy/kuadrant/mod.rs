@@ -285,6 +285,18 @@ impl PolicyFamily for Kuadrant {
         request::verdicts(kind, path, context)
     }
 
+    /// Kuadrant merges by rule key: a value is read only by an RFC 0009 block constraint (a
+    /// CEL expression over the lower effective policy, values included).
+    fn values_droppable(&self) -> bool {
+        true
+    }
+
+    fn evaluation_reads_values(&self, policies: &[&Policy]) -> bool {
+        policies
+            .iter()
+            .any(|p| p.blocks.iter().any(|b| b.constraint.is_some()))
+    }
+
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         Shape::of(kind).spec_shape(rules)
     }
