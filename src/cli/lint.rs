@@ -109,7 +109,8 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
                 .unwrap_or_else(|| session::UsageError("--crds: the CRDs could not be read".into()))
         });
     }
-    let run = Run::start_with(&args.input, &declared, crate::model::RuleValues::All)?;
+    // Of the values evaluation does not read, the checks read few (`Model::rule_value`).
+    let run = Run::start_with(&args.input, &declared, crate::model::RuleValues::Evaluation)?;
     let model = &run.evaluated.model;
     session::check_names(&args.input, None, model)?;
     let mut result = lint::apply(lint::collect(&run.evaluated), model, &options);

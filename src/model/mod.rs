@@ -23,6 +23,7 @@ use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -86,6 +87,18 @@ pub struct Model {
     pub stats: LoadStats,
     /// Objects validated against a CRD, and objects of kinds with no CRD known (for `-v`).
     pub crd_counts: (usize, usize),
+    /// The policies whose rule values this run dropped ([`RuleValues::Evaluation`]): a reader
+    /// that needs one after all asks [`Model::rule_value`].
+    values_dropped: DroppedValues,
+}
+
+/// Policies whose rule values were dropped, and those of them read again.
+#[derive(Debug, Default)]
+struct DroppedValues {
+    /// (policy, object), by policy.
+    objects: Vec<(u32, u32)>,
+    /// The values of a policy read again, every rule's in block order.
+    again: std::sync::Mutex<rustc_hash::FxHashMap<u32, Arc<[Node]>>>,
 }
 
 /// A parentRef, as (index into `Model::routes`, index into the route's parentRefs).
@@ -415,6 +428,10 @@ impl Model {
             .filter(|&&(p, _)| needed[family_index(p)])
             .map(|&(p, o)| (p, self.decoded_rule_values(p, o)))
             .collect();
+        let still_dropped = (dropped.iter())
+            .filter(|&&(p, _)| !needed[family_index(p)])
+            .copied()
+            .collect();
         for (p, values) in restored {
             let policy = &mut self.policies[p as usize];
             let rules = policy.blocks.iter_mut().flat_map(|b| b.rules.iter_mut());
@@ -422,6 +439,30 @@ impl Model {
                 rule.value = value;
             }
         }
+        self.values_dropped.objects = still_dropped;
+    }
+
+    /// The value of rule `rule` of block `block` of policy `policy`: the one decoding kept,
+    /// or — when this run dropped the policy's values ([`RuleValues::Evaluation`]) — the one
+    /// read again from the input (each policy once). For a reader of few values that a run
+    /// keeping only what evaluation reads needs all the same (`lint`'s granularity check).
+    pub fn rule_value(&self, policy: u32, block: usize, rule: usize) -> Cow<'_, Node> {
+        let held = &self.policies[policy as usize].blocks[block].rules[rule].value;
+        let dropped = &self.values_dropped;
+        let Ok(at) = (dropped.objects).binary_search_by_key(&policy, |&(p, _)| p) else {
+            return Cow::Borrowed(held);
+        };
+        let values = {
+            let mut again = dropped.again.lock().unwrap_or_else(|e| e.into_inner());
+            let object = dropped.objects[at].1;
+            (again.entry(policy))
+                .or_insert_with(|| self.decoded_rule_values(policy, object).into())
+                .clone()
+        };
+        let before: usize = (self.policies[policy as usize].blocks[..block].iter())
+            .map(|b| b.rules.len())
+            .sum();
+        Cow::Owned(values[before + rule].clone())
     }
 
     /// The rule values of policy `p`, decoded again from object `o`'s tree read again.
@@ -838,9 +879,9 @@ spec:
         rates: [{limit: 10, window: 1s}]
 ";
 
-    /// `(policy, rule key, value as JSON)` of every rule of `input` (files in a directory)
-    /// built keeping `values`, and the model's diagnostics' messages.
-    fn rule_values(files: &[(&str, &str)], values: RuleValues) -> (Vec<String>, Vec<String>) {
+    /// The model of `files` (in a directory, which lives as long as the model reads it)
+    /// built keeping `values`.
+    fn model_of(files: &[(&str, &str)], values: RuleValues) -> (tempfile::TempDir, Model) {
         let dir = tempfile::tempdir().expect("temp dir");
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).expect("written");
@@ -850,22 +891,44 @@ spec:
             rule_values: values,
             ..InputOptions::default()
         };
-        let model = evaluate(&options, &WorkTree, &mut std::io::empty()).model;
-        let rules = (model.policies.iter())
-            .flat_map(|p| {
-                p.rules().map(|(_, r)| {
-                    let value = serde_json::to_string(&r.value).expect("JSON");
-                    let at = (r.value.span.start, r.value.span.end);
-                    format!("{} {} {value} {at:?}", p.name, r.key)
-                })
-            })
-            .collect();
+        (
+            dir,
+            evaluate(&options, &WorkTree, &mut std::io::empty()).model,
+        )
+    }
+
+    /// `policy key value-as-JSON (span)` of every rule, each value as `value` gives it.
+    fn describe<'m>(
+        model: &'m Model,
+        value: impl Fn(u32, usize, usize) -> Cow<'m, Node>,
+    ) -> Vec<String> {
+        let mut rules = Vec::new();
+        for (p, policy) in model.policies.iter().enumerate() {
+            for (b, block) in policy.blocks.iter().enumerate() {
+                for (r, rule) in block.rules.iter().enumerate() {
+                    let node = value(p as u32, b, r);
+                    let json = serde_json::to_string(&*node).expect("JSON");
+                    let at = (node.span.start, node.span.end);
+                    rules.push(format!("{} {} {json} {at:?}", policy.name, rule.key));
+                }
+            }
+        }
+        rules
+    }
+
+    /// The rules of `files` built keeping `values`, as the model holds them, and the model's
+    /// diagnostics' messages.
+    fn rule_values(files: &[(&str, &str)], values: RuleValues) -> (Vec<String>, Vec<String>) {
+        let (_dir, model) = model_of(files, values);
+        let held = |p: u32, b: usize, r: usize| {
+            Cow::Borrowed(&model.policies[p as usize].blocks[b].rules[r].value)
+        };
         let messages = model
             .diagnostics
             .iter()
             .map(|d| d.message.clone())
             .collect();
-        (rules, messages)
+        (describe(&model, held), messages)
     }
 
     #[test]
@@ -887,6 +950,9 @@ spec:
                 "traffic timeouts {\"request\":\"5s\"} (603, 616)",
             ]
         );
+        // A reader that needs one all the same has it read again.
+        let (_dir, model) = model_of(&[("a.yaml", VALUES)], RuleValues::Evaluation);
+        assert_eq!(describe(&model, |p, b, r| model.rule_value(p, b, r)), all);
         // The request-time predicate is checked all the same.
         assert_eq!(messages, all_messages);
         assert!(

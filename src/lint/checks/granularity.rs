@@ -85,16 +85,20 @@ pub fn check(
             }
             let lower_rule = &lower_policy.blocks[lower.block()].rules[lower.rule()];
             let overriding = &model.policies[*by as usize];
-            let Some(block) = overriding.blocks.iter().find(|b| {
+            let Some((block_index, block)) = overriding.blocks.iter().enumerate().find(|(_, b)| {
                 b.kind == BlockKind::Overrides
                     && b.strategy == Strategy::Merge
                     && b.rule(&lower_rule.key).is_some()
             }) else {
                 continue;
             };
-            let rule = block.rule(&lower_rule.key).expect("found above");
-            let kept = windows(&rule.value);
-            let lost: Vec<&str> = windows(&lower_rule.value)
+            let rule_index = block.rule_index(&lower_rule.key).expect("found above");
+            let rule = &block.rules[rule_index];
+            // Read through the model: `lint` keeps no value evaluation does not read.
+            let value = model.rule_value(*by, block_index, rule_index);
+            let lower_value = model.rule_value(lower.policy, lower.block(), lower.rule());
+            let kept = windows(&value);
+            let lost: Vec<&str> = windows(&lower_value)
                 .into_iter()
                 .filter(|(ms, _)| !kept.contains_key(ms))
                 .map(|(_, written)| written)
