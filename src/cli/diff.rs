@@ -2,8 +2,8 @@
 
 use super::args::{DiffArgs, FilterArgs, InputArgs};
 use super::session::{self, Exit, Session, UsageError, worst};
-use crate::engine::Engine;
 use crate::engine::observed::Observed;
+use crate::engine::{Engine, FoldParts};
 use crate::load::files::{FileTree, WorkTree};
 use crate::load::git::{GitTree, is_safe_revision};
 use crate::model::Model;
@@ -220,8 +220,10 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
 
     let (old_engine, mut old_diagnostics) = Engine::new(&old.model, &old.topology);
     let (new_engine, mut new_diagnostics) = Engine::new(&new.model, &new.topology);
+    // Rule changes and conditions read no outcome.
+    let observe = |engine| Observed::keeping(engine, FoldParts::Effective);
     let ((old_observed, more_old), (new_observed, more_new)) =
-        rayon::join(|| Observed::new(&old_engine), || Observed::new(&new_engine));
+        rayon::join(|| observe(&old_engine), || observe(&new_engine));
     old_diagnostics.extend(more_old);
     new_diagnostics.extend(more_new);
     let old_exit = session.report_input(&old, old_diagnostics);

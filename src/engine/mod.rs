@@ -98,6 +98,9 @@ pub enum FoldParts {
     All,
     /// All but the effective policies.
     Outcomes,
+    /// All but the outcomes, which are not recorded (`diff` compares effective policies and
+    /// conditions, which no family reads from outcomes).
+    Effective,
 }
 
 /// Where the lists of the folds a caller keeps go: their memory is either the run's until it
@@ -410,7 +413,8 @@ impl<'m> Engine<'m> {
     ///
     /// With [`FoldParts::Outcomes`], the kept folds keep their outcomes and policies but not
     /// their effective policies (`overridden` reads only outcomes: 6 MB of its peak on the 49 MB
-    /// benchmark). Their lists go to `storage`.
+    /// benchmark); with [`FoldParts::Effective`], no outcome is recorded (`diff`: 8 MB a side).
+    /// Their lists go to `storage`.
     ///
     /// When `keep` leaves a fold out, the entries of folds without policies are dropped too,
     /// once their warnings are gathered: what is left are the paths of the kept folds (every
@@ -436,13 +440,19 @@ impl<'m> Engine<'m> {
                     outcomes: Box::default(),
                 };
             }
-            let mut recorder = OutcomeRecorder::default();
-            let (mut policies, mut folded) = self.fold_levels(path, kind, levels, &mut recorder);
+            let (mut policies, mut folded, mut outcomes) = if parts == FoldParts::Effective {
+                let (policies, folded) = self.fold_levels(path, kind, levels, &mut NoObserver);
+                (policies, folded, Vec::new())
+            } else {
+                let mut recorder = OutcomeRecorder::default();
+                let (policies, folded) = self.fold_levels(path, kind, levels, &mut recorder);
+                let outcomes = recorder.finish(&folded.effective);
+                (policies, folded, outcomes)
+            };
             storage.fit(&mut policies);
-            let mut outcomes = recorder.finish(&folded.effective);
             storage.fit(&mut outcomes);
             match parts {
-                FoldParts::All => folded.effective.fit(storage),
+                FoldParts::All | FoldParts::Effective => folded.effective.fit(storage),
                 FoldParts::Outcomes => folded.effective = Default::default(),
             }
             PathOutcomes {

@@ -44,11 +44,11 @@ fn headline(change: &RuleChange<'_>, label: &str, palette: Palette) -> String {
     match change.change {
         ChangeKind::Added => {
             let after = change.after.as_ref().expect("added rules have an after");
-            palette.added(&format!("+ {label}  from {}", short(after.source)))
+            palette.added(&format!("+ {label}  from {}", short(after.source())))
         }
         ChangeKind::Removed => {
             let before = change.before.as_ref().expect("removed rules have a before");
-            palette.removed(&format!("- {label}  was from {}", short(before.source)))
+            palette.removed(&format!("- {label}  was from {}", short(before.source())))
         }
         ChangeKind::Changed => {
             let (before, after) = (
@@ -58,14 +58,14 @@ fn headline(change: &RuleChange<'_>, label: &str, palette: Palette) -> String {
             let what = match (change.value_changed, change.source_changed) {
                 (true, true) => format!(
                     "value and source changed ({} → {})",
-                    short(before.source),
-                    short(after.source)
+                    short(before.source()),
+                    short(after.source())
                 ),
-                (true, false) => format!("value changed (from {})", short(after.source)),
+                (true, false) => format!("value changed (from {})", short(after.source())),
                 _ => format!(
                     "same value, source changed: {} → {}",
-                    short(before.source),
-                    short(after.source)
+                    short(before.source()),
+                    short(after.source())
                 ),
             };
             palette.changed(&format!("~ {label}  {what}"))

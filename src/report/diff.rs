@@ -13,7 +13,7 @@
 use super::diff_scope::{Scope, Universe};
 use super::filter::{Filters, shows_kind_index};
 use super::status::{Condition, conditions};
-use crate::engine::fold::Effective;
+use crate::engine::fold::{Effective, EffectiveRule};
 use crate::engine::observed::Observed;
 use crate::engine::{PathOutcomes, SharedFolds};
 use crate::model::Model;
@@ -27,15 +27,41 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::BuildHasher;
 use std::sync::Arc;
 
-/// A rule as it is on one side.
-#[derive(Clone, Debug)]
+/// A rule as it is on one side: its effective rule, read through the side's model (a diff of
+/// two big revisions holds a hundred thousand changes: two words a side, not a list of
+/// locators each).
+#[derive(Clone, Copy)]
 pub struct RuleVersion<'a> {
+    rule: &'a EffectiveRule,
+    model: &'a Model,
+}
+
+impl<'a> RuleVersion<'a> {
     /// The value.
-    pub value: &'a Node,
+    pub fn value(&self) -> &'a Node {
+        self.rule.value(self.model)
+    }
+
     /// The source policy's locator.
-    pub source: &'a str,
+    pub fn source(&self) -> &'a str {
+        &self.model.policies[self.rule.rule.policy as usize].locator
+    }
+
     /// Every contributing policy's locator, highest priority first.
-    pub origins: Vec<&'a str>,
+    pub fn origins(&self) -> impl ExactSizeIterator<Item = &'a str> + Clone + 'a {
+        let policies = &self.model.policies;
+        (self.rule.origins().iter()).map(|&p| policies[p as usize].locator.as_str())
+    }
+}
+
+impl std::fmt::Debug for RuleVersion<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleVersion")
+            .field("value", self.value())
+            .field("source", &self.source())
+            .field("origins", &self.origins().collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 /// What happened to a rule key on a path.
@@ -202,7 +228,7 @@ impl ValueIds {
     fn side<'a>(&mut self, version: &Option<RuleVersion<'a>>) -> SideKey<'a> {
         version
             .as_ref()
-            .map(|v| (v.source, v.origins.clone(), self.id(v.value)))
+            .map(|v| (v.source(), v.origins().collect(), self.id(v.value())))
     }
 
     fn id(&mut self, node: &Node) -> usize {
@@ -236,7 +262,7 @@ impl DiffFilters {
             [&change.before, &change.after]
                 .into_iter()
                 .flatten()
-                .flat_map(|v| std::iter::once(v.source).chain(v.origins.iter().copied()))
+                .flat_map(|v| std::iter::once(v.source()).chain(v.origins()))
                 .any(|locator| wanted.iter().any(|w| w == locator))
         })
     }
@@ -294,15 +320,7 @@ fn version<'a>(
     key: &str,
 ) -> Option<RuleVersion<'a>> {
     let rule = effective.get(key)?;
-    Some(RuleVersion {
-        value: rule.value(model),
-        source: &model.policies[rule.policy as usize].locator,
-        origins: rule
-            .origins()
-            .iter()
-            .map(|&p| model.policies[p as usize].locator.as_str())
-            .collect(),
-    })
+    Some(RuleVersion { rule, model })
 }
 
 /// A value's YAML rendering.
@@ -329,23 +347,41 @@ pub fn value_diff(before: &Node, after: &Node) -> String {
     out
 }
 
-/// Conditions of every policy of a side the filters show, by locator.
-fn conditions_by_locator(
-    observed: &Observed<'_, '_>,
+/// A policy of the old side and of the new side, either absent.
+type PolicyPair = (Option<u32>, Option<u32>);
+
+/// The policies whose conditions differ between the sides, sorted by locator. The conditions
+/// are worked out a policy at a time and dropped unless they differ: holding every policy's
+/// of both sides was a fifth of the report's memory on a big input.
+fn status_changes(
+    old: &Observed<'_, '_>,
+    new: &Observed<'_, '_>,
     filters: &DiffFilters,
-) -> BTreeMap<String, Vec<Condition>> {
-    let model = observed.engine.model;
-    let conditions: Vec<(String, Vec<Condition>)> = (0..model.policies.len() as u32)
+) -> Vec<StatusChange> {
+    // Both sides' policies the filters show, paired by locator (a locator written twice on
+    // a side is its last policy's).
+    let mut pairs: BTreeMap<&str, PolicyPair> = BTreeMap::new();
+    for (side, model) in [old.engine.model, new.engine.model].into_iter().enumerate() {
+        for p in (0..model.policies.len() as u32).filter(|&p| filters.shows_policy(model, p)) {
+            let pair = pairs
+                .entry(&model.policies[p as usize].locator)
+                .or_default();
+            *(if side == 0 { &mut pair.0 } else { &mut pair.1 }) = Some(p);
+        }
+    }
+    let pairs: Vec<(&str, PolicyPair)> = pairs.into_iter().collect();
+    pairs
         .into_par_iter()
-        .filter(|&p| filters.shows_policy(model, p))
-        .map(|p| {
-            (
-                model.policies[p as usize].locator.clone(),
-                conditions(observed, p),
-            )
+        .filter_map(|(locator, (o, n))| {
+            let before = o.map(|p| conditions(old, p)).unwrap_or_default();
+            let after = n.map(|p| conditions(new, p)).unwrap_or_default();
+            (before != after).then(|| StatusChange {
+                policy: locator.to_string(),
+                before,
+                after,
+            })
         })
-        .collect();
-    conditions.into_iter().collect()
+        .collect()
 }
 
 /// Compares two evaluated sides, keeping what the filters show. Paths are visited in the new
@@ -377,14 +413,9 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
                 .chain(old_only.iter().map(|&o| old_topology.path_id(o as usize))),
         )
     };
-    let ((changes, universe), (old_status, new_status)) = rayon::join(
+    let ((changes, universe), status) = rayon::join(
         || rayon::join(|| rule_changes(old, new, &pairs, filters), universe),
-        || {
-            rayon::join(
-                || conditions_by_locator(old, filters),
-                || conditions_by_locator(new, filters),
-            )
-        },
+        || status_changes(old, new, filters),
     );
     let paths: Vec<PathChange<'a>> = pairs
         .iter()
@@ -394,20 +425,6 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
             _ => None,
         })
         .map(|(path_id, change)| PathChange { path_id, change })
-        .collect();
-
-    let policies: BTreeSet<&String> = old_status.keys().chain(new_status.keys()).collect();
-    let status = policies
-        .into_iter()
-        .filter_map(|policy| {
-            let before = old_status.get(policy).cloned().unwrap_or_default();
-            let after = new_status.get(policy).cloned().unwrap_or_default();
-            (before != after).then(|| StatusChange {
-                policy: policy.clone(),
-                before,
-                after,
-            })
-        })
         .collect();
     DiffReport {
         changes,
@@ -553,9 +570,9 @@ fn key_change<'a>(
         (None, Some(_)) => (ChangeKind::Added, false, false),
         (Some(_), None) => (ChangeKind::Removed, false, false),
         (Some(b), Some(a)) => {
-            let value_changed = !b.value.same_value(a.value);
-            let source_changed = b.source != a.source;
-            if !value_changed && !source_changed && b.origins == a.origins {
+            let value_changed = !b.value().same_value(a.value());
+            let source_changed = b.source() != a.source();
+            if !value_changed && !source_changed && b.origins().eq(a.origins()) {
                 return None;
             }
             (ChangeKind::Changed, value_changed, source_changed)
@@ -565,8 +582,8 @@ fn key_change<'a>(
     let value_diff = match (&b, &a) {
         (Some(b), Some(a)) if value_changed => Some(
             diffs
-                .entry((b.value as *const Node, a.value as *const Node))
-                .or_insert_with(|| value_diff(b.value, a.value).into())
+                .entry((b.value() as *const Node, a.value() as *const Node))
+                .or_insert_with(|| value_diff(b.value(), a.value()).into())
                 .clone(),
         ),
         _ => None,
@@ -589,11 +606,11 @@ struct VersionView<'v, 'a>(&'v RuleVersion<'a>);
 impl Serialize for VersionView<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("RuleVersion", 2)?;
-        s.serialize_field("value", self.0.value)?;
-        s.serialize_field("source", self.0.source)?;
+        s.serialize_field("value", self.0.value())?;
+        s.serialize_field("source", self.0.source())?;
         // Only a merged value has origins beyond its source (docs/families.md §1); Kuadrant's never do.
-        if self.0.origins.len() > 1 {
-            s.serialize_field("origins", &self.0.origins)?;
+        if self.0.origins().len() > 1 {
+            s.serialize_field("origins", &self.0.origins().collect::<Vec<_>>())?;
         }
         s.end()
     }
