@@ -570,3 +570,96 @@ fn single_sided_diff_is_a_what_if() {
     .code(0)
     .stderr_has(&["No differences."]);
 }
+
+/// A Gateway, a route and a RateLimitPolicy on it whose limits are `limits` (indented under
+/// `limits:`).
+fn limits_side(limits: &str) -> String {
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw, namespace: infra}}
+spec:
+  gatewayClassName: istio
+  listeners: [{{name: http, protocol: HTTP, port: 80, allowedRoutes: {{namespaces: {{from: All}}}}}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: app}}
+spec:
+  parentRefs: [{{name: gw, namespace: infra}}]
+  rules: [{{name: main}}]
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {{name: limits, namespace: app}}
+spec:
+  targetRef: {{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}}
+  limits:
+{limits}"
+    )
+}
+
+/// `diff` keeps no Kuadrant rule value: it compares them as written and reads them again where
+/// written differently. A value written alike is the same unless it has an alias (whose anchor
+/// may have changed elsewhere); one written differently is compared as a value.
+#[test]
+fn values_written_alike_are_the_same_and_the_others_are_compared_as_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = "    same: {rates: [{limit: 1, window: 1m}]}
+    reflowed:
+      rates:
+      - limit: 2
+        window: 1m
+    anchored: {rates: [{limit: 3, window: &w 1m}]}
+    aliased: {rates: [{limit: 4, window: *w}]}
+    written-out: {rates: [{limit: 5, window: *w}]}
+    edited: {rates: [{limit: 6, window: 1m}]}
+";
+    let new = "    same: {rates: [{limit: 1, window: 1m}]}
+    reflowed: {rates: [{limit: 2, window: 1m}]}
+    anchored: {rates: [{limit: 3, window: &w 1h}]}
+    aliased: {rates: [{limit: 4, window: *w}]}
+    written-out: {rates: [{limit: 5, window: 1m}]}
+    edited: {rates: [{limit: 60, window: 1m}]}
+";
+    for (side, limits) in [("old", old), ("new", new)] {
+        std::fs::create_dir(dir.path().join(side)).unwrap();
+        std::fs::write(dir.path().join(side).join("m.yaml"), limits_side(limits)).unwrap();
+    }
+    let out = run_in(dir.path(), &["diff", "old", "new", "-o", "json"], None);
+    out.code(1);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let changed: Vec<(&str, &str, &str)> = (doc["changes"].as_array().unwrap().iter())
+        .map(|c| {
+            let window = |side: &str| c[side]["value"]["rates"][0]["window"].as_str().unwrap();
+            (
+                c["key"].as_str().unwrap(),
+                window("before"),
+                window("after"),
+            )
+        })
+        .collect();
+    // Every path of the route has the same changes: one path's, sorted by key.
+    let mut one_path: Vec<_> = changed[..3].to_vec();
+    one_path.sort();
+    assert_eq!(
+        one_path,
+        [
+            ("aliased", "1m", "1h"),
+            ("anchored", "1m", "1h"),
+            ("edited", "1m", "1m")
+        ]
+    );
+    let edited = &doc["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == "edited")
+        .unwrap();
+    assert_eq!(edited["before"]["value"]["rates"][0]["limit"], 6);
+    assert_eq!(edited["after"]["value"]["rates"][0]["limit"], 60);
+    assert_eq!(
+        edited["valueDiff"],
+        "  rates:\n- - limit: 6\n+ - limit: 60\n    window: 1m\n"
+    );
+}

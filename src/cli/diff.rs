@@ -187,7 +187,11 @@ fn diff_filters(
 /// Runs `dopol diff`.
 pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     let session = Session::new(&args.input.display);
-    let base = session::input_options(&args.input)?;
+    // Rule values are compared as written, and read again where they differ (`same_value`).
+    let base = InputOptions {
+        rule_values: crate::model::RuleValues::Evaluation,
+        ..session::input_options(&args.input)?
+    };
     let overlaid = !base.overlay.with.is_empty() || !base.overlay.without.is_empty();
     if args.old.is_none() && !overlaid {
         return Err(UsageError(

@@ -23,7 +23,6 @@ use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -97,8 +96,21 @@ pub struct Model {
 struct DroppedValues {
     /// (policy, object), by policy.
     objects: Vec<(u32, u32)>,
-    /// The values of a policy read again, every rule's in block order.
-    again: std::sync::Mutex<rustc_hash::FxHashMap<u32, Arc<[Node]>>>,
+    /// Beside each: the policy's values once read again, every rule's in block order.
+    again: Vec<std::sync::OnceLock<Box<[Node]>>>,
+}
+
+/// How a dropped rule value is written ([`Model::written_value`]): two values written alike
+/// are equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrittenValue<'m> {
+    /// The object's API version (its CRD's defaults apply).
+    version: &'m str,
+    /// The kind of block the rule is in.
+    block: policy::BlockKind,
+    /// The value's text, from the start of its first line (its indentation and what comes
+    /// before it on that line set how the rest reads).
+    text: &'m str,
 }
 
 /// A parentRef, as (index into `Model::routes`, index into the route's parentRefs).
@@ -428,7 +440,7 @@ impl Model {
             .filter(|&&(p, _)| needed[family_index(p)])
             .map(|&(p, o)| (p, self.decoded_rule_values(p, o)))
             .collect();
-        let still_dropped = (dropped.iter())
+        let still_dropped: Vec<(u32, u32)> = (dropped.iter())
             .filter(|&&(p, _)| !needed[family_index(p)])
             .copied()
             .collect();
@@ -439,30 +451,59 @@ impl Model {
                 rule.value = value;
             }
         }
+        self.values_dropped.again = (0..still_dropped.len())
+            .map(|_| Default::default())
+            .collect();
         self.values_dropped.objects = still_dropped;
     }
 
     /// The value of rule `rule` of block `block` of policy `policy`: the one decoding kept,
     /// or — when this run dropped the policy's values ([`RuleValues::Evaluation`]) — the one
-    /// read again from the input (each policy once). For a reader of few values that a run
-    /// keeping only what evaluation reads needs all the same (`lint`'s granularity check).
-    pub fn rule_value(&self, policy: u32, block: usize, rule: usize) -> Cow<'_, Node> {
+    /// read again from the input (each policy once). For readers of few values that a run
+    /// keeping only what evaluation reads needs all the same (`lint`'s granularity check,
+    /// `diff`'s changed values).
+    pub fn rule_value(&self, policy: u32, block: usize, rule: usize) -> &Node {
         let held = &self.policies[policy as usize].blocks[block].rules[rule].value;
         let dropped = &self.values_dropped;
         let Ok(at) = (dropped.objects).binary_search_by_key(&policy, |&(p, _)| p) else {
-            return Cow::Borrowed(held);
+            return held;
         };
-        let values = {
-            let mut again = dropped.again.lock().unwrap_or_else(|e| e.into_inner());
+        let values = dropped.again[at].get_or_init(|| {
             let object = dropped.objects[at].1;
-            (again.entry(policy))
-                .or_insert_with(|| self.decoded_rule_values(policy, object).into())
-                .clone()
-        };
+            self.decoded_rule_values(policy, object).into()
+        });
         let before: usize = (self.policies[policy as usize].blocks[..block].iter())
             .map(|b| b.rules.len())
             .sum();
-        Cow::Owned(values[before + rule].clone())
+        &values[before + rule]
+    }
+
+    /// How a dropped rule value ([`Model::rule_value`]) is written, when that says what it
+    /// is: two values written alike in objects of one version, in blocks of one kind, are
+    /// equal. `None` for a value the model holds, and for one with an alias (`*`: its text
+    /// names a node written elsewhere).
+    pub fn written_value(
+        &self,
+        policy: u32,
+        block: usize,
+        rule: usize,
+    ) -> Option<WrittenValue<'_>> {
+        let dropped = &self.values_dropped;
+        let at = (dropped.objects)
+            .binary_search_by_key(&policy, |&(p, _)| p)
+            .ok()?;
+        let object = &self.objects[dropped.objects[at].1 as usize];
+        let held = &self.policies[policy as usize].blocks[block];
+        let span = held.rules[rule].value.span;
+        let text = self.sources.get(span.source).text();
+        let (start, end) = (span.start as usize, span.end as usize);
+        let line = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let written = text.get(line..end)?;
+        (!written.contains('*') && end > start).then_some(WrittenValue {
+            version: &object.version,
+            block: held.kind,
+            text: written,
+        })
     }
 
     /// The rule values of policy `p`, decoded again from object `o`'s tree read again.
@@ -900,14 +941,14 @@ spec:
     /// `policy key value-as-JSON (span)` of every rule, each value as `value` gives it.
     fn describe<'m>(
         model: &'m Model,
-        value: impl Fn(u32, usize, usize) -> Cow<'m, Node>,
+        value: impl Fn(u32, usize, usize) -> &'m Node,
     ) -> Vec<String> {
         let mut rules = Vec::new();
         for (p, policy) in model.policies.iter().enumerate() {
             for (b, block) in policy.blocks.iter().enumerate() {
                 for (r, rule) in block.rules.iter().enumerate() {
                     let node = value(p as u32, b, r);
-                    let json = serde_json::to_string(&*node).expect("JSON");
+                    let json = serde_json::to_string(node).expect("JSON");
                     let at = (node.span.start, node.span.end);
                     rules.push(format!("{} {} {json} {at:?}", policy.name, rule.key));
                 }
@@ -920,9 +961,8 @@ spec:
     /// diagnostics' messages.
     fn rule_values(files: &[(&str, &str)], values: RuleValues) -> (Vec<String>, Vec<String>) {
         let (_dir, model) = model_of(files, values);
-        let held = |p: u32, b: usize, r: usize| {
-            Cow::Borrowed(&model.policies[p as usize].blocks[b].rules[r].value)
-        };
+        let held =
+            |p: u32, b: usize, r: usize| &model.policies[p as usize].blocks[b].rules[r].value;
         let messages = model
             .diagnostics
             .iter()

@@ -1,10 +1,11 @@
 //! `dopol diff`: how the effective policy of every path changes between two inputs.
 //!
-//! Each side is evaluated once (one fold per distinct policy list, with outcomes, which also
-//! give the `Enforced` conditions). The sides are compared by path id, policy kind and rule key;
-//! values are compared structurally, and rendered to YAML only for a value that changed (for
-//! its line diff, computed once per distinct pair of values). So a diff of two large revisions
-//! costs about two evaluations.
+//! Each side is evaluated once (one fold per distinct policy list; no outcomes are recorded:
+//! neither the rule changes nor any family's conditions read them). The sides are compared by
+//! path id, policy kind and rule key; values are compared as written where the run dropped them
+//! (see `same_value`), else structurally, and rendered to YAML only for a value that changed
+//! (for its line diff, computed once per distinct pair of values). So a diff of two large
+//! revisions costs about two evaluations.
 //!
 //! The same change often happens on many paths (a Gateway's override reaches every route): the
 //! report keeps one entry per path (the JSON contract) and [`DiffReport::groups`] gathers
@@ -37,9 +38,22 @@ pub struct RuleVersion<'a> {
 }
 
 impl<'a> RuleVersion<'a> {
-    /// The value.
+    /// The value (read again from the input when the run dropped it: see `same_value`).
     pub fn value(&self) -> &'a Node {
-        self.rule.value(self.model)
+        let rule = &self.rule.rule;
+        match self.rule.merged {
+            Some(_) => self.rule.value(self.model),
+            None => (self.model).rule_value(rule.policy, rule.block(), rule.rule()),
+        }
+    }
+
+    /// How the value is written, when that says what it is ([`Model::written_value`]).
+    fn written(&self) -> Option<crate::model::WrittenValue<'a>> {
+        let rule = &self.rule.rule;
+        match self.rule.merged {
+            Some(_) => None,
+            None => (self.model).written_value(rule.policy, rule.block(), rule.rule()),
+        }
     }
 
     /// The source policy's locator.
@@ -511,9 +525,17 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     let per_chunk: Vec<Vec<RuleChange<'a>>> = pairs
         .par_chunks(PAIRS_PER_TASK)
         .map(|pairs| {
-            let mut diffs: FxHashMap<(*const Node, *const Node), Arc<str>> = FxHashMap::default();
+            let mut memo = Memo::default();
             let mut changes = Vec::new();
-            for &(o, n) in pairs {
+            for (i, &(o, n)) in pairs.iter().enumerate() {
+                if i % RELEASE_EVERY == 0 {
+                    // Values compared as written read their text where it is, all over the
+                    // inputs (a listener's routes are): a mapped input's pages go back every
+                    // few paths (a page another task is reading is read in again).
+                    for model in [old_model, new_model] {
+                        model.sources.iter().for_each(|(_, file)| file.release());
+                    }
+                }
                 let (o, n) = (o.map(|o| o as usize), n.map(|n| n as usize));
                 let path_id = n.map_or_else(
                     || old_topology.path_id(o.expect("one side has the path")),
@@ -537,7 +559,7 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
                         let b = before.and_then(|e| version(old_model, e, key));
                         let a = after.and_then(|e| version(new_model, e, key));
                         changes.extend(
-                            key_change(b, a, path_id, &mut diffs)
+                            key_change(b, a, path_id, &mut memo)
                                 .map(|c| RuleChange {
                                     policy_kind: kinds[kind],
                                     key,
@@ -555,22 +577,50 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     crate::platform::join_parts(per_chunk)
 }
 
+/// Paths [`rule_changes`] compares between two hand-backs of the inputs' pages.
+const RELEASE_EVERY: usize = 256;
+
 /// Paths one task of [`rule_changes`] compares.
 const PAIRS_PER_TASK: usize = 2048;
 
+/// What one task of [`rule_changes`] works out once: whether the values of two effective
+/// rules are the same, and the line diff of two values.
+#[derive(Default)]
+struct Memo {
+    same: FxHashMap<(*const EffectiveRule, *const EffectiveRule), bool>,
+    diffs: FxHashMap<(*const Node, *const Node), Arc<str>>,
+}
+
+/// Whether two versions of a rule have the same value. A diff keeps only the values its
+/// evaluation reads ([`crate::model::RuleValues::Evaluation`]: two models of rule values were
+/// the biggest part of its memory); the others are compared as written, and read again from the
+/// input only when written differently (or to be shown, for a change).
+fn same_value(b: &RuleVersion<'_>, a: &RuleVersion<'_>) -> bool {
+    match (b.written(), a.written()) {
+        (Some(before), Some(after)) if before == after => true,
+        _ => b.value().same_value(a.value()),
+    }
+}
+
 /// How one rule key differs between two versions on `path_id` (`None` when it does not), with
-/// no kind or key yet. A value diff is computed once per pair of value nodes (`diffs`).
+/// no kind or key yet. Values are compared once per pair of effective rules (paths that share
+/// folds share them), and a value diff is computed once per pair of value nodes (`memo`).
 fn key_change<'a>(
     b: Option<RuleVersion<'a>>,
     a: Option<RuleVersion<'a>>,
     path_id: PathId<'a>,
-    diffs: &mut FxHashMap<(*const Node, *const Node), Arc<str>>,
+    memo: &mut Memo,
 ) -> Option<RuleChange<'a>> {
     let (change, value_changed, source_changed) = match (&b, &a) {
         (None, Some(_)) => (ChangeKind::Added, false, false),
         (Some(_), None) => (ChangeKind::Removed, false, false),
         (Some(b), Some(a)) => {
-            let value_changed = !b.value().same_value(a.value());
+            let value_changed = !*(memo.same)
+                .entry((
+                    b.rule as *const EffectiveRule,
+                    a.rule as *const EffectiveRule,
+                ))
+                .or_insert_with(|| same_value(b, a));
             let source_changed = b.source() != a.source();
             if !value_changed && !source_changed && b.origins().eq(a.origins()) {
                 return None;
@@ -581,7 +631,7 @@ fn key_change<'a>(
     };
     let value_diff = match (&b, &a) {
         (Some(b), Some(a)) if value_changed => Some(
-            diffs
+            (memo.diffs)
                 .entry((b.value() as *const Node, a.value() as *const Node))
                 .or_insert_with(|| value_diff(b.value(), a.value()).into())
                 .clone(),

@@ -97,8 +97,8 @@ pub fn check(
             // Read through the model: `lint` keeps no value evaluation does not read.
             let value = model.rule_value(*by, block_index, rule_index);
             let lower_value = model.rule_value(lower.policy, lower.block(), lower.rule());
-            let kept = windows(&value);
-            let lost: Vec<&str> = windows(&lower_value)
+            let kept = windows(value);
+            let lost: Vec<&str> = windows(lower_value)
                 .into_iter()
                 .filter(|(ms, _)| !kept.contains_key(ms))
                 .map(|(_, written)| written)
