@@ -294,6 +294,15 @@ impl SourceFile {
         }
     }
 
+    /// Whether the text is a mapped file's (whose pages [`SourceFile::release`] hands back).
+    pub fn is_mapped(&self) -> bool {
+        match &self.text {
+            #[cfg(unix)]
+            Text::Mapped(_) => true,
+            _ => false,
+        }
+    }
+
     /// Hands the pages of a mapped text back to the system (see [`crate::platform::Mapped`]);
     /// the bytes stay readable.
     pub fn release(&self) {

@@ -497,7 +497,8 @@ impl Model {
         let span = held.rules[rule].value.span;
         let text = self.sources.get(span.source).text();
         let (start, end) = (span.start as usize, span.end as usize);
-        let line = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        // Read with `get`: a mapped file rewritten meanwhile may cut a character there.
+        let line = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
         let written = text.get(line..end)?;
         (!written.contains('*') && end > start).then_some(WrittenValue {
             version: &object.version,

@@ -522,6 +522,11 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
     let (old_effective, new_effective) = (ByPath::new(old), ByPath::new(new));
     // Paths are compared on every core, a chunk at a time, each chunk with its own memo of
     // value diffs; the chunks' changes are joined in path order.
+    let mapped: Vec<&crate::source::SourceFile> = [old_model, new_model]
+        .into_iter()
+        .flat_map(|model| model.sources.iter().map(|(_, file)| file))
+        .filter(|file| file.is_mapped())
+        .collect();
     let per_chunk: Vec<Vec<RuleChange<'a>>> = pairs
         .par_chunks(PAIRS_PER_TASK)
         .map(|pairs| {
@@ -532,9 +537,7 @@ fn rule_changes<'a, 'o: 'a, 'n: 'a>(
                     // Values compared as written read their text where it is, all over the
                     // inputs (a listener's routes are): a mapped input's pages go back every
                     // few paths (a page another task is reading is read in again).
-                    for model in [old_model, new_model] {
-                        model.sources.iter().for_each(|(_, file)| file.release());
-                    }
+                    mapped.iter().for_each(|file| file.release());
                 }
                 let (o, n) = (o.map(|o| o as usize), n.map(|n| n as usize));
                 let path_id = n.map_or_else(
