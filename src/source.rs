@@ -199,7 +199,7 @@ const LINE_SCAN_CHUNK: usize = 1 << 20;
 
 /// Bytes of a text scanned between two hand-backs of its pages (see
 /// [`SourceFile::scan_in_blocks`]).
-const SCAN_BLOCK: usize = 8 << 20;
+const SCAN_BLOCK: usize = 2 << 20;
 
 /// The offset of every line's first byte: 0, and one past each `\n`.
 ///

@@ -117,17 +117,22 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     crate::diag::complete_commands(&mut result.shown, &session::input_flags(&args.input));
 
     let text = match args.output {
-        LintFormat::Human => render::diagnostics::render_human(
+        LintFormat::Human => None,
+        LintFormat::Json => Some(pretty(&render::lint::json(&result, &model.sources))),
+        LintFormat::Sarif => Some(pretty(&render::lint::sarif::sarif(&result, &model.sources))),
+        LintFormat::Github => Some(render::lint::github::github(&result, &model.sources)),
+        LintFormat::Junit => Some(render::lint::junit::junit(&result, model, options.fail_on)),
+    };
+    let written = session::write_document(|out| match &text {
+        Some(text) => out.write_all(text.as_bytes()),
+        // Written as it is rendered.
+        None => render::diagnostics::write_human(
             &result.shown,
             &model.sources,
             run.session.stdout_color,
+            out,
         ),
-        LintFormat::Json => pretty(&render::lint::json(&result, &model.sources)),
-        LintFormat::Sarif => pretty(&render::lint::sarif::sarif(&result, &model.sources)),
-        LintFormat::Github => render::lint::github::github(&result, &model.sources),
-        LintFormat::Junit => render::lint::junit::junit(&result, model, options.fail_on),
-    };
-    let written = session::write_document(|out| out.write_all(text.as_bytes()));
+    });
     if written != Exit::Success {
         return Ok(written);
     }

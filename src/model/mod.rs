@@ -4,8 +4,9 @@
 //! checks the CRD, decodes Gateway API objects ([`gateway`]) and policies (through their
 //! [`crate::policy::PolicyFamily`]), and trims the tree of a decoded route or policy alone in
 //! its document to its `metadata` (the typed [`Route`] holds what evaluation reads, a
-//! [`Policy`] shares the subtrees of its rules; [`Model::tree`] reads the rest again for the
-//! rare reader that needs it).
+//! [`Policy`] shares the subtrees of its rules, or holds none when the run keeps only the
+//! values evaluation reads ([`RuleValues`]); [`Model::tree`] reads the rest again for the
+//! rare reader that needs it, [`Model::rule_value`] a value).
 //! [`Model::build`] gathers the prepared objects and creates stand-in Gateways when
 //! `--assume-gateways` asks for them. Objects the API server would reject are left out, with
 //! their diagnostics kept.
@@ -39,7 +40,7 @@ pub const IGNORE_ANNOTATION: &str = "dopol.io/ignore";
 /// is built, if those cases occur.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RuleValues {
-    /// Every value (reports that show values, the checks of `lint`).
+    /// Every value (reports that show values: `effective`, `explain`, `request`).
     #[default]
     All,
     /// The values the evaluation reads.
@@ -99,6 +100,10 @@ struct DroppedValues {
     /// Beside each: the policy's values once read again, every rule's in block order.
     again: Vec<std::sync::OnceLock<Box<[Node]>>>,
 }
+
+/// Longest text before a value on its first line that [`Model::written_value`] compares (a
+/// file of long lines, such as minified JSON, would have each value compare its whole line).
+const MAX_WRITTEN_PREFIX: usize = 256;
 
 /// How a dropped rule value is written ([`Model::written_value`]): two values written alike
 /// are equal.
@@ -459,9 +464,9 @@ impl Model {
 
     /// The value of rule `rule` of block `block` of policy `policy`: the one decoding kept,
     /// or — when this run dropped the policy's values ([`RuleValues::Evaluation`]) — the one
-    /// read again from the input (each policy once). For readers of few values that a run
-    /// keeping only what evaluation reads needs all the same (`lint`'s granularity check,
-    /// `diff`'s changed values).
+    /// read again from the input (the whole policy, once). For readers of few values that a
+    /// run keeping only what evaluation reads needs all the same (`lint`'s granularity check;
+    /// `diff`'s values shown in a change or written differently on the two sides).
     pub fn rule_value(&self, policy: u32, block: usize, rule: usize) -> &Node {
         let held = &self.policies[policy as usize].blocks[block].rules[rule].value;
         let dropped = &self.values_dropped;
@@ -499,8 +504,17 @@ impl Model {
         let (start, end) = (span.start as usize, span.end as usize);
         // Read with `get`: a mapped file rewritten meanwhile may cut a character there.
         let line = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
-        let written = text.get(line..end)?;
-        (!written.contains('*') && end > start).then_some(WrittenValue {
+        // The blanks after the value too: a block scalar's span ends at its last character,
+        // but its trailing spaces, kept blank lines (`|+`) and final line break are its value.
+        let tail = text.get(end..)?;
+        let after = end
+            + tail
+                .find(|c: char| !c.is_whitespace())
+                .unwrap_or(tail.len());
+        let written = text.get(line..after)?;
+        let readable = start - line <= MAX_WRITTEN_PREFIX && end > start;
+        // All blanks: a smaller file changed meanwhile reads as blanks (docs/limits.md).
+        (readable && !written.contains('*') && !written.trim().is_empty()).then_some(WrittenValue {
             version: &object.version,
             block: held.kind,
             text: written,
@@ -513,12 +527,22 @@ impl Model {
         let object = &self.objects[o as usize];
         let whole = object.with_tree(self.tree_once(object).into_owned());
         let mut fields = Fields::for_object(&whole);
-        // Decoding is deterministic: the tree is the one decoded first (or the run stopped,
-        // see `read_again`), so it decodes to the same rules.
-        let decoded = (self.registry.family_of(policy.kind))
-            .decode(policy.kind, &whole, &mut fields)
-            .expect("a policy decoded once decodes again");
-        decoded.rules().map(|(_, r)| r.value.clone()).collect()
+        // Decoding is deterministic: the tree is the one decoded first, so it decodes to the
+        // same rules, unless its file was rewritten meanwhile with the object still found.
+        let decoded =
+            (self.registry.family_of(policy.kind)).decode(policy.kind, &whole, &mut fields);
+        let same_rules = decoded.as_ref().is_some_and(|decoded| {
+            let keys = |p: &Policy| {
+                p.rules()
+                    .map(|(_, r)| (r.key.clone(), r.key_span))
+                    .collect::<Vec<_>>()
+            };
+            keys(decoded) == keys(policy)
+        });
+        match decoded {
+            Some(decoded) if same_rules => decoded.rules().map(|(_, r)| r.value.clone()).collect(),
+            _ => self.changed_meanwhile(object),
+        }
     }
 
     /// `--assume-gateways`: one stand-in per Gateway that routes name but the input lacks, with
@@ -657,12 +681,7 @@ impl Model {
         // The chunk is the one the object was parsed from, and parsing is deterministic: the
         // object is not found only when its file changed while dopol ran (docs/limits.md).
         let Some(mut root) = crate::load::reread(&self.sources, object) else {
-            let file = self.sources.get(object.root.span.source).name();
-            eprintln!(
-                "error: `{file}` changed while dopol was reading it ({} is not where it was): run dopol again",
-                object.display()
-            );
-            crate::platform::exit_now(3);
+            self.changed_meanwhile(object)
         };
         if let Some(range) = &object.document {
             self.sources
@@ -671,6 +690,16 @@ impl Model {
         }
         crd::apply_defaults(&mut root, object, &self.catalog);
         root
+    }
+
+    /// Stops the run: `object`'s file changed while dopol was reading it (docs/limits.md).
+    fn changed_meanwhile(&self, object: &Object) -> ! {
+        let file = self.sources.get(object.root.span.source).name();
+        eprintln!(
+            "error: `{file}` changed while dopol was reading it ({} is not where it was): run dopol again",
+            object.display()
+        );
+        crate::platform::exit_now(3);
     }
 
     /// The namespace object named `name`, if in the input.
@@ -919,6 +948,8 @@ spec:
     limits:
       a:
         rates: [{limit: 10, window: 1s}]
+      b: {rates: [{limit: 20, window: 1m}]}
+      c: {rates: [{limit: 30, window: 1h}]}
 ";
 
     /// The model of `files` (in a directory, which lives as long as the model reads it)
@@ -1010,6 +1041,14 @@ spec:
         let (all, _) = rule_values(&files, RuleValues::All);
         let (read, _) = rule_values(&files, RuleValues::Evaluation);
         assert_eq!(read, all);
+        // Every rule in its place, through the model too.
+        let (_dir, model) = model_of(&files, RuleValues::Evaluation);
+        assert_eq!(describe(&model, |p, b, r| model.rule_value(p, b, r)), all);
+        assert!(
+            all.iter()
+                .any(|r| r.starts_with("cap c {\"rates\":[{\"limit\":30")),
+            "{all:?}"
+        );
         assert!(
             all.iter().any(|r| r.starts_with("lower a {\"rates\"")),
             "{all:?}"

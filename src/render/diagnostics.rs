@@ -177,6 +177,24 @@ fn to_report<'a>(diagnostic: &Diagnostic, sources: &'a SourceMap) -> Report<'a> 
 /// Diagnostics rendered per task by [`render_human`].
 const RENDER_CHUNK: usize = 64;
 
+/// Diagnostics [`write_human`] renders between two writes (a whole number of chunks).
+const WRITE_BATCH: usize = RENDER_CHUNK * 8;
+
+/// [`render_human`] written to `out` a batch at a time, as it is rendered: the findings of a big
+/// input are never held as one text (`lint` of the 49 MB benchmark writes 4.4 MB, which the
+/// joined chunks held twice).
+pub fn write_human(
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    color: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    for batch in diagnostics.chunks(WRITE_BATCH) {
+        out.write_all(render_human(batch, sources, color).as_bytes())?;
+    }
+    Ok(())
+}
+
 /// Renders diagnostics for a terminal or a log, one after the other (chunks of them are
 /// rendered on both cores, then joined in order).
 pub fn render_human(diagnostics: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
