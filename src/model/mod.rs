@@ -101,6 +101,13 @@ struct DroppedValues {
     again: Vec<std::sync::OnceLock<Box<[Node]>>>,
 }
 
+impl DroppedValues {
+    /// Where `policy` is in [`DroppedValues::objects`], when its values were dropped.
+    fn position(&self, policy: u32) -> Option<usize> {
+        self.objects.binary_search_by_key(&policy, |&(p, _)| p).ok()
+    }
+}
+
 /// Longest text before a value on its first line that [`Model::written_value`] compares (a
 /// file of long lines, such as minified JSON, would have each value compare its whole line).
 const MAX_WRITTEN_PREFIX: usize = 256;
@@ -470,7 +477,7 @@ impl Model {
     pub fn rule_value(&self, policy: u32, block: usize, rule: usize) -> &Node {
         let held = &self.policies[policy as usize].blocks[block].rules[rule].value;
         let dropped = &self.values_dropped;
-        let Ok(at) = (dropped.objects).binary_search_by_key(&policy, |&(p, _)| p) else {
+        let Some(at) = dropped.position(policy) else {
             return held;
         };
         let values = dropped.again[at].get_or_init(|| {
@@ -494,9 +501,7 @@ impl Model {
         rule: usize,
     ) -> Option<WrittenValue<'_>> {
         let dropped = &self.values_dropped;
-        let at = (dropped.objects)
-            .binary_search_by_key(&policy, |&(p, _)| p)
-            .ok()?;
+        let at = dropped.position(policy)?;
         let object = &self.objects[dropped.objects[at].1 as usize];
         let held = &self.policies[policy as usize].blocks[block];
         let span = held.rules[rule].value.span;
@@ -531,14 +536,10 @@ impl Model {
         // same rules, unless its file was rewritten meanwhile with the object still found.
         let decoded =
             (self.registry.family_of(policy.kind)).decode(policy.kind, &whole, &mut fields);
-        let same_rules = decoded.as_ref().is_some_and(|decoded| {
-            let keys = |p: &Policy| {
-                p.rules()
-                    .map(|(_, r)| (r.key.clone(), r.key_span))
-                    .collect::<Vec<_>>()
-            };
-            keys(decoded) == keys(policy)
-        });
+        fn keys(p: &Policy) -> impl Iterator<Item = (&str, crate::source::Span)> {
+            p.rules().map(|(_, r)| (r.key.as_str(), r.key_span))
+        }
+        let same_rules = (decoded.as_ref()).is_some_and(|decoded| keys(decoded).eq(keys(policy)));
         match decoded {
             Some(decoded) if same_rules => decoded.rules().map(|(_, r)| r.value.clone()).collect(),
             _ => self.changed_meanwhile(object),
