@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the committed shell completions (completions/) and man pages (man/) from the CLI
-# definition. tests/generated_docs.rs fails when they are out of date.
+# definition. tests/it/generated_docs.rs fails when they are out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --bin dopol

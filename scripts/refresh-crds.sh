@@ -50,4 +50,4 @@ done
 
 # The compact bundle is dopol's own reading of these files (descriptions dropped); the test
 # that checks it is in sync rewrites it when DOPOL_BLESS_CRDS is set.
-DOPOL_BLESS_CRDS=1 cargo test --quiet --test crd_bundle
+DOPOL_BLESS_CRDS=1 cargo test --quiet --test it crd_bundle::

@@ -37,7 +37,7 @@ pub fn completions(args: &CompletionsArgs) -> Exit {
 }
 
 /// Examples per command (`""` is the main page): the command line and what it shows. Paths
-/// name a manifest directory `manifests/`; tests/readme_examples.rs runs every line on a bundled
+/// name a manifest directory `manifests/`; tests/it/readme_examples.rs runs every line on a bundled
 /// example.
 pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     (

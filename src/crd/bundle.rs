@@ -4,7 +4,7 @@
 //! YAML into the binary and parsing it on every run would cost both size and start-up time, so
 //! the binary holds `crds/bundle/`, a compact JSON reading of each file made by [`compact`]:
 //! only what validation uses (group, kind, scope, versions, served flags, the status
-//! subresource, and each schema without `description`). `tests/crd_bundle.rs` recomputes the
+//! subresource, and each schema without `description`). `tests/it/crd_bundle.rs` recomputes the
 //! bundle from the YAML files and fails when they differ (`DOPOL_BLESS_CRDS=1` rewrites it), so
 //! the two cannot drift apart.
 

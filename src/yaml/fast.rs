@@ -13,7 +13,7 @@
 //! what YAML means at its edges: anchors, aliases, tags, flow content, multi-line plain or
 //! quoted scalars, folded blocks, explicit indentation or `+` chomping, quoted keys, tabs,
 //! carriage returns, byte order marks, directives and document end markers all go to the
-//! parser. The differential tests (`tests` below and `tests/yaml_fast.rs`) compare the two
+//! parser. The differential tests (`tests` below) compare the two
 //! event streams on every YAML file in the repository and on mutations of them.
 //!
 //! Offsets are bytes into the document (the parser's are characters; the caller maps them).

@@ -894,10 +894,10 @@ fn next_char_end(text: &str, at: usize) -> usize {
 mod tests {
     use super::*;
 
-    /// `yaml-document-nodes` with a small cap (tests/limits.rs has the real one, ignored by
+    /// `yaml-document-nodes` with a small cap (tests/it/limits.rs has the real one, ignored by
     /// default for its 32 MB input): the count restarts per document, and a document past the
     /// cap stops its chunk with the limit named (the loader cuts files into one chunk per
-    /// document, so the next document is still read: tests/limits.rs).
+    /// document, so the next document is still read: tests/it/limits.rs).
     #[test]
     fn a_document_past_the_node_cap_is_left_out_and_the_next_read() {
         let text = "a: [1, 2, 3]\n---\nb: [1, 2, 3, 4, 5, 6, 7, 8]\n---\nc: [1, 2, 3]\n";

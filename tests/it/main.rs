@@ -1,0 +1,46 @@
+//! The integration tests, one binary: each module is a theme and runs the real `dopol` binary
+//! (built by Cargo for this test target) from the repository root. One binary links once, where
+//! forty linked forty times; the modules share `common` (running dopol, fixtures).
+//!
+//! Run one theme with `cargo test --test it lint_pins::`, one test by its name as usual.
+
+mod common;
+
+mod bad_input;
+mod config;
+mod constraints;
+mod crd;
+mod crd_bundle;
+mod crd_upstream;
+mod delegation;
+mod diff;
+mod diff_groups;
+mod effective;
+mod envoy;
+mod envoy_realworld;
+mod families;
+mod fidelity;
+mod filters;
+mod fuzz_regressions;
+mod generated_docs;
+mod guides;
+mod inputs;
+mod io_faults;
+mod kgateway;
+mod limits;
+mod lint;
+mod lint_formats;
+mod lint_pins;
+mod messages;
+mod observability;
+mod pre_commit;
+mod properties;
+mod readme_examples;
+mod realworld;
+mod request;
+mod rfc0009;
+mod schemas;
+mod self_contained;
+mod tables;
+mod topology;
+mod uncovered;
