@@ -177,6 +177,11 @@ impl fmt::Display for Code {
 }
 
 impl Code {
+    /// Every code, in catalogue order (the common codes, then each built-in family's).
+    pub fn all() -> impl Iterator<Item = Code> {
+        Code::ALL.iter().copied()
+    }
+
     /// Looks a code up by identifier (`DPL1001`) or name (`yaml-syntax`), case-insensitively.
     pub fn parse(s: &str) -> Option<Code> {
         Code::ALL
