@@ -60,114 +60,107 @@ pub enum Class {
     Finding,
 }
 
-macro_rules! codes {
-    ($( $variant:ident = $code:literal, $name:literal, $severity:ident, $class:ident, $summary:literal; )*) => {
-        /// Stable diagnostic codes. The numbers never change meaning; retired codes are not reused.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Code { $( #[doc = $summary] $variant, )* }
-
-        impl Code {
-            /// Every code, in catalogue order.
-            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
-
-            /// The stable identifier, e.g. `DPL1001`.
-            pub fn as_str(self) -> &'static str {
-                match self { $( Code::$variant => $code, )* }
-            }
-
-            /// Short kebab-case name, e.g. `yaml-syntax`.
-            pub fn name(self) -> &'static str {
-                match self { $( Code::$variant => $name, )* }
-            }
-
-            /// Severity used unless a check decides otherwise.
-            pub fn default_severity(self) -> Severity {
-                match self { $( Code::$variant => Severity::$severity, )* }
-            }
-
-            /// Input error or finding.
-            pub fn class(self) -> Class {
-                match self { $( Code::$variant => Class::$class, )* }
-            }
-
-            /// One-line summary.
-            pub fn summary(self) -> &'static str {
-                match self { $( Code::$variant => $summary, )* }
-            }
-        }
-    };
+/// What a code is: its identity, default severity and class, and the documentation that
+/// `dopol lint --explain`, `--list` and SARIF's rule help print. Each code is declared as an
+/// associated constant of [`Code`] beside the check that reports it (a family's in the family's
+/// folder), with the finding types that derive its messages; `lint::catalogue` collects them.
+#[derive(Debug)]
+pub struct CodeDef {
+    /// The stable identifier, e.g. `DPL1001`. Never reused for another meaning.
+    pub id: &'static str,
+    /// Short kebab-case name, e.g. `yaml-syntax`.
+    pub name: &'static str,
+    /// Severity used unless a check decides otherwise.
+    pub severity: Severity,
+    /// Input error or finding.
+    pub class: Class,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// What it means and why it matters.
+    pub explanation: &'static str,
+    /// How to fix it.
+    pub fix: &'static str,
+    /// A minimal example that triggers it (may be empty).
+    pub example: &'static str,
 }
 
-codes! {
-    YamlSyntax = "DPL1001", "yaml-syntax", Error, Input, "The file is not valid YAML or JSON.";
-    UnreadableInput = "DPL1002", "unreadable-input", Error, Input, "An input path could not be read (missing file, permissions, no match for a glob).";
-    InvalidEncoding = "DPL1003", "invalid-encoding", Error, Input, "The file is not valid UTF-8.";
-    NotAnObject = "DPL1004", "not-a-kubernetes-object", Warning, Input, "A document has no apiVersion/kind and was skipped.";
-    InvalidObject = "DPL1005", "invalid-object", Error, Input, "A known object has the wrong shape (wrong type, missing or invalid field) and was left out.";
-    DuplicateObject = "DPL1006", "duplicate-object", Error, Input, "The same object (group, kind, namespace, name) is defined twice; the first definition is used.";
-    DeprecatedApiVersion = "DPL1007", "deprecated-api-version", Error, Finding, "The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.";
-    EmptyInput = "DPL1008", "empty-input", Error, Input, "The inputs contain no Kubernetes objects.";
-    UnknownField = "DPL1009", "unknown-field", Error, Input, "A field is not part of the object's CRD schema (a typo, or wrong indentation): strict field validation rejects the object, so it was left out.";
-    ExclusiveBlocks = "DPL1010", "exclusive-blocks", Error, Input, "A policy mixes `defaults`, `overrides` and bare rules, which the CRD forbids.";
-    EmptyBlock = "DPL1011", "empty-block", Error, Input, "The active defaults/overrides block (or the bare spec) holds no rule.";
-    UnsupportedApiVersion = "DPL1012", "unsupported-api-version", Warning, Input, "A kind dopol reads appears with an apiVersion it does not know; the object was skipped.";
-    InvalidName = "DPL1013", "invalid-name", Error, Input, "A name, namespace, hostname or section name breaks the rule the API server applies (RFC 1123, Gateway API patterns); the object was left out.";
-    InvalidFamilies = "DPL1014", "invalid-families", Error, Input, "A families file (`--families`, `.dopol/families.yaml`) is not valid: the run stops before manifests are read (exit 2).";
-    SchemaViolation = "DPL1015", "schema-violation", Error, Input, "A value breaks the CRD's structural schema (type, required, enum, pattern, format, bounds, list type): the API server rejects the object, so it was left out.";
-    ValidationRule = "DPL1016", "validation-rule", Error, Input, "An `x-kubernetes-validations` rule of the CRD is false for the object: the API server rejects it, so it was left out.";
-    RuleNotEvaluated = "DPL1017", "rule-not-evaluated", Info, Input, "A CRD validation rule dopol cannot evaluate: objects of the kind are not checked against it.";
-    VersionNotServed = "DPL1018", "version-not-served", Error, Input, "The object's apiVersion is in the CRD but no longer served: the API server rejects it, so it was left out.";
-    InvalidCrd = "DPL1019", "invalid-crd", Error, Input, "A file given with `--crds` holds something that is not a usable CRD: the run stops before manifests are read (exit 2).";
-    InvalidConfig = "DPL1020", "invalid-config", Error, Input, "The config file (`.dopol.yaml`, `--config`) is not valid: the run stops before manifests are read (exit 2).";
-    TemplateSkipped = "DPL1021", "template-skipped", Info, Input, "A Go/Helm template file (`{{ ... }}` actions) was not read: a note when a directory walk or glob found it, a warning when it was named.";
-    ParentNotFound = "DPL2001", "parent-not-found", Warning, Finding, "A route's parentRef names a Gateway that is not in the input.";
-    NoMatchingParent = "DPL2002", "no-matching-parent", Warning, Finding, "A parentRef's sectionName or port matches no listener of the Gateway (NoMatchingParent).";
-    NotAllowedByListeners = "DPL2003", "not-allowed-by-listeners", Warning, Finding, "No listener allows the route's namespace or kind (NotAllowedByListeners).";
-    NoMatchingListenerHostname = "DPL2004", "no-matching-listener-hostname", Warning, Finding, "The route's hostnames intersect no listener hostname (NoMatchingListenerHostname).";
-    RouteNotAttached = "DPL2005", "route-not-attached", Warning, Finding, "A route is attached to no listener at all, so no policy reaches it.";
-    DuplicateListenerName = "DPL2006", "duplicate-listener-name", Error, Input, "Two listeners of one Gateway share a name.";
-    DuplicateRuleName = "DPL2007", "duplicate-rule-name", Error, Input, "Two rules of one route share a name (explicit or positional).";
-    SelectorUndecidable = "DPL2008", "selector-undecidable", Info, Finding, "An allowedRoutes namespace selector cannot be decided offline; the route is assumed accepted.";
-    AssumedGateway = "DPL2009", "assumed-gateway", Info, Finding, "A missing Gateway was replaced by a stand-in (--assume-gateways).";
-    DelegationChildDropped = "DPL2010", "delegation-child-dropped", Warning, Finding, "A route delegated to by a kgateway parent rule is dropped there (hostnames set, parentRefs not naming the parent, a cycle), or some of its rules are (no match valid for the parent's).";
-    DelegationMixedBackends = "DPL2012", "delegation-mixed-backends", Warning, Finding, "A rule delegates to HTTPRoutes and also names other backends, which kgateway ignores.";
-    DelegationNotSupported = "DPL2011", "delegation-not-supported", Info, Finding, "A policy whose controller does not implement route delegation targets a route only delegation reaches, so it takes part in no path.";
-    TargetNotFound = "DPL3001", "target-not-found", Error, Finding, "A policy's targetRef names an object that is not in the input; the policy is not accepted.";
-    SectionNotFound = "DPL3002", "section-not-found", Error, Finding, "A policy's targetRef sectionName names no listener or route rule; the policy is not accepted.";
-    InvalidTargetKind = "DPL3003", "invalid-target-kind", Error, Input, "A policy targets a kind it may not target.";
-    PolicyOverridden = "DPL4001", "policy-overridden", Warning, Finding, "The policy is accepted but overridden on every path it reaches.";
-    PolicyUnreachable = "DPL4002", "policy-unreachable", Warning, Finding, "The policy's target has no route beneath it, so it is in the path to nothing.";
-    DefaultSupersededEverywhere = "DPL4003", "default-superseded-everywhere", Info, Finding, "A default rule loses to a more specific policy on every path where it applies.";
-    OrderedByName = "DPL4004", "ordered-by-name", Info, Finding, "Two policies on one target are ordered by name only (same or missing creationTimestamp).";
-    GranularityTrap = "DPL4005", "granularity-trap", Warning, Finding, "A merge override replaces a whole limit whose lower version had more rates (RFC 0009 granularity problem).";
-    UnsetOfOverride = "DPL4006", "unset-of-override", Warning, Finding, "An `unset` entry names a rule that only an override provides; overrides cannot be deactivated.";
-    UnsetUnmatched = "DPL4007", "unset-unmatched", Warning, Finding, "An `unset` entry names no rule of any higher default on any path.";
-    RfcExtension = "DPL4008", "rfc-extension", Info, Finding, "The policy uses an RFC 0009 feature the Kuadrant operator does not enforce (constraints, unset).";
-    ConstraintInvalid = "DPL4009", "constraint-invalid", Error, Input, "A block's `when` constraint is not a valid CEL expression.";
-    ConstraintEvaluation = "DPL4010", "constraint-evaluation", Warning, Finding, "A block's `when` constraint failed to evaluate or did not return a boolean, so the block was not applied.";
-    PredicateInvalid = "DPL4011", "predicate-invalid", Error, Input, "A Kuadrant request-time predicate or counter expression is not valid CEL.";
-    FamilyOverridesBuiltin = "DPL4012", "family-overrides-builtin", Info, Finding, "A families file declares a kind with the group and kind of a built-in one; the declaration replaces the built-in.";
-    UnknownIgnoreCode = "DPL4013", "unknown-ignore-code", Warning, Finding, "A `dopol.io/ignore` annotation names a code that does not exist, so it suppresses nothing.";
-    ExtensionRefNotFound = "DPL5001", "extension-ref-not-found", Error, Finding, "A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.";
-    RouteReplaced = "DPL5002", "route-replaced", Error, Finding, "An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.";
-    InvalidPolicyWeight = "DPL5003", "invalid-policy-weight", Error, Finding, "`kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.";
-    UnknownInheritedPriority = "DPL5004", "unknown-inherited-priority", Warning, Finding, "`kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.";
-    InheritedPriorityOnGateway = "DPL5005", "inherited-priority-on-gateway", Warning, Finding, "`kgateway.dev/inherited-policy-priority` on a Gateway has no effect in kgateway, although its API doc says so.";
-    DuplicateAttachment = "DPL5006", "duplicate-attachment", Warning, Finding, "A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.";
-    GatewayDisablesRouteProvider = "DPL5008", "gateway-disables-route-provider", Warning, Finding, "A listener or Gateway TrafficPolicy disables extAuth/extProc/jwtAuth, switching off the providers a route policy names.";
-    GatewayHeaderSetWins = "DPL5009", "gateway-header-set-wins", Warning, Finding, "A header set by a route TrafficPolicy and by a listener or Gateway one ends with the less specific value (Envoy applies header mutations of every level, least specific last).";
-    InvalidPolicy = "DPL5010", "invalid-policy", Error, Finding, "kgateway records an error on the TrafficPolicy (e.g. an acl CIDR with host bits set): it is rejected and its scopes answer 500.";
-    DeepMergePlainField = "DPL5011", "deep-merge-plain-field", Warning, Finding, "Under DeepMergePreferParent kgateway keeps the child's value of a plain field, not the parent's (kgateway#14724).";
-    DelegateeCanDisableAuth = "DPL5012", "delegatee-can-disable-auth", Warning, Finding, "A child route in another namespace can replace or disable the parent route's authentication, because the parent does not prefer its own policies.";
-    BuiltinShadowsPolicy = "DPL5013", "builtin-shadows-policy", Info, Finding, "A route rule sets a built-in field or filter with the same meaning as an effective TrafficPolicy field.";
-    SelectorSelectsNothing = "DPL5007", "selector-selects-nothing", Warning, Finding, "A targetSelector with empty matchLabels selects nothing in kgateway.";
-    AuthReplacedWithoutMerge = "DPL6001", "auth-replaced-without-merge", Warning, Finding, "An Envoy Gateway route SecurityPolicy without mergeType replaces a Gateway SecurityPolicy whose authentication it does not repeat (envoyproxy/gateway#8781).";
-    Conflicted = "DPL6002", "conflicted", Warning, Finding, "An Envoy Gateway policy targets an element another policy of its kind already claimed; it is not accepted there (Conflicted).";
-    NullPruned = "DPL6003", "null-pruned", Warning, Finding, "A `null` in an Envoy Gateway policy is pruned by the API server: the field is absent, and cannot delete a parent's field.";
-    DeprecatedTargetRef = "DPL6004", "deprecated-target-ref", Info, Finding, "The singular `spec.targetRef` of an Envoy Gateway policy is deprecated; use `targetRefs`.";
-    SelectorSelectsAll = "DPL6005", "selector-selects-all", Warning, Finding, "A targetSelector with neither matchLabels nor matchExpressions selects every object of its kind in the policy's namespace.";
-    CrossNamespaceSelector = "DPL6006", "cross-namespace-selector", Warning, Finding, "An Envoy Gateway targetSelector's `namespaces` field is not evaluated by dopol; the selector acts on the policy's namespace only.";
-    IgnoredTargetKind = "DPL6007", "ignored-target-kind", Info, Finding, "An Envoy Gateway policy targets a TCPRoute, UDPRoute, TLSRoute or ListenerSet, which dopol does not model; the target is ignored.";
+/// A stable diagnostic code: a handle on its [`CodeDef`]. Codes compare, sort and hash by
+/// identifier, so `DPL2001 < DPL2002` wherever they were declared.
+#[derive(Clone, Copy)]
+pub struct Code(&'static CodeDef);
+
+impl Code {
+    /// The code of a definition (used by the declarations beside each check).
+    pub const fn new(def: &'static CodeDef) -> Code {
+        Code(def)
+    }
+
+    /// Every code, in catalogue order: `lint::catalogue::codes()`.
+    pub fn all() -> impl Iterator<Item = Code> {
+        crate::lint::catalogue::codes().iter().copied()
+    }
+
+    /// The stable identifier, e.g. `DPL1001`.
+    pub fn as_str(self) -> &'static str {
+        self.0.id
+    }
+
+    /// Short kebab-case name, e.g. `yaml-syntax`.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// Severity used unless a check decides otherwise.
+    pub fn default_severity(self) -> Severity {
+        self.0.severity
+    }
+
+    /// Input error or finding.
+    pub fn class(self) -> Class {
+        self.0.class
+    }
+
+    /// One-line summary.
+    pub fn summary(self) -> &'static str {
+        self.0.summary
+    }
+
+    /// The whole definition, documentation included.
+    pub fn def(self) -> &'static CodeDef {
+        self.0
+    }
+}
+
+impl PartialEq for Code {
+    fn eq(&self, other: &Code) -> bool {
+        self.0.id == other.0.id
+    }
+}
+
+impl Eq for Code {}
+
+impl PartialOrd for Code {
+    fn partial_cmp(&self, other: &Code) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Code {
+    fn cmp(&self, other: &Code) -> std::cmp::Ordering {
+        self.0.id.cmp(other.0.id)
+    }
+}
+
+impl std::hash::Hash for Code {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state);
+    }
+}
+
+impl fmt::Debug for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.id)
+    }
 }
 
 impl fmt::Display for Code {
@@ -177,22 +170,39 @@ impl fmt::Display for Code {
 }
 
 impl Code {
-    /// Every code, in catalogue order (the common codes, then each built-in family's).
-    pub fn all() -> impl Iterator<Item = Code> {
-        Code::ALL.iter().copied()
-    }
-
     /// Looks a code up by identifier (`DPL1001`) or name (`yaml-syntax`), case-insensitively.
     pub fn parse(s: &str) -> Option<Code> {
-        Code::ALL
-            .iter()
-            .copied()
-            .find(|c| c.as_str().eq_ignore_ascii_case(s) || c.name().eq_ignore_ascii_case(s))
+        Code::all().find(|c| c.as_str().eq_ignore_ascii_case(s) || c.name().eq_ignore_ascii_case(s))
     }
 
     /// The code identifier or name nearest to `s`, for "did you mean" hints.
     pub fn closest(s: &str) -> Option<&'static str> {
-        crate::suggest::closest(s, Code::ALL.iter().flat_map(|c| [c.as_str(), c.name()]))
+        crate::suggest::closest(s, Code::all().flat_map(|c| [c.as_str(), c.name()]))
+    }
+}
+
+/// A finding's data, from which its code and wording are derived: one type per finding, declared
+/// beside its code's documentation (as cargo-deny's diagnostics and ruff's violations are), so
+/// a check only fills in what it found and every message of a code is written in one place.
+/// `Diagnostic::from` turns it into a [`Diagnostic`]; labels, the object and the file are then
+/// added by the check, which knows where it found it.
+pub trait Violation {
+    /// The code it is reported under (usually one per type; a type for a family of reasons, such
+    /// as a refused parentRef, names the reason's code).
+    fn code(&self) -> Code;
+    /// What is wrong, in one sentence.
+    fn message(&self) -> String;
+    /// How to fix it, when the finding's data say how.
+    fn help(&self) -> Option<String> {
+        None
+    }
+}
+
+impl<V: Violation> From<V> for Diagnostic {
+    fn from(violation: V) -> Diagnostic {
+        let mut diagnostic = Diagnostic::new(violation.code(), violation.message());
+        diagnostic.help = violation.help();
+        diagnostic
     }
 }
 
@@ -228,7 +238,8 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic with the code's default severity and no location yet.
+    /// A diagnostic with the code's default severity and no location yet. Private: findings are
+    /// built from their [`Violation`] types.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
@@ -322,7 +333,7 @@ pub fn as_file_errors(diagnostics: Vec<Diagnostic>, code: Code) -> Vec<Diagnosti
     diagnostics
         .into_iter()
         .map(|mut d| {
-            if d.code == Code::YamlSyntax && !d.message.starts_with("invalid YAML") {
+            if d.code == Code::YAML_SYNTAX && !d.message.starts_with("invalid YAML") {
                 d.message = format!("invalid YAML: {}", d.message);
             }
             d.code = code;
@@ -348,7 +359,7 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>, sources: &SourceMap) {
 fn link_follow_ons(diagnostics: &mut [Diagnostic]) {
     // Unknown fields by object, in input order: each finding looks at its own object's only.
     let mut unknown: HashMap<String, Vec<(Span, String)>> = HashMap::new();
-    for d in diagnostics.iter().filter(|d| d.code == Code::UnknownField) {
+    for d in diagnostics.iter().filter(|d| d.code == Code::UNKNOWN_FIELD) {
         if let (Some(object), Some(span)) = (&d.object, d.primary_span()) {
             (unknown.entry(object.clone()).or_default()).push((span, d.message.clone()));
         }
@@ -357,7 +368,7 @@ fn link_follow_ons(diagnostics: &mut [Diagnostic]) {
         return;
     }
     for d in diagnostics.iter_mut() {
-        if d.code == Code::UnknownField || d.follows.is_some() || d.code.class() != Class::Input {
+        if d.code == Code::UNKNOWN_FIELD || d.follows.is_some() || d.code.class() != Class::Input {
             continue;
         }
         let (Some(object), Some(own)) = (d.object.as_deref(), d.primary_span()) else {
@@ -409,11 +420,11 @@ mod tests {
     #[test]
     fn codes_are_unique_and_parse_back() {
         let mut seen = std::collections::HashSet::new();
-        for code in Code::ALL {
+        for code in Code::all() {
             assert!(seen.insert(code.as_str()), "duplicate {code}");
             assert!(seen.insert(code.name()), "duplicate name {}", code.name());
-            assert_eq!(Code::parse(code.as_str()), Some(*code));
-            assert_eq!(Code::parse(code.name()), Some(*code));
+            assert_eq!(Code::parse(code.as_str()), Some(code));
+            assert_eq!(Code::parse(code.name()), Some(code));
         }
     }
 }

@@ -551,8 +551,7 @@ impl Completed {
                 .kinds()
                 .map(|k| PossibleValue::new(k.kind).help(k.locator_prefix()))
                 .collect(),
-            Completed::LintCodes => crate::diag::Code::ALL
-                .iter()
+            Completed::LintCodes => crate::diag::Code::all()
                 .flat_map(|code| {
                     [
                         PossibleValue::new(code.as_str()).help(code.name()),

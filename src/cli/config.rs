@@ -14,7 +14,7 @@
 
 use super::args::{Command, InputArgs, Level, LintDefaults, PathArgs};
 use super::session::{Session, UsageError};
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
 use crate::load::fields::{FieldPath, Fields};
 use crate::load::ignores::Excludes;
 use crate::source::SourceMap;
@@ -88,7 +88,7 @@ pub fn read(file: &Path, dir: &Path) -> Result<Config, (Vec<Diagnostic>, SourceM
     let documents = parse_chunk(id, &text, 0..text.len(), &mut syntax);
     if !syntax.is_empty() {
         return Err((
-            crate::diag::as_file_errors(syntax, Code::InvalidConfig),
+            crate::diag::as_file_errors(syntax, Code::INVALID_CONFIG),
             sources,
         ));
     }
@@ -110,7 +110,7 @@ pub fn read(file: &Path, dir: &Path) -> Result<Config, (Vec<Diagnostic>, SourceM
         Ok(config)
     } else {
         Err((
-            crate::diag::as_file_errors(diagnostics, Code::InvalidConfig),
+            crate::diag::as_file_errors(diagnostics, Code::INVALID_CONFIG),
             sources,
         ))
     }
@@ -118,7 +118,7 @@ pub fn read(file: &Path, dir: &Path) -> Result<Config, (Vec<Diagnostic>, SourceM
 
 fn unreadable(name: &str, why: &str) -> Diagnostic {
     Diagnostic::new(
-        Code::InvalidConfig,
+        Code::INVALID_CONFIG,
         format!("cannot read the config file `{name}`: {why}"),
     )
     .with_file(name)
@@ -176,7 +176,7 @@ fn read_lint(fields: &mut Fields<'_>, node: &Node, path: &FieldPath<'_>) -> Lint
             lint.ignore.push(code.to_string());
         } else {
             let mut diagnostic = Diagnostic::new(
-                Code::InvalidConfig,
+                Code::INVALID_CONFIG,
                 format!("`{path}.ignore`: unknown diagnostic code `{code}`"),
             )
             .with_label(at.span, "not a code or check name")
@@ -203,7 +203,7 @@ fn unknown_keys(fields: &mut Fields<'_>, entries: &[Entry], prefix: &str, known:
         };
         fields.push(
             Diagnostic::new(
-                Code::InvalidConfig,
+                Code::INVALID_CONFIG,
                 format!("unknown key `{prefix}{key}` in the config file"),
             )
             .with_label(entry.key.span, "not a setting")
@@ -219,7 +219,7 @@ fn level(fields: &mut Fields<'_>, parent: &Node, key: &str, path: &FieldPath<'_>
     if found.is_none() {
         let node = parent.get(key)?;
         let mut diagnostic = Diagnostic::new(
-            Code::InvalidConfig,
+            Code::INVALID_CONFIG,
             format!("`{path}.{key}` must be one of error, warning, info; found `{text}`"),
         )
         .with_label(node.span, "not a level");
@@ -366,4 +366,21 @@ fn apply(input: &mut InputArgs, config: Config) -> Result<(), UsageError> {
         Excludes::new(&patterns).map_err(|e| UsageError(format!("--exclude: {e}")))?;
     input.resolved.lint = config.lint;
     Ok(())
+}
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[Code::INVALID_CONFIG];
+
+impl Code {
+    /// DPL1020 `invalid-config`: The config file (`.dopol.yaml`, `--config`) is not valid: the run stops before manifests are read (exit 2).
+    pub const INVALID_CONFIG: Code = Code::new(&CodeDef {
+        id: "DPL1020",
+        name: "invalid-config",
+        severity: Severity::Error,
+        class: Class::Input,
+        summary: "The config file (`.dopol.yaml`, `--config`) is not valid: the run stops before manifests are read (exit 2).",
+        explanation: "The config file (`.dopol.yaml` found upward from the working directory, or `--config FILE`) cannot be used: it cannot be read, is not valid YAML, has a key dopol does not know (a typo would otherwise be silently ignored), or a value of the wrong type or outside its choices (`fail-on: warn`, an unknown code under `ignore`, a bad `exclude` pattern). The run stops before any manifest is read (exit 2), with one error per problem at its line and column.",
+        fix: "Fix the config file at the position shown (`docs/config.md` has the format), or run with `--no-config` to ignore it.",
+        example: "inputs: [manifests/]\nlint:\n  fail-on: warn",
+    });
 }

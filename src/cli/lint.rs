@@ -30,7 +30,7 @@ fn catalogue() -> String {
         Column::Id("SEVERITY"),
         Column::Text("SUMMARY"),
     ]);
-    for code in Code::ALL {
+    for code in Code::all() {
         table.add_row(vec![
             code.as_str(),
             code.name(),

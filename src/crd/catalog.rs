@@ -256,7 +256,7 @@ impl Catalog {
                     }
                     if let Err(why) = rule.compiled() {
                         out.push(Diagnostic::new(
-                            Code::RuleNotEvaluated,
+                            Code::RULE_NOT_EVALUATED,
                             format!(
                                 "{kind}.{group} {}: the CRD rule `{}` at {at} is not evaluated: {why}",
                                 version.name, rule.rule
@@ -333,7 +333,7 @@ fn collect(node: &Node, out: &mut Vec<(Json, Span)>, diagnostics: &mut Vec<Diagn
     }
     diagnostics.push(
         Diagnostic::new(
-            Code::InvalidCrd,
+            Code::INVALID_CRD,
             "skipped a document that is not a CustomResourceDefinition with spec.group, spec.names.kind and spec.versions",
         )
         .with_label(node.span, "not a CRD"),
@@ -376,7 +376,7 @@ pub fn with_user_crds(channel: Channel, paths: &[String]) -> Result<Catalog, Rej
         let mut found = Vec::new();
         let crds = crds_in(id, &text, &mut found);
         diagnostics.extend(found.into_iter().map(|d| Diagnostic {
-            code: Code::InvalidCrd,
+            code: Code::INVALID_CRD,
             ..d
         }));
         for (json, span) in crds {
@@ -388,7 +388,7 @@ pub fn with_user_crds(channel: Channel, paths: &[String]) -> Result<Catalog, Rej
                 if let Err(why) = version.schema() {
                     diagnostics.push(
                         Diagnostic::new(
-                            Code::InvalidCrd,
+                            Code::INVALID_CRD,
                             format!("the CRD of {kind}.{group} version {}: {why}", version.name),
                         )
                         .with_label(span, "this CRD"),
@@ -447,7 +447,7 @@ fn expand(path: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
 
 fn unreadable(path: &str, why: &str) -> Diagnostic {
     Diagnostic::new(
-        Code::InvalidCrd,
+        Code::INVALID_CRD,
         format!("cannot read the CRD file `{path}`: {why}"),
     )
     .with_file(path)

@@ -16,6 +16,7 @@ pub mod bundle;
 pub mod catalog;
 pub mod cel;
 pub mod defaults;
+pub mod diags;
 pub mod formats;
 mod memo;
 pub mod schema;
@@ -75,7 +76,7 @@ pub fn check(
         return Checked {
             diagnostics: vec![
                 Diagnostic::new(
-                    Code::VersionNotServed,
+                    Code::VERSION_NOT_SERVED,
                     format!(
                         "{} uses `{}`, which the CRD lists but no longer serves (served: {served}); the API server rejects it",
                         object.display(),
@@ -104,9 +105,9 @@ pub fn check(
         .into_iter()
         .map(|v| {
             let code = match v.problem {
-                Problem::UnknownField => Code::UnknownField,
-                Problem::Schema => Code::SchemaViolation,
-                Problem::Rule => Code::ValidationRule,
+                Problem::UnknownField => Code::UNKNOWN_FIELD,
+                Problem::Schema => Code::SCHEMA_VIOLATION,
+                Problem::Rule => Code::VALIDATION_RULE,
             };
             let label = match v.problem {
                 Problem::UnknownField => "not in the schema",

@@ -1,31 +1,12 @@
-//! Check documentation: what a code means, why it matters, how to fix it, an example.
+//! Check documentation: what a code means, why it matters, how to fix it, an example. The text
+//! is the code's own declaration ([`crate::diag::CodeDef`], beside the check that reports it);
 //! `dopol lint --list` and `--explain CODE` print it; SARIF carries it as rule help.
 
 use crate::diag::Code;
 
-/// The documentation of one diagnostic code.
-#[derive(Debug)]
-pub struct CheckDoc {
-    /// The code.
-    pub code: Code,
-    /// What it means and why it matters.
-    pub explanation: &'static str,
-    /// How to fix it.
-    pub fix: &'static str,
-    /// A minimal example that triggers it.
-    pub example: &'static str,
-}
-
-/// The documentation of `code`.
-pub fn doc(code: Code) -> &'static CheckDoc {
-    super::checks::all_docs()
-        .find(|d| d.code == code)
-        .expect("every code is documented (checked by a test)")
-}
-
 /// `dopol lint --explain CODE` text.
 pub fn explain(code: Code) -> String {
-    let doc = doc(code);
+    let doc = code.def();
     let mut text = format!(
         "{} {} ({} by default)\n\n{}\n\n{}\n\nHow to fix:\n{}\n",
         code.as_str(),

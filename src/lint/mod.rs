@@ -6,6 +6,7 @@
 //! ordering, granularity). Suppression applies per object (annotation
 //! `dopol.io/ignore: "DPL1001,granularity-trap"` or `"*"`) and per run (`--ignore`).
 
+pub mod catalogue;
 pub mod checks;
 pub mod doc;
 

@@ -147,7 +147,7 @@ impl<'o> Fields<'o> {
 
     /// Records an `invalid-object` error: the object will be left out.
     pub fn invalid(&mut self, node_span: crate::source::Span, message: String, label: &str) {
-        self.push(Diagnostic::new(Code::InvalidObject, message).with_label(node_span, label));
+        self.push(Diagnostic::new(Code::INVALID_OBJECT, message).with_label(node_span, label));
     }
 
     /// Records a diagnostic about this object (the object name is filled in). An error-severity
@@ -175,7 +175,7 @@ impl<'o> Fields<'o> {
             return;
         }
         let mut diagnostic = Diagnostic::new(
-            Code::UnknownField,
+            Code::UNKNOWN_FIELD,
             format!("unknown field `{}` in `{path}`", key.text),
         )
         .with_severity(crate::diag::Severity::Warning)
@@ -343,7 +343,7 @@ pub fn name_violation(
 ) -> Option<Diagnostic> {
     let why = rule.violation(value)?;
     let mut diagnostic = Diagnostic::new(
-        Code::InvalidName,
+        Code::INVALID_NAME,
         format!("`{path}` `{value}` is not a valid {}: {why}", rule.noun()),
     )
     .with_label(node.span, format!("invalid {}", rule.noun()));

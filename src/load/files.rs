@@ -448,7 +448,7 @@ pub fn collect(
                     origin: Origin::Stdin,
                 })),
                 Err(e) => collector.diagnostics.push(
-                    Diagnostic::new(Code::UnreadableInput, format!("cannot read stdin: {e}"))
+                    Diagnostic::new(Code::UNREADABLE_INPUT, format!("cannot read stdin: {e}"))
                         .with_file("<stdin>"),
                 ),
             }
@@ -507,7 +507,7 @@ impl Collector<'_> {
             Err(e) => format!("cannot access `{}`: {e}", tree.display_name(path)),
         };
         self.diagnostics.push(
-            Diagnostic::new(Code::UnreadableInput, failure).with_file(tree.display_name(path)),
+            Diagnostic::new(Code::UNREADABLE_INPUT, failure).with_file(tree.display_name(path)),
         );
     }
 
@@ -536,7 +536,7 @@ impl Collector<'_> {
             (String::new(), None)
         };
         let mut diagnostic = Diagnostic::new(
-            Code::UnreadableInput,
+            Code::UNREADABLE_INPUT,
             format!(
                 "directory `{}` holds no .yaml, .yml or .json file{why}",
                 tree.display_name(path)
@@ -600,7 +600,7 @@ impl Collector<'_> {
                 }),
                 Err(e) => errors.push((
                     diagnostic_at,
-                    Diagnostic::new(Code::UnreadableInput, format!("cannot read `{name}`: {e}"))
+                    Diagnostic::new(Code::UNREADABLE_INPUT, format!("cannot read `{name}`: {e}"))
                         .with_file(name),
                 )),
             }
@@ -623,7 +623,7 @@ impl Collector<'_> {
             },
         };
         self.diagnostics.push(
-            Diagnostic::new(Code::UnreadableInput, format!("`{name}` {why}; skipped"))
+            Diagnostic::new(Code::UNREADABLE_INPUT, format!("`{name}` {why}; skipped"))
                 .with_severity(crate::diag::Severity::Warning)
                 .with_file(name),
         );
@@ -638,7 +638,7 @@ impl Collector<'_> {
         if depth > MAX_WALK_DEPTH {
             self.diagnostics.push(
                 Diagnostic::new(
-                    Code::UnreadableInput,
+                    Code::UNREADABLE_INPUT,
                     format!(
                         "`{}` is nested more than {MAX_WALK_DEPTH} directories deep (a symlink loop?); not read",
                         self.tree.display_name(dir)
@@ -653,7 +653,7 @@ impl Collector<'_> {
             Err(e) => {
                 self.diagnostics.push(
                     Diagnostic::new(
-                        Code::UnreadableInput,
+                        Code::UNREADABLE_INPUT,
                         format!("cannot list `{}`: {e}", self.tree.display_name(dir)),
                     )
                     .with_file(self.tree.display_name(dir)),
@@ -688,7 +688,7 @@ impl Collector<'_> {
             Err(e) => {
                 return self.diagnostics.push(
                     Diagnostic::new(
-                        Code::UnreadableInput,
+                        Code::UNREADABLE_INPUT,
                         format!("invalid glob pattern `{pattern}`: {e}"),
                     )
                     .with_file(pattern),
@@ -726,7 +726,7 @@ impl Collector<'_> {
             };
             self.diagnostics.push(
                 Diagnostic::new(
-                    Code::UnreadableInput,
+                    Code::UNREADABLE_INPUT,
                     format!("`{pattern}` matches no file{excluded}"),
                 )
                 .with_file(pattern),

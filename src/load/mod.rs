@@ -11,6 +11,7 @@
 //! the tree while it is still in that thread's cache, and the trees of all documents are never
 //! alive at once.
 
+pub mod diags;
 pub mod fields;
 pub mod files;
 pub mod git;
@@ -183,15 +184,17 @@ pub fn load<T: Borrow<Object> + Send>(
         let templates = loaded
             .diagnostics
             .iter()
-            .any(|d| d.code == Code::TemplateSkipped);
+            .any(|d| d.code == Code::TEMPLATE_SKIPPED);
         let help = if templates {
             "the files read are Go/Helm templates, skipped: render them first (`helm template ./chart | dopol lint -f -`)"
         } else {
             "pass manifests as paths (`dopol lint manifests/`), with -f FILE|DIR|GLOB, or -f - for stdin"
         };
-        let mut diagnostic =
-            Diagnostic::new(Code::EmptyInput, "the input contains no Kubernetes objects")
-                .with_help(help);
+        let mut diagnostic = Diagnostic::new(
+            Code::EMPTY_INPUT,
+            "the input contains no Kubernetes objects",
+        )
+        .with_help(help);
         if let Some((id, _)) = loaded.sources.iter().nth(seeded) {
             diagnostic = diagnostic.with_label(crate::source::Span::new(id, 0, 0), "empty");
         }
@@ -231,7 +234,7 @@ pub fn load_files<T: Send>(
         if let Some(reason) = text.fatal {
             diagnostics.push(
                 Diagnostic::new(
-                    Code::InvalidEncoding,
+                    Code::INVALID_ENCODING,
                     format!("cannot read `{}`: {reason}", file.name),
                 )
                 .with_file(file.name),
@@ -458,7 +461,7 @@ pub fn dedupe<T: Borrow<Object>>(mut objects: Vec<T>, diagnostics: &mut Vec<Diag
         let identity = again_object.identity();
         diagnostics.push(
             Diagnostic::new(
-                Code::DuplicateObject,
+                Code::DUPLICATE_OBJECT,
                 format!("{identity} is defined more than once; the first definition is used"),
             )
             .with_label(again_object.name_span(), "defined again here")

@@ -413,7 +413,7 @@ pub fn extract(
             .map_or(root.span, |e| e.key.span);
         diagnostics.push(
             Diagnostic::new(
-                Code::NotAnObject,
+                Code::NOT_AN_OBJECT,
                 format!("skipped a document that is not a Kubernetes object ({what})"),
             )
             .with_label(span, "document starts here"),
@@ -428,7 +428,7 @@ pub fn extract(
         if depth >= MAX_LIST_NESTING {
             diagnostics.push(
                 Diagnostic::new(
-                    Code::NotAnObject,
+                    Code::NOT_AN_OBJECT,
                     format!(
                         "lists nested more than {MAX_LIST_NESTING} deep are not read \
                          (the `list-nesting` limit)"

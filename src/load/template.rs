@@ -47,7 +47,7 @@ pub fn skipped(name: &str, text: &str, span: Span, named: bool) -> Diagnostic {
         action = &action[..cut];
     }
     Diagnostic::new(
-        Code::TemplateSkipped,
+        Code::TEMPLATE_SKIPPED,
         format!("`{name}` is a Go/Helm template (`{action}`); skipped"),
     )
     .with_severity(severity)

@@ -120,7 +120,7 @@ pub fn invalid_encoding_diagnostic(source: SourceId, invalid_at: &[u32]) -> Opti
     let count = invalid_at.len();
     Some(
         Diagnostic::new(
-            Code::InvalidEncoding,
+            Code::INVALID_ENCODING,
             format!(
                 "the file is not valid UTF-8 ({}); documents containing them are left out",
                 crate::words::counted(count, "invalid byte sequence")

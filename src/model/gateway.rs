@@ -338,7 +338,7 @@ pub fn check_version(
     }
     diagnostics.push(
         Diagnostic::new(
-            Code::UnsupportedApiVersion,
+            Code::UNSUPPORTED_API_VERSION,
             format!(
                 "{} uses apiVersion `{}`, which dopol does not read (supported: {}); skipped",
                 object.display(),
@@ -414,7 +414,7 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
         if let Some(first) = listeners[..i].iter().find(|l| l.name == listener.name) {
             fields.push(
                 Diagnostic::new(
-                    Code::DuplicateListenerName,
+                    Code::DUPLICATE_LISTENER_NAME,
                     format!("listener name `{}` is used twice", listener.name),
                 )
                 .with_label(listener.name_span, "used again here")
@@ -744,7 +744,7 @@ fn decode_rules(
             // explicit one is legal but makes `sectionName` ambiguous.
             let both_named = first.named && rule.named;
             let mut diagnostic = Diagnostic::new(
-                Code::DuplicateRuleName,
+                Code::DUPLICATE_RULE_NAME,
                 if both_named {
                     format!("rule name `{}` is used twice; rule names must be unique within the route", rule.name)
                 } else {

@@ -11,6 +11,7 @@
 //! `--assume-gateways` asks for them. Objects the API server would reject are left out, with
 //! their diagnostics kept.
 
+pub mod diags;
 pub mod elsewhere;
 pub mod gateway;
 pub mod matches;
@@ -313,7 +314,7 @@ fn decode_policy(
     if kind.unserved_versions.contains(&&*object.version) {
         diagnostics.push(
             Diagnostic::new(
-                Code::DeprecatedApiVersion,
+                Code::DEPRECATED_API_VERSION,
                 format!(
                     "{} uses `{}`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to {}/{}",
                     object.display(),
@@ -630,7 +631,7 @@ impl Model {
         let route = &self.routes[route];
         let parent = &route.parent_refs[parent];
         let mut diagnostic = Diagnostic::new(
-            Code::AssumedGateway,
+            Code::ASSUMED_GATEWAY,
             format!(
                 "Gateway {namespace}/{name} is not in the input; assuming a stand-in (class `unknown`, listeners: {})",
                 sections.join(", ")

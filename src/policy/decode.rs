@@ -35,7 +35,7 @@ pub fn target_ref(
     {
         fields.push(
             Diagnostic::new(
-                Code::InvalidTargetKind,
+                Code::INVALID_TARGET_KIND,
                 "Invalid targetRef.group. The only supported value is 'gateway.networking.k8s.io'",
             )
             .with_label(group_node.span, format!("`{group}` is not allowed")),
@@ -45,7 +45,7 @@ pub fn target_ref(
         && !policy_kind.target_kinds.contains(&kind)
     {
         fields.push(
-            Diagnostic::new(Code::InvalidTargetKind, policy_kind.target_kind_message).with_label(
+            Diagnostic::new(Code::INVALID_TARGET_KIND, policy_kind.target_kind_message).with_label(
                 kind_node.span,
                 format!("{} may not target a {kind}", policy_kind.kind),
             ),

@@ -55,7 +55,7 @@ pub fn check_request_expressions(
             let policy = &model.policies[policy as usize];
             diagnostics.push(
                 Diagnostic::new(
-                    Code::PredicateInvalid,
+                    Code::PREDICATE_INVALID,
                     format!(
                         "invalid CEL in a request-time expression of {}: {}",
                         policy.display(),

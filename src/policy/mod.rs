@@ -7,6 +7,7 @@
 
 pub mod declared;
 pub mod decode;
+pub mod diags;
 pub mod envoy;
 pub mod evaluator;
 pub mod expressions;
@@ -489,8 +490,9 @@ pub trait PolicyFamily: Send + Sync {
     fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
         evaluator::order_by_age(model, attachments)
     }
-    /// The documentation of the lint codes only this family reports.
-    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
+    /// The codes only this family reports, declared in its folder (`diags.rs`); the catalogue
+    /// (`lint::catalogue`) collects them.
+    fn codes(&self) -> &'static [crate::diag::Code] {
         &[]
     }
     /// Prepares the evaluation of its policies over one model: the merger, status and checks.

@@ -40,10 +40,10 @@ impl RejectionReason {
     /// The diagnostic code that reports the refusal.
     pub fn code(self) -> Code {
         match self {
-            RejectionReason::ParentNotFound => Code::ParentNotFound,
-            RejectionReason::NoMatchingParent => Code::NoMatchingParent,
-            RejectionReason::NotAllowedByListeners => Code::NotAllowedByListeners,
-            RejectionReason::NoMatchingListenerHostname => Code::NoMatchingListenerHostname,
+            RejectionReason::ParentNotFound => Code::PARENT_NOT_FOUND,
+            RejectionReason::NoMatchingParent => Code::NO_MATCHING_PARENT,
+            RejectionReason::NotAllowedByListeners => Code::NOT_ALLOWED_BY_LISTENERS,
+            RejectionReason::NoMatchingListenerHostname => Code::NO_MATCHING_LISTENER_HOSTNAME,
         }
     }
 }
@@ -151,7 +151,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
             not_attached.push((route_index as u32, diagnostics.len()));
             diagnostics.push(
                 Diagnostic::new(
-                    Code::RouteNotAttached,
+                    Code::ROUTE_NOT_ATTACHED,
                     format!(
                         "{} {}/{} is attached to no listener ({why}); no policy reaches it",
                         route.kind.as_str(),
@@ -436,7 +436,7 @@ impl Context<'_> {
                         if self.undecidable_reported.insert(key) {
                             diagnostics.push(
                                 Diagnostic::new(
-                                    Code::SelectorUndecidable,
+                                    Code::SELECTOR_UNDECIDABLE,
                                     format!(
                                         "listener `{}` of Gateway {}/{} selects namespaces by label, but Namespace `{}` is not in the input; routes from it are assumed accepted",
                                         listener.name, gateway.namespace, gateway.name, route.namespace

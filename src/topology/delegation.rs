@@ -94,7 +94,7 @@ fn mixed_backends(route: &Route, rules: &[Node]) -> Vec<Diagnostic> {
         for backend in backends.iter().filter(|b| !is_delegation(b)) {
             found.push(
                 Diagnostic::new(
-                    Code::DelegationMixedBackends,
+                    Code::DELEGATION_MIXED_BACKENDS,
                     format!(
                         "rule {} of {} delegates to HTTPRoutes, so kgateway ignores its other backendRef `{}`",
                         rule_name_at(route, k),
@@ -547,7 +547,7 @@ impl<'m> Walker<'m> {
         let child_name = display(route);
         let diagnostic = match drop {
             Drop::ParentRefs => Diagnostic::new(
-                Code::DelegationChildDropped,
+                Code::DELEGATION_CHILD_DROPPED,
                 format!(
                     "{child_name} is dropped under {under}: its parentRefs are set and none names HTTPRoute {}/{}, so that route may not delegate to it",
                     parent.namespace, parent.name
@@ -565,7 +565,7 @@ impl<'m> Walker<'m> {
                     .map(|&(r, k)| rule_name(model, r, k))
                     .collect();
                 Diagnostic::new(
-                    Code::DelegationChildDropped,
+                    Code::DELEGATION_CHILD_DROPPED,
                     format!(
                         "{child_name} is dropped under {under}: it is already in the delegation chain {} (a cycle)",
                         names.join(" > ")
@@ -575,7 +575,7 @@ impl<'m> Walker<'m> {
                 .with_help("remove the backendRef that delegates back up the chain")
             }
             Drop::Hostnames => Diagnostic::new(
-                Code::DelegationChildDropped,
+                Code::DELEGATION_CHILD_DROPPED,
                 format!(
                     "{child_name} is dropped under {under}: a delegatee may not set spec.hostnames (it inherits the parent route's)"
                 ),
@@ -622,7 +622,7 @@ impl<'m> Walker<'m> {
             "{what} match valid under the parent's match {} (a child match must start with the parent's PathPrefix value and repeat its headers, query parameters and method)",
             parent_text.join(" or ")
         );
-        let mut diagnostic = Diagnostic::new(Code::DelegationChildDropped, message)
+        let mut diagnostic = Diagnostic::new(Code::DELEGATION_CHILD_DROPPED, message)
             .with_object(child_name)
             .with_help(format!(
                 "narrow the child's matches to the parent's, or annotate the child with `{INHERIT_MATCHER_ANNOTATION}: \"true\"` to inherit the parent's matcher"

@@ -9,6 +9,7 @@
 
 pub mod attach;
 pub mod delegation;
+pub mod diags;
 pub mod hostname;
 pub mod path_ids;
 pub mod targets;
@@ -191,7 +192,7 @@ impl Topology {
         codes.sort();
         codes.dedup();
         if codes.is_empty() {
-            codes.push(Code::RouteNotAttached);
+            codes.push(Code::ROUTE_NOT_ATTACHED);
         }
         let route_object = targets::Target::Route(route).describe(model);
         let root = self
@@ -451,7 +452,7 @@ fn delegation_not_supported(
                 .map_or(policy.name_span, |t| t.name_span);
             found.push(
                 Diagnostic::new(
-                    Code::DelegationNotSupported,
+                    Code::DELEGATION_NOT_SUPPORTED,
                     format!(
                         "{} targets {} {}/{}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
                         policy.display(),

@@ -214,7 +214,7 @@ impl PolicyTargets {
             .filter(|(p, missing)| missing.is_some() && p.targets.is_empty() && !p.selectors.is_empty())
             .map(|(p, _)| {
                 Diagnostic::new(
-                    Code::TargetNotFound,
+                    Code::TARGET_NOT_FOUND,
                     format!(
                         "the targetSelectors of {} select nothing; {} is not accepted (TargetNotFound)",
                         p.display(),
@@ -461,12 +461,13 @@ fn resolve_ref<'m>(
         };
         let message = format!("{} target {named} was not found", policy.kind.kind);
         let described = format!("{} target {named} was not found", target.kind);
-        let elsewhere = match code {
-            Code::TargetNotFound => lookup
+        let elsewhere = if code == Code::TARGET_NOT_FOUND {
+            lookup
                 .by_name
                 .get_or_init(|| elsewhere::ByName::of_model(model))
-                .find(&target.kind, &target.name, &policy.namespace),
-            _ => elsewhere::Elsewhere::default(),
+                .find(&target.kind, &target.name, &policy.namespace)
+        } else {
+            elsewhere::Elsewhere::default()
         };
         let not_accepted = format!("{} is not accepted (TargetNotFound)", policy.display());
         let (text, help) = if elsewhere.is_empty() {
@@ -505,7 +506,12 @@ fn resolve_ref<'m>(
                     .filter(|g| g.namespace == ns)
                     .map(|g| g.name.as_str())
                     .collect();
-                return not_found(Code::TargetNotFound, names, &target.name, target.name_span);
+                return not_found(
+                    Code::TARGET_NOT_FOUND,
+                    names,
+                    &target.name,
+                    target.name_span,
+                );
             };
             let Some(section) = section else {
                 return Ok(Target::Gateway(g));
@@ -516,7 +522,7 @@ fn resolve_ref<'m>(
                 None => {
                     let names = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
                     not_found(
-                        Code::SectionNotFound,
+                        Code::SECTION_NOT_FOUND,
                         names,
                         section,
                         target.section_span.unwrap_or(target.span),
@@ -533,7 +539,12 @@ fn resolve_ref<'m>(
                     .filter(|r| r.namespace == ns && r.kind == route_kind)
                     .map(|r| r.name.as_str())
                     .collect();
-                return not_found(Code::TargetNotFound, names, &target.name, target.name_span);
+                return not_found(
+                    Code::TARGET_NOT_FOUND,
+                    names,
+                    &target.name,
+                    target.name_span,
+                );
             };
             let Some(section) = section else {
                 return Ok(Target::Route(r));
@@ -558,7 +569,7 @@ fn resolve_ref<'m>(
                         .map(|rule| rule.name.as_str())
                         .collect();
                     not_found(
-                        Code::SectionNotFound,
+                        Code::SECTION_NOT_FOUND,
                         names,
                         section,
                         target.section_span.unwrap_or(target.span),

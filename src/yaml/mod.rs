@@ -6,6 +6,7 @@
 //! are typed (the Kubernetes YAML 1.1 table), [`node`] for the tree itself and [`shared`] for its one-word
 //! collections and strings.
 
+pub mod diags;
 mod fast;
 pub mod list;
 pub mod node;

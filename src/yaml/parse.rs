@@ -318,7 +318,7 @@ impl Builder<'_> {
 
     fn error(&self, span: Span, message: impl Into<String>, label: &str) -> Abort {
         Abort(Box::new(
-            Diagnostic::new(Code::YamlSyntax, message).with_label(span, label),
+            Diagnostic::new(Code::YAML_SYNTAX, message).with_label(span, label),
         ))
     }
 
@@ -479,7 +479,7 @@ impl Builder<'_> {
         check_duplicate_keys(entries).map_err(|(first, second)| {
             Abort(Box::new(
                 Diagnostic::new(
-                    Code::YamlSyntax,
+                    Code::YAML_SYNTAX,
                     format!("duplicate mapping key `{}`", entries[second].key.text),
                 )
                 .with_label(entries[second].key.span, "defined again here")
@@ -862,7 +862,7 @@ fn read_chunk(
                 };
                 builder
                     .diagnostics
-                    .push(Diagnostic::new(Code::YamlSyntax, message).with_label(at_span, label));
+                    .push(Diagnostic::new(Code::YAML_SYNTAX, message).with_label(at_span, label));
                 break;
             }
         }
@@ -998,7 +998,7 @@ mod tests {
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[1].root.get("c").unwrap().as_i64(), Some(3));
         assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].code, Code::YamlSyntax);
+        assert_eq!(diags[0].code, Code::YAML_SYNTAX);
     }
 
     #[test]

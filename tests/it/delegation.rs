@@ -137,7 +137,7 @@ fn chains_hold_the_delegating_rules_root_first() {
 #[test]
 fn dropped_children_and_rules_are_reported_once_with_the_reason() {
     let evaluated = evaluated();
-    let found = diagnostics(&evaluated, &[Code::DelegationChildDropped]);
+    let found = diagnostics(&evaluated, &[Code::DELEGATION_CHILD_DROPPED]);
     let summary: Vec<(&str, &str)> = found
         .iter()
         .map(|(_, object, message)| {
@@ -176,7 +176,7 @@ fn dropped_children_and_rules_are_reported_once_with_the_reason() {
 #[test]
 fn routes_reached_by_delegation_are_not_reported_as_attached_to_nothing() {
     let evaluated = evaluated();
-    let not_attached: Vec<String> = diagnostics(&evaluated, &[Code::RouteNotAttached])
+    let not_attached: Vec<String> = diagnostics(&evaluated, &[Code::ROUTE_NOT_ATTACHED])
         .into_iter()
         .map(|(_, object, _)| object)
         .collect();

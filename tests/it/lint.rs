@@ -553,8 +553,7 @@ fn lint_json(inputs: &[&str], extra: &[&str]) -> (Value, i32) {
 
 #[test]
 fn every_check_has_a_fixture_that_triggers_it_at_the_right_line() {
-    let mut failures: Vec<String> = Code::ALL
-        .iter()
+    let mut failures: Vec<String> = Code::all()
         .filter(|code| !CASES.iter().any(|c| c.0 == code.as_str()))
         .map(|code| format!("no lint case for {code}"))
         .collect();
@@ -721,7 +720,7 @@ spec:
 fn list_and_explain_document_every_check() {
     let list = dopol(&["lint", "--list"]);
     list.code(0);
-    for code in Code::ALL {
+    for code in Code::all() {
         assert!(
             list.stdout.contains(code.as_str()) && list.stdout.contains(code.name()),
             "{code}"

@@ -2,23 +2,14 @@
 //! replaces a limit whose lower version had rates for other windows, those rates are lost
 //! (a lower `100/min, 10000/day` overridden by `50/10s` leaves no daily limit).
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
 use crate::engine::fold::{RuleEvent, RuleRef};
 use crate::engine::observed::Observed;
-use crate::lint::doc::CheckDoc;
 use crate::name::Name;
 use crate::policy::{BlockKind, Policy, Strategy};
 use crate::yaml::Node;
 use rustc_hash::FxHashSet;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Documentation of DPL4005.
-pub const DOCS: &[CheckDoc] = &[CheckDoc {
-    code: Code::GranularityTrap,
-    explanation: "A merge override replaces a limit as a whole. If the lower limit it replaces had rates over windows the override does not set, those rates disappear — the override meant to tighten a limit loosens it elsewhere (RFC 0009's granularity problem).",
-    fix: "Repeat the lower rates the override must keep in the override's `rates`, or override a limit under a different name.",
-    example: "# Gateway: overrides: {strategy: merge, limits: {a: {rates: [{limit: 50, window: 10s}]}}}\n# Route:   limits: {a: {rates: [{limit: 100, window: 1m}, {limit: 10000, window: 24h}]}}",
-}];
 
 /// A Gateway API duration (`1h30m`, `500ms`) in milliseconds.
 fn duration_ms(text: &str) -> Option<u64> {
@@ -108,7 +99,7 @@ pub fn check(
             }
             diagnostics.push(
                 Diagnostic::new(
-                    Code::GranularityTrap,
+                    Code::GRANULARITY_TRAP,
                     format!(
                         "the merge override of limit `{}` in {} replaces the whole limit of {}, whose rates over {} are lost",
                         lower_rule.key,
@@ -125,6 +116,23 @@ pub fn check(
         }
     }
     diagnostics
+}
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[Code::GRANULARITY_TRAP];
+
+impl Code {
+    /// DPL4005 `granularity-trap`: A merge override replaces a whole limit whose lower version had more rates (RFC 0009 granularity problem).
+    pub const GRANULARITY_TRAP: Code = Code::new(&CodeDef {
+        id: "DPL4005",
+        name: "granularity-trap",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A merge override replaces a whole limit whose lower version had more rates (RFC 0009 granularity problem).",
+        explanation: "A merge override replaces a limit as a whole. If the lower limit it replaces had rates over windows the override does not set, those rates disappear — the override meant to tighten a limit loosens it elsewhere (RFC 0009's granularity problem).",
+        fix: "Repeat the lower rates the override must keep in the override's `rates`, or override a limit under a different name.",
+        example: "# Gateway: overrides: {strategy: merge, limits: {a: {rates: [{limit: 50, window: 10s}]}}}\n# Route:   limits: {a: {rates: [{limit: 100, window: 1m}, {limit: 10000, window: 24h}]}}",
+    });
 }
 
 #[cfg(test)]

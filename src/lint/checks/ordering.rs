@@ -5,19 +5,10 @@
 //! order in which they were created decides instead. When swapping the two changes the effective
 //! policy of some path, the result depends on apply order: a warning. Otherwise, an info.
 
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
 use crate::engine::fold::NoObserver;
 use crate::engine::observed::Observed;
-use crate::lint::doc::CheckDoc;
 use std::collections::BTreeMap;
-
-/// Documentation of DPL4004.
-pub const DOCS: &[CheckDoc] = &[CheckDoc {
-    code: Code::OrderedByName,
-    explanation: "Two policies of one kind target the same element and have the same creationTimestamp (usually none, in a repository). Kuadrant orders them by age — among defaults the newest wins, among overrides the oldest — so offline dopol can only order them by namespace/name. In a cluster the apply order decides. When swapping the two changes the effective policy of some path this is a warning, otherwise an info.",
-    fix: "Merge the two policies into one, or make their rules disjoint (different keys, or merge strategies) so their order does not matter.",
-    example: "# two bare AuthPolicies targeting HTTPRoute shop, both without creationTimestamp",
-}];
 
 /// Checks every same-element pair ordered by name. The as-is folds are the ones `observed`
 /// already holds; only the swapped order is folded, once per distinct policy list.
@@ -73,7 +64,7 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
         };
         diagnostics.push(
             Diagnostic::new(
-                Code::OrderedByName,
+                Code::ORDERED_BY_NAME,
                 format!(
                     "{} and {} both target {} with the same (or no) creationTimestamp, so they are ordered by name ({} {}); in a cluster, the order they were created in decides, and {consequence}",
                     a.display(),
@@ -90,4 +81,21 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
         );
     }
     diagnostics
+}
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[Code::ORDERED_BY_NAME];
+
+impl Code {
+    /// DPL4004 `ordered-by-name`: Two policies on one target are ordered by name only (same or missing creationTimestamp).
+    pub const ORDERED_BY_NAME: Code = Code::new(&CodeDef {
+        id: "DPL4004",
+        name: "ordered-by-name",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "Two policies on one target are ordered by name only (same or missing creationTimestamp).",
+        explanation: "Two policies of one kind target the same element and have the same creationTimestamp (usually none, in a repository). Kuadrant orders them by age — among defaults the newest wins, among overrides the oldest — so offline dopol can only order them by namespace/name. In a cluster the apply order decides. When swapping the two changes the effective policy of some path this is a warning, otherwise an info.",
+        fix: "Merge the two policies into one, or make their rules disjoint (different keys, or merge strategies) so their order does not matter.",
+        example: "# two bare AuthPolicies targeting HTTPRoute shop, both without creationTimestamp",
+    });
 }

@@ -3,10 +3,9 @@
 //! the same rule outcomes as `dopol status`, and the Kuadrant operator's `Enforced` condition:
 //! they are the Kuadrant family's checks.
 
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
 use crate::engine::fold::RuleEvent;
 use crate::engine::observed::Observed;
-use crate::lint::doc::CheckDoc;
 use crate::model::Model;
 use crate::policy::{BlockKind, Level, Policy};
 use crate::report::status::conditions;
@@ -14,28 +13,6 @@ use crate::source::Span;
 use crate::topology::Topology;
 use crate::topology::targets::Target;
 use rayon::prelude::*;
-
-/// Documentation of the outcome codes.
-pub const DOCS: &[CheckDoc] = &[
-    CheckDoc {
-        code: Code::PolicyOverridden,
-        explanation: "The policy is accepted and on the path to routes, but none of its rules is effective anywhere: more specific defaults or less specific overrides win every time. The operator reports Enforced=False, reason Overridden. For an override, or a policy on a route or route rule, it is dead configuration or a sign the hierarchy is not what its author thinks (warning). A Gateway- or listener-level policy of defaults that every route replaces is the documented pattern — a deny-all default each route replaces with its own policy — and is reported as info, so `--fail-on warning` does not fail the recommended setup.",
-        fix: "Check `dopol reach` for the policy; delete it, or change the strategy (merge instead of atomic) or the level it targets.",
-        example: "# route policy with bare rules under a Gateway policy with atomic overrides",
-    },
-    CheckDoc {
-        code: Code::PolicyUnreachable,
-        explanation: "The policy's target exists, but no route is attached beneath it (a listener without routes, a route attached nowhere), so the policy is in the path to nothing. The operator reports Enforced=False, reason Unknown.",
-        fix: "Attach routes to the target, or target another element; `dopol topology` shows what is attached where.",
-        example: "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: unused-listener}",
-    },
-    CheckDoc {
-        code: Code::DefaultSupersededEverywhere,
-        explanation: "A default rule (in `defaults` or bare rules) loses to a more specific policy on every path where it applies, so it never takes effect although the rest of its policy does.",
-        fix: "Remove the rule, or make it an override if it must win.",
-        example: "",
-    },
-];
 
 /// DPL4001 and DPL4002 per accepted policy; DPL4003 per default rule. Policies are checked on
 /// every core (each reads only its own outcomes), their findings kept in policy order.
@@ -104,7 +81,7 @@ fn policy_findings(observed: &Observed<'_, '_>, index: u32) -> Vec<Diagnostic> {
             .expect("the key is the block's");
         diagnostics.push(
             Diagnostic::new(
-                Code::DefaultSupersededEverywhere,
+                Code::DEFAULT_SUPERSEDED_EVERYWHERE,
                 format!(
                     "default rule `{key}` of {} is superseded on every path where it applies ({})",
                     policy.display(),
@@ -145,7 +122,7 @@ fn unreachable(observed: &Observed<'_, '_>, index: u32, target: Target) -> Diagn
         "{} is on {paths} but none of its rules applies on any of them: {why}",
         policy.display()
     );
-    Diagnostic::new(Code::PolicyUnreachable, message)
+    Diagnostic::new(Code::POLICY_UNREACHABLE, message)
         .with_label(label, "never applied")
         .with_object(policy.display())
         .with_follows(root)
@@ -165,7 +142,7 @@ pub fn in_path_to_nothing(
         "{} targets {why}; the policy is in the path to nothing",
         policy.display()
     );
-    Diagnostic::new(Code::PolicyUnreachable, message)
+    Diagnostic::new(Code::POLICY_UNREACHABLE, message)
         .with_label(label, "in the path to nothing")
         .with_object(policy.display())
         .with_follows(root)
@@ -179,7 +156,7 @@ fn unknown_fields(model: &crate::model::Model, policy: &Policy) -> (String, Opti
     let found: Vec<&Diagnostic> = model
         .diagnostics
         .iter()
-        .filter(|d| d.code == Code::UnknownField && d.object.as_deref() == Some(&object))
+        .filter(|d| d.code == Code::UNKNOWN_FIELD && d.object.as_deref() == Some(&object))
         .collect();
     let fields: Vec<&str> = found
         .iter()
@@ -219,7 +196,7 @@ fn overridden(policy: &Policy, target: Target, condition: &str) -> Diagnostic {
         )
     };
     Diagnostic::new(
-        Code::PolicyOverridden,
+        Code::POLICY_OVERRIDDEN,
         format!(
             "{}: none of its rules is effective on any path ({why})",
             policy.display()
@@ -232,4 +209,49 @@ fn overridden(policy: &Policy, target: Target, condition: &str) -> Diagnostic {
         "reach {}",
         policy.namespaced_name()
     )))
+}
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[
+    Code::POLICY_OVERRIDDEN,
+    Code::POLICY_UNREACHABLE,
+    Code::DEFAULT_SUPERSEDED_EVERYWHERE,
+];
+
+impl Code {
+    /// DPL4001 `policy-overridden`: The policy is accepted but overridden on every path it reaches.
+    pub const POLICY_OVERRIDDEN: Code = Code::new(&CodeDef {
+        id: "DPL4001",
+        name: "policy-overridden",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "The policy is accepted but overridden on every path it reaches.",
+        explanation: "The policy is accepted and on the path to routes, but none of its rules is effective anywhere: more specific defaults or less specific overrides win every time. The operator reports Enforced=False, reason Overridden. For an override, or a policy on a route or route rule, it is dead configuration or a sign the hierarchy is not what its author thinks (warning). A Gateway- or listener-level policy of defaults that every route replaces is the documented pattern — a deny-all default each route replaces with its own policy — and is reported as info, so `--fail-on warning` does not fail the recommended setup.",
+        fix: "Check `dopol reach` for the policy; delete it, or change the strategy (merge instead of atomic) or the level it targets.",
+        example: "# route policy with bare rules under a Gateway policy with atomic overrides",
+    });
+
+    /// DPL4002 `policy-unreachable`: The policy's target has no route beneath it, so it is in the path to nothing.
+    pub const POLICY_UNREACHABLE: Code = Code::new(&CodeDef {
+        id: "DPL4002",
+        name: "policy-unreachable",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "The policy's target has no route beneath it, so it is in the path to nothing.",
+        explanation: "The policy's target exists, but no route is attached beneath it (a listener without routes, a route attached nowhere), so the policy is in the path to nothing. The operator reports Enforced=False, reason Unknown.",
+        fix: "Attach routes to the target, or target another element; `dopol topology` shows what is attached where.",
+        example: "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: unused-listener}",
+    });
+
+    /// DPL4003 `default-superseded-everywhere`: A default rule loses to a more specific policy on every path where it applies.
+    pub const DEFAULT_SUPERSEDED_EVERYWHERE: Code = Code::new(&CodeDef {
+        id: "DPL4003",
+        name: "default-superseded-everywhere",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A default rule loses to a more specific policy on every path where it applies.",
+        explanation: "A default rule (in `defaults` or bare rules) loses to a more specific policy on every path where it applies, so it never takes effect although the rest of its policy does.",
+        fix: "Remove the rule, or make it an override if it must win.",
+        example: "",
+    });
 }

@@ -4,18 +4,9 @@
 //! `--ignore` with an unknown code is a usage error (exit 2); an annotation lives in the
 //! manifests, so it is a finding on the object, at the annotation.
 
-use crate::diag::{Code, Diagnostic};
-use crate::lint::doc::CheckDoc;
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
 use crate::model::{IGNORE_ANNOTATION, Model};
 use crate::yaml::Node;
-
-/// Documentation of DPL4013.
-pub const DOCS: &[CheckDoc] = &[CheckDoc {
-    code: Code::UnknownIgnoreCode,
-    explanation: "The `dopol.io/ignore` annotation takes a comma-separated list of codes (`DPL4004`) or names (`ordered-by-name`), or `*`. An entry that is neither suppresses nothing: the finding it was meant for is still reported. `dopol lint --list` prints every code.",
-    fix: "Correct the entry (the help suggests the nearest code), or remove it.",
-    example: "metadata:\n  annotations:\n    dopol.io/ignore: \"parent-not-fuond\"",
-}];
 
 /// One finding per unknown entry of every object's annotation.
 pub fn check(model: &Model) -> Vec<Diagnostic> {
@@ -53,7 +44,7 @@ fn unknown(entry: &str, value: &Node, object: String) -> Diagnostic {
         None => "`dopol lint --list` prints every code".to_string(),
     };
     Diagnostic::new(
-        Code::UnknownIgnoreCode,
+        Code::UNKNOWN_IGNORE_CODE,
         format!(
             "`{entry}` in `{IGNORE_ANNOTATION}` is not a diagnostic code; it suppresses nothing"
         ),
@@ -61,4 +52,21 @@ fn unknown(entry: &str, value: &Node, object: String) -> Diagnostic {
     .with_label(value.span, "unknown code")
     .with_object(object)
     .with_help(help)
+}
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[Code::UNKNOWN_IGNORE_CODE];
+
+impl Code {
+    /// DPL4013 `unknown-ignore-code`: A `dopol.io/ignore` annotation names a code that does not exist, so it suppresses nothing.
+    pub const UNKNOWN_IGNORE_CODE: Code = Code::new(&CodeDef {
+        id: "DPL4013",
+        name: "unknown-ignore-code",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A `dopol.io/ignore` annotation names a code that does not exist, so it suppresses nothing.",
+        explanation: "The `dopol.io/ignore` annotation takes a comma-separated list of codes (`DPL4004`) or names (`ordered-by-name`), or `*`. An entry that is neither suppresses nothing: the finding it was meant for is still reported. `dopol lint --list` prints every code.",
+        fix: "Correct the entry (the help suggests the nearest code), or remove it.",
+        example: "metadata:\n  annotations:\n    dopol.io/ignore: \"parent-not-fuond\"",
+    });
 }

@@ -178,7 +178,7 @@ pub fn parse(
     let mut syntax = Vec::new();
     let documents = parse_chunk(source, text, 0..text.len(), &mut syntax);
     if !syntax.is_empty() {
-        return Err(crate::diag::as_file_errors(syntax, Code::InvalidFamilies));
+        return Err(crate::diag::as_file_errors(syntax, Code::INVALID_FAMILIES));
     }
     let mut fields = Fields::new(format!("families file {name}"));
     let declarations = match documents.as_slice() {
@@ -186,7 +186,7 @@ pub fn parse(
         [] => {
             return Err(vec![
                 Diagnostic::new(
-                    Code::InvalidFamilies,
+                    Code::INVALID_FAMILIES,
                     format!("the families file `{name}` is empty"),
                 )
                 .with_file(name)
@@ -210,7 +210,7 @@ pub fn parse(
     } else {
         Err(crate::diag::as_file_errors(
             diagnostics,
-            Code::InvalidFamilies,
+            Code::INVALID_FAMILIES,
         ))
     }
 }
@@ -263,7 +263,7 @@ fn one_of<T: Copy>(
     }
     let names: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
     let mut diagnostic = Diagnostic::new(
-        Code::InvalidFamilies,
+        Code::INVALID_FAMILIES,
         format!(
             "`{path}`: `{text}` is not one of {}",
             names

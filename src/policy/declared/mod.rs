@@ -16,6 +16,7 @@
 //! (`family-overrides-builtin`). A declared kind's `PolicyKind` is leaked once per process
 //! (kinds are `&'static`, see [`crate::policy::registry`]).
 
+pub mod diags;
 pub mod envoy;
 pub mod file;
 pub mod kgateway;
@@ -29,28 +30,6 @@ use crate::policy::decode::{SelectorFields, TargetFields};
 use crate::policy::{PolicyFamily, PolicyKind, Registry};
 use crate::source::SourceMap;
 use std::sync::Arc;
-
-/// Documentation of the families codes.
-pub const DOCS: &[crate::lint::doc::CheckDoc] = &[
-    crate::lint::doc::CheckDoc {
-        code: Code::InvalidFamilies,
-        explanation: "A families file (`--families FILE`, or `.dopol/families.yaml` in the working directory) is not valid: YAML syntax, a wrong apiVersion or kind, an unknown key, a missing required key, a value outside its enumeration, both or neither of `rules` and `fields`, a rule path that is not `spec.<field>...` or that cannot exist (inside the targets, a reserved field, another rule's value, or `when`), a key template without exactly one `{name}`, two rules with one key, `blocks` on a model other than kuadrant, `mergeType`/`listMergeKeys` on a model other than envoy-gateway, or the same group and kind twice. The run stops before any manifest is read (exit 2), with one error per problem.",
-        fix: "Fix the families file at the position shown; `docs/families.md` (User-defined families) has the schema.",
-        example: "families:
-- group: platform.example.com
-  kind: TimeoutPolicy
-  model: kuadrnt",
-    },
-    crate::lint::doc::CheckDoc {
-        code: Code::FamilyOverridesBuiltin,
-        explanation: "A families file declares a kind with the group and kind of one dopol knows (a Kuadrant policy, kgateway's TrafficPolicy). The declaration replaces the built-in kind for the whole run: its decoding, layout and merge model are the declared ones. That is how a team pins or adapts a kind, and also how a copied example silently changes results.",
-        fix: "Keep the declaration if the replacement is intended; otherwise remove it (or give the declared kind its own group).",
-        example: "families:
-- group: kuadrant.io
-  kind: RateLimitPolicy
-  model: kuadrant",
-    },
-];
 
 /// The families file read when no `--families` is given and it exists.
 pub const DEFAULT_FILE: &str = ".dopol/families.yaml";
@@ -115,7 +94,7 @@ pub fn load(paths: &[String]) -> Result<Declared, Rejected> {
 
 fn unreadable(path: &str, why: &str) -> Diagnostic {
     Diagnostic::new(
-        Code::InvalidFamilies,
+        Code::INVALID_FAMILIES,
         format!("cannot read the families file `{path}`: {why}"),
     )
     .with_file(path)
@@ -131,7 +110,7 @@ fn duplicates(declarations: &[Declaration]) -> Vec<Diagnostic> {
         if let Some(first) = first {
             found.push(
                 Diagnostic::new(
-                    Code::InvalidFamilies,
+                    Code::INVALID_FAMILIES,
                     format!("{}.{} is declared twice", later.kind, later.group),
                 )
                 .with_label(later.span, "declared again here")
@@ -272,7 +251,7 @@ fn kuadrant_blocks(declaration: &Declaration) -> crate::policy::kuadrant::BlockR
 
 fn overrides_note(declaration: &Declaration, builtin: &PolicyKind) -> Diagnostic {
     Diagnostic::new(
-        Code::FamilyOverridesBuiltin,
+        Code::FAMILY_OVERRIDES_BUILTIN,
         format!(
             "{}.{} is declared in a families file: the declaration (model `{}`) replaces dopol's built-in {} kind",
             declaration.kind,

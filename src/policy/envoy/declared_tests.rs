@@ -144,7 +144,7 @@ fn a_declared_kind_uses_its_spec_for_rules_merges_and_messages() {
     let lint: Vec<String> = engine
         .evaluators()
         .flat_map(|e| e.lint(&observed))
-        .filter(|d| d.code == crate::diag::Code::AuthReplacedWithoutMerge)
+        .filter(|d| d.code == crate::diag::Code::AUTH_REPLACED_WITHOUT_MERGE)
         .map(|d| d.message)
         .collect();
     assert_eq!(

@@ -63,7 +63,7 @@ pub fn decode_policy(
 /// `null-pruned` at `span`.
 fn pruned_null(object: &Object, span: crate::source::Span) -> Diagnostic {
     Diagnostic::new(
-        Code::NullPruned,
+        Code::NULL_PRUNED,
         format!(
             "{}: the API server prunes this `null`, so the field is absent (it cannot delete a parent policy's field)",
             object.display()
@@ -75,7 +75,7 @@ fn pruned_null(object: &Object, span: crate::source::Span) -> Diagnostic {
 /// `deprecated-target-ref` on the singular `targetRef`.
 fn deprecated_target_ref(object: &Object, single: &Node) -> Diagnostic {
     Diagnostic::new(
-        Code::DeprecatedTargetRef,
+        Code::DEPRECATED_TARGET_REF,
         format!(
             "{}: `spec.targetRef` is deprecated (Envoy Gateway: Warning/DeprecatedField); use `targetRefs`",
             object.display()
@@ -134,7 +134,7 @@ fn unmodelled_targets(kind: &PolicyKind, spec: &Node, fields: &mut Fields) -> No
         }
         fields.report(
             Diagnostic::new(
-                Code::IgnoredTargetKind,
+                Code::IGNORED_TARGET_KIND,
                 format!("a {target} target is not modelled by dopol; it is ignored"),
             )
             .with_label(node.span, "ignored"),
@@ -184,7 +184,7 @@ fn without_namespaces(selectors: &Node, fields: &mut Fields) -> Node {
             (Some(namespaces), Some(entries)) => {
                 fields.report(
                     Diagnostic::new(
-                        Code::CrossNamespaceSelector,
+                        Code::CROSS_NAMESPACE_SELECTOR,
                         "dopol does not evaluate a targetSelector's `namespaces`: the selector acts on the policy's namespace only",
                     )
                     .with_label(namespaces.span, "not evaluated"),
@@ -217,7 +217,7 @@ fn check_selector(
 ) {
     if !kind.target_kinds.contains(&selector.kind.as_str()) {
         fields.push(
-            Diagnostic::new(Code::InvalidTargetKind, kind.target_kind_message).with_label(
+            Diagnostic::new(Code::INVALID_TARGET_KIND, kind.target_kind_message).with_label(
                 selector.span,
                 format!("{} may not select a {}", kind.kind, selector.kind),
             ),
@@ -226,7 +226,7 @@ fn check_selector(
     if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
         fields.report(
             Diagnostic::new(
-                Code::SelectorSelectsAll,
+                Code::SELECTOR_SELECTS_ALL,
                 format!(
                     "`spec.targetSelectors[{index}]` has neither matchLabels nor matchExpressions: it selects every {} in the policy's namespace",
                     selector.kind

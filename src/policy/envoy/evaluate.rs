@@ -230,7 +230,7 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
         // Envoy Gateway folds record no failures; kept total for the trait.
         Diagnostic::new(
-            Code::Conflicted,
+            Code::CONFLICTED,
             format!("path {path_id}: {}", failure.reason),
         )
     }

@@ -92,8 +92,8 @@ impl PolicyFamily for EnvoyGateway {
         false
     }
 
-    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
-        super::checks::DOCS
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        super::diags::CODES
     }
 
     fn evaluator<'m>(

@@ -18,6 +18,7 @@
 
 mod checks;
 pub mod decode;
+pub mod diags;
 mod evaluate;
 mod explain;
 mod family;

@@ -7,38 +7,9 @@ use super::How;
 use super::evaluate::{KgatewayEvaluator, StepNote};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::observed::Observed;
-use crate::lint::doc::CheckDoc;
 use crate::model::Model;
 use crate::policy::PathLevel;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Documentation of these codes.
-pub const DOCS: &[CheckDoc] = &[
-    CheckDoc {
-        code: Code::InvalidPolicy,
-        explanation: "kgateway validates parts of a TrafficPolicy itself (an `acl` CIDR must be a network prefix, without host bits). A policy it rejects keeps its place in the order but takes part in no merge, and every scope it takes part in answers 500.",
-        fix: "Fix the value the message names, e.g. `10.0.0.0/8` instead of `10.0.0.1/8`.",
-        example: "acl: {defaultAction: deny, rules: [{cidrs: [10.0.0.1/8], action: allow}]}",
-    },
-    CheckDoc {
-        code: Code::DeepMergePlainField,
-        explanation: "`kgateway.dev/inherited-policy-priority: DeepMergePreferParent` promises that the parent route's policies win, but for every field kgateway cannot merge deeply it keeps the child's value (kgateway#14724): the parent's value of that field is lost wherever the child sets it.",
-        fix: "Use ShallowMergePreferParent when the parent's values must win, or do not set the field in the child.",
-        example: "# parent HTTPRoute: DeepMergePreferParent, parent policy timeouts: {request: 10s}; child policy timeouts: {request: 60s} → 60s",
-    },
-    CheckDoc {
-        code: Code::DelegateeCanDisableAuth,
-        explanation: "A route that delegates to routes in other namespaces without a *PreferParent inheritance priority lets each child's TrafficPolicy replace the parent's extAuth, jwtAuth, basicAuth, apiKeyAuth or oauth2 — or disable it. The parent's owner cannot enforce authentication on the delegated paths.",
-        fix: "Set `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent` (or DeepMergePreferParent) on the parent route, or keep the children in the parent's namespace.",
-        example: "# parent infra/api delegates to shop/*; infra policy extAuth; shop policy extAuth: {disable: {}}",
-    },
-    CheckDoc {
-        code: Code::BuiltinShadowsPolicy,
-        explanation: "The route rule sets a Gateway API built-in (rule `timeouts` or `retry`, a URLRewrite, RequestHeaderModifier, ResponseHeaderModifier or CORS filter) with the same meaning as a field of its effective TrafficPolicy. kgateway applies both, and the built-in usually wins; dopol does not model the built-ins, so the effective TrafficPolicy value may not be what the route does.",
-        fix: "Keep the setting in one place: the route rule or the TrafficPolicy.",
-        example: "rules: [{timeouts: {request: 5s}}]  # and a TrafficPolicy with timeouts on the route",
-    },
-];
 
 /// Built-ins of a route rule and the TrafficPolicy field with the same meaning.
 const BUILTINS: &[(&str, &str)] = &[
@@ -119,7 +90,7 @@ fn invalid(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
                 .iter()
                 .filter(|e| !e.contains(super::family::WEIGHT_ANNOTATION))
                 .map(move |e| {
-                    Diagnostic::new(Code::InvalidPolicy, format!("{}: {e}", p.display()))
+                    Diagnostic::new(Code::INVALID_POLICY, format!("{}: {e}", p.display()))
                         .with_label(p.name_span, "rejected by kgateway")
                         .with_object(p.display())
                 })
@@ -172,7 +143,7 @@ fn plain_field(model: &Model, found: BTreeMap<(u32, String), usize>) -> Vec<Diag
         .map(|((parent, key), paths)| {
             let object = route_object(model, parent);
             Diagnostic::new(
-                Code::DeepMergePlainField,
+                Code::DEEP_MERGE_PLAIN_FIELD,
                 format!(
                     "{object} asks DeepMergePreferParent, but kgateway keeps the child's `{key}` over its own on {} (kgateway#14724)",
                     crate::words::counted(paths, "path")
@@ -196,7 +167,7 @@ fn delegatee_auth(
             let object = route_object(model, parent);
             let strategy = evaluator.route_strategy(parent);
             Diagnostic::new(
-                Code::DelegateeCanDisableAuth,
+                Code::DELEGATEE_CAN_DISABLE_AUTH,
                 format!(
                     "{object} delegates to routes in namespace{} {} with {strategy}: their TrafficPolicies can replace or disable its {}",
                     if namespaces.len() == 1 { "" } else { "s" },
@@ -246,7 +217,7 @@ fn shadowed(
             let object = route_object(model, route);
             let r = &model.routes[route as usize];
             Diagnostic::new(
-                Code::BuiltinShadowsPolicy,
+                Code::BUILTIN_SHADOWS_POLICY,
                 format!(
                     "rule {} of {object} sets `{builtin}`, and its effective TrafficPolicy sets `{field}`; kgateway applies both, so the TrafficPolicy value shown may not be what the route does",
                     r.rules[rule as usize].name

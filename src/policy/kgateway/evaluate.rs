@@ -387,7 +387,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
         let policy = &self.model.policies[failure.policy as usize];
         Diagnostic::new(
-            Code::RouteReplaced,
+            Code::ROUTE_REPLACED,
             format!("path {path_id}: {}", failure.reason),
         )
         .with_label(policy.name_span, "invalid policy")

@@ -157,8 +157,8 @@ impl PolicyFamily for Kgateway {
         serde_json::Value::Object(spec)
     }
 
-    fn check_docs(&self) -> &'static [&'static [crate::lint::doc::CheckDoc]] {
-        &[super::checks::DOCS, super::chain_checks::DOCS]
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        super::diags::CODES
     }
 
     fn ordered_after_by_name(&self) -> &'static str {
@@ -377,7 +377,7 @@ fn extension_refs(model: &Model, kind: &'static PolicyKind) -> (Vec<Attachment>,
             let route = &model.routes[m.route as usize];
             let object = format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name);
             Diagnostic::new(
-                Code::ExtensionRefNotFound,
+                Code::EXTENSION_REF_NOT_FOUND,
                 format!(
                     "rule {} of {object} names {} {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
                     route.rules[m.rule as usize].name,

@@ -26,6 +26,7 @@ mod chain_checks;
 mod checks;
 pub mod contribution;
 mod deep;
+pub mod diags;
 mod evaluate;
 mod explain;
 mod family;

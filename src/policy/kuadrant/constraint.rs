@@ -49,7 +49,7 @@ impl Constraints {
                     let span = expression_span(&model.sources, constraint.span, &error);
                     diagnostics.push(
                         Diagnostic::new(
-                            Code::ConstraintInvalid,
+                            Code::CONSTRAINT_INVALID,
                             format!(
                                 "invalid constraint in `{}` of {}: {}",
                                 block.kind.as_str(),

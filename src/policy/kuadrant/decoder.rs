@@ -225,7 +225,7 @@ impl Decoder<'_, '_> {
         }
         self.fields.report(
             Diagnostic::new(
-                Code::EmptyBlock,
+                Code::EMPTY_BLOCK,
                 format!("One of {} must be defined", names.join(", ")),
             )
             .with_label(spec.span, "no block here"),
@@ -249,7 +249,7 @@ impl Decoder<'_, '_> {
                 continue;
             };
             self.fields.report(
-                Diagnostic::new(Code::ExclusiveBlocks, self.shape.clash_message(clash))
+                Diagnostic::new(Code::EXCLUSIVE_BLOCKS, self.shape.clash_message(clash))
                     .with_label(second.key.span, format!("`{}` here", second.key.text))
                     .with_label(first.key.span, format!("conflicts with `{}`", first.key.text))
                     .with_help(
@@ -339,7 +339,7 @@ impl Decoder<'_, '_> {
             ),
         };
         self.fields
-            .report(Diagnostic::new(Code::EmptyBlock, message).with_label(span, label));
+            .report(Diagnostic::new(Code::EMPTY_BLOCK, message).with_label(span, label));
     }
 
     /// Reads the rules of a block (or of the bare spec). `explicit` blocks may carry a CEL

@@ -65,7 +65,7 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
         let block = &policy.blocks[failure.block as usize];
         let span = block.constraint.as_ref().map_or(block.span, |c| c.span);
         Diagnostic::new(
-            Code::ConstraintEvaluation,
+            Code::CONSTRAINT_EVALUATION,
             format!(
                 "the `{}` block of {} was not applied on path {path_id}: {}",
                 block.kind.as_str(),

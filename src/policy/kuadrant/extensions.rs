@@ -109,7 +109,7 @@ pub fn check(engine: &Engine<'_>, kinds: &[PolicyKind]) -> Vec<Diagnostic> {
         diagnostics.push(Diagnostic {
             labels,
             ..Diagnostic::new(
-                Code::RfcExtension,
+                Code::RFC_EXTENSION,
                 format!(
                     "{} uses RFC 0009 {}, not enforced by the Kuadrant operator; dopol evaluates them as the RFC describes",
                     policy.display(),
@@ -127,7 +127,7 @@ pub fn check(engine: &Engine<'_>, kinds: &[PolicyKind]) -> Vec<Diagnostic> {
                 let rule = &overriding.blocks[block as usize].rules[rule as usize];
                 diagnostics.push(
                     Diagnostic::new(
-                        Code::UnsetOfOverride,
+                        Code::UNSET_OF_OVERRIDE,
                         format!(
                             "`unset: {}` of {} names a rule that {} sets as an override; overrides cannot be deactivated, so this entry has no effect there",
                             entry.text,
@@ -142,7 +142,7 @@ pub fn check(engine: &Engine<'_>, kinds: &[PolicyKind]) -> Vec<Diagnostic> {
             } else if !provider.default {
                 diagnostics.push(
                     Diagnostic::new(
-                        Code::UnsetUnmatched,
+                        Code::UNSET_UNMATCHED,
                         format!(
                             "`unset: {}` of {} names no rule (`{}`) of any higher default on any of its paths",
                             entry.text,

@@ -13,6 +13,7 @@
 
 mod constraint;
 pub mod decoder;
+pub mod diags;
 mod evaluate;
 mod extensions;
 mod fold;
@@ -240,6 +241,10 @@ const LIMIT_FIELDS: &[&str] = &["rates", "counters", "when"];
 impl PolicyFamily for Kuadrant {
     fn name(&self) -> &'static str {
         "kuadrant"
+    }
+
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        diags::CODES
     }
 
     fn kinds(&self) -> &'static [PolicyKind] {

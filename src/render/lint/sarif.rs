@@ -5,7 +5,6 @@
 use super::{locate, primary_location};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::lint::LintResult;
-use crate::lint::doc::doc;
 use crate::source::SourceMap;
 use serde_json::{Value, json};
 
@@ -50,7 +49,7 @@ fn region(location: &super::Location) -> Value {
 }
 
 fn rule(code: Code) -> Value {
-    let d = doc(code);
+    let d = code.def();
     let mut help = format!("{}\n\nHow to fix: {}", d.explanation, d.fix);
     if !d.example.is_empty() {
         help.push_str(&format!("\n\nExample:\n{}", d.example));
@@ -66,10 +65,7 @@ fn rule(code: Code) -> Value {
 }
 
 fn result(diagnostic: &Diagnostic, sources: &SourceMap) -> Value {
-    let index = Code::ALL
-        .iter()
-        .position(|c| *c == diagnostic.code)
-        .unwrap_or(0);
+    let index = Code::all().position(|c| c == diagnostic.code).unwrap_or(0);
     let mut message = diagnostic.message.clone();
     if let Some(help) = &diagnostic.help {
         message.push_str(&format!(" ({help})"));
@@ -119,7 +115,7 @@ pub fn sarif(result_set: &LintResult, sources: &SourceMap) -> Value {
             "tool": {"driver": {
                 "name": "dopol",
                 "version": env!("CARGO_PKG_VERSION"),
-                "rules": Code::ALL.iter().map(|c| rule(*c)).collect::<Vec<_>>(),
+                "rules": Code::all().map(rule).collect::<Vec<_>>(),
             }},
             "columnKind": "unicodeCodePoints",
             "results": result_set.shown.iter().map(|d| result(d, sources)).collect::<Vec<_>>(),

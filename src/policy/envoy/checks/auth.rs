@@ -6,17 +6,8 @@
 use super::super::evaluate::EnvoyEvaluator;
 use crate::diag::{Code, Diagnostic};
 use crate::engine::observed::Observed;
-use crate::lint::doc::CheckDoc;
 use crate::policy::Level;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Its documentation.
-pub const DOCS: &[CheckDoc] = &[CheckDoc {
-    code: Code::AuthReplacedWithoutMerge,
-    explanation: "Envoy Gateway applies only the most specific SecurityPolicy of a route: a route (or rule) policy replaces the listener's or Gateway's as a whole. When the Gateway policy sets authentication (`jwt`, `oidc`, `basicAuth`, `apiKeyAuth`, `extAuth`, `authorization`) and the route policy does not set the same field, that authentication is off for the route (envoyproxy/gateway#8781). With `mergeType` the route policy is merged into the Gateway's instead.",
-    fix: "Set `mergeType: StrategicMerge` (or `JSONMerge`) on the route policy, or repeat the Gateway's authentication in it.",
-    example: "# Gateway SecurityPolicy: jwt: {providers: [...]}\n# route SecurityPolicy:\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]\n  cors: {allowOrigins: [\"https://a.example\"]}",
-}];
 
 /// One finding per (route policy, Gateway policy) pair, with the fields it hides.
 pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
@@ -38,7 +29,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
             let g = &model.policies[gateway as usize];
             let fields: Vec<String> = fields.into_iter().map(|f| format!("`{f}`")).collect();
             Diagnostic::new(
-                Code::AuthReplacedWithoutMerge,
+                Code::AUTH_REPLACED_WITHOUT_MERGE,
                 format!(
                     "{} replaces {} on {} without mergeType: its {} {} off there",
                     w.display(),

@@ -5,17 +5,8 @@
 use super::super::evaluate::EnvoyEvaluator;
 use super::super::slots::{holder, why_first};
 use crate::diag::{Code, Diagnostic};
-use crate::lint::doc::CheckDoc;
 use crate::policy::{Policy, Via};
 use crate::source::Span;
-
-/// Its documentation.
-pub const DOCS: &[CheckDoc] = &[CheckDoc {
-    code: Code::Conflicted,
-    explanation: "Envoy Gateway lets one policy of a kind attach to each target (a Gateway, a listener, a route, a route rule). Policies are processed oldest first (then by namespace/name); the first one holds the target and every later one is Conflicted there (Accepted=False on that ancestor) and does nothing for it. Its other targets are unaffected. Nothing merges them: the later policy's fields are simply lost there.",
-    fix: "Merge the two policies into one, or target different elements (a rule or listener is more specific than its route or Gateway).",
-    example: "# two BackendTrafficPolicies with targetRefs [{kind: HTTPRoute, name: app}]: the newer one is Conflicted",
-}];
 
 /// One finding per (policy, target) it lost.
 pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
@@ -43,7 +34,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                 .map(|(_, via)| *via);
             diagnostics.push(
                 Diagnostic::new(
-                    Code::Conflicted,
+                    Code::CONFLICTED,
                     format!(
                         "{} is Conflicted on {}: {} holds it because {}; this policy does nothing there",
                         policy.display(),

@@ -16,10 +16,6 @@ pub mod written;
 use super::evaluate::EnvoyEvaluator;
 use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
-use crate::lint::doc::CheckDoc;
-
-/// Documentation of every code only this family reports.
-pub const DOCS: &[&[CheckDoc]] = &[auth::DOCS, conflicts::DOCS, written::DOCS];
 
 /// Every finding of the family's checks.
 pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {

@@ -63,7 +63,7 @@ fn overridden(
         Severity::Warning
     };
     let diagnostic = Diagnostic::new(
-        Code::PolicyOverridden,
+        Code::POLICY_OVERRIDDEN,
         format!(
             "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
             policy.display(),

@@ -16,7 +16,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
         .filter(|(i, p)| evaluator.owns(*i as u32) && p.targets.is_empty() && p.selectors.is_empty())
         .map(|(_, p)| {
             Diagnostic::new(
-                Code::TargetNotFound,
+                Code::TARGET_NOT_FOUND,
                 format!(
                     "{} has no targets (no targetRef, targetRefs or targetSelectors); it is not accepted (TargetNotFound)",
                     p.display()

@@ -1,0 +1,75 @@
+//! The codes of building the model: API versions dopol evaluates as another or skips, names a
+//! Gateway or route defines twice, and Gateways dopol stands in for.
+
+use crate::diag::{Class, Code, CodeDef, Severity};
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[
+    Code::DEPRECATED_API_VERSION,
+    Code::UNSUPPORTED_API_VERSION,
+    Code::DUPLICATE_LISTENER_NAME,
+    Code::DUPLICATE_RULE_NAME,
+    Code::ASSUMED_GATEWAY,
+];
+
+impl Code {
+    /// DPL1007 `deprecated-api-version`: The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.
+    pub const DEPRECATED_API_VERSION: Code = Code::new(&CodeDef {
+        id: "DPL1007",
+        name: "deprecated-api-version",
+        severity: Severity::Error,
+        class: Class::Finding,
+        summary: "The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.",
+        explanation: "The object uses an API version current releases no longer serve: the Kuadrant CRDs from 1.0 on serve AuthPolicy and RateLimitPolicy only as kuadrant.io/v1, so the API server rejects kuadrant.io/v1beta3 objects. dopol still evaluates the object as v1 (the shape is the same), so that the migration can be checked before it is applied, and reports an error so that CI does not pass manifests the cluster refuses.",
+        fix: "Change apiVersion to the current version (kuadrant.io/v1).",
+        example: "apiVersion: kuadrant.io/v1beta3\nkind: RateLimitPolicy",
+    });
+
+    /// DPL1012 `unsupported-api-version`: A kind dopol reads appears with an apiVersion it does not know; the object was skipped.
+    pub const UNSUPPORTED_API_VERSION: Code = Code::new(&CodeDef {
+        id: "DPL1012",
+        name: "unsupported-api-version",
+        severity: Severity::Warning,
+        class: Class::Input,
+        summary: "A kind dopol reads appears with an apiVersion it does not know; the object was skipped.",
+        explanation: "A kind dopol reads appears with an API version it does not know (for instance an old v1beta2 AuthPolicy with a different shape). The object is skipped rather than misread.",
+        fix: "Migrate the object to a supported version, or ignore this if the version is intentionally unsupported.",
+        example: "apiVersion: kuadrant.io/v1beta2\nkind: AuthPolicy",
+    });
+
+    /// DPL2006 `duplicate-listener-name`: Two listeners of one Gateway share a name.
+    pub const DUPLICATE_LISTENER_NAME: Code = Code::new(&CodeDef {
+        id: "DPL2006",
+        name: "duplicate-listener-name",
+        severity: Severity::Error,
+        class: Class::Input,
+        summary: "Two listeners of one Gateway share a name.",
+        explanation: "Two listeners of one Gateway have the same name. The API server rejects the Gateway, so dopol leaves it out.",
+        fix: "Give every listener a unique name.",
+        example: "listeners:\n- {name: http, protocol: HTTP, port: 80}\n- {name: http, protocol: HTTP, port: 8080}",
+    });
+
+    /// DPL2007 `duplicate-rule-name`: Two rules of one route share a name (explicit or positional).
+    pub const DUPLICATE_RULE_NAME: Code = Code::new(&CodeDef {
+        id: "DPL2007",
+        name: "duplicate-rule-name",
+        severity: Severity::Error,
+        class: Class::Input,
+        summary: "Two rules of one route share a name (explicit or positional).",
+        explanation: "Two rules of one route share a name. Two explicit names are rejected by the API server (error). An explicit name equal to the positional name of an unnamed rule (`rule-2`) is legal, but makes a policy's sectionName ambiguous (warning).",
+        fix: "Name rules uniquely, and avoid the `rule-N` pattern for explicit names.",
+        example: "rules:\n- name: rule-2\n- matches: [{path: {value: /}}]   # positional name rule-2",
+    });
+
+    /// DPL2009 `assumed-gateway`: A missing Gateway was replaced by a stand-in (--assume-gateways).
+    pub const ASSUMED_GATEWAY: Code = Code::new(&CodeDef {
+        id: "DPL2009",
+        name: "assumed-gateway",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A missing Gateway was replaced by a stand-in (--assume-gateways).",
+        explanation: "With --assume-gateways, a Gateway that routes reference but the inputs lack was replaced by a stand-in (class `unknown`, one listener per sectionName used, accepting every route that names it). Results for its paths are only as good as that assumption. When a Gateway of that name is in the input under another namespace, the stand-in most likely hides a namespace mistake: the diagnostic is then a warning and says where the Gateway is.",
+        fix: "Add the real Gateway's manifest when you can; fix the namespace when the Gateway is in the input elsewhere.",
+        example: "",
+    });
+}

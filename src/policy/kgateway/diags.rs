@@ -1,0 +1,179 @@
+//! kgateway's codes (DPL5xxx): TrafficPolicy attachments, annotations and merges whose
+//! outcome in kgateway is not what the manifests suggest.
+
+use crate::diag::{Class, Code, CodeDef, Severity};
+
+/// The codes declared here, in catalogue order.
+pub const CODES: &[Code] = &[
+    Code::EXTENSION_REF_NOT_FOUND,
+    Code::ROUTE_REPLACED,
+    Code::INVALID_POLICY_WEIGHT,
+    Code::UNKNOWN_INHERITED_PRIORITY,
+    Code::INHERITED_PRIORITY_ON_GATEWAY,
+    Code::DUPLICATE_ATTACHMENT,
+    Code::SELECTOR_SELECTS_NOTHING,
+    Code::GATEWAY_DISABLES_ROUTE_PROVIDER,
+    Code::GATEWAY_HEADER_SET_WINS,
+    Code::INVALID_POLICY,
+    Code::DEEP_MERGE_PLAIN_FIELD,
+    Code::DELEGATEE_CAN_DISABLE_AUTH,
+    Code::BUILTIN_SHADOWS_POLICY,
+];
+
+impl Code {
+    /// DPL5001 `extension-ref-not-found`: A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.
+    pub const EXTENSION_REF_NOT_FOUND: Code = Code::new(&CodeDef {
+        id: "DPL5001",
+        name: "extension-ref-not-found",
+        severity: Severity::Error,
+        class: Class::Finding,
+        summary: "A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.",
+        explanation: "A route rule filter `{type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: TrafficPolicy, name: N}}` names a TrafficPolicy that is not in the route's namespace. kgateway records an error on the rule and answers it with a 500, so its paths have no effective TrafficPolicy.",
+        fix: "Create the TrafficPolicy in the route's namespace, or fix the name in the filter.",
+        example: "filters: [{type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: TrafficPolicy, name: missing}}]",
+    });
+
+    /// DPL5002 `route-replaced`: An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.
+    pub const ROUTE_REPLACED: Code = Code::new(&CodeDef {
+        id: "DPL5002",
+        name: "route-replaced",
+        severity: Severity::Error,
+        class: Class::Finding,
+        summary: "An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.",
+        explanation: "An invalid TrafficPolicy (an invalid weight, an ACL CIDR with host bits set) takes part in a scope of the path. kgateway skips it in the merge but carries its error into the scope, and with the default STANDARD route validation replaces the scope with a 500 direct response: a route scope the route, a listener scope its virtual hosts, a Gateway scope the whole route configuration.",
+        fix: "Fix the invalid policy (see its own error) or detach it.",
+        example: "metadata: {annotations: {kgateway.dev/policy-weight: high}}",
+    });
+
+    /// DPL5003 `invalid-policy-weight`: `kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.
+    pub const INVALID_POLICY_WEIGHT: Code = Code::new(&CodeDef {
+        id: "DPL5003",
+        name: "invalid-policy-weight",
+        severity: Severity::Error,
+        class: Class::Finding,
+        summary: "`kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.",
+        explanation: "`kgateway.dev/policy-weight` must be a base-10 int32 (it may be negative). Any other value does not count as 0: kgateway rejects the policy (Accepted=False, reason Invalid) and every scope it takes part in answers 500.",
+        fix: "Write an integer, e.g. `kgateway.dev/policy-weight: \"10\"`, or remove the annotation.",
+        example: "metadata: {annotations: {kgateway.dev/policy-weight: \"1.5\"}}",
+    });
+
+    /// DPL5004 `unknown-inherited-priority`: `kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.
+    pub const UNKNOWN_INHERITED_PRIORITY: Code = Code::new(&CodeDef {
+        id: "DPL5004",
+        name: "unknown-inherited-priority",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "`kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.",
+        explanation: "kgateway knows four values of `kgateway.dev/inherited-policy-priority` (ShallowMergePreferChild, ShallowMergePreferParent, DeepMergePreferChild, DeepMergePreferParent), exact case. Any other value silently means ShallowMergePreferChild: children's policies win over the parent's.",
+        fix: "Use one of the four values, spelled exactly.",
+        example: "metadata: {annotations: {kgateway.dev/inherited-policy-priority: PreferParent}}",
+    });
+
+    /// DPL5005 `inherited-priority-on-gateway`: `kgateway.dev/inherited-policy-priority` on a Gateway has no effect in kgateway, although its API doc says so.
+    pub const INHERITED_PRIORITY_ON_GATEWAY: Code = Code::new(&CodeDef {
+        id: "DPL5005",
+        name: "inherited-priority-on-gateway",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "`kgateway.dev/inherited-policy-priority` on a Gateway has no effect in kgateway, although its API doc says so.",
+        explanation: "kgateway reads `kgateway.dev/inherited-policy-priority` from HTTPRoutes only (where a route delegates). Its API doc mentions Gateways, but Gateway and listener policies never enter the route fold, so the annotation on a Gateway does nothing.",
+        fix: "Move the annotation to the parent HTTPRoute that delegates, or remove it.",
+        example: "kind: Gateway\nmetadata: {annotations: {kgateway.dev/inherited-policy-priority: ShallowMergePreferParent}}",
+    });
+
+    /// DPL5006 `duplicate-attachment`: A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.
+    pub const DUPLICATE_ATTACHMENT: Code = Code::new(&CodeDef {
+        id: "DPL5006",
+        name: "duplicate-attachment",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.",
+        explanation: "A TrafficPolicy reaches one element several times (a targetRef and a selector to the same route, an ExtensionRef and a targetRef). kgateway does not de-duplicate: it merges the policy once per attachment, which repeats list items in deep merges (`acl.rules` twice).",
+        fix: "Attach the policy one way only.",
+        example: "targetRefs: [{kind: HTTPRoute, name: r}]\ntargetSelectors: [{kind: HTTPRoute, matchLabels: {app: r}}]",
+    });
+
+    /// DPL5007 `selector-selects-nothing`: A targetSelector with empty matchLabels selects nothing in kgateway.
+    pub const SELECTOR_SELECTS_NOTHING: Code = Code::new(&CodeDef {
+        id: "DPL5007",
+        name: "selector-selects-nothing",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A targetSelector with empty matchLabels selects nothing in kgateway.",
+        explanation: "kgateway matches targetSelectors with istio's label matcher, which is false for an empty selector: `matchLabels: {}` selects nothing (in Kubernetes it would select everything).",
+        fix: "Name the labels to select, or use targetRefs.",
+        example: "targetSelectors: [{group: gateway.networking.k8s.io, kind: HTTPRoute, matchLabels: {}}]",
+    });
+
+    /// DPL5008 `gateway-disables-route-provider`: A listener or Gateway TrafficPolicy disables extAuth/extProc/jwtAuth, switching off the providers a route policy names.
+    pub const GATEWAY_DISABLES_ROUTE_PROVIDER: Code = Code::new(&CodeDef {
+        id: "DPL5008",
+        name: "gateway-disables-route-provider",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A listener or Gateway TrafficPolicy disables extAuth/extProc/jwtAuth, switching off the providers a route policy names.",
+        explanation: "kgateway installs one filter per extAuth/extProc/jwtAuth provider and enables it from every scope that names it; a `disable` value at any scope enables a global-disable filter that every provider of the field honours. A listener or Gateway policy with `disable` therefore switches off the providers a route policy names, although the route is more specific.",
+        fix: "Remove the `disable` from the listener or Gateway policy, or disable providers per route instead.",
+        example: "# Gateway policy: extAuth: {disable: {}}; route policy: extAuth: {extensionRef: {name: authz}}",
+    });
+
+    /// DPL5009 `gateway-header-set-wins`: A header set by a route TrafficPolicy and by a listener or Gateway one ends with the less specific value (Envoy applies header mutations of every level, least specific last).
+    pub const GATEWAY_HEADER_SET_WINS: Code = Code::new(&CodeDef {
+        id: "DPL5009",
+        name: "gateway-header-set-wins",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A header set by a route TrafficPolicy and by a listener or Gateway one ends with the less specific value (Envoy applies header mutations of every level, least specific last).",
+        explanation: "Envoy's header_mutation applies the mutations of every level, most specific first; later ones may override earlier ones, and kgateway never sets `most_specific_header_mutations_wins`. A header `set` by a route policy and by a listener or Gateway policy ends with the less specific value.",
+        fix: "Set the header at one level only, or use `add` at the route.",
+        example: "# route policy: headerModifiers.request.set [{name: x-env, value: route}]; Gateway policy: the same header, value gw",
+    });
+
+    /// DPL5010 `invalid-policy`: kgateway records an error on the TrafficPolicy (e.g. an acl CIDR with host bits set): it is rejected and its scopes answer 500.
+    pub const INVALID_POLICY: Code = Code::new(&CodeDef {
+        id: "DPL5010",
+        name: "invalid-policy",
+        severity: Severity::Error,
+        class: Class::Finding,
+        summary: "kgateway records an error on the TrafficPolicy (e.g. an acl CIDR with host bits set): it is rejected and its scopes answer 500.",
+        explanation: "kgateway validates parts of a TrafficPolicy itself (an `acl` CIDR must be a network prefix, without host bits). A policy it rejects keeps its place in the order but takes part in no merge, and every scope it takes part in answers 500.",
+        fix: "Fix the value the message names, e.g. `10.0.0.0/8` instead of `10.0.0.1/8`.",
+        example: "acl: {defaultAction: deny, rules: [{cidrs: [10.0.0.1/8], action: allow}]}",
+    });
+
+    /// DPL5011 `deep-merge-plain-field`: Under DeepMergePreferParent kgateway keeps the child's value of a plain field, not the parent's (kgateway#14724).
+    pub const DEEP_MERGE_PLAIN_FIELD: Code = Code::new(&CodeDef {
+        id: "DPL5011",
+        name: "deep-merge-plain-field",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "Under DeepMergePreferParent kgateway keeps the child's value of a plain field, not the parent's (kgateway#14724).",
+        explanation: "`kgateway.dev/inherited-policy-priority: DeepMergePreferParent` promises that the parent route's policies win, but for every field kgateway cannot merge deeply it keeps the child's value (kgateway#14724): the parent's value of that field is lost wherever the child sets it.",
+        fix: "Use ShallowMergePreferParent when the parent's values must win, or do not set the field in the child.",
+        example: "# parent HTTPRoute: DeepMergePreferParent, parent policy timeouts: {request: 10s}; child policy timeouts: {request: 60s} → 60s",
+    });
+
+    /// DPL5012 `delegatee-can-disable-auth`: A child route in another namespace can replace or disable the parent route's authentication, because the parent does not prefer its own policies.
+    pub const DELEGATEE_CAN_DISABLE_AUTH: Code = Code::new(&CodeDef {
+        id: "DPL5012",
+        name: "delegatee-can-disable-auth",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A child route in another namespace can replace or disable the parent route's authentication, because the parent does not prefer its own policies.",
+        explanation: "A route that delegates to routes in other namespaces without a *PreferParent inheritance priority lets each child's TrafficPolicy replace the parent's extAuth, jwtAuth, basicAuth, apiKeyAuth or oauth2 — or disable it. The parent's owner cannot enforce authentication on the delegated paths.",
+        fix: "Set `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent` (or DeepMergePreferParent) on the parent route, or keep the children in the parent's namespace.",
+        example: "# parent infra/api delegates to shop/*; infra policy extAuth; shop policy extAuth: {disable: {}}",
+    });
+
+    /// DPL5013 `builtin-shadows-policy`: A route rule sets a built-in field or filter with the same meaning as an effective TrafficPolicy field.
+    pub const BUILTIN_SHADOWS_POLICY: Code = Code::new(&CodeDef {
+        id: "DPL5013",
+        name: "builtin-shadows-policy",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A route rule sets a built-in field or filter with the same meaning as an effective TrafficPolicy field.",
+        explanation: "The route rule sets a Gateway API built-in (rule `timeouts` or `retry`, a URLRewrite, RequestHeaderModifier, ResponseHeaderModifier or CORS filter) with the same meaning as a field of its effective TrafficPolicy. kgateway applies both, and the built-in usually wins; dopol does not model the built-ins, so the effective TrafficPolicy value may not be what the route does.",
+        fix: "Keep the setting in one place: the route rule or the TrafficPolicy.",
+        example: "rules: [{timeouts: {request: 5s}}]  # and a TrafficPolicy with timeouts on the route",
+    });
+}
