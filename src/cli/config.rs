@@ -14,7 +14,7 @@
 
 use super::args::{Command, InputArgs, Level, LintDefaults, PathArgs};
 use super::session::{Session, UsageError};
-use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity, Violation};
 use crate::load::fields::{FieldPath, Fields};
 use crate::load::ignores::Excludes;
 use crate::source::SourceMap;
@@ -117,11 +117,7 @@ pub fn read(file: &Path, dir: &Path) -> Result<Config, (Vec<Diagnostic>, SourceM
 }
 
 fn unreadable(name: &str, why: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::INVALID_CONFIG,
-        format!("cannot read the config file `{name}`: {why}"),
-    )
-    .with_file(name)
+    Diagnostic::from(InvalidConfig::Unreadable { name, why }).with_file(name)
 }
 
 fn read_root(fields: &mut Fields<'_>, root: &Node, dir: &Path) -> Config {
@@ -175,16 +171,8 @@ fn read_lint(fields: &mut Fields<'_>, node: &Node, path: &FieldPath<'_>) -> Lint
         if Code::parse(code).is_some() {
             lint.ignore.push(code.to_string());
         } else {
-            let mut diagnostic = Diagnostic::new(
-                Code::INVALID_CONFIG,
-                format!("`{path}.ignore`: unknown diagnostic code `{code}`"),
-            )
-            .with_label(at.span, "not a code or check name")
-            .with_help("`dopol lint --list` prints the codes and names");
-            if let Some(near) = Code::closest(code) {
-                diagnostic = diagnostic.with_help(format!("did you mean `{near}`?"));
-            }
-            fields.push(diagnostic);
+            let unknown = InvalidConfig::UnknownCode { path, code };
+            fields.push(Diagnostic::from(unknown).with_label(at.span, "not a code or check name"));
         }
     }
     lint
@@ -197,18 +185,8 @@ fn unknown_keys(fields: &mut Fields<'_>, entries: &[Entry], prefix: &str, known:
         if known.contains(&key) {
             continue;
         }
-        let help = match crate::suggest::closest(key, known.iter().copied()) {
-            Some(near) => format!("did you mean `{prefix}{near}`?"),
-            None => format!("the keys here: {}", known.join(", ")),
-        };
-        fields.push(
-            Diagnostic::new(
-                Code::INVALID_CONFIG,
-                format!("unknown key `{prefix}{key}` in the config file"),
-            )
-            .with_label(entry.key.span, "not a setting")
-            .with_help(help),
-        );
+        let unknown = InvalidConfig::UnknownKey { prefix, key, known };
+        fields.push(Diagnostic::from(unknown).with_label(entry.key.span, "not a setting"));
     }
 }
 
@@ -218,11 +196,6 @@ fn level(fields: &mut Fields<'_>, parent: &Node, key: &str, path: &FieldPath<'_>
     let found = Level::from_str(text, false).ok();
     if found.is_none() {
         let node = parent.get(key)?;
-        let mut diagnostic = Diagnostic::new(
-            Code::INVALID_CONFIG,
-            format!("`{path}.{key}` must be one of error, warning, info; found `{text}`"),
-        )
-        .with_label(node.span, "not a level");
         let near = crate::suggest::closest(text, ["error", "warning", "info"])
             .or_else(|| {
                 Level::from_str(text, true)
@@ -230,10 +203,13 @@ fn level(fields: &mut Fields<'_>, parent: &Node, key: &str, path: &FieldPath<'_>
                     .map(|l| l.severity().as_str())
             })
             .or_else(|| Severity::parse(text).map(Severity::as_str));
-        if let Some(near) = near {
-            diagnostic = diagnostic.with_help(format!("did you mean `{near}`?"));
-        }
-        fields.push(diagnostic);
+        let bad = InvalidConfig::BadLevel {
+            path,
+            key,
+            text,
+            near,
+        };
+        fields.push(Diagnostic::from(bad).with_label(node.span, "not a level"));
     }
     found
 }
@@ -366,6 +342,74 @@ fn apply(input: &mut InputArgs, config: Config) -> Result<(), UsageError> {
         Excludes::new(&patterns).map_err(|e| UsageError(format!("--exclude: {e}")))?;
     input.resolved.lint = config.lint;
     Ok(())
+}
+
+/// What makes a config file unusable (`invalid-config`), beyond what any YAML reader finds.
+enum InvalidConfig<'a> {
+    /// The file cannot be read.
+    Unreadable { name: &'a str, why: &'a str },
+    /// A key that is not a setting (under `prefix`, e.g. `lint.`).
+    UnknownKey {
+        prefix: &'a str,
+        key: &'a str,
+        known: &'a [&'a str],
+    },
+    /// `lint.ignore` names no code.
+    UnknownCode {
+        path: &'a FieldPath<'a>,
+        code: &'a str,
+    },
+    /// A severity level that is none of error, warning, info (`near` is the closest one).
+    BadLevel {
+        path: &'a FieldPath<'a>,
+        key: &'a str,
+        text: &'a str,
+        near: Option<&'a str>,
+    },
+}
+
+impl Violation for InvalidConfig<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_CONFIG
+    }
+
+    fn message(&self) -> String {
+        match self {
+            InvalidConfig::Unreadable { name, why } => {
+                format!("cannot read the config file `{name}`: {why}")
+            }
+            InvalidConfig::UnknownKey { prefix, key, .. } => {
+                format!("unknown key `{prefix}{key}` in the config file")
+            }
+            InvalidConfig::UnknownCode { path, code } => {
+                format!("`{path}.ignore`: unknown diagnostic code `{code}`")
+            }
+            InvalidConfig::BadLevel {
+                path, key, text, ..
+            } => {
+                format!("`{path}.{key}` must be one of error, warning, info; found `{text}`")
+            }
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            InvalidConfig::Unreadable { .. } => None,
+            InvalidConfig::UnknownKey { prefix, key, known } => {
+                Some(match crate::suggest::closest(key, known.iter().copied()) {
+                    Some(near) => format!("did you mean `{prefix}{near}`?"),
+                    None => format!("the keys here: {}", known.join(", ")),
+                })
+            }
+            InvalidConfig::UnknownCode { code, .. } => Some(match Code::closest(code) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => "`dopol lint --list` prints the codes and names".into(),
+            }),
+            InvalidConfig::BadLevel { near, .. } => {
+                near.map(|near| format!("did you mean `{near}`?"))
+            }
+        }
+    }
 }
 
 /// The codes declared here, in catalogue order.

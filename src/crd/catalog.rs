@@ -5,6 +5,7 @@
 
 use super::bundle::{BUNDLED, Channel, compact};
 use super::cel::RuleParser;
+use super::diags::{InvalidCrd, RuleNotEvaluated};
 use super::schema::Schema;
 use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceId, Span};
@@ -255,13 +256,14 @@ impl Catalog {
                         continue;
                     }
                     if let Err(why) = rule.compiled() {
-                        out.push(Diagnostic::new(
-                            Code::RULE_NOT_EVALUATED,
-                            format!(
-                                "{kind}.{group} {}: the CRD rule `{}` at {at} is not evaluated: {why}",
-                                version.name, rule.rule
-                            ),
-                        ));
+                        out.push(Diagnostic::from(RuleNotEvaluated {
+                            kind,
+                            group,
+                            version: &version.name,
+                            rule: &rule.rule,
+                            at: &at,
+                            why: &why,
+                        }));
                     }
                 }
             }
@@ -331,13 +333,7 @@ fn collect(node: &Node, out: &mut Vec<(Json, Span)>, diagnostics: &mut Vec<Diagn
             return;
         }
     }
-    diagnostics.push(
-        Diagnostic::new(
-            Code::INVALID_CRD,
-            "skipped a document that is not a CustomResourceDefinition with spec.group, spec.names.kind and spec.versions",
-        )
-        .with_label(node.span, "not a CRD"),
-    );
+    diagnostics.push(Diagnostic::from(InvalidCrd::NotACrd).with_label(node.span, "not a CRD"));
 }
 
 /// CRD files that cannot be used: the problems, and the files to render them with.
@@ -386,13 +382,13 @@ pub fn with_user_crds(channel: Channel, paths: &[String]) -> Result<Catalog, Rej
             let compiled = catalog.get(&group, &kind).map(|k| &k.versions);
             for version in compiled.into_iter().flatten() {
                 if let Err(why) = version.schema() {
-                    diagnostics.push(
-                        Diagnostic::new(
-                            Code::INVALID_CRD,
-                            format!("the CRD of {kind}.{group} version {}: {why}", version.name),
-                        )
-                        .with_label(span, "this CRD"),
-                    );
+                    let bad = InvalidCrd::BadSchema {
+                        kind: &kind,
+                        group: &group,
+                        version: &version.name,
+                        why: &why,
+                    };
+                    diagnostics.push(Diagnostic::from(bad).with_label(span, "this CRD"));
                 }
             }
         }
@@ -446,9 +442,5 @@ fn expand(path: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
 }
 
 fn unreadable(path: &str, why: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::INVALID_CRD,
-        format!("cannot read the CRD file `{path}`: {why}"),
-    )
-    .with_file(path)
+    Diagnostic::from(InvalidCrd::Unreadable { path, why }).with_file(path)
 }

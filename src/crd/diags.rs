@@ -2,7 +2,9 @@
 //! `x-kubernetes-validations` rules of the bundled CRDs (or those given with `--crds`), and the
 //! CRD files that cannot be used.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::validate::{self, Problem};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use std::fmt::Display;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -73,4 +75,147 @@ impl Code {
         fix: "Point `--crds` at CRD files, or at the output of `kubectl get crd -o yaml`.",
         example: "dopol lint --crds not-a-crd.yaml -f manifests/",
     });
+}
+
+/// What the API server says of an object the CRD's schema or rules reject (`unknown-field`,
+/// `schema-violation`, `validation-rule`): the validator's finding, with the CRD it came from.
+pub struct Rejected<'a> {
+    /// The validator's finding (its message is the API server's error text).
+    pub violation: &'a validate::Violation,
+    /// Where the CRD came from (bundled file or `--crds`).
+    pub origin: &'a dyn Display,
+    /// The object's version, whose schema decided.
+    pub version: &'a str,
+}
+
+impl Rejected<'_> {
+    /// The label under the rejected value.
+    pub fn label(&self) -> &'static str {
+        match self.violation.problem {
+            Problem::UnknownField => "not in the schema",
+            Problem::Schema => "rejected by the schema",
+            Problem::Rule => "rejected by a validation rule",
+        }
+    }
+}
+
+impl Violation for Rejected<'_> {
+    fn code(&self) -> Code {
+        match self.violation.problem {
+            Problem::UnknownField => Code::UNKNOWN_FIELD,
+            Problem::Schema => Code::SCHEMA_VIOLATION,
+            Problem::Rule => Code::VALIDATION_RULE,
+        }
+    }
+
+    fn message(&self) -> String {
+        self.violation.message.clone()
+    }
+
+    fn help(&self) -> Option<String> {
+        let schema = format!(
+            "schema: {}, {} {}",
+            self.origin, self.version, self.violation.schema_path
+        );
+        Some(match &self.violation.suggestion {
+            Some(suggestion) => format!("{suggestion}\n{schema}"),
+            None => schema,
+        })
+    }
+}
+
+/// An object in a version its CRD lists but no longer serves (`version-not-served`).
+pub struct VersionNotServed<'a> {
+    /// The object, as `Kind ns/name`.
+    pub object: &'a str,
+    /// Its `apiVersion`.
+    pub api_version: &'a str,
+    /// The versions served.
+    pub served: &'a [&'a str],
+    /// Where the CRD came from.
+    pub origin: &'a dyn Display,
+}
+
+impl Violation for VersionNotServed<'_> {
+    fn code(&self) -> Code {
+        Code::VERSION_NOT_SERVED
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "{} uses `{}`, which the CRD lists but no longer serves (served: {}); the API server rejects it",
+            self.object,
+            self.api_version,
+            self.served.join(", ")
+        )
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(format!("CRD: {}", self.origin))
+    }
+}
+
+/// A CRD validation rule dopol cannot evaluate (`rule-not-evaluated`).
+pub struct RuleNotEvaluated<'a> {
+    /// The CRD's kind, group and version.
+    pub kind: &'a str,
+    /// The CRD's group.
+    pub group: &'a str,
+    /// The version whose schema holds the rule.
+    pub version: &'a str,
+    /// The rule's CEL text.
+    pub rule: &'a str,
+    /// Where in the schema.
+    pub at: &'a dyn Display,
+    /// Why it cannot be evaluated.
+    pub why: &'a dyn Display,
+}
+
+impl Violation for RuleNotEvaluated<'_> {
+    fn code(&self) -> Code {
+        Code::RULE_NOT_EVALUATED
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "{}.{} {}: the CRD rule `{}` at {} is not evaluated: {}",
+            self.kind, self.group, self.version, self.rule, self.at, self.why
+        )
+    }
+}
+
+/// A `--crds` input that is not a usable CRD (`invalid-crd`).
+pub enum InvalidCrd<'a> {
+    /// A document that is not a CustomResourceDefinition with the fields dopol needs.
+    NotACrd,
+    /// A version whose schema dopol cannot compile.
+    BadSchema {
+        kind: &'a str,
+        group: &'a str,
+        version: &'a str,
+        why: &'a dyn Display,
+    },
+    /// A CRD file or directory that cannot be read.
+    Unreadable { path: &'a str, why: &'a str },
+}
+
+impl Violation for InvalidCrd<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_CRD
+    }
+
+    fn message(&self) -> String {
+        match self {
+            InvalidCrd::NotACrd => "skipped a document that is not a CustomResourceDefinition with spec.group, spec.names.kind and spec.versions".into(),
+            InvalidCrd::BadSchema {
+                kind,
+                group,
+                version,
+                why,
+            } => format!("the CRD of {kind}.{group} version {version}: {why}"),
+            InvalidCrd::Unreadable { path, why } => {
+                format!("cannot read the CRD file `{path}`: {why}")
+            }
+        }
+    }
 }

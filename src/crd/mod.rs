@@ -25,10 +25,9 @@ pub mod validate;
 pub use bundle::Channel;
 pub use catalog::Catalog;
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::yaml::Node;
-use validate::Problem;
 
 /// What checking one object found.
 #[derive(Debug, Default)]
@@ -72,20 +71,18 @@ pub fn check(
         return Checked::default();
     };
     if !version.served {
-        let served = crd.served().join(", ");
+        let display = object.display();
+        let not_served = diags::VersionNotServed {
+            object: &display,
+            api_version: &object.api_version(),
+            served: &crd.served(),
+            origin: &crd.origin,
+        };
         return Checked {
             diagnostics: vec![
-                Diagnostic::new(
-                    Code::VERSION_NOT_SERVED,
-                    format!(
-                        "{} uses `{}`, which the CRD lists but no longer serves (served: {served}); the API server rejects it",
-                        object.display(),
-                        object.api_version()
-                    ),
-                )
-                .with_label(object.api_version_span(), "not served")
-                .with_object(object.display())
-                .with_help(format!("CRD: {}", crd.origin)),
+                Diagnostic::from(not_served)
+                    .with_label(object.api_version_span(), "not served")
+                    .with_object(display.clone()),
             ],
             rejected: true,
             validated: true,
@@ -103,28 +100,16 @@ pub fn check(
     let diagnostics: Vec<Diagnostic> = result
         .violations
         .into_iter()
-        .map(|v| {
-            let code = match v.problem {
-                Problem::UnknownField => Code::UNKNOWN_FIELD,
-                Problem::Schema => Code::SCHEMA_VIOLATION,
-                Problem::Rule => Code::VALIDATION_RULE,
+        .map(|violation| {
+            let rejected = diags::Rejected {
+                violation: &violation,
+                origin: &crd.origin,
+                version: &object.version,
             };
-            let label = match v.problem {
-                Problem::UnknownField => "not in the schema",
-                Problem::Schema => "rejected by the schema",
-                Problem::Rule => "rejected by a validation rule",
-            };
-            let mut help = format!(
-                "schema: {}, {} {}",
-                crd.origin, object.version, v.schema_path
-            );
-            if let Some(s) = v.suggestion {
-                help = format!("{s}\n{help}");
-            }
-            Diagnostic::new(code, v.message)
-                .with_label(v.span, label)
+            let label = rejected.label();
+            Diagnostic::from(rejected)
+                .with_label(violation.span, label)
                 .with_object(object.display())
-                .with_help(help)
         })
         .collect();
     Checked {

@@ -2,7 +2,10 @@
 //! Kubernetes objects, objects of the wrong shape, duplicates, names the API server refuses and
 //! fields no schema knows. Loading rejects such objects before the model sees them.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::names::NameRule;
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::words;
+use std::fmt::{self, Display};
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -125,4 +128,340 @@ impl Code {
         fix: "Render the chart and pipe it in (`helm template ./chart | dopol lint -f -`), or leave the templates out of the walk with a `.dopolignore` line (`charts/*/templates/`) or `--exclude`, so the note goes away.",
         example: "# charts/app/templates/route.yaml\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {{ .Values.name }}",
     });
+}
+
+/// Why an input could not be read (`unreadable-input`): the path, the glob or stdin, and what
+/// went wrong with it.
+pub enum UnreadableInput<'a> {
+    /// Reading standard input failed.
+    Stdin(&'a dyn Display),
+    /// A named path is a device or socket, not a file.
+    NotAFile { arg: &'a str, what: &'a str },
+    /// A named path does not exist.
+    Missing { name: &'a str },
+    /// A named path cannot be looked at.
+    Inaccessible {
+        name: &'a str,
+        error: &'a dyn Display,
+    },
+    /// A directory holds no manifest file; `ignored` entries were left out by ignore files.
+    EmptyDirectory { name: &'a str, ignored: usize },
+    /// A listed file could not be read.
+    ReadFailed {
+        name: &'a str,
+        error: &'a dyn Display,
+    },
+    /// A walked or matched entry is not a regular file and was skipped.
+    Skipped { name: &'a str, why: Skip<'a> },
+    /// A walk went deeper than `depth` directories.
+    TooDeep { name: &'a str, depth: usize },
+    /// A directory could not be listed.
+    CannotList {
+        name: &'a str,
+        error: &'a dyn Display,
+    },
+    /// A glob pattern does not parse.
+    BadGlob {
+        pattern: &'a str,
+        error: &'a dyn Display,
+    },
+    /// A glob pattern matched nothing (apart from `excluded` paths).
+    NoMatch { pattern: &'a str, excluded: usize },
+}
+
+/// Why a walked entry was skipped.
+pub enum Skip<'a> {
+    /// A named pipe.
+    Pipe,
+    /// A device, socket or other special file, as `what` says.
+    Other(&'a str),
+    /// It cannot be looked at.
+    Unstat(&'a dyn Display),
+    /// A dangling symlink, or an entry that vanished while the walk ran.
+    Gone,
+}
+
+impl Display for Skip<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::Pipe => f.write_str("is a named pipe, not a file"),
+            Skip::Other(what) => write!(f, "is {what}, not a file"),
+            Skip::Unstat(error) => write!(f, "cannot be read: {error}"),
+            Skip::Gone => f.write_str("is a dangling symlink, or vanished during the walk"),
+        }
+    }
+}
+
+impl Violation for UnreadableInput<'_> {
+    fn code(&self) -> Code {
+        Code::UNREADABLE_INPUT
+    }
+
+    fn message(&self) -> String {
+        match self {
+            UnreadableInput::Stdin(error) => format!("cannot read stdin: {error}"),
+            UnreadableInput::NotAFile { arg, what } => {
+                format!("`{arg}` is {what}, not a file; not read")
+            }
+            UnreadableInput::Missing { name } => format!("`{name}` does not exist"),
+            UnreadableInput::Inaccessible { name, error } => {
+                format!("cannot access `{name}`: {error}")
+            }
+            UnreadableInput::EmptyDirectory { name, ignored } => {
+                let apart = match ignored {
+                    0 => String::new(),
+                    n => format!(
+                        ", apart from {} left out by ignore files or excludes",
+                        words::counted_as(*n, "entry", "entries")
+                    ),
+                };
+                format!("directory `{name}` holds no .yaml, .yml or .json file{apart}")
+            }
+            UnreadableInput::ReadFailed { name, error } => format!("cannot read `{name}`: {error}"),
+            UnreadableInput::Skipped { name, why } => format!("`{name}` {why}; skipped"),
+            UnreadableInput::TooDeep { name, depth } => format!(
+                "`{name}` is nested more than {depth} directories deep (a symlink loop?); not read"
+            ),
+            UnreadableInput::CannotList { name, error } => format!("cannot list `{name}`: {error}"),
+            UnreadableInput::BadGlob { pattern, error } => {
+                format!("invalid glob pattern `{pattern}`: {error}")
+            }
+            UnreadableInput::NoMatch { pattern, excluded } => {
+                let apart = match excluded {
+                    0 => String::new(),
+                    n => format!(" (apart from {} excluded)", words::counted(*n, "path")),
+                };
+                format!("`{pattern}` matches no file{apart}")
+            }
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            UnreadableInput::EmptyDirectory { ignored: 1.., .. } => Some(
+                "see .gitignore, .dopolignore and --exclude (and `exclude` in .dopol.yaml)".into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// A file that is not UTF-8 (`invalid-encoding`).
+pub enum InvalidEncoding<'a> {
+    /// The whole file could not be decoded (UTF-16 without a byte order mark, say).
+    Unreadable {
+        name: &'a str,
+        reason: &'a dyn Display,
+    },
+    /// `count` invalid byte sequences; the documents holding them are left out.
+    Sequences { count: usize },
+}
+
+impl Violation for InvalidEncoding<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_ENCODING
+    }
+
+    fn message(&self) -> String {
+        match self {
+            InvalidEncoding::Unreadable { name, reason } => {
+                format!("cannot read `{name}`: {reason}")
+            }
+            InvalidEncoding::Sequences { count } => format!(
+                "the file is not valid UTF-8 ({}); documents containing them are left out",
+                words::counted(*count, "invalid byte sequence")
+            ),
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            InvalidEncoding::Sequences { .. } => Some("save the file as UTF-8".into()),
+            InvalidEncoding::Unreadable { .. } => None,
+        }
+    }
+}
+
+/// A document that is not a Kubernetes object, or a list nested too deep (`not-a-kubernetes-object`).
+pub enum NotAnObject {
+    /// A mapping without `apiVersion` and `kind`.
+    Untyped,
+    /// Not a mapping at all.
+    NotAMapping,
+    /// `List`s nested more than `limit` deep.
+    NestedTooDeep { limit: usize },
+}
+
+impl Violation for NotAnObject {
+    fn code(&self) -> Code {
+        Code::NOT_AN_OBJECT
+    }
+
+    fn message(&self) -> String {
+        let what = match self {
+            NotAnObject::Untyped => "a mapping without `apiVersion` and `kind`",
+            NotAnObject::NotAMapping => "not a mapping",
+            NotAnObject::NestedTooDeep { limit } => {
+                return crate::diag::over_limit(
+                    format_args!("lists nested more than {limit} deep are not read"),
+                    "list-nesting",
+                );
+            }
+        };
+        format!("skipped a document that is not a Kubernetes object ({what})")
+    }
+}
+
+/// An object of the wrong shape (`invalid-object`): the shape check's own words for what is
+/// wrong (each decoder knows its fields; the code and the rejection are common).
+pub struct InvalidObject {
+    /// What is wrong, as one sentence.
+    pub problem: String,
+}
+
+impl Violation for InvalidObject {
+    fn code(&self) -> Code {
+        Code::INVALID_OBJECT
+    }
+
+    fn message(&self) -> String {
+        self.problem.clone()
+    }
+}
+
+/// The same object defined twice (`duplicate-object`).
+pub struct DuplicateObject<'a> {
+    /// The object's identity, as `Kind ns/name`.
+    pub identity: &'a dyn Display,
+}
+
+impl Violation for DuplicateObject<'_> {
+    fn code(&self) -> Code {
+        Code::DUPLICATE_OBJECT
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "{} is defined more than once; the first definition is used",
+            self.identity
+        )
+    }
+}
+
+/// Inputs without a single Kubernetes object (`empty-input`).
+pub struct EmptyInput {
+    /// Whether what was read were Go/Helm templates (all skipped).
+    pub templates: bool,
+}
+
+impl Violation for EmptyInput {
+    fn code(&self) -> Code {
+        Code::EMPTY_INPUT
+    }
+
+    fn message(&self) -> String {
+        "the input contains no Kubernetes objects".into()
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(if self.templates {
+            "the files read are Go/Helm templates, skipped: render them first (`helm template ./chart | dopol lint -f -`)".into()
+        } else {
+            "pass manifests as paths (`dopol lint manifests/`), with -f FILE|DIR|GLOB, or -f - for stdin".into()
+        })
+    }
+}
+
+/// A key dopol's own field list does not know, for an object no CRD validated (`unknown-field`).
+pub struct UnknownField<'a> {
+    /// The key.
+    pub key: &'a str,
+    /// Where, as a kubectl field path.
+    pub path: &'a dyn Display,
+    /// The fields known there.
+    pub known: &'a [&'a str],
+}
+
+impl Violation for UnknownField<'_> {
+    fn code(&self) -> Code {
+        Code::UNKNOWN_FIELD
+    }
+
+    fn message(&self) -> String {
+        format!("unknown field `{}` in `{}`", self.key, self.path)
+    }
+
+    fn help(&self) -> Option<String> {
+        match crate::suggest::closest(self.key, self.known.iter().copied()) {
+            Some(suggestion) => Some(format!("did you mean `{suggestion}`?")),
+            None if !self.known.is_empty() => {
+                Some(format!("known fields: {}", self.known.join(", ")))
+            }
+            None => None,
+        }
+    }
+}
+
+/// A name that breaks the rule the API server applies (`invalid-name`).
+pub struct InvalidName<'a> {
+    /// The field, as a kubectl field path.
+    pub path: &'a dyn Display,
+    /// The value written.
+    pub value: &'a str,
+    /// The rule it breaks.
+    pub rule: NameRule,
+    /// How it breaks it.
+    pub why: &'a str,
+}
+
+impl InvalidName<'_> {
+    /// The label under the value.
+    pub fn label(&self) -> String {
+        format!("invalid {}", self.rule.noun())
+    }
+}
+
+impl Violation for InvalidName<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_NAME
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "`{}` `{}` is not a valid {}: {}",
+            self.path,
+            self.value,
+            self.rule.noun(),
+            self.why
+        )
+    }
+
+    fn help(&self) -> Option<String> {
+        super::names::template_help(self.value)
+    }
+}
+
+/// A Go/Helm template file left out (`template-skipped`).
+pub struct TemplateSkipped<'a> {
+    /// The file.
+    pub name: &'a str,
+    /// Its first action, cut to 60 characters.
+    pub action: &'a str,
+}
+
+impl Violation for TemplateSkipped<'_> {
+    fn code(&self) -> Code {
+        Code::TEMPLATE_SKIPPED
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "`{}` is a Go/Helm template (`{}`); skipped",
+            self.name, self.action
+        )
+    }
+
+    fn help(&self) -> Option<String> {
+        Some("render it first (`helm template ... | dopol lint -f -`), or leave it out with .dopolignore or --exclude".into())
+    }
 }

@@ -7,7 +7,7 @@
 //! formatted when a message is needed.
 
 use super::names::NameRule;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::yaml::{Entry, Key, Node, Value};
 use std::fmt;
 
@@ -147,7 +147,8 @@ impl<'o> Fields<'o> {
 
     /// Records an `invalid-object` error: the object will be left out.
     pub fn invalid(&mut self, node_span: crate::source::Span, message: String, label: &str) {
-        self.push(Diagnostic::new(Code::INVALID_OBJECT, message).with_label(node_span, label));
+        let invalid = super::diags::InvalidObject { problem: message };
+        self.push(Diagnostic::from(invalid).with_label(node_span, label));
     }
 
     /// Records a diagnostic about this object (the object name is filled in). An error-severity
@@ -174,18 +175,16 @@ impl<'o> Fields<'o> {
         if self.schema_checked {
             return;
         }
-        let mut diagnostic = Diagnostic::new(
-            Code::UNKNOWN_FIELD,
-            format!("unknown field `{}` in `{path}`", key.text),
-        )
-        .with_severity(crate::diag::Severity::Warning)
-        .with_label(key.span, "not part of the schema");
-        if let Some(suggestion) = crate::suggest::closest(&key.text, known.iter().copied()) {
-            diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
-        } else if !known.is_empty() {
-            diagnostic = diagnostic.with_help(format!("known fields: {}", known.join(", ")));
-        }
-        self.push(diagnostic);
+        let unknown = super::diags::UnknownField {
+            key: &key.text,
+            path,
+            known,
+        };
+        self.push(
+            Diagnostic::from(unknown)
+                .with_severity(crate::diag::Severity::Warning)
+                .with_label(key.span, "not part of the schema"),
+        );
     }
 
     /// Warns about every key of `map` not in `known`.
@@ -342,13 +341,14 @@ pub fn name_violation(
     rule: NameRule,
 ) -> Option<Diagnostic> {
     let why = rule.violation(value)?;
-    let mut diagnostic = Diagnostic::new(
-        Code::INVALID_NAME,
-        format!("`{path}` `{value}` is not a valid {}: {why}", rule.noun()),
-    )
-    .with_label(node.span, format!("invalid {}", rule.noun()));
-    diagnostic.help = super::names::template_help(value);
-    Some(diagnostic)
+    let invalid = super::diags::InvalidName {
+        path,
+        value,
+        rule,
+        why: &why,
+    };
+    let label = invalid.label();
+    Some(Diagnostic::from(invalid).with_label(node.span, label))
 }
 
 /// Where to point when a field is missing: the first key of the mapping (a block mapping's own

@@ -11,8 +11,9 @@
 //! for a writer, `/dev/null` is the empty input, other devices are refused. Sizes are checked
 //! before reading (see [`super::text::MAX_FILE_BYTES`]).
 
+use super::diags::{Skip, UnreadableInput};
 use super::ignores::{Excludes, IgnoreStack};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use std::collections::HashSet;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -447,10 +448,9 @@ pub fn collect(
                     bytes: bytes.into(),
                     origin: Origin::Stdin,
                 })),
-                Err(e) => collector.diagnostics.push(
-                    Diagnostic::new(Code::UNREADABLE_INPUT, format!("cannot read stdin: {e}"))
-                        .with_file("<stdin>"),
-                ),
+                Err(e) => collector
+                    .diagnostics
+                    .push(Diagnostic::from(UnreadableInput::Stdin(&e)).with_file("<stdin>")),
             }
             continue;
         }
@@ -498,17 +498,27 @@ impl Collector<'_> {
             Ok(Some(EntryKind::Other(_))) if path == Path::new("/dev/null") => {
                 return self.add_file(path, Origin::Named);
             }
-            Ok(Some(EntryKind::Other(what))) => format!("`{arg}` is {what}, not a file; not read"),
             Ok(Some(EntryKind::Dir)) => return self.walk_root(path),
             Ok(None) if looks_like_glob(arg) => return self.expand_glob(arg),
-            Ok(None | Some(EntryKind::Gone)) => {
-                format!("`{}` does not exist", tree.display_name(path))
+            Ok(failure) => failure,
+            Err(e) => {
+                let name = tree.display_name(path);
+                let failure = UnreadableInput::Inaccessible {
+                    name: &name,
+                    error: &e,
+                };
+                return self
+                    .diagnostics
+                    .push(Diagnostic::from(failure).with_file(name));
             }
-            Err(e) => format!("cannot access `{}`: {e}", tree.display_name(path)),
         };
-        self.diagnostics.push(
-            Diagnostic::new(Code::UNREADABLE_INPUT, failure).with_file(tree.display_name(path)),
-        );
+        let name = tree.display_name(path);
+        let failure = match &failure {
+            Some(EntryKind::Other(what)) => UnreadableInput::NotAFile { arg, what },
+            _ => UnreadableInput::Missing { name: &name },
+        };
+        self.diagnostics
+            .push(Diagnostic::from(failure).with_file(name));
     }
 
     /// Walks a directory named as an argument.
@@ -523,30 +533,14 @@ impl Collector<'_> {
         if again || (self.named, self.diagnostics.len()) != (before.0, before.1) {
             return;
         }
+        let name = tree.display_name(path);
         let ignored = self.ignored - before.2;
-        let (why, help) = if ignored > 0 {
-            (
-                format!(
-                    ", apart from {} left out by ignore files or excludes",
-                    crate::words::counted_as(ignored, "entry", "entries")
-                ),
-                Some("see .gitignore, .dopolignore and --exclude (and `exclude` in .dopol.yaml)"),
-            )
-        } else {
-            (String::new(), None)
+        let empty = UnreadableInput::EmptyDirectory {
+            name: &name,
+            ignored,
         };
-        let mut diagnostic = Diagnostic::new(
-            Code::UNREADABLE_INPUT,
-            format!(
-                "directory `{}` holds no .yaml, .yml or .json file{why}",
-                tree.display_name(path)
-            ),
-        )
-        .with_file(tree.display_name(path));
-        if let Some(help) = help {
-            diagnostic = diagnostic.with_help(help);
-        }
-        self.diagnostics.push(diagnostic);
+        self.diagnostics
+            .push(Diagnostic::from(empty).with_file(name));
     }
 
     fn add_file(&mut self, path: &Path, origin: Origin) {
@@ -600,8 +594,11 @@ impl Collector<'_> {
                 }),
                 Err(e) => errors.push((
                     diagnostic_at,
-                    Diagnostic::new(Code::UNREADABLE_INPUT, format!("cannot read `{name}`: {e}"))
-                        .with_file(name),
+                    Diagnostic::from(UnreadableInput::ReadFailed {
+                        name: &name,
+                        error: &e,
+                    })
+                    .with_file(name),
                 )),
             }
         }
@@ -614,16 +611,19 @@ impl Collector<'_> {
     /// A walked or matched entry that is not a regular file: a warning, the rest is read.
     fn skip(&mut self, path: &Path, kind: EntryKind) {
         let name = self.tree.display_name(path);
-        let why = match kind {
-            EntryKind::Pipe => "is a named pipe, not a file".to_string(),
-            EntryKind::Other(what) => format!("is {what}, not a file"),
-            _ => match self.tree.stat(path) {
-                Err(e) => format!("cannot be read: {e}"),
-                _ => "is a dangling symlink, or vanished during the walk".to_string(),
-            },
+        let stat = match kind {
+            EntryKind::Pipe | EntryKind::Other(_) => Ok(None),
+            _ => self.tree.stat(path),
         };
+        let why = match (&kind, &stat) {
+            (EntryKind::Pipe, _) => Skip::Pipe,
+            (EntryKind::Other(what), _) => Skip::Other(what),
+            (_, Err(e)) => Skip::Unstat(e),
+            _ => Skip::Gone,
+        };
+        let skipped = UnreadableInput::Skipped { name: &name, why };
         self.diagnostics.push(
-            Diagnostic::new(Code::UNREADABLE_INPUT, format!("`{name}` {why}; skipped"))
+            Diagnostic::from(skipped)
                 .with_severity(crate::diag::Severity::Warning)
                 .with_file(name),
         );
@@ -636,28 +636,25 @@ impl Collector<'_> {
             return;
         }
         if depth > MAX_WALK_DEPTH {
-            self.diagnostics.push(
-                Diagnostic::new(
-                    Code::UNREADABLE_INPUT,
-                    format!(
-                        "`{}` is nested more than {MAX_WALK_DEPTH} directories deep (a symlink loop?); not read",
-                        self.tree.display_name(dir)
-                    ),
-                )
-                .with_file(self.tree.display_name(dir)),
-            );
+            let name = self.tree.display_name(dir);
+            let deep = UnreadableInput::TooDeep {
+                name: &name,
+                depth: MAX_WALK_DEPTH,
+            };
+            self.diagnostics
+                .push(Diagnostic::from(deep).with_file(name));
             return;
         }
         let mut entries = match self.tree.list(dir) {
             Ok(entries) => entries,
             Err(e) => {
-                self.diagnostics.push(
-                    Diagnostic::new(
-                        Code::UNREADABLE_INPUT,
-                        format!("cannot list `{}`: {e}", self.tree.display_name(dir)),
-                    )
-                    .with_file(self.tree.display_name(dir)),
-                );
+                let name = self.tree.display_name(dir);
+                let unlisted = UnreadableInput::CannotList {
+                    name: &name,
+                    error: &e,
+                };
+                self.diagnostics
+                    .push(Diagnostic::from(unlisted).with_file(name));
                 return;
             }
         };
@@ -686,13 +683,10 @@ impl Collector<'_> {
     fn expand_glob(&mut self, pattern: &str) {
         let paths = match self.tree.glob(pattern) {
             Err(e) => {
-                return self.diagnostics.push(
-                    Diagnostic::new(
-                        Code::UNREADABLE_INPUT,
-                        format!("invalid glob pattern `{pattern}`: {e}"),
-                    )
-                    .with_file(pattern),
-                );
+                let bad = UnreadableInput::BadGlob { pattern, error: &e };
+                return self
+                    .diagnostics
+                    .push(Diagnostic::from(bad).with_file(pattern));
             }
             Ok(paths) => paths,
         };
@@ -717,20 +711,10 @@ impl Collector<'_> {
             }
         }
         if !matched {
-            let excluded = match self.ignored - before {
-                0 => String::new(),
-                n => format!(
-                    " (apart from {} excluded)",
-                    crate::words::counted(n, "path")
-                ),
-            };
-            self.diagnostics.push(
-                Diagnostic::new(
-                    Code::UNREADABLE_INPUT,
-                    format!("`{pattern}` matches no file{excluded}"),
-                )
-                .with_file(pattern),
-            );
+            let excluded = self.ignored - before;
+            let none = UnreadableInput::NoMatch { pattern, excluded };
+            self.diagnostics
+                .push(Diagnostic::from(none).with_file(pattern));
         }
     }
 }

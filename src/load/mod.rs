@@ -185,16 +185,7 @@ pub fn load<T: Borrow<Object> + Send>(
             .diagnostics
             .iter()
             .any(|d| d.code == Code::TEMPLATE_SKIPPED);
-        let help = if templates {
-            "the files read are Go/Helm templates, skipped: render them first (`helm template ./chart | dopol lint -f -`)"
-        } else {
-            "pass manifests as paths (`dopol lint manifests/`), with -f FILE|DIR|GLOB, or -f - for stdin"
-        };
-        let mut diagnostic = Diagnostic::new(
-            Code::EMPTY_INPUT,
-            "the input contains no Kubernetes objects",
-        )
-        .with_help(help);
+        let mut diagnostic = Diagnostic::from(diags::EmptyInput { templates });
         if let Some((id, _)) = loaded.sources.iter().nth(seeded) {
             diagnostic = diagnostic.with_label(crate::source::Span::new(id, 0, 0), "empty");
         }
@@ -232,13 +223,11 @@ pub fn load_files<T: Send>(
     for file in raw {
         let text = text::decode(file.bytes);
         if let Some(reason) = text.fatal {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::INVALID_ENCODING,
-                    format!("cannot read `{}`: {reason}", file.name),
-                )
-                .with_file(file.name),
-            );
+            let unreadable = diags::InvalidEncoding::Unreadable {
+                name: &file.name,
+                reason: &reason,
+            };
+            diagnostics.push(Diagnostic::from(unreadable).with_file(file.name));
             continue;
         }
         let template = match file.origin {
@@ -460,10 +449,9 @@ pub fn dedupe<T: Borrow<Object>>(mut objects: Vec<T>, diagnostics: &mut Vec<Diag
         let (again_object, first_object) = (objects[again].borrow(), objects[first].borrow());
         let identity = again_object.identity();
         diagnostics.push(
-            Diagnostic::new(
-                Code::DUPLICATE_OBJECT,
-                format!("{identity} is defined more than once; the first definition is used"),
-            )
+            Diagnostic::from(diags::DuplicateObject {
+                identity: &identity,
+            })
             .with_label(again_object.name_span(), "defined again here")
             .with_label(first_object.name_span(), "first defined here")
             .with_object(identity.to_string()),

@@ -6,9 +6,10 @@
 //! Metadata is validated here (name, namespace, labels, annotations, creationTimestamp), since
 //! every later stage relies on it.
 
+use super::diags::NotAnObject;
 use super::fields::{FieldPath, Fields, name_violation};
 use super::names::NameRule;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::name::Name;
 use crate::source::Span;
 use crate::yaml::{Entry, Node, Value};
@@ -404,20 +405,14 @@ pub fn extract(
     let kind = root.get("kind").and_then(Node::as_str);
     let (Some(api_version), Some(kind)) = (api_version, kind) else {
         let what = match &root.value {
-            Value::Map(_) => "a mapping without `apiVersion` and `kind`",
-            _ => "not a mapping",
+            Value::Map(_) => NotAnObject::Untyped,
+            _ => NotAnObject::NotAMapping,
         };
         let span = root
             .as_map()
             .and_then(|m| m.first())
             .map_or(root.span, |e| e.key.span);
-        diagnostics.push(
-            Diagnostic::new(
-                Code::NOT_AN_OBJECT,
-                format!("skipped a document that is not a Kubernetes object ({what})"),
-            )
-            .with_label(span, "document starts here"),
-        );
+        diagnostics.push(Diagnostic::from(what).with_label(span, "document starts here"));
         return;
     };
     if kind.ends_with("List")
@@ -427,13 +422,9 @@ pub fn extract(
     {
         if depth >= MAX_LIST_NESTING {
             diagnostics.push(
-                Diagnostic::new(
-                    Code::NOT_AN_OBJECT,
-                    format!(
-                        "lists nested more than {MAX_LIST_NESTING} deep are not read \
-                         (the `list-nesting` limit)"
-                    ),
-                )
+                Diagnostic::from(NotAnObject::NestedTooDeep {
+                    limit: MAX_LIST_NESTING,
+                })
                 .with_label(root.get("kind").map_or(root.span, |n| n.span), "this list"),
             );
             return;

@@ -11,7 +11,7 @@
 //! `{{- if`, `{{ include`, ...), not any `{{`: kgateway transformation templates (Inja,
 //! `{{ request_header("x") }}`) are legitimate values inside manifests dopol reads.
 
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::source::Span;
 use regex::bytes::Regex;
 use std::sync::LazyLock;
@@ -46,15 +46,9 @@ pub fn skipped(name: &str, text: &str, span: Span, named: bool) -> Diagnostic {
     if let Some((cut, _)) = action.char_indices().nth(60) {
         action = &action[..cut];
     }
-    Diagnostic::new(
-        Code::TEMPLATE_SKIPPED,
-        format!("`{name}` is a Go/Helm template (`{action}`); skipped"),
-    )
-    .with_severity(severity)
-    .with_label(span, "template action")
-    .with_help(
-        "render it first (`helm template ... | dopol lint -f -`), or leave it out with .dopolignore or --exclude",
-    )
+    Diagnostic::from(super::diags::TemplateSkipped { name, action })
+        .with_severity(severity)
+        .with_label(span, "template action")
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! sequence becomes U+FFFD) so that its valid documents are evaluated; the documents that
 //! contain a replacement are left out and one diagnostic points at the first bad byte.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::source::{SourceId, Span, Text};
 
 /// Decoded text plus where invalid sequences were replaced.
@@ -119,15 +119,8 @@ pub fn invalid_encoding_diagnostic(source: SourceId, invalid_at: &[u32]) -> Opti
     );
     let count = invalid_at.len();
     Some(
-        Diagnostic::new(
-            Code::INVALID_ENCODING,
-            format!(
-                "the file is not valid UTF-8 ({}); documents containing them are left out",
-                crate::words::counted(count, "invalid byte sequence")
-            ),
-        )
-        .with_label(span, "invalid UTF-8 here")
-        .with_help("save the file as UTF-8"),
+        Diagnostic::from(super::diags::InvalidEncoding::Sequences { count })
+            .with_label(span, "invalid UTF-8 here"),
     )
 }
 

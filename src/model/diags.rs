@@ -1,7 +1,8 @@
 //! The codes of building the model: API versions dopol evaluates as another or skips, names a
 //! Gateway or route defines twice, and Gateways dopol stands in for.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::elsewhere::{self, Elsewhere, ParentRefSite};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -72,4 +73,144 @@ impl Code {
         fix: "Add the real Gateway's manifest when you can; fix the namespace when the Gateway is in the input elsewhere.",
         example: "",
     });
+}
+
+/// An object in an API version current releases no longer serve, evaluated as the current one
+/// (`deprecated-api-version`).
+pub struct DeprecatedApiVersion<'a> {
+    /// The object, as `Kind ns/name`.
+    pub object: &'a str,
+    /// Its `apiVersion`.
+    pub api_version: &'a str,
+    /// The kind's group.
+    pub group: &'a str,
+    /// The version it is evaluated as (the current one).
+    pub current: &'a str,
+}
+
+impl Violation for DeprecatedApiVersion<'_> {
+    fn code(&self) -> Code {
+        Code::DEPRECATED_API_VERSION
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "{} uses `{}`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to {}/{}",
+            self.object, self.api_version, self.group, self.current
+        )
+    }
+
+    fn help(&self) -> Option<String> {
+        let current = self.current;
+        Some(format!(
+            "change `apiVersion` to {}/{current}; dopol evaluates this object as {current} meanwhile, so the result shows what the migrated object does",
+            self.group
+        ))
+    }
+}
+
+/// A Gateway API object in a version dopol does not read (`unsupported-api-version`).
+pub struct UnsupportedApiVersion<'a> {
+    /// The object, as `Kind ns/name`.
+    pub object: &'a str,
+    /// Its `apiVersion`.
+    pub api_version: &'a str,
+    /// The versions dopol reads.
+    pub supported: &'a [&'a str],
+}
+
+impl Violation for UnsupportedApiVersion<'_> {
+    fn code(&self) -> Code {
+        Code::UNSUPPORTED_API_VERSION
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "{} uses apiVersion `{}`, which dopol does not read (supported: {}); skipped",
+            self.object,
+            self.api_version,
+            self.supported.join(", ")
+        )
+    }
+}
+
+/// Two listeners of a Gateway with one name (`duplicate-listener-name`).
+pub struct DuplicateListenerName<'a> {
+    /// The name.
+    pub name: &'a str,
+}
+
+impl Violation for DuplicateListenerName<'_> {
+    fn code(&self) -> Code {
+        Code::DUPLICATE_LISTENER_NAME
+    }
+
+    fn message(&self) -> String {
+        format!("listener name `{}` is used twice", self.name)
+    }
+}
+
+/// Two rules of a route with one name (`duplicate-rule-name`): both written (the CRD rejects
+/// the route), or a written one equal to a positional one (legal, but `sectionName` is then
+/// ambiguous).
+pub struct DuplicateRuleName<'a> {
+    /// The name.
+    pub name: &'a str,
+    /// Whether both names are written.
+    pub both_named: bool,
+}
+
+impl Violation for DuplicateRuleName<'_> {
+    fn code(&self) -> Code {
+        Code::DUPLICATE_RULE_NAME
+    }
+
+    fn message(&self) -> String {
+        let name = self.name;
+        if self.both_named {
+            format!("rule name `{name}` is used twice; rule names must be unique within the route")
+        } else {
+            format!(
+                "rule name `{name}` is used twice (an explicit name equals a positional one); sectionName `{name}` is ambiguous"
+            )
+        }
+    }
+}
+
+/// A Gateway not in the input, replaced by a stand-in (`assumed-gateway`).
+pub struct AssumedGateway<'a> {
+    /// Its namespace.
+    pub namespace: &'a str,
+    /// Its name.
+    pub name: &'a str,
+    /// The listeners the stand-in has (the sections routes name).
+    pub sections: &'a [String],
+    /// Where Gateways of that name are in the input, under other namespaces.
+    pub found: &'a Elsewhere<'a>,
+    /// The first parentRef naming it.
+    pub site: &'a ParentRefSite<'a>,
+}
+
+impl Violation for AssumedGateway<'_> {
+    fn code(&self) -> Code {
+        Code::ASSUMED_GATEWAY
+    }
+
+    fn message(&self) -> String {
+        let assumed = format!(
+            "Gateway {}/{} is not in the input; assuming a stand-in (class `unknown`, listeners: {})",
+            self.namespace,
+            self.name,
+            self.sections.join(", ")
+        );
+        if self.found.is_empty() {
+            return assumed;
+        }
+        let clause = elsewhere::exists_clause("Gateway", self.name, &self.found.namespaces);
+        format!("{assumed}, although {clause}")
+    }
+
+    fn help(&self) -> Option<String> {
+        (!self.found.is_empty()).then(|| elsewhere::parent_ref_help(self.site, self.found))
+    }
 }

@@ -5,7 +5,7 @@
 //! names), and Namespace labels. Everything else in these objects is left alone: dopol is not a
 //! Gateway API validator, so it reports shape errors only in the fields it relies on.
 
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::load::fields::{FieldPath, Fields};
 use crate::load::names::NameRule;
 use crate::load::{KindSpec, Object};
@@ -336,18 +336,16 @@ pub fn check_version(
     if versions.contains(&&*object.version) {
         return true;
     }
+    let display = object.display();
+    let unsupported = super::diags::UnsupportedApiVersion {
+        object: &display,
+        api_version: &object.api_version(),
+        supported: versions,
+    };
     diagnostics.push(
-        Diagnostic::new(
-            Code::UNSUPPORTED_API_VERSION,
-            format!(
-                "{} uses apiVersion `{}`, which dopol does not read (supported: {}); skipped",
-                object.display(),
-                object.api_version(),
-                versions.join(", ")
-            ),
-        )
-        .with_label(object.api_version_span(), "unsupported version")
-        .with_object(object.display()),
+        Diagnostic::from(unsupported)
+            .with_label(object.api_version_span(), "unsupported version")
+            .with_object(object.display()),
     );
     false
 }
@@ -413,10 +411,9 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
     for (i, listener) in listeners.iter().enumerate() {
         if let Some(first) = listeners[..i].iter().find(|l| l.name == listener.name) {
             fields.push(
-                Diagnostic::new(
-                    Code::DUPLICATE_LISTENER_NAME,
-                    format!("listener name `{}` is used twice", listener.name),
-                )
+                Diagnostic::from(super::diags::DuplicateListenerName {
+                    name: &listener.name,
+                })
                 .with_label(listener.name_span, "used again here")
                 .with_label(first.name_span, "first used here"),
             );
@@ -743,19 +740,13 @@ fn decode_rules(
             // Two explicit names: the CRD rejects the route. A positional name colliding with an
             // explicit one is legal but makes `sectionName` ambiguous.
             let both_named = first.named && rule.named;
-            let mut diagnostic = Diagnostic::new(
-                Code::DUPLICATE_RULE_NAME,
-                if both_named {
-                    format!("rule name `{}` is used twice; rule names must be unique within the route", rule.name)
-                } else {
-                    format!(
-                        "rule name `{}` is used twice (an explicit name equals a positional one); sectionName `{}` is ambiguous",
-                        rule.name, rule.name
-                    )
-                },
-            )
-            .with_label(rule.span, "used again here")
-            .with_label(first.span, "first used here");
+            let duplicate = super::diags::DuplicateRuleName {
+                name: &rule.name,
+                both_named,
+            };
+            let mut diagnostic = Diagnostic::from(duplicate)
+                .with_label(rule.span, "used again here")
+                .with_label(first.span, "first used here");
             if !both_named {
                 diagnostic = diagnostic.with_severity(Severity::Warning);
             }

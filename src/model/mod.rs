@@ -17,7 +17,7 @@ pub mod gateway;
 pub mod matches;
 
 use crate::crd::{self, Catalog};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::name::Name;
@@ -312,23 +312,17 @@ fn decode_policy(
         return Decoded::Rejected;
     }
     if kind.unserved_versions.contains(&&*object.version) {
+        let display = object.display();
+        let deprecated = diags::DeprecatedApiVersion {
+            object: &display,
+            api_version: &object.api_version(),
+            group: kind.group,
+            current: kind.versions[0],
+        };
         diagnostics.push(
-            Diagnostic::new(
-                Code::DEPRECATED_API_VERSION,
-                format!(
-                    "{} uses `{}`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to {}/{}",
-                    object.display(),
-                    object.api_version(),
-                    kind.group,
-                    kind.versions[0]
-                ),
-            )
-            .with_label(object.api_version_span(), "not served")
-            .with_object(object.display())
-            .with_help(format!(
-                "change `apiVersion` to {}/{}; dopol evaluates this object as {} meanwhile, so the result shows what the migrated object does",
-                kind.group, kind.versions[0], kind.versions[0]
-            )),
+            Diagnostic::from(deprecated)
+                .with_label(object.api_version_span(), "not served")
+                .with_object(display.clone()),
         );
     }
     family
@@ -630,29 +624,23 @@ impl Model {
     ) -> Diagnostic {
         let route = &self.routes[route];
         let parent = &route.parent_refs[parent];
-        let mut diagnostic = Diagnostic::new(
-            Code::ASSUMED_GATEWAY,
-            format!(
-                "Gateway {namespace}/{name} is not in the input; assuming a stand-in (class `unknown`, listeners: {})",
-                sections.join(", ")
-            ),
-        )
-        .with_label(parent.span, "first route referring to it")
-        .with_object(format!("Gateway {namespace}/{name}"));
         let found = by_name.find("Gateway", name, namespace);
-        if !found.is_empty() {
-            diagnostic.message = format!(
-                "{}, although {}",
-                diagnostic.message,
-                elsewhere::exists_clause("Gateway", name, &found.namespaces)
-            );
-            diagnostic.severity = crate::diag::Severity::Warning;
-            diagnostic.help = Some(elsewhere::parent_ref_help(
-                &elsewhere::ParentRefSite::of(route, parent),
-                &found,
-            ));
+        let site = elsewhere::ParentRefSite::of(route, parent);
+        let assumed = diags::AssumedGateway {
+            namespace,
+            name,
+            sections,
+            found: &found,
+            site: &site,
+        };
+        let diagnostic = Diagnostic::from(assumed)
+            .with_label(parent.span, "first route referring to it")
+            .with_object(format!("Gateway {namespace}/{name}"));
+        if found.is_empty() {
+            diagnostic
+        } else {
+            diagnostic.with_severity(crate::diag::Severity::Warning)
         }
-        diagnostic
     }
 
     /// The whole tree of `object`, with its CRD's defaults: its root, or for a route or policy

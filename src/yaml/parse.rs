@@ -24,10 +24,11 @@
 //! and merge keys are resolved with a set of the keys seen, so that neither many anchors nor
 //! large merges cost quadratic time.
 
+use super::diags::YamlSyntax;
 use super::node::{Entry, Key, Node, Value};
 use super::scalar::{plain_non_string, resolve_plain, resolve_tagged};
 use super::shared::Shared;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::name::Name;
 use crate::source::{SourceId, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
@@ -49,17 +50,10 @@ pub const MAX_ALIAS_BYTES: usize = 16 << 20;
 /// document is built, so one document stays within about 1.6 GB.
 pub const MAX_DOCUMENT_NODES: usize = 16_000_000;
 
-use crate::diag::over_limit;
-
 /// The parser's own message when flow collections nest past 255 levels.
 const PARSER_DEPTH_ERROR: &str = "recursion limit exceeded";
 
-fn too_deep() -> String {
-    over_limit(
-        format!("collections are nested deeper than {MAX_DEPTH} levels"),
-        "yaml-depth",
-    )
-}
+const TOO_DEEP: YamlSyntax<'static> = YamlSyntax::TooDeep { max: MAX_DEPTH };
 
 /// One parsed YAML document.
 #[derive(Clone, Debug)]
@@ -316,10 +310,9 @@ impl Builder<'_> {
         )
     }
 
-    fn error(&self, span: Span, message: impl Into<String>, label: &str) -> Abort {
-        Abort(Box::new(
-            Diagnostic::new(Code::YAML_SYNTAX, message).with_label(span, label),
-        ))
+    fn error(&self, span: Span, syntax: YamlSyntax<'_>) -> Abort {
+        let label = syntax.label().to_string();
+        Abort(Box::new(Diagnostic::from(syntax).with_label(span, label)))
     }
 
     /// Counts one written node against [`MAX_DOCUMENT_NODES`]. The error points at the
@@ -332,14 +325,8 @@ impl Builder<'_> {
         }
         if self.written > self.max_nodes {
             let start = Span::new(self.source, self.first.start, self.first.start + 1);
-            return Err(self.error(
-                start,
-                over_limit(
-                    format!("the document holds more than {} nodes", self.max_nodes),
-                    "yaml-document-nodes",
-                ),
-                "this document",
-            ));
+            let max = self.max_nodes;
+            return Err(self.error(start, YamlSyntax::TooManyNodes { max }));
         }
         Ok(())
     }
@@ -347,7 +334,7 @@ impl Builder<'_> {
     fn push_frame(&mut self, frame: Frame, span: Span) -> Result<(), Abort> {
         self.count_written(span)?;
         if self.depth + self.stack.len() >= MAX_DEPTH {
-            return Err(self.error(span, too_deep(), "too deep"));
+            return Err(self.error(span, TOO_DEEP));
         }
         self.stack.push(frame);
         Ok(())
@@ -363,23 +350,17 @@ impl Builder<'_> {
     fn charge_alias(&mut self, extent: Extent, span: Span) -> Result<(), Abort> {
         self.aliased = self.aliased.and(extent);
         let over = if self.aliased.nodes > MAX_ALIAS_NODES {
-            (
-                format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
-                "yaml-alias-nodes",
-            )
+            YamlSyntax::AliasNodes {
+                max: MAX_ALIAS_NODES,
+            }
         } else if self.aliased.text_bytes > MAX_ALIAS_BYTES {
-            (
-                format!("aliases expand to more than {MAX_ALIAS_BYTES} bytes of text"),
-                "yaml-alias-bytes",
-            )
+            YamlSyntax::AliasBytes {
+                max: MAX_ALIAS_BYTES,
+            }
         } else {
             return Ok(());
         };
-        Err(self.error(
-            span,
-            over_limit(over.0, over.1),
-            "alias expansion limit reached here",
-        ))
+        Err(self.error(span, over))
     }
 
     fn push_node(&mut self, node: Node, extent: Extent) -> Result<(), Abort> {
@@ -399,11 +380,7 @@ impl Builder<'_> {
             } => match key.take() {
                 None => {
                     let Some(text) = key_text(&node.value) else {
-                        return Err(self.error(
-                            node.span,
-                            "a mapping key must be a scalar (Kubernetes objects are JSON)",
-                            "complex key",
-                        ));
+                        return Err(self.error(node.span, YamlSyntax::ComplexKey));
                     };
                     *key = Some(Key {
                         text,
@@ -477,13 +454,11 @@ impl Builder<'_> {
     ) -> Result<Node, Abort> {
         let entries = &self.entries[base..];
         check_duplicate_keys(entries).map_err(|(first, second)| {
+            let duplicate = YamlSyntax::DuplicateKey(&entries[second].key.text);
             Abort(Box::new(
-                Diagnostic::new(
-                    Code::YAML_SYNTAX,
-                    format!("duplicate mapping key `{}`", entries[second].key.text),
-                )
-                .with_label(entries[second].key.span, "defined again here")
-                .with_label(entries[first].key.span, "first defined here"),
+                Diagnostic::from(duplicate)
+                    .with_label(entries[second].key.span, "defined again here")
+                    .with_label(entries[first].key.span, "first defined here"),
             ))
         })?;
         let mut present: HashSet<Name> = if merges.is_empty() {
@@ -498,11 +473,7 @@ impl Builder<'_> {
                     items.iter().collect()
                 }
                 _ => {
-                    return Err(self.error(
-                        merge.span,
-                        "the value of a `<<` merge key must be a mapping or a list of mappings",
-                        "not a mapping",
-                    ));
+                    return Err(self.error(merge.span, YamlSyntax::BadMerge));
                 }
             };
             for source in sources {
@@ -547,13 +518,8 @@ impl Builder<'_> {
                 if anchor == 0 && tag.is_none() && self.expects_key() {
                     return self.push_key(&text, style, span);
                 }
-                let value = scalar_value(&text, style, tag.as_deref()).ok_or_else(|| {
-                    self.error(
-                        span,
-                        format!("`{text}` does not match its tag"),
-                        "invalid tagged value",
-                    )
-                })?;
+                let value = scalar_value(&text, style, tag.as_deref())
+                    .ok_or_else(|| self.error(span, YamlSyntax::TagMismatch(&text)))?;
                 self.count_written(span)?;
                 let extent = Extent::of_scalar(&value);
                 let node = Node { span, value };
@@ -635,7 +601,7 @@ impl Builder<'_> {
                 self.aliases = true;
                 let span = self.span(start, end);
                 let Some((node, extent)) = self.anchors.get(&id).cloned() else {
-                    return Err(self.error(span, "alias to an unknown anchor", "unknown anchor"));
+                    return Err(self.error(span, YamlSyntax::UnknownAnchor));
                 };
                 self.charge_alias(extent, span)?;
                 self.push_node(node, extent)?;
@@ -856,13 +822,14 @@ fn read_chunk(
                     builder.offsets.byte(error.marker().index()),
                 );
                 let at_span = Span::new(source, at, next_char_end(text, at as usize) as u32);
-                let (message, label) = match error.info() {
-                    PARSER_DEPTH_ERROR => (too_deep(), "too deep".to_string()),
-                    info => (format!("invalid YAML: {info}"), info.to_string()),
+                let syntax = match error.info() {
+                    PARSER_DEPTH_ERROR => TOO_DEEP,
+                    info => YamlSyntax::Parser(info),
                 };
+                let label = syntax.label().to_string();
                 builder
                     .diagnostics
-                    .push(Diagnostic::new(Code::YAML_SYNTAX, message).with_label(at_span, label));
+                    .push(Diagnostic::from(syntax).with_label(at_span, label));
                 break;
             }
         }
@@ -998,7 +965,7 @@ mod tests {
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[1].root.get("c").unwrap().as_i64(), Some(3));
         assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].code, Code::YAML_SYNTAX);
+        assert_eq!(diags[0].code, crate::diag::Code::YAML_SYNTAX);
     }
 
     #[test]
