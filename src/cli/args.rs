@@ -5,10 +5,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Offline evaluator and linter for Gateway API inherited policies with defaults and overrides.
 ///
-/// dopol reads Kubernetes manifests (Gateways, HTTPRoutes, GRPCRoutes and Kuadrant AuthPolicy,
-/// RateLimitPolicy and TokenRateLimitPolicy), builds the Gateway → listener → route → rule
-/// hierarchy, and runs the policy merge engine locally: what is enforced on every path, which
-/// policy gave each rule, and why.
+/// dopol reads Kubernetes manifests (Gateways, HTTPRoutes, GRPCRoutes and their policies: Kuadrant
+/// AuthPolicy, RateLimitPolicy and TokenRateLimitPolicy; kgateway TrafficPolicy; Envoy Gateway
+/// BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy and EnvoyExtensionPolicy; and the
+/// kinds declared in a families file), builds the Gateway → listener → route → rule hierarchy,
+/// and runs each policy controller's merge locally: what is enforced on every path, which policy
+/// gave each rule, and why.
 #[derive(Debug, Parser)]
 #[command(
     name = "dopol",
@@ -32,7 +34,7 @@ pub enum Command {
     Effective(EffectiveArgs),
     /// Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom.
     Overridden(ReportArgs),
-    /// Show the status conditions the Kuadrant operator would write (Accepted, Enforced) and every rule's outcomes.
+    /// Show the status conditions each policy's controller would write (Kuadrant's Accepted and Enforced, kgateway's and Envoy Gateway's per Gateway) and every rule's outcomes.
     Status(ReportArgs),
     /// Show where a policy (or one of its rules) is effective, and where it lost.
     Reach(ReachArgs),

@@ -1,7 +1,7 @@
 //! The config file `.dopol.yaml`, through the real binary: found upward from the working
 //! directory, paths relative to it, the command line winning over it, `--config` and
 //! `--no-config`, located diagnostics for a bad file (exit 2), and the pre-commit hook's and the
-//! GitHub Actions job's commands working with it as written in the README.
+//! GitHub Actions job's commands working with it as written in docs/lint.md.
 
 use crate::common::{root, run_in};
 use std::fs;
@@ -251,7 +251,7 @@ fn families_in_the_config_are_relative_to_it() {
 }
 
 #[test]
-fn the_readme_pre_commit_and_github_actions_commands_work_with_a_config() {
+fn the_documented_pre_commit_and_github_actions_commands_work_with_a_config() {
     let dir = project(CONFIG);
     // The hook runs `dopol lint` with the hook's `args` (none: the config has the inputs).
     let out = run_in(dir.path(), &["lint"], None);

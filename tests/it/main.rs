@@ -24,6 +24,7 @@ mod filters;
 mod fuzz_regressions;
 mod generated_docs;
 mod guides;
+mod help_texts;
 mod inputs;
 mod io_faults;
 mod kgateway;

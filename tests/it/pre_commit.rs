@@ -1,7 +1,7 @@
 //! The pre-commit hook, for real: the `pre-commit` tool (installed into a virtualenv under
 //! `target/` when it is not on PATH) builds the hook from this repository's HEAD, and a bad
-//! manifest blocks a commit while a good one passes. The temporary repository is set up as the
-//! README shows: the inputs in `.dopol.yaml`, the hook without `args`.
+//! manifest blocks a commit while a good one passes. The temporary repository is set up as
+//! docs/lint.md shows: the inputs in `.dopol.yaml`, the hook without `args`.
 
 use crate::common::root;
 use std::path::{Path, PathBuf};
@@ -76,7 +76,7 @@ fn a_bad_manifest_blocks_the_commit_and_a_good_one_passes() {
         )
         .unwrap();
     }
-    // As the README shows it: the inputs in `.dopol.yaml`, the hook without args.
+    // As docs/lint.md shows it: the inputs in `.dopol.yaml`, the hook without args.
     std::fs::write(dir.join(".dopol.yaml"), "inputs: [manifests/]\n").unwrap();
     std::fs::write(
         dir.join(".pre-commit-config.yaml"),

@@ -1,7 +1,7 @@
 //! Properties of the whole pipeline over generated manifest sets (`dopol::testkit`, the same
 //! generator as the structure-aware fuzz target): determinism, sources that belong to the path,
 //! inert additions, empty self-diffs, and the Kuadrant fold against a reference model of the
-//! table in docs/semantics.md#4-the-fold (README "How the effective policy is computed").
+//! table in docs/semantics.md#4-the-fold (docs/how-it-works.md).
 //!
 //! The pipeline runs in process (the binary is covered by the other suites). Each property runs
 //! `PROPTEST_CASES` cases (default 256 here); set it higher for a longer search.

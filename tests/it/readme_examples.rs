@@ -1,11 +1,14 @@
-//! Every example in README.md runs as written, from the repository root, with the built binary;
-//! where the README shows a command's output, the output is the real one.
+//! Every example in README.md and in the pages under docs/ runs as written, from the repository
+//! root, with the built binary; where a page shows a command's output, the output is the real
+//! one. Links in those pages stay inside the repository and resolve, and the README links every
+//! page.
 //!
 //! Commands are the lines of ```sh blocks and the `$ ` lines of ```console blocks that start
 //! with `dopol ` (or `COLUMNS=N dopol `) or `cargo run -- ` or `cargo run --release -- ` (run as `dopol`, the binary
 //! this test built). A
 //! console block's output is compared line by line (trailing spaces ignored) with stdout, then
-//! stderr; a `...` line stands for any number of lines. The man pages' examples (from
+//! stderr; a `...` line stands for any number of lines. Blocks of other languages (```text,
+//! ```yaml, ...) are not run. The man pages' examples (from
 //! `dopol::cli::generate::EXAMPLES`) run too, on a bundled example in place of `manifests/`.
 //!
 //! Commands that need something a checkout may lack are listed in [`SKIPPED`] with the reason
@@ -34,20 +37,49 @@ const FAILING: &[(&str, i32)] = &[
     ("dopol effective -f testdata/examples/shop --route cartt", 2),
     ("dopol lint -f testdata/examples/shop -n nope", 2),
     ("dopol diff testdata/nope testdata/examples/shop", 3),
+    ("dopol lint testdata/examples/shop --exclude '*.yaml'", 3),
 ];
 
-/// One command found in the README.
+/// One command found in a page.
 struct Example {
-    /// 1-based line of the command in README.md.
+    /// The page, relative to the repository root (`README.md`, `docs/lint.md`).
+    page: String,
+    /// 1-based line of the command in the page.
     line: usize,
     /// The shell command, with `cargo run [--release] --` replaced by `dopol`.
     command: String,
-    /// The output the README shows (console blocks only).
+    /// The output the page shows (console blocks only).
     shown: Option<Vec<String>>,
 }
 
-/// The commands of README.md's ```sh and ```console blocks.
-fn examples(readme: &str) -> Vec<Example> {
+/// README.md and every markdown page under docs/, relative to the repository root, sorted.
+fn pages() -> Vec<String> {
+    fn walk(dir: &Path, relative: &str, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().expect("UTF-8 file name");
+            let path = format!("{relative}/{name}");
+            if entry.file_type().unwrap().is_dir() {
+                walk(&entry.path(), &path, found);
+            } else if name.ends_with(".md") {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&root().join("docs"), "docs", &mut found);
+    found.sort();
+    found.insert(0, "README.md".to_string());
+    found
+}
+
+/// The text of a page.
+fn read(page: &str) -> String {
+    std::fs::read_to_string(root().join(page)).unwrap_or_else(|e| panic!("{page}: {e}"))
+}
+
+/// The commands of a page's ```sh and ```console blocks.
+fn examples(page: &str, readme: &str) -> Vec<Example> {
     let mut found = Vec::new();
     // The language and indentation of the open block.
     let mut block: Option<(String, usize)> = None;
@@ -71,6 +103,7 @@ fn examples(readme: &str) -> Vec<Example> {
             Some(("sh", _)) => {
                 if let Some(command) = command_of(line) {
                     found.push(Example {
+                        page: page.to_string(),
                         line: i + 1,
                         command,
                         shown: None,
@@ -90,6 +123,7 @@ fn examples(readme: &str) -> Vec<Example> {
                         j += 1;
                     }
                     found.push(Example {
+                        page: page.to_string(),
                         line: i + 1,
                         command,
                         shown: Some(shown),
@@ -185,15 +219,15 @@ fn check(example: &Example) -> Option<String> {
     if let Some((_, code)) = failing {
         if ran.code != *code {
             return Some(format!(
-                "README.md:{}: `{}` exits {}, not {code}\n{}",
-                example.line, example.command, ran.code, ran.stderr
+                "{}:{}: `{}` exits {}, not {code}\n{}",
+                example.page, example.line, example.command, ran.code, ran.stderr
             ));
         }
     // Exit 3 is an example about bad input; a path that is not there is a broken example.
     } else if ![0, 1, 3].contains(&ran.code) || ran.stderr.contains("[DPL1002]") {
         return Some(format!(
-            "README.md:{}: `{}` exits {} (usage error, missing input or bug)\n{}",
-            example.line, example.command, ran.code, ran.stderr
+            "{}:{}: `{}` exits {} (usage error, missing input or bug)\n{}",
+            example.page, example.line, example.command, ran.code, ran.stderr
         ));
     }
     let shown = example.shown.as_ref()?;
@@ -204,20 +238,27 @@ fn check(example: &Example) -> Option<String> {
     }
     (!matches_shown(shown, &actual)).then(|| {
         format!(
-            "README.md:{}: the output shown for `{}` is not the real one; real output:\n{}",
-            example.line, example.command, text
+            "{}:{}: the output shown for `{}` is not the real one; real output:\n{}",
+            example.page, example.line, example.command, text
         )
     })
 }
 
 #[test]
-fn every_readme_example_runs_and_shows_its_real_output() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let examples = examples(&readme);
+fn every_example_of_every_page_runs_and_shows_its_real_output() {
+    let pages = pages();
+    let examples: Vec<Example> = pages
+        .iter()
+        .flat_map(|page| examples(page, &read(page)))
+        .collect();
     assert!(
-        examples.len() >= 25,
+        examples.len() >= 40,
         "found only {} examples",
         examples.len()
+    );
+    assert!(
+        examples.iter().filter(|e| e.page == "README.md").count() >= 9,
+        "the README's tour has an example per command"
     );
     let mut problems = Vec::new();
     for example in &examples {
@@ -233,13 +274,159 @@ fn every_readme_example_runs_and_shows_its_real_output() {
 }
 
 #[test]
-fn every_skipped_command_is_in_the_readme() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn every_skipped_or_failing_command_is_in_a_page() {
+    let texts: Vec<String> = pages().iter().map(|page| read(page)).collect();
     for (prefix, reason) in SKIPPED {
         assert!(
-            readme.contains(prefix),
-            "SKIPPED lists `{prefix}` ({reason}), which README.md no longer has"
+            texts.iter().any(|text| text.contains(prefix)),
+            "SKIPPED lists `{prefix}` ({reason}), which no page has any more"
         );
+    }
+    for (command, code) in FAILING {
+        assert!(
+            texts.iter().any(|text| text.contains(command)),
+            "FAILING lists `{command}` (exit {code}), which no page has any more"
+        );
+    }
+}
+
+/// GitHub's anchor of a markdown heading: lowercase, punctuation but `-` and `_` dropped,
+/// spaces to `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-' || *c == ' ' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a page's headings (not of `#` lines inside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut in_code = false;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with('#') {
+            found.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+/// The targets of a page's markdown links (`[text](target)`), outside code blocks and code
+/// spans, each with its line.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let link = regex::Regex::new(r"\]\(([^()\s]+)\)").unwrap();
+    let mut in_code = false;
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        // Code spans hold examples, not links.
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, part)| part)
+            .collect::<Vec<_>>()
+            .join(" ");
+        for target in link.captures_iter(&prose) {
+            found.push((n + 1, target[1].to_string()));
+        }
+    }
+    found
+}
+
+/// Every link of README.md and docs/ is relative, names a file or directory of the repository,
+/// and, with `#anchor`, a heading of that page.
+#[test]
+fn links_stay_in_the_repository_and_resolve() {
+    let mut broken = Vec::new();
+    for page in pages() {
+        let text = read(&page);
+        let dir = Path::new(&page).parent().unwrap().to_path_buf();
+        for (line, target) in links(&text) {
+            let at = format!("{page}:{line}: `{target}`");
+            if target.contains("://") || target.starts_with("mailto:") || target.starts_with('/') {
+                broken.push(format!("{at} points outside the repository"));
+                continue;
+            }
+            let (file, fragment) = match target.split_once('#') {
+                Some((file, fragment)) => (file, Some(fragment)),
+                None => (target.as_str(), None),
+            };
+            let path = if file.is_empty() {
+                root().join(&page)
+            } else {
+                root().join(&dir).join(file)
+            };
+            if !path.exists() {
+                broken.push(format!("{at} names nothing"));
+                continue;
+            }
+            if let Some(fragment) = fragment {
+                let target_text = std::fs::read_to_string(&path).unwrap_or_default();
+                if !anchors(&target_text).iter().any(|a| a == fragment) {
+                    broken.push(format!("{at} names no heading of {}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The README is the way in: it links every page under docs/ (and the schema directory).
+#[test]
+fn the_readme_links_every_page() {
+    let linked: Vec<String> = links(&read("README.md"))
+        .into_iter()
+        .map(|(_, target)| target.split('#').next().unwrap().to_string())
+        .collect();
+    let mut missing: Vec<String> = pages()
+        .into_iter()
+        .filter(|page| page != "README.md")
+        .filter(|page| !linked.contains(page))
+        .collect();
+    if !linked.iter().any(|l| l == "docs/schema/") {
+        missing.push("docs/schema/".to_string());
+    }
+    assert!(
+        missing.is_empty(),
+        "README.md links none of: {}",
+        missing.join(", ")
+    );
+}
+
+#[test]
+fn the_readme_stays_a_landing_page() {
+    let readme = read("README.md");
+    let lines = readme.lines().count();
+    assert!(lines <= 350, "README.md has {lines} lines (at most 350)");
+    assert!(
+        readme.starts_with(
+            "# dopol\n\n```sh\ncargo run -- effective -f testdata/examples/shop    # build dopol and show the effective policy of a bundled example\ncargo test                                          # run the test suite\n```\n"
+        ),
+        "README.md begins with the two commands a newcomer needs"
+    );
+    // The tour: at most 15 output lines per example.
+    for example in examples("README.md", &readme) {
+        if let Some(shown) = &example.shown {
+            let count = shown.len() - shown.iter().rev().take_while(|l| l.is_empty()).count();
+            assert!(
+                count <= 15,
+                "README.md:{}: `{}` shows {count} lines (at most 15)",
+                example.line,
+                example.command,
+            );
+        }
     }
 }
 

@@ -684,10 +684,13 @@ fn kuadrant_attributes_decide_and_a_false_top_level_when_switches_everything_off
 }
 
 #[test]
-fn the_readme_example_is_what_dopol_prints() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn the_documented_example_is_what_dopol_prints() {
+    let readme = std::fs::read_to_string(root().join("docs/request.md")).unwrap();
     let command = "$ dopol request -f testdata/request/kuadrant POST http://api.toystore.com/toys -H 'x-team: toys' --attr auth.identity.userid=alice\n";
-    let start = readme.find(command).expect("the README shows the example") + command.len();
+    let start = readme
+        .find(command)
+        .expect("docs/request.md shows the example")
+        + command.len();
     let shown = &readme[start..start + readme[start..].find("```").unwrap()];
     let out = dopol(&[
         "request",
