@@ -7,6 +7,7 @@
 mod common;
 
 mod bad_input;
+mod codes;
 mod config;
 mod constraints;
 mod crd;
