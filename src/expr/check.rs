@@ -10,80 +10,12 @@
 
 use super::budget::{REGEX_STEPS, charge_before, meter_step};
 use super::parse::{env, parse};
+use super::stdlib::{MACROS, STANDARD_FUNCTIONS};
 use super::{
     Constraint, ExprError, MAX_COMPREHENSION_NESTING, MAX_TREE_DEPTH, MAX_VARIABLE_USES,
     is_identifier_char, over_limit,
 };
 use cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, SourceInfo};
-
-/// Every non-macro function and operator that [`Env::stdlib`](cel::Env::stdlib) of `cel` 0.15
-/// declares or that its interpreter handles itself. The test
-/// `allowed_functions_are_declared_by_the_stdlib` checks this list against
-/// the crate.
-const ALLOWED_FUNCTIONS: &[&str] = &[
-    // Operators, spelled as the parser names them.
-    "_?_:_",
-    "_&&_",
-    "_||_",
-    "!_",
-    "-_",
-    "_+_",
-    "_-_",
-    "_*_",
-    "_/_",
-    "_%_",
-    "_==_",
-    "_!=_",
-    "_<_",
-    "_<=_",
-    "_>_",
-    "_>=_",
-    "@in",
-    "_[_]",
-    "_[?_]",
-    "_?._",
-    "@not_strictly_false",
-    // Conversions and types.
-    "bool",
-    "bytes",
-    "double",
-    "dyn",
-    "int",
-    "uint",
-    "string",
-    "type",
-    "duration",
-    "timestamp",
-    // Strings, lists and maps.
-    "size",
-    "contains",
-    "startsWith",
-    "endsWith",
-    "matches",
-    // Durations and timestamps.
-    "getFullYear",
-    "getMonth",
-    "getDayOfYear",
-    "getDayOfMonth",
-    "getDate",
-    "getDayOfWeek",
-    "getHours",
-    "getMinutes",
-    "getSeconds",
-    "getMilliseconds",
-    // Optional values.
-    "optional.none",
-    "optional.of",
-    "optional.ofNonZeroValue",
-    "value",
-    "hasValue",
-    "or",
-    "orValue",
-];
-
-/// The standard macros. A call left with one of these names was not
-/// expanded, because it had the wrong number or kind of arguments.
-const MACROS: &[&str] = &["has", "all", "exists", "exists_one", "map", "filter"];
 
 /// The variables a constraint may use.
 const CONSTRAINT_VARIABLES: &[&str] = &["spec", "self"];
@@ -260,7 +192,7 @@ impl Checker<'_> {
             .as_deref()
             .and_then(|target| self.non_variable_name(target))
             .map(|namespace| format!("{namespace}.{}", call.func_name))
-            .filter(|name| ALLOWED_FUNCTIONS.contains(&name.as_str()));
+            .filter(|name| STANDARD_FUNCTIONS.contains(&name.as_str()));
         if qualified.is_none() {
             self.check_function(&call.func_name, id)?;
         }
@@ -353,7 +285,7 @@ impl Checker<'_> {
     }
 
     fn check_function(&self, name: &str, id: u64) -> Result<(), ExprError> {
-        if self.names == Names::Any || ALLOWED_FUNCTIONS.contains(&name) {
+        if self.names == Names::Any || STANDARD_FUNCTIONS.contains(&name) {
             Ok(())
         } else if MACROS.contains(&name) {
             Err(self.error_at_call(id, format!("wrong arguments for the `{name}` macro")))
@@ -503,7 +435,7 @@ mod tests {
     #[test]
     fn allowed_functions_are_declared_by_the_stdlib() {
         let mut context = Context::with_env(Arc::clone(env()));
-        for name in ALLOWED_FUNCTIONS
+        for name in STANDARD_FUNCTIONS
             .iter()
             .filter(|name| name.chars().next().is_some_and(char::is_alphabetic))
         {

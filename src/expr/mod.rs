@@ -45,6 +45,7 @@ mod limits;
 mod parse;
 mod plain;
 mod scalar;
+pub mod stdlib;
 
 pub use eval::json_to_cel;
 pub use limits::check_text_limits;

@@ -339,65 +339,7 @@ pub fn grammar_parse(text: &str) -> Result<IdedExpr, String> {
     crate::expr::parse_checked(text).map_err(|e| e.message)
 }
 
-/// Every non-macro function of the standard library that rules may call (the list of
-/// [`crate::expr`]'s checker), and the variables.
-const STANDARD_FUNCTIONS: &[&str] = &[
-    "_?_:_",
-    "_&&_",
-    "_||_",
-    "!_",
-    "-_",
-    "_+_",
-    "_-_",
-    "_*_",
-    "_/_",
-    "_%_",
-    "_==_",
-    "_!=_",
-    "_<_",
-    "_<=_",
-    "_>_",
-    "_>=_",
-    "@in",
-    "_[_]",
-    "_[?_]",
-    "_?._",
-    "@not_strictly_false",
-    "bool",
-    "bytes",
-    "double",
-    "dyn",
-    "int",
-    "uint",
-    "string",
-    "type",
-    "duration",
-    "timestamp",
-    "size",
-    "contains",
-    "startsWith",
-    "endsWith",
-    "matches",
-    "getFullYear",
-    "getMonth",
-    "getDayOfYear",
-    "getDayOfMonth",
-    "getDate",
-    "getDayOfWeek",
-    "getHours",
-    "getMinutes",
-    "getSeconds",
-    "getMilliseconds",
-    "optional.none",
-    "optional.of",
-    "optional.ofNonZeroValue",
-    "value",
-    "hasValue",
-    "or",
-    "orValue",
-];
-
-const MACROS: &[&str] = &["has", "all", "exists", "exists_one", "map", "filter"];
+use crate::expr::stdlib::{MACROS, STANDARD_FUNCTIONS};
 
 const VARIABLES: &[&str] = &["self", "oldSelf"];
 
