@@ -7,9 +7,13 @@
 //! The decode-time findings (`null-pruned`, `deprecated-target-ref`, `selector-selects-all`,
 //! `cross-namespace-selector`, `ignored-target-kind`) are reported here, where the nodes are.
 
+use super::diags::{
+    CrossNamespaceSelector, DeprecatedTargetRef, IgnoredTargetKind, NullPruned,
+    SelectorKindNotAllowed, SelectorSelectsAll,
+};
 use super::merge::{MergeType, prune_nulls};
 use super::spec::EnvoyKindSpec;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::{Block, BlockKind, Policy, PolicyKind, Strategy, decode};
@@ -62,26 +66,12 @@ pub fn decode_policy(
 
 /// `null-pruned` at `span`.
 fn pruned_null(object: &Object, span: crate::source::Span) -> Diagnostic {
-    Diagnostic::new(
-        Code::NULL_PRUNED,
-        format!(
-            "{}: the API server prunes this `null`, so the field is absent (it cannot delete a parent policy's field)",
-            object.display()
-        ),
-    )
-    .with_label(span, "pruned")
+    Diagnostic::from(NullPruned { object }).with_label(span, "pruned")
 }
 
 /// `deprecated-target-ref` on the singular `targetRef`.
 fn deprecated_target_ref(object: &Object, single: &Node) -> Diagnostic {
-    Diagnostic::new(
-        Code::DEPRECATED_TARGET_REF,
-        format!(
-            "{}: `spec.targetRef` is deprecated (Envoy Gateway: Warning/DeprecatedField); use `targetRefs`",
-            object.display()
-        ),
-    )
-    .with_label(single.span, "deprecated")
+    Diagnostic::from(DeprecatedTargetRef { object }).with_label(single.span, "deprecated")
 }
 
 /// `spec.mergeType` of a decoded spec, when set to a known value.
@@ -133,11 +123,7 @@ fn unmodelled_targets(kind: &PolicyKind, spec: &Node, fields: &mut Fields) -> No
             return true;
         }
         fields.report(
-            Diagnostic::new(
-                Code::IGNORED_TARGET_KIND,
-                format!("a {target} target is not modelled by dopol; it is ignored"),
-            )
-            .with_label(node.span, "ignored"),
+            Diagnostic::from(IgnoredTargetKind { kind: target }).with_label(node.span, "ignored"),
         );
         false
     };
@@ -183,11 +169,8 @@ fn without_namespaces(selectors: &Node, fields: &mut Fields) -> Node {
         .map(|item| match (item.get("namespaces"), item.as_map()) {
             (Some(namespaces), Some(entries)) => {
                 fields.report(
-                    Diagnostic::new(
-                        Code::CROSS_NAMESPACE_SELECTOR,
-                        "dopol does not evaluate a targetSelector's `namespaces`: the selector acts on the policy's namespace only",
-                    )
-                    .with_label(namespaces.span, "not evaluated"),
+                    Diagnostic::from(CrossNamespaceSelector)
+                        .with_label(namespaces.span, "not evaluated"),
                 );
                 let kept: Vec<Entry> = entries
                     .iter()
@@ -216,22 +199,19 @@ fn check_selector(
     fields: &mut Fields,
 ) {
     if !kind.target_kinds.contains(&selector.kind.as_str()) {
-        fields.push(
-            Diagnostic::new(Code::INVALID_TARGET_KIND, kind.target_kind_message).with_label(
-                selector.span,
-                format!("{} may not select a {}", kind.kind, selector.kind),
-            ),
-        );
+        let finding = SelectorKindNotAllowed {
+            policy_kind: kind,
+            selected: &selector.kind,
+        };
+        let label = finding.label();
+        fields.push(Diagnostic::from(finding).with_label(selector.span, label));
     }
     if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
         fields.report(
-            Diagnostic::new(
-                Code::SELECTOR_SELECTS_ALL,
-                format!(
-                    "`spec.targetSelectors[{index}]` has neither matchLabels nor matchExpressions: it selects every {} in the policy's namespace",
-                    selector.kind
-                ),
-            )
+            Diagnostic::from(SelectorSelectsAll {
+                index,
+                kind: &selector.kind,
+            })
             .with_label(selector.span, "selects everything"),
         );
     }

@@ -1,7 +1,12 @@
 //! Envoy Gateway's codes (DPL6xxx): policies replaced without merge, conflicts, pruned nulls
-//! and targets dopol does not model.
+//! and targets dopol does not model, each with the finding types that word it; then the family's
+//! wording of codes declared elsewhere.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::slots::why_first;
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::load::Object;
+use crate::policy::{Policy, PolicyKind};
+use std::collections::BTreeSet;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -26,7 +31,42 @@ impl Code {
         fix: "Set `mergeType: StrategicMerge` (or `JSONMerge`) on the route policy, or repeat the Gateway's authentication in it.",
         example: "# Gateway SecurityPolicy: jwt: {providers: [...]}\n# route SecurityPolicy:\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]\n  cors: {allowOrigins: [\"https://a.example\"]}",
     });
+}
 
+/// A route policy without `mergeType` that switches off the authentication of the listener or
+/// Gateway policy it replaces (`auth-replaced-without-merge`).
+pub struct AuthReplacedWithoutMerge<'a> {
+    /// The route policy that wins.
+    pub policy: &'a Policy,
+    /// The listener or Gateway policy it replaces.
+    pub replaced: &'a Policy,
+    /// The authentication fields only the replaced policy sets.
+    pub fields: &'a BTreeSet<String>,
+    /// On how many paths.
+    pub paths: usize,
+}
+
+impl Violation for AuthReplacedWithoutMerge<'_> {
+    fn code(&self) -> Code {
+        Code::AUTH_REPLACED_WITHOUT_MERGE
+    }
+    fn message(&self) -> String {
+        let fields: Vec<String> = self.fields.iter().map(|f| format!("`{f}`")).collect();
+        format!(
+            "{} replaces {} on {} without mergeType: its {} {} off there",
+            self.policy.display(),
+            self.replaced.display(),
+            crate::words::counted(self.paths, "path"),
+            fields.join(", "),
+            if fields.len() == 1 { "is" } else { "are" }
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some("set `mergeType: StrategicMerge` to merge into the Gateway policy, or repeat its authentication here".to_string())
+    }
+}
+
+impl Code {
     /// DPL6002 `conflicted`: An Envoy Gateway policy targets an element another policy of its kind already claimed; it is not accepted there (Conflicted).
     pub const CONFLICTED: Code = Code::new(&CodeDef {
         id: "DPL6002",
@@ -38,7 +78,52 @@ impl Code {
         fix: "Merge the two policies into one, or target different elements (a rule or listener is more specific than its route or Gateway).",
         example: "# two BackendTrafficPolicies with targetRefs [{kind: HTTPRoute, name: app}]: the newer one is Conflicted",
     });
+}
 
+/// A policy that targets an element another policy of its kind holds (`conflicted`).
+pub struct Conflicted<'a> {
+    /// The policy not accepted there.
+    pub policy: &'a Policy,
+    /// The element, described.
+    pub target: String,
+    /// The policy holding it.
+    pub holder: &'a Policy,
+}
+
+impl Violation for Conflicted<'_> {
+    fn code(&self) -> Code {
+        Code::CONFLICTED
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} is Conflicted on {}: {} holds it because {}; this policy does nothing there",
+            self.policy.display(),
+            self.target,
+            self.holder.display(),
+            why_first(self.holder, self.policy)
+        )
+    }
+}
+
+/// A fold failure, which Envoy Gateway folds never record (the evaluator's answer is kept total
+/// for the trait).
+pub struct FoldFailed<'a> {
+    /// The path's identifier.
+    pub path: &'a str,
+    /// The failure's reason.
+    pub reason: &'a str,
+}
+
+impl Violation for FoldFailed<'_> {
+    fn code(&self) -> Code {
+        Code::CONFLICTED
+    }
+    fn message(&self) -> String {
+        format!("path {}: {}", self.path, self.reason)
+    }
+}
+
+impl Code {
     /// DPL6003 `null-pruned`: A `null` in an Envoy Gateway policy is pruned by the API server: the field is absent, and cannot delete a parent's field.
     pub const NULL_PRUNED: Code = Code::new(&CodeDef {
         id: "DPL6003",
@@ -50,7 +135,27 @@ impl Code {
         fix: "Remove the `null`; to change a parent's field, set the value you want instead.",
         example: "spec:\n  mergeType: JSONMerge\n  timeout: null   # pruned: the Gateway policy's timeout stays",
     });
+}
 
+/// A `null` the API server prunes from a policy (`null-pruned`).
+pub struct NullPruned<'a> {
+    /// The policy's object.
+    pub object: &'a Object,
+}
+
+impl Violation for NullPruned<'_> {
+    fn code(&self) -> Code {
+        Code::NULL_PRUNED
+    }
+    fn message(&self) -> String {
+        format!(
+            "{}: the API server prunes this `null`, so the field is absent (it cannot delete a parent policy's field)",
+            self.object.display()
+        )
+    }
+}
+
+impl Code {
     /// DPL6004 `deprecated-target-ref`: The singular `spec.targetRef` of an Envoy Gateway policy is deprecated; use `targetRefs`.
     pub const DEPRECATED_TARGET_REF: Code = Code::new(&CodeDef {
         id: "DPL6004",
@@ -62,7 +167,27 @@ impl Code {
         fix: "Move the reference into `spec.targetRefs`.",
         example: "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: eg}",
     });
+}
 
+/// A policy's singular `spec.targetRef` (`deprecated-target-ref`).
+pub struct DeprecatedTargetRef<'a> {
+    /// The policy's object.
+    pub object: &'a Object,
+}
+
+impl Violation for DeprecatedTargetRef<'_> {
+    fn code(&self) -> Code {
+        Code::DEPRECATED_TARGET_REF
+    }
+    fn message(&self) -> String {
+        format!(
+            "{}: `spec.targetRef` is deprecated (Envoy Gateway: Warning/DeprecatedField); use `targetRefs`",
+            self.object.display()
+        )
+    }
+}
+
+impl Code {
     /// DPL6005 `selector-selects-all`: A targetSelector with neither matchLabels nor matchExpressions selects every object of its kind in the policy's namespace.
     pub const SELECTOR_SELECTS_ALL: Code = Code::new(&CodeDef {
         id: "DPL6005",
@@ -74,7 +199,29 @@ impl Code {
         fix: "Name the labels to select, or use targetRefs.",
         example: "targetSelectors: [{kind: HTTPRoute}]",
     });
+}
 
+/// A targetSelector with neither matchLabels nor matchExpressions (`selector-selects-all`).
+pub struct SelectorSelectsAll<'a> {
+    /// Its position in `spec.targetSelectors`.
+    pub index: usize,
+    /// The kind it selects.
+    pub kind: &'a str,
+}
+
+impl Violation for SelectorSelectsAll<'_> {
+    fn code(&self) -> Code {
+        Code::SELECTOR_SELECTS_ALL
+    }
+    fn message(&self) -> String {
+        format!(
+            "`spec.targetSelectors[{}]` has neither matchLabels nor matchExpressions: it selects every {} in the policy's namespace",
+            self.index, self.kind
+        )
+    }
+}
+
+impl Code {
     /// DPL6006 `cross-namespace-selector`: An Envoy Gateway targetSelector's `namespaces` field is not evaluated by dopol; the selector acts on the policy's namespace only.
     pub const CROSS_NAMESPACE_SELECTOR: Code = Code::new(&CodeDef {
         id: "DPL6006",
@@ -86,7 +233,21 @@ impl Code {
         fix: "Keep in mind that results for other namespaces are missing, or use one policy per namespace.",
         example: "targetSelectors: [{kind: HTTPRoute, matchLabels: {app: a}, namespaces: {from: All}}]",
     });
+}
 
+/// A targetSelector's `namespaces`, which dopol does not evaluate (`cross-namespace-selector`).
+pub struct CrossNamespaceSelector;
+
+impl Violation for CrossNamespaceSelector {
+    fn code(&self) -> Code {
+        Code::CROSS_NAMESPACE_SELECTOR
+    }
+    fn message(&self) -> String {
+        "dopol does not evaluate a targetSelector's `namespaces`: the selector acts on the policy's namespace only".to_string()
+    }
+}
+
+impl Code {
     /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a TCPRoute, UDPRoute, TLSRoute or ListenerSet, which dopol does not model; the target is ignored.
     pub const IGNORED_TARGET_KIND: Code = Code::new(&CodeDef {
         id: "DPL6007",
@@ -98,4 +259,97 @@ impl Code {
         fix: "Nothing to fix in the policy; evaluate those targets with the controller.",
         example: "targetRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: db}]",
     });
+}
+
+/// A target of a kind dopol does not model (`ignored-target-kind`).
+pub struct IgnoredTargetKind<'a> {
+    /// The target's kind (TCPRoute, UDPRoute, TLSRoute, ListenerSet).
+    pub kind: &'a str,
+}
+
+impl Violation for IgnoredTargetKind<'_> {
+    fn code(&self) -> Code {
+        Code::IGNORED_TARGET_KIND
+    }
+    fn message(&self) -> String {
+        format!(
+            "a {} target is not modelled by dopol; it is ignored",
+            self.kind
+        )
+    }
+}
+
+// Codes declared elsewhere (the topology's and lint's), in Envoy Gateway's words.
+
+/// A targetSelector of a kind the policy kind may not target (`invalid-target-kind`, declared
+/// with the topology's codes): the CRD's own message.
+pub struct SelectorKindNotAllowed<'a> {
+    /// The policy's kind.
+    pub policy_kind: &'a PolicyKind,
+    /// The kind the selector selects.
+    pub selected: &'a str,
+}
+
+impl SelectorKindNotAllowed<'_> {
+    /// The label on the selector.
+    pub fn label(&self) -> String {
+        format!(
+            "{} may not select a {}",
+            self.policy_kind.kind, self.selected
+        )
+    }
+}
+
+impl Violation for SelectorKindNotAllowed<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_TARGET_KIND
+    }
+    fn message(&self) -> String {
+        self.policy_kind.target_kind_message.to_string()
+    }
+}
+
+/// A policy that names no target at all (`target-not-found`, declared with the topology's
+/// codes): Envoy Gateway does not accept it.
+pub struct NoTargets<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+}
+
+impl Violation for NoTargets<'_> {
+    fn code(&self) -> Code {
+        Code::TARGET_NOT_FOUND
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} has no targets (no targetRef, targetRefs or targetSelectors); it is not accepted (TargetNotFound)",
+            self.policy.display()
+        )
+    }
+}
+
+/// A policy holding slots on paths where none of its fields is effective (`policy-overridden`,
+/// declared with lint's outcome codes).
+pub struct OverriddenEverywhere<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+}
+
+impl Violation for OverriddenEverywhere<'_> {
+    fn code(&self) -> Code {
+        Code::POLICY_OVERRIDDEN
+    }
+    fn message(&self) -> String {
+        format!(
+            "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
+            self.policy.display(),
+            self.policy.kind.kind
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(crate::diag::see_command(format_args!(
+            "reach {}",
+            self.policy.namespaced_name()
+        )))
+    }
 }

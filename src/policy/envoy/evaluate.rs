@@ -2,10 +2,11 @@
 //! wins atomically; with `mergeType` on a route or rule slot it is merged into its parent
 //! (the listener's, else the Gateway's holder), and each rule key says who contributed.
 
+use super::diags::FoldFailed;
 use super::merge::{MergeType, merge};
 use super::slots::{Decision, Holders};
 use super::spec::EnvoyKindSpec;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::fold::{
     Effective, EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
 };
@@ -229,10 +230,10 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
 
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
         // Envoy Gateway folds record no failures; kept total for the trait.
-        Diagnostic::new(
-            Code::CONFLICTED,
-            format!("path {path_id}: {}", failure.reason),
-        )
+        Diagnostic::from(FoldFailed {
+            path: path_id,
+            reason: &failure.reason,
+        })
     }
 
     fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {

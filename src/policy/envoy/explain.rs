@@ -70,7 +70,10 @@ fn policies(
                     "Conflicted on {}: {} holds the slot because {}; takes no part here",
                     target.describe(model),
                     model.policies[holder as usize].display(),
-                    why_first(model, holder, policy)
+                    why_first(
+                        &model.policies[holder as usize],
+                        &model.policies[policy as usize]
+                    )
                 )
             };
             out.push(ExplainedPolicy {

@@ -8,7 +8,7 @@
 
 use super::merge::MergeType;
 use crate::model::Model;
-use crate::policy::Level;
+use crate::policy::{Level, Policy};
 use crate::topology::{Target, Topology};
 
 /// The slot holders of one path, most specific first (rule, route, listener, Gateway).
@@ -90,9 +90,7 @@ impl Decision {
 }
 
 /// Why `winner` holds a slot `loser` also targets (§1 order), in words.
-pub fn why_first(model: &Model, winner: u32, loser: u32) -> String {
-    let w = &model.policies[winner as usize];
-    let l = &model.policies[loser as usize];
+pub fn why_first(w: &Policy, l: &Policy) -> String {
     match (w.creation_timestamp, l.creation_timestamp) {
         (Some(a), Some(b)) if a != b => "it is older (earlier creationTimestamp)".to_string(),
         (Some(_), None) => {

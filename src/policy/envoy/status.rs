@@ -196,7 +196,10 @@ fn acceptance(
     let note = ConflictNote {
         target: target.describe(model),
         winner: model.policies[holder as usize].locator.clone(),
-        why: why_first(model, holder, policy),
+        why: why_first(
+            &model.policies[holder as usize],
+            &model.policies[policy as usize],
+        ),
     };
     (
         condition("Accepted", "False", "Conflicted", message),

@@ -4,8 +4,12 @@
 //! the same as an effective TrafficPolicy field.
 
 use super::How;
+use super::diags::{
+    BuiltinShadowsPolicy, DeepMergePlainField, DelegateeCanDisableAuth, PolicyRejected,
+    route_object,
+};
 use super::evaluate::{KgatewayEvaluator, StepNote};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::policy::PathLevel;
@@ -72,8 +76,8 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
             }
         }
     }
-    diagnostics.extend(plain_field(model, plain));
-    diagnostics.extend(delegatee_auth(evaluator, auth));
+    diagnostics.extend(plain_field(model, &plain));
+    diagnostics.extend(delegatee_auth(evaluator, &auth));
     diagnostics.extend(shadowed(model, shadows));
     diagnostics
 }
@@ -89,8 +93,8 @@ fn invalid(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
             p.errors
                 .iter()
                 .filter(|e| !e.contains(super::family::WEIGHT_ANNOTATION))
-                .map(move |e| {
-                    Diagnostic::new(Code::INVALID_POLICY, format!("{}: {e}", p.display()))
+                .map(move |error| {
+                    Diagnostic::from(PolicyRejected { policy: p, error })
                         .with_label(p.name_span, "rejected by kgateway")
                         .with_object(p.display())
                 })
@@ -132,52 +136,34 @@ fn replaceable_auth(
     found
 }
 
-fn route_object(model: &Model, route: u32) -> String {
-    let r = &model.routes[route as usize];
-    format!("{} {}/{}", r.kind.as_str(), r.namespace, r.name)
-}
-
-fn plain_field(model: &Model, found: BTreeMap<(u32, String), usize>) -> Vec<Diagnostic> {
+fn plain_field(model: &Model, found: &BTreeMap<(u32, String), usize>) -> Vec<Diagnostic> {
     found
-        .into_iter()
-        .map(|((parent, key), paths)| {
-            let object = route_object(model, parent);
-            Diagnostic::new(
-                Code::DEEP_MERGE_PLAIN_FIELD,
-                format!(
-                    "{object} asks DeepMergePreferParent, but kgateway keeps the child's `{key}` over its own on {} (kgateway#14724)",
-                    crate::words::counted(paths, "path")
-                ),
-            )
-            .with_label(model.routes[parent as usize].name_span, "DeepMergePreferParent")
-            .with_object(object)
-            .with_help("use ShallowMergePreferParent if the parent's value must win")
+        .iter()
+        .map(|((parent, key), &paths)| {
+            let route = &model.routes[*parent as usize];
+            Diagnostic::from(DeepMergePlainField { route, key, paths })
+                .with_label(route.name_span, "DeepMergePreferParent")
+                .with_object(route_object(route))
         })
         .collect()
 }
 
 fn delegatee_auth(
     evaluator: &KgatewayEvaluator<'_>,
-    found: BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)>,
+    found: &BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)>,
 ) -> Vec<Diagnostic> {
     found
-        .into_iter()
-        .map(|(parent, (keys, namespaces))| {
-            let model = evaluator.model();
-            let object = route_object(model, parent);
-            let strategy = evaluator.route_strategy(parent);
-            Diagnostic::new(
-                Code::DELEGATEE_CAN_DISABLE_AUTH,
-                format!(
-                    "{object} delegates to routes in namespace{} {} with {strategy}: their TrafficPolicies can replace or disable its {}",
-                    if namespaces.len() == 1 { "" } else { "s" },
-                    namespaces.into_iter().collect::<Vec<_>>().join(", "),
-                    keys.into_iter().collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .with_label(model.routes[parent as usize].name_span, "delegates")
-            .with_object(object)
-            .with_help("set `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent` on this route to keep its authentication")
+        .iter()
+        .map(|(&parent, (keys, namespaces))| {
+            let route = &evaluator.model().routes[parent as usize];
+            Diagnostic::from(DelegateeCanDisableAuth {
+                route,
+                strategy: evaluator.route_strategy(parent),
+                namespaces,
+                keys,
+            })
+            .with_label(route.name_span, "delegates")
+            .with_object(route_object(route))
         })
         .collect()
 }
@@ -214,17 +200,16 @@ fn shadowed(
     found
         .into_iter()
         .map(|(route, rule, builtin, field)| {
-            let object = route_object(model, route);
-            let r = &model.routes[route as usize];
-            Diagnostic::new(
-                Code::BUILTIN_SHADOWS_POLICY,
-                format!(
-                    "rule {} of {object} sets `{builtin}`, and its effective TrafficPolicy sets `{field}`; kgateway applies both, so the TrafficPolicy value shown may not be what the route does",
-                    r.rules[rule as usize].name
-                ),
-            )
-            .with_label(r.rules[rule as usize].span, "built-in here")
-            .with_object(object)
+            let route = &model.routes[route as usize];
+            let rule = &route.rules[rule as usize];
+            Diagnostic::from(BuiltinShadowsPolicy {
+                route,
+                rule,
+                builtin,
+                field,
+            })
+            .with_label(rule.span, "built-in here")
+            .with_object(route_object(route))
         })
         .collect()
 }

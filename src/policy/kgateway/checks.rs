@@ -3,10 +3,14 @@
 //! that repeat, and selectors that select nothing — all silent in the controller.
 
 use super::ScopeNote;
+use super::diags::{
+    DuplicateAttachment, InheritedPriority, PolicyRejected, PriorityIgnored, ScopeOverride,
+    SelectorSelectsNothing,
+};
 use super::evaluate::KgatewayEvaluator;
 use super::evaluate::PRIORITY_ANNOTATION;
 use super::family::WEIGHT_ANNOTATION;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::model::gateway::GATEWAY_GROUP;
@@ -21,8 +25,8 @@ pub fn scope_checks(
 ) -> Vec<Diagnostic> {
     let model = evaluator.model();
     let engine = observed.engine;
-    // (code, policy, what) → paths.
-    let mut found: BTreeMap<(Code, u32, String), usize> = BTreeMap::new();
+    // (policy, note) → paths.
+    let mut found: BTreeMap<(u32, ScopeNote), usize> = BTreeMap::new();
     for entry in &observed.shared.entries {
         if !std::ptr::eq(
             model.registry.kind(observed.shared.kind(entry)),
@@ -36,52 +40,20 @@ pub fn scope_checks(
         );
         let view = PathLevel::borrow_all(&levels);
         for (note, policy) in evaluator.scope_notes(&view) {
-            let (code, what) = match note {
-                ScopeNote::DisablesRouteProviders { scope, providers } => (
-                    Code::GATEWAY_DISABLES_ROUTE_PROVIDER,
-                    format!(
-                        "its {} scope `disable` switches off the route's providers ({})",
-                        scope.as_str(),
-                        providers
-                            .iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ),
-                ScopeNote::HeaderSetWins {
-                    direction,
-                    header,
-                    winner,
-                    over,
-                } => (
-                    Code::GATEWAY_HEADER_SET_WINS,
-                    format!(
-                        "its {} scope sets {} header `{header}`, which the {} scope also sets; the {} value is the one that stays",
-                        winner.as_str(),
-                        direction.as_str(),
-                        over.as_str(),
-                        winner.as_str()
-                    ),
-                ),
-            };
-            *found.entry((code, policy, what)).or_default() += 1;
+            *found.entry((policy, note)).or_default() += 1;
         }
     }
     found
-        .into_iter()
-        .map(|((code, policy, what), paths)| {
-            let p = &model.policies[policy as usize];
-            Diagnostic::new(
-                code,
-                format!(
-                    "{}: {what}, on {}",
-                    p.display(),
-                    crate::words::counted(paths, "path")
-                ),
-            )
-            .with_label(p.name_span, "decides it")
-            .with_object(p.display())
+        .iter()
+        .map(|((policy, note), &paths)| {
+            let policy = &model.policies[*policy as usize];
+            Diagnostic::from(ScopeOverride {
+                policy,
+                note,
+                paths,
+            })
+            .with_label(policy.name_span, "decides it")
+            .with_object(policy.display())
         })
         .collect()
 }
@@ -98,27 +70,18 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
         for error in &policy.errors {
             if error.contains(WEIGHT_ANNOTATION) {
                 diagnostics.push(
-                    Diagnostic::new(
-                        Code::INVALID_POLICY_WEIGHT,
-                        format!("{}: {error}", policy.display()),
-                    )
-                    .with_label(policy.name_span, "rejected by kgateway")
-                    .with_object(policy.display()),
+                    Diagnostic::from(PolicyRejected { policy, error })
+                        .with_label(policy.name_span, "rejected by kgateway")
+                        .with_object(policy.display()),
                 );
             }
         }
         for selector in &policy.selectors {
             if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
                 diagnostics.push(
-                    Diagnostic::new(
-                        Code::SELECTOR_SELECTS_NOTHING,
-                        format!(
-                            "a targetSelector of {} has no labels: kgateway selects nothing with it",
-                            policy.display()
-                        ),
-                    )
-                    .with_label(selector.span, "selects nothing")
-                    .with_object(policy.display()),
+                    Diagnostic::from(SelectorSelectsNothing { policy })
+                        .with_label(selector.span, "selects nothing")
+                        .with_object(policy.display()),
                 );
             }
         }
@@ -146,14 +109,10 @@ fn duplicates(model: &Model, topology: &Topology, policy: u32) -> Vec<Diagnostic
                 > 1
         })
         .map(|target| {
-            Diagnostic::new(
-                Code::DUPLICATE_ATTACHMENT,
-                format!(
-                    "{} attaches to {} more than once; kgateway merges it once per attachment",
-                    p.display(),
-                    target.describe(model)
-                ),
-            )
+            Diagnostic::from(DuplicateAttachment {
+                policy: p,
+                target: target.describe(model),
+            })
             .with_label(p.name_span, "attached several times")
             .with_object(p.display())
         })
@@ -171,34 +130,25 @@ fn annotations(model: &Model) -> Vec<Diagnostic> {
             .metadata("annotations")
             .and_then(|annotations| annotations.get(PRIORITY_ANNOTATION))
             .map_or(object.name_span(), |n| n.span);
-        let on_gateway = &*object.group == GATEWAY_GROUP && &*object.kind == "Gateway";
-        let on_route = &*object.group == GATEWAY_GROUP && &*object.kind == "HTTPRoute";
-        if on_gateway {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::INHERITED_PRIORITY_ON_GATEWAY,
-                    format!(
-                        "{} has `{PRIORITY_ANNOTATION}: {value}`, which kgateway ignores on a Gateway",
-                        object.display()
-                    ),
-                )
-                .with_label(span, "no effect on a Gateway")
+        let is = |kind: &str| &*object.group == GATEWAY_GROUP && &*object.kind == kind;
+        let ignored = if is("Gateway") {
+            PriorityIgnored::OnGateway
+        } else if is("HTTPRoute") && super::Strategy::from_annotation(Some(value)).1 {
+            PriorityIgnored::Unknown
+        } else {
+            continue;
+        };
+        let finding = InheritedPriority {
+            object,
+            value,
+            ignored,
+        };
+        let label = finding.label();
+        diagnostics.push(
+            Diagnostic::from(finding)
+                .with_label(span, label)
                 .with_object(object.display()),
-            );
-        } else if on_route && super::Strategy::from_annotation(Some(value)).1 {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::UNKNOWN_INHERITED_PRIORITY,
-                    format!(
-                        "{} has `{PRIORITY_ANNOTATION}: {value}`, which kgateway does not know; it means ShallowMergePreferChild",
-                        object.display()
-                    ),
-                )
-                .with_label(span, "unknown value")
-                .with_object(object.display())
-                .with_help("use ShallowMergePreferChild, ShallowMergePreferParent, DeepMergePreferChild or DeepMergePreferParent (exact case)"),
-            );
-        }
+        );
     }
     diagnostics
 }

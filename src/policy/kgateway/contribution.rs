@@ -22,7 +22,7 @@ pub fn is_set(node: Option<&Node>) -> bool {
 
 /// A provider of `extAuth`, `extProc`, `jwtAuth`, `oauth2` or `rateLimit.global`: the
 /// GatewayExtension its `extensionRef` names (namespace defaulting to the policy's).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProviderId {
     /// The GatewayExtension `namespace/name`.
     Extension {

@@ -1,7 +1,15 @@
 //! kgateway's codes (DPL5xxx): TrafficPolicy attachments, annotations and merges whose
-//! outcome in kgateway is not what the manifests suggest.
+//! outcome in kgateway is not what the manifests suggest, each with the finding types that word
+//! it.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::evaluate::PRIORITY_ANNOTATION;
+use super::family::WEIGHT_ANNOTATION;
+use super::{ScopeNote, Strategy};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::load::Object;
+use crate::model::gateway::{Route, RouteRule};
+use crate::policy::Policy;
+use std::collections::BTreeSet;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -20,6 +28,11 @@ pub const CODES: &[Code] = &[
     Code::BUILTIN_SHADOWS_POLICY,
 ];
 
+/// `Kind ns/name` of a route, for messages and as a finding's object.
+pub fn route_object(route: &Route) -> String {
+    format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name)
+}
+
 impl Code {
     /// DPL5001 `extension-ref-not-found`: A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.
     pub const EXTENSION_REF_NOT_FOUND: Code = Code::new(&CodeDef {
@@ -32,7 +45,38 @@ impl Code {
         fix: "Create the TrafficPolicy in the route's namespace, or fix the name in the filter.",
         example: "filters: [{type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: TrafficPolicy, name: missing}}]",
     });
+}
 
+/// A route rule's ExtensionRef filter names a policy that is not in the input
+/// (`extension-ref-not-found`).
+pub struct ExtensionRefNotFound<'a> {
+    /// The route whose rule has the filter.
+    pub route: &'a Route,
+    /// The rule.
+    pub rule: &'a RouteRule,
+    /// The policy kind the filter names (`TrafficPolicy`).
+    pub kind: &'a str,
+    /// The policy name the filter gives; kgateway looks for it in the route's namespace.
+    pub name: &'a str,
+}
+
+impl Violation for ExtensionRefNotFound<'_> {
+    fn code(&self) -> Code {
+        Code::EXTENSION_REF_NOT_FOUND
+    }
+    fn message(&self) -> String {
+        format!(
+            "rule {} of {} names {} {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
+            self.rule.name,
+            route_object(self.route),
+            self.kind,
+            self.route.namespace,
+            self.name
+        )
+    }
+}
+
+impl Code {
     /// DPL5002 `route-replaced`: An invalid TrafficPolicy takes part in a scope of the path, so kgateway replaces the scope with a 500 and the path has no effective TrafficPolicy.
     pub const ROUTE_REPLACED: Code = Code::new(&CodeDef {
         id: "DPL5002",
@@ -44,7 +88,27 @@ impl Code {
         fix: "Fix the invalid policy (see its own error) or detach it.",
         example: "metadata: {annotations: {kgateway.dev/policy-weight: high}}",
     });
+}
 
+/// A scope of a path kgateway replaces with a 500, because an invalid policy takes part in it
+/// (`route-replaced`).
+pub struct RouteReplaced<'a> {
+    /// The path's identifier.
+    pub path: &'a str,
+    /// Which scope is replaced, and by whose error (the fold failure's reason).
+    pub reason: &'a str,
+}
+
+impl Violation for RouteReplaced<'_> {
+    fn code(&self) -> Code {
+        Code::ROUTE_REPLACED
+    }
+    fn message(&self) -> String {
+        format!("path {}: {}", self.path, self.reason)
+    }
+}
+
+impl Code {
     /// DPL5003 `invalid-policy-weight`: `kgateway.dev/policy-weight` is not a base-10 int32: kgateway rejects the policy.
     pub const INVALID_POLICY_WEIGHT: Code = Code::new(&CodeDef {
         id: "DPL5003",
@@ -56,7 +120,30 @@ impl Code {
         fix: "Write an integer, e.g. `kgateway.dev/policy-weight: \"10\"`, or remove the annotation.",
         example: "metadata: {annotations: {kgateway.dev/policy-weight: \"1.5\"}}",
     });
+}
 
+/// An error kgateway records on a policy, which rejects it: `invalid-policy-weight` for the
+/// weight annotation's, `invalid-policy` for the others.
+pub struct PolicyRejected<'a> {
+    /// The rejected policy.
+    pub policy: &'a Policy,
+    /// The error, as kgateway words it.
+    pub error: &'a str,
+}
+
+impl Violation for PolicyRejected<'_> {
+    fn code(&self) -> Code {
+        match self.error.contains(WEIGHT_ANNOTATION) {
+            true => Code::INVALID_POLICY_WEIGHT,
+            false => Code::INVALID_POLICY,
+        }
+    }
+    fn message(&self) -> String {
+        format!("{}: {}", self.policy.display(), self.error)
+    }
+}
+
+impl Code {
     /// DPL5004 `unknown-inherited-priority`: `kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.
     pub const UNKNOWN_INHERITED_PRIORITY: Code = Code::new(&CodeDef {
         id: "DPL5004",
@@ -80,7 +167,65 @@ impl Code {
         fix: "Move the annotation to the parent HTTPRoute that delegates, or remove it.",
         example: "kind: Gateway\nmetadata: {annotations: {kgateway.dev/inherited-policy-priority: ShallowMergePreferParent}}",
     });
+}
 
+/// Why kgateway does not apply `kgateway.dev/inherited-policy-priority` as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriorityIgnored {
+    /// A value kgateway does not know, which means ShallowMergePreferChild
+    /// (`unknown-inherited-priority`).
+    Unknown,
+    /// On a Gateway, where kgateway never reads it (`inherited-priority-on-gateway`).
+    OnGateway,
+}
+
+/// `kgateway.dev/inherited-policy-priority` that does not do what it says
+/// (`unknown-inherited-priority`, `inherited-priority-on-gateway`).
+pub struct InheritedPriority<'a> {
+    /// The annotated object.
+    pub object: &'a Object,
+    /// The annotation's value.
+    pub value: &'a str,
+    /// Why it does not apply.
+    pub ignored: PriorityIgnored,
+}
+
+impl InheritedPriority<'_> {
+    /// The label on the annotation.
+    pub fn label(&self) -> &'static str {
+        match self.ignored {
+            PriorityIgnored::Unknown => "unknown value",
+            PriorityIgnored::OnGateway => "no effect on a Gateway",
+        }
+    }
+}
+
+impl Violation for InheritedPriority<'_> {
+    fn code(&self) -> Code {
+        match self.ignored {
+            PriorityIgnored::Unknown => Code::UNKNOWN_INHERITED_PRIORITY,
+            PriorityIgnored::OnGateway => Code::INHERITED_PRIORITY_ON_GATEWAY,
+        }
+    }
+    fn message(&self) -> String {
+        let effect = match self.ignored {
+            PriorityIgnored::Unknown => "kgateway does not know; it means ShallowMergePreferChild",
+            PriorityIgnored::OnGateway => "kgateway ignores on a Gateway",
+        };
+        format!(
+            "{} has `{PRIORITY_ANNOTATION}: {}`, which {effect}",
+            self.object.display(),
+            self.value
+        )
+    }
+    fn help(&self) -> Option<String> {
+        (self.ignored == PriorityIgnored::Unknown).then(|| {
+            "use ShallowMergePreferChild, ShallowMergePreferParent, DeepMergePreferChild or DeepMergePreferParent (exact case)".to_string()
+        })
+    }
+}
+
+impl Code {
     /// DPL5006 `duplicate-attachment`: A TrafficPolicy reaches one element through several attachments; kgateway merges it once per attachment.
     pub const DUPLICATE_ATTACHMENT: Code = Code::new(&CodeDef {
         id: "DPL5006",
@@ -92,7 +237,30 @@ impl Code {
         fix: "Attach the policy one way only.",
         example: "targetRefs: [{kind: HTTPRoute, name: r}]\ntargetSelectors: [{kind: HTTPRoute, matchLabels: {app: r}}]",
     });
+}
 
+/// A policy that reaches one element through several attachments (`duplicate-attachment`).
+pub struct DuplicateAttachment<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The element it reaches more than once, described.
+    pub target: String,
+}
+
+impl Violation for DuplicateAttachment<'_> {
+    fn code(&self) -> Code {
+        Code::DUPLICATE_ATTACHMENT
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} attaches to {} more than once; kgateway merges it once per attachment",
+            self.policy.display(),
+            self.target
+        )
+    }
+}
+
+impl Code {
     /// DPL5007 `selector-selects-nothing`: A targetSelector with empty matchLabels selects nothing in kgateway.
     pub const SELECTOR_SELECTS_NOTHING: Code = Code::new(&CodeDef {
         id: "DPL5007",
@@ -104,7 +272,28 @@ impl Code {
         fix: "Name the labels to select, or use targetRefs.",
         example: "targetSelectors: [{group: gateway.networking.k8s.io, kind: HTTPRoute, matchLabels: {}}]",
     });
+}
 
+/// A targetSelector without labels, which selects nothing in kgateway
+/// (`selector-selects-nothing`).
+pub struct SelectorSelectsNothing<'a> {
+    /// The policy with the selector.
+    pub policy: &'a Policy,
+}
+
+impl Violation for SelectorSelectsNothing<'_> {
+    fn code(&self) -> Code {
+        Code::SELECTOR_SELECTS_NOTHING
+    }
+    fn message(&self) -> String {
+        format!(
+            "a targetSelector of {} has no labels: kgateway selects nothing with it",
+            self.policy.display()
+        )
+    }
+}
+
+impl Code {
     /// DPL5008 `gateway-disables-route-provider`: A listener or Gateway TrafficPolicy disables extAuth/extProc/jwtAuth, switching off the providers a route policy names.
     pub const GATEWAY_DISABLES_ROUTE_PROVIDER: Code = Code::new(&CodeDef {
         id: "DPL5008",
@@ -128,7 +317,64 @@ impl Code {
         fix: "Set the header at one level only, or use `add` at the route.",
         example: "# route policy: headerModifiers.request.set [{name: x-env, value: route}]; Gateway policy: the same header, value gw",
     });
+}
 
+/// A listener or Gateway scope of a policy that overrides what the route scope asks
+/// (`gateway-disables-route-provider`, `gateway-header-set-wins`, by the note).
+pub struct ScopeOverride<'a> {
+    /// The policy whose scope decides it.
+    pub policy: &'a Policy,
+    /// What the scopes did.
+    pub note: &'a ScopeNote,
+    /// On how many paths.
+    pub paths: usize,
+}
+
+impl Violation for ScopeOverride<'_> {
+    fn code(&self) -> Code {
+        match self.note {
+            ScopeNote::DisablesRouteProviders { .. } => Code::GATEWAY_DISABLES_ROUTE_PROVIDER,
+            ScopeNote::HeaderSetWins { .. } => Code::GATEWAY_HEADER_SET_WINS,
+        }
+    }
+    fn message(&self) -> String {
+        format!(
+            "{}: {}, on {}",
+            self.policy.display(),
+            scope_note(self.note),
+            crate::words::counted(self.paths, "path")
+        )
+    }
+}
+
+/// What a scope note says the policy's scope does.
+fn scope_note(note: &ScopeNote) -> String {
+    match note {
+        ScopeNote::DisablesRouteProviders { scope, providers } => format!(
+            "its {} scope `disable` switches off the route's providers ({})",
+            scope.as_str(),
+            providers
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ScopeNote::HeaderSetWins {
+            direction,
+            header,
+            winner,
+            over,
+        } => format!(
+            "its {} scope sets {} header `{header}`, which the {} scope also sets; the {} value is the one that stays",
+            winner.as_str(),
+            direction.as_str(),
+            over.as_str(),
+            winner.as_str()
+        ),
+    }
+}
+
+impl Code {
     /// DPL5010 `invalid-policy`: kgateway records an error on the TrafficPolicy (e.g. an acl CIDR with host bits set): it is rejected and its scopes answer 500.
     pub const INVALID_POLICY: Code = Code::new(&CodeDef {
         id: "DPL5010",
@@ -152,7 +398,37 @@ impl Code {
         fix: "Use ShallowMergePreferParent when the parent's values must win, or do not set the field in the child.",
         example: "# parent HTTPRoute: DeepMergePreferParent, parent policy timeouts: {request: 10s}; child policy timeouts: {request: 60s} → 60s",
     });
+}
 
+/// A DeepMergePreferParent route whose child's plain field kgateway keeps over its own
+/// (`deep-merge-plain-field`, kgateway#14724).
+pub struct DeepMergePlainField<'a> {
+    /// The parent route asking DeepMergePreferParent.
+    pub route: &'a Route,
+    /// The plain field.
+    pub key: &'a str,
+    /// On how many paths.
+    pub paths: usize,
+}
+
+impl Violation for DeepMergePlainField<'_> {
+    fn code(&self) -> Code {
+        Code::DEEP_MERGE_PLAIN_FIELD
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} asks DeepMergePreferParent, but kgateway keeps the child's `{}` over its own on {} (kgateway#14724)",
+            route_object(self.route),
+            self.key,
+            crate::words::counted(self.paths, "path")
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some("use ShallowMergePreferParent if the parent's value must win".to_string())
+    }
+}
+
+impl Code {
     /// DPL5012 `delegatee-can-disable-auth`: A child route in another namespace can replace or disable the parent route's authentication, because the parent does not prefer its own policies.
     pub const DELEGATEE_CAN_DISABLE_AUTH: Code = Code::new(&CodeDef {
         id: "DPL5012",
@@ -164,7 +440,44 @@ impl Code {
         fix: "Set `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent` (or DeepMergePreferParent) on the parent route, or keep the children in the parent's namespace.",
         example: "# parent infra/api delegates to shop/*; infra policy extAuth; shop policy extAuth: {disable: {}}",
     });
+}
 
+/// A route delegating to other namespaces whose authentication the children's policies can
+/// replace or disable (`delegatee-can-disable-auth`).
+pub struct DelegateeCanDisableAuth<'a> {
+    /// The delegating route.
+    pub route: &'a Route,
+    /// Its inheritance strategy (one that does not prefer the parent).
+    pub strategy: Strategy,
+    /// The children's namespaces.
+    pub namespaces: &'a BTreeSet<String>,
+    /// The authentication keys of its policies the children can replace.
+    pub keys: &'a BTreeSet<String>,
+}
+
+impl Violation for DelegateeCanDisableAuth<'_> {
+    fn code(&self) -> Code {
+        Code::DELEGATEE_CAN_DISABLE_AUTH
+    }
+    fn message(&self) -> String {
+        let join = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
+        format!(
+            "{} delegates to routes in namespace{} {} with {}: their TrafficPolicies can replace or disable its {}",
+            route_object(self.route),
+            if self.namespaces.len() == 1 { "" } else { "s" },
+            join(self.namespaces),
+            self.strategy,
+            join(self.keys)
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(format!(
+            "set `{PRIORITY_ANNOTATION}: ShallowMergePreferParent` on this route to keep its authentication"
+        ))
+    }
+}
+
+impl Code {
     /// DPL5013 `builtin-shadows-policy`: A route rule sets a built-in field or filter with the same meaning as an effective TrafficPolicy field.
     pub const BUILTIN_SHADOWS_POLICY: Code = Code::new(&CodeDef {
         id: "DPL5013",
@@ -176,4 +489,32 @@ impl Code {
         fix: "Keep the setting in one place: the route rule or the TrafficPolicy.",
         example: "rules: [{timeouts: {request: 5s}}]  # and a TrafficPolicy with timeouts on the route",
     });
+}
+
+/// A route rule built-in with the same meaning as a field of its effective TrafficPolicy
+/// (`builtin-shadows-policy`).
+pub struct BuiltinShadowsPolicy<'a> {
+    /// The route.
+    pub route: &'a Route,
+    /// The rule setting the built-in.
+    pub rule: &'a RouteRule,
+    /// The built-in (a rule field or a filter type).
+    pub builtin: &'a str,
+    /// The TrafficPolicy field of the same meaning.
+    pub field: &'a str,
+}
+
+impl Violation for BuiltinShadowsPolicy<'_> {
+    fn code(&self) -> Code {
+        Code::BUILTIN_SHADOWS_POLICY
+    }
+    fn message(&self) -> String {
+        format!(
+            "rule {} of {} sets `{}`, and its effective TrafficPolicy sets `{}`; kgateway applies both, so the TrafficPolicy value shown may not be what the route does",
+            self.rule.name,
+            route_object(self.route),
+            self.builtin,
+            self.field
+        )
+    }
 }

@@ -13,8 +13,9 @@
 //! An invalid policy is skipped by every merge but turns the scope it takes part in into a 500:
 //! a path with such a scope has no effective TrafficPolicy.
 
+use super::diags::RouteReplaced;
 use super::{Contribution, MergeSettings, Scope, ScopeNote, Strategy, combine_scopes, step};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::fold::{
     Effective, EffectiveRule, FoldFailure, FoldObserver, Folded, Merged, RuleEvent, RuleRef,
 };
@@ -386,10 +387,10 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
 
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
         let policy = &self.model.policies[failure.policy as usize];
-        Diagnostic::new(
-            Code::ROUTE_REPLACED,
-            format!("path {path_id}: {}", failure.reason),
-        )
+        Diagnostic::from(RouteReplaced {
+            path: path_id,
+            reason: &failure.reason,
+        })
         .with_label(policy.name_span, "invalid policy")
         .with_object(policy.display())
     }

@@ -2,8 +2,9 @@
 //! rules (docs/families.md §2.1), how they attach (§2.2: `targetRefs`, `targetSelectors` and ExtensionRef
 //! route filters — every attachment takes part), and their order inside one element (§2.3).
 
+use super::diags::{ExtensionRefNotFound, route_object};
 use super::evaluate::KgatewayEvaluator;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
@@ -375,19 +376,14 @@ fn extension_refs(model: &Model, kind: &'static PolicyKind) -> (Vec<Attachment>,
         .iter()
         .map(|m| {
             let route = &model.routes[m.route as usize];
-            let object = format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name);
-            Diagnostic::new(
-                Code::EXTENSION_REF_NOT_FOUND,
-                format!(
-                    "rule {} of {object} names {} {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
-                    route.rules[m.rule as usize].name,
-                    kind.kind,
-                    route.namespace,
-                    m.name.as_str().unwrap_or_default()
-                ),
-            )
+            Diagnostic::from(ExtensionRefNotFound {
+                route,
+                rule: &route.rules[m.rule as usize],
+                kind: kind.kind,
+                name: m.name.as_str().unwrap_or_default(),
+            })
             .with_label(m.name.span, "not found")
-            .with_object(object)
+            .with_object(route_object(route))
         })
         .collect();
     (found, diagnostics)

@@ -44,7 +44,7 @@ impl Scope {
 }
 
 /// The half of `headerModifiers` a note is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Direction {
     /// `request`.
     Request,
@@ -63,7 +63,7 @@ impl Direction {
 }
 
 /// A fact about how the scopes combined that lint reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ScopeNote {
     /// A listener or Gateway scope's `disable` switches off the providers the route scope names
     /// (lint `gateway-disables-route-provider`).

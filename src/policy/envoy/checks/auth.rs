@@ -3,8 +3,9 @@
 //! policy sets (JWT, OIDC, ...) and the route policy does not repeat is switched off for that
 //! route — usually by surprise, since the route policy was meant to add something.
 
+use super::super::diags::AuthReplacedWithoutMerge;
 use super::super::evaluate::EnvoyEvaluator;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
 use crate::policy::Level;
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,25 +24,17 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
         }
     }
     found
-        .into_iter()
+        .iter()
         .map(|((winner, gateway), (fields, paths))| {
-            let w = &model.policies[winner as usize];
-            let g = &model.policies[gateway as usize];
-            let fields: Vec<String> = fields.into_iter().map(|f| format!("`{f}`")).collect();
-            Diagnostic::new(
-                Code::AUTH_REPLACED_WITHOUT_MERGE,
-                format!(
-                    "{} replaces {} on {} without mergeType: its {} {} off there",
-                    w.display(),
-                    g.display(),
-                    crate::words::counted(paths.len(), "path"),
-                    fields.join(", "),
-                    if fields.len() == 1 { "is" } else { "are" }
-                ),
-            )
-            .with_label(w.name_span, "replaces the Gateway's authentication")
-            .with_object(w.display())
-            .with_help("set `mergeType: StrategicMerge` to merge into the Gateway policy, or repeat its authentication here")
+            let policy = &model.policies[*winner as usize];
+            Diagnostic::from(AuthReplacedWithoutMerge {
+                policy,
+                replaced: &model.policies[*gateway as usize],
+                fields,
+                paths: paths.len(),
+            })
+            .with_label(policy.name_span, "replaces the Gateway's authentication")
+            .with_object(policy.display())
         })
         .collect()
 }

@@ -2,9 +2,10 @@
 //! kind already holds is not accepted there — silently, apart from a status condition. One
 //! finding per lost target, naming the holder and why it came first.
 
+use super::super::diags::Conflicted;
 use super::super::evaluate::EnvoyEvaluator;
-use super::super::slots::{holder, why_first};
-use crate::diag::{Code, Diagnostic};
+use super::super::slots::holder;
+use crate::diag::Diagnostic;
 use crate::policy::{Policy, Via};
 use crate::source::Span;
 
@@ -33,16 +34,11 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                 .find(|(p, _)| **p == index)
                 .map(|(_, via)| *via);
             diagnostics.push(
-                Diagnostic::new(
-                    Code::CONFLICTED,
-                    format!(
-                        "{} is Conflicted on {}: {} holds it because {}; this policy does nothing there",
-                        policy.display(),
-                        target.describe(model),
-                        model.policies[winner as usize].display(),
-                        why_first(model, winner, index)
-                    ),
-                )
+                Diagnostic::from(Conflicted {
+                    policy,
+                    target: target.describe(model),
+                    holder: &model.policies[winner as usize],
+                })
                 .with_label(span_of(policy, via), "Conflicted here")
                 .with_object(policy.display()),
             );

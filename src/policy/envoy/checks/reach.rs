@@ -2,8 +2,9 @@
 //! accepted policy in the path to no route, and one that holds a slot on paths but whose
 //! rules are effective or merged on none of them (more specific policies win everywhere).
 
+use super::super::diags::OverriddenEverywhere;
 use super::super::evaluate::EnvoyEvaluator;
-use crate::diag::{Code, Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity};
 use crate::engine::fold::RuleEvent;
 use crate::engine::observed::Observed;
 use crate::policy::Level;
@@ -62,20 +63,9 @@ fn overridden(
     } else {
         Severity::Warning
     };
-    let diagnostic = Diagnostic::new(
-        Code::POLICY_OVERRIDDEN,
-        format!(
-            "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
-            policy.display(),
-            policy.kind.kind
-        ),
-    )
-    .with_severity(severity)
-    .with_label(policy.name_span, "overridden everywhere")
-    .with_object(policy.display())
-    .with_help(crate::diag::see_command(format_args!(
-        "reach {}",
-        policy.namespaced_name()
-    )));
+    let diagnostic = Diagnostic::from(OverriddenEverywhere { policy })
+        .with_severity(severity)
+        .with_label(policy.name_span, "overridden everywhere")
+        .with_object(policy.display());
     Some(diagnostic)
 }

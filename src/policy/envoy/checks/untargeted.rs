@@ -3,8 +3,9 @@
 //! Unresolved policies), although the topology, which reports targets that miss and selectors
 //! that select nothing, has nothing to point at.
 
+use super::super::diags::NoTargets;
 use super::super::evaluate::EnvoyEvaluator;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 
 /// One finding per policy of the family without any target.
 pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
@@ -13,17 +14,13 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
         .policies
         .iter()
         .enumerate()
-        .filter(|(i, p)| evaluator.owns(*i as u32) && p.targets.is_empty() && p.selectors.is_empty())
-        .map(|(_, p)| {
-            Diagnostic::new(
-                Code::TARGET_NOT_FOUND,
-                format!(
-                    "{} has no targets (no targetRef, targetRefs or targetSelectors); it is not accepted (TargetNotFound)",
-                    p.display()
-                ),
-            )
-            .with_label(p.name_span, "targets nothing")
-            .with_object(p.display())
+        .filter(|(i, p)| {
+            evaluator.owns(*i as u32) && p.targets.is_empty() && p.selectors.is_empty()
+        })
+        .map(|(_, policy)| {
+            Diagnostic::from(NoTargets { policy })
+                .with_label(policy.name_span, "targets nothing")
+                .with_object(policy.display())
         })
         .collect()
 }
