@@ -37,10 +37,17 @@ pub fn main_exit_code() -> i32 {
 pub fn run(cli: &Cli) -> Exit {
     let mut command = cli.command.clone();
     let result = config::prepare(&mut command).and_then(|()| dispatch(&command));
-    result.unwrap_or_else(|session::UsageError(message)| {
+    let exit = result.unwrap_or_else(|session::UsageError(message)| {
         eprintln!("error: {message}");
         Exit::Usage
-    })
+    });
+    match crate::model::changed_meanwhile() {
+        Ok(()) => exit,
+        Err(changed) => {
+            eprintln!("error: {changed}");
+            Exit::Input
+        }
+    }
 }
 
 fn dispatch(command: &Command) -> Result<Exit, session::UsageError> {

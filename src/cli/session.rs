@@ -306,12 +306,37 @@ pub fn input_exit(diagnostics: &[Diagnostic]) -> Exit {
 }
 
 /// Writes to stdout through a buffer; a closed pipe (`dopol ... | head`) is not an error.
+///
+/// Nothing is written once the input changed while it was read: the answer would be built on
+/// what could not be read again ([`crate::model::ChangedMeanwhile`]; `cli::run` says so).
 pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let changed = || crate::model::changed_meanwhile().is_err();
+    if changed() {
+        return Ok(());
+    }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = io::BufWriter::with_capacity(1 << 16, UnlessChanged(stdout.lock()));
     match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(_) if changed() => Ok(()),
         other => other,
+    }
+}
+
+/// Stdout that takes no more once the input changed while it was read (found while the answer
+/// was being rendered): what follows would be built on what could not be read again.
+struct UnlessChanged<W>(W);
+
+impl<W: Write> Write for UnlessChanged<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match crate::model::changed_meanwhile() {
+            Ok(()) => self.0.write(buf),
+            Err(changed) => Err(io::Error::other(changed.to_string())),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
     }
 }
 

@@ -70,4 +70,3 @@ pub const STANDARD_FUNCTIONS: &[&str] = &[
 /// The standard macros. A call left with one of these names was not
 /// expanded, because it had the wrong number or kind of arguments.
 pub const MACROS: &[&str] = &["has", "all", "exists", "exists_one", "map", "filter"];
-

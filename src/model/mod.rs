@@ -537,7 +537,14 @@ impl Model {
         let same_rules = (decoded.as_ref()).is_some_and(|decoded| keys(decoded).eq(keys(policy)));
         match decoded {
             Some(decoded) if same_rules => decoded.rules().map(|(_, r)| r.value.clone()).collect(),
-            _ => self.changed_meanwhile(object),
+            _ => {
+                self.changed_meanwhile(object);
+                let null = |span| Node {
+                    span,
+                    value: crate::yaml::Value::Null,
+                };
+                policy.rules().map(|(_, r)| null(r.value.span)).collect()
+            }
         }
     }
 
@@ -671,7 +678,8 @@ impl Model {
         // The chunk is the one the object was parsed from, and parsing is deterministic: the
         // object is not found only when its file changed while dopol ran (docs/limits.md).
         let Some(mut root) = crate::load::reread(&self.sources, object) else {
-            self.changed_meanwhile(object)
+            self.changed_meanwhile(object);
+            return object.root.clone();
         };
         if let Some(range) = &object.document {
             self.sources
@@ -682,20 +690,51 @@ impl Model {
         root
     }
 
-    /// Stops the run: `object`'s file changed while dopol was reading it (docs/limits.md).
-    fn changed_meanwhile(&self, object: &Object) -> ! {
-        let file = self.sources.get(object.root.span.source).name();
-        eprintln!(
-            "error: `{file}` changed while dopol was reading it ({} is not where it was): run dopol again",
-            object.display()
-        );
-        crate::platform::exit_now(3);
+    /// Records that `object`'s file changed while dopol was reading it (docs/limits.md): the
+    /// run goes on without what could not be read again (a reader gets the object's trimmed
+    /// tree, or null values), and [`changed_meanwhile`] returns the error for the command to
+    /// report instead of its answer.
+    fn changed_meanwhile(&self, object: &Object) {
+        let file = self.sources.get(object.root.span.source).name().to_string();
+        let object = object.display();
+        CHANGED.get_or_init(|| ChangedMeanwhile { file, object });
     }
 
     /// The namespace object named `name`, if in the input.
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
         self.namespaces.iter().find(|n| n.name == name)
     }
+}
+
+/// A file changed while dopol was reading it: an object read at the start is not where it was
+/// when a reader needed it again (a trimmed tree, a dropped rule value). No answer of the run
+/// can be trusted; the command says this instead and exits 3.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedMeanwhile {
+    /// The file, as named in diagnostics.
+    pub file: String,
+    /// The object not found again, as `Kind ns/name`.
+    pub object: String,
+}
+
+impl std::fmt::Display for ChangedMeanwhile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` changed while dopol was reading it ({} is not where it was): run dopol again",
+            self.file, self.object
+        )
+    }
+}
+
+/// The first file change of this process (a `diff` reads two models at once; either one
+/// changing spoils the answer). As ripgrep's `messages::errored`, a flag the command's end
+/// reads rather than an exit from deep inside a reader.
+static CHANGED: std::sync::OnceLock<ChangedMeanwhile> = std::sync::OnceLock::new();
+
+/// The error of a run whose input changed while it was read, if it did ([`ChangedMeanwhile`]).
+pub fn changed_meanwhile() -> Result<(), &'static ChangedMeanwhile> {
+    CHANGED.get().map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
@@ -1022,6 +1061,38 @@ spec:
                 "invalid CEL in a request-time expression of RateLimitPolicy app/lower"
             )),
             "{messages:?}"
+        );
+    }
+
+    /// A file rewritten between the load and a reader needing a dropped rule value again: the
+    /// model neither panics nor exits; it answers null and records the change as an error
+    /// naming the file and the object, for the command to report (exit 3).
+    #[test]
+    fn a_file_changed_meanwhile_is_an_error_the_model_returns() {
+        let (route, policy) = VALUES.split_once("---\n").expect("two documents");
+        let policy = policy.split("---\n").next().expect("the RateLimitPolicy");
+        let policy = policy.replace("      when: [{predicate: \"request.method ==\"}]\n", "");
+        let (dir, model) = model_of(
+            &[("a.yaml", route), ("b.yaml", &policy)],
+            RuleValues::Evaluation,
+        );
+        assert_eq!(changed_meanwhile(), Ok(()));
+        let p = (model.policies.iter())
+            .position(|p| p.name == "lower")
+            .expect("the RateLimitPolicy") as u32;
+        let held = &model.policies[p as usize].blocks[0].rules[0].value;
+        assert!(held.is_null(), "dropped: {held:?}");
+        std::fs::write(dir.path().join("b.yaml"), "# emptied meanwhile\n").expect("rewritten");
+        let value = model.rule_value(p, 0, 0);
+        assert!(value.is_null(), "{value:?}");
+        let changed = changed_meanwhile().expect_err("the change is recorded");
+        assert!(changed.file.ends_with("b.yaml"), "{changed:?}");
+        assert_eq!(changed.object, "RateLimitPolicy app/lower", "{changed:?}");
+        assert!(
+            changed
+                .to_string()
+                .contains("changed while dopol was reading it"),
+            "{changed}"
         );
     }
 
