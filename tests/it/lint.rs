@@ -122,9 +122,9 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
     ),
     (
         "DPL1016",
-        &["testdata/lint/empty-block"],
+        &["testdata/lint/empty-block-rejected-by-crd"],
         "error",
-        "testdata/lint/empty-block/manifests.yaml",
+        "testdata/lint/empty-block-rejected-by-crd/manifests.yaml",
         19,
     ),
     (
@@ -200,11 +200,11 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         // whose Gateway CRD does not.
         "DPL2006",
         &[
-            "testdata/lint/duplicate-listener-name",
+            "testdata/lint/duplicate-listener-name-rejected-by-crd",
             "--crds=testdata/request/conflicted/gateway-crd.yaml",
         ],
         "error",
-        "testdata/lint/duplicate-listener-name/manifests.yaml",
+        "testdata/lint/duplicate-listener-name-rejected-by-crd/manifests.yaml",
         8,
     ),
     (
