@@ -2,8 +2,9 @@
 //! CRDs define them: `targetRef`, `targetRefs` and `targetSelectors`, each family saying which
 //! of them its kinds have ([`TargetFields`]).
 
+use super::diags::InvalidTargetKind;
 use super::{LabelOperator, LabelRequirement, PolicyKind, TargetRef, TargetSelector};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::gateway::GATEWAY_GROUP;
 use crate::name::Name;
@@ -33,23 +34,16 @@ pub fn target_ref(
     if let (Some(group), Some(group_node)) = (group, group_node)
         && group != GATEWAY_GROUP
     {
-        fields.push(
-            Diagnostic::new(
-                Code::INVALID_TARGET_KIND,
-                "Invalid targetRef.group. The only supported value is 'gateway.networking.k8s.io'",
-            )
-            .with_label(group_node.span, format!("`{group}` is not allowed")),
-        );
+        let finding = InvalidTargetKind::Group { group };
+        let label = finding.label();
+        fields.push(Diagnostic::from(finding).with_label(group_node.span, label));
     }
     if let (Some(kind), Some(kind_node)) = (kind, kind_node)
         && !policy_kind.target_kinds.contains(&kind)
     {
-        fields.push(
-            Diagnostic::new(Code::INVALID_TARGET_KIND, policy_kind.target_kind_message).with_label(
-                kind_node.span,
-                format!("{} may not target a {kind}", policy_kind.kind),
-            ),
-        );
+        let finding = InvalidTargetKind::Kind { policy_kind, kind };
+        let label = finding.label();
+        fields.push(Diagnostic::from(finding).with_label(kind_node.span, label));
     }
     Some(TargetRef {
         group: Name::new(group?),

@@ -1,7 +1,9 @@
 //! The codes every family's decoding shares: a target kind the policy may not name, and a
-//! request-time expression that is not valid CEL.
+//! request-time expression that is not valid CEL — and the finding types that word them.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::{Policy, PolicyKind};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::expr::ExprError;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[Code::INVALID_TARGET_KIND, Code::PREDICATE_INVALID];
@@ -30,4 +32,71 @@ impl Code {
         fix: "Fix the expression at the position shown.",
         example: "when:\n- predicate: \"request.method == 'GET' &&\"",
     });
+}
+
+/// A targetRef the API server rejects: a group other than Gateway API's, or a kind the policy
+/// may not target (`invalid-target-kind`).
+pub enum InvalidTargetKind<'a> {
+    /// `targetRef.group` is not `gateway.networking.k8s.io`.
+    Group {
+        /// The group written.
+        group: &'a str,
+    },
+    /// `targetRef.kind` is not one the policy's kind may target.
+    Kind {
+        /// The policy's kind.
+        policy_kind: &'a PolicyKind,
+        /// The kind written.
+        kind: &'a str,
+    },
+}
+
+impl InvalidTargetKind<'_> {
+    /// The label of the group or kind written.
+    pub fn label(&self) -> String {
+        match self {
+            InvalidTargetKind::Group { group } => format!("`{group}` is not allowed"),
+            InvalidTargetKind::Kind { policy_kind, kind } => {
+                format!("{} may not target a {kind}", policy_kind.kind)
+            }
+        }
+    }
+}
+
+impl Violation for InvalidTargetKind<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_TARGET_KIND
+    }
+    fn message(&self) -> String {
+        match self {
+            InvalidTargetKind::Group { .. } => {
+                "Invalid targetRef.group. The only supported value is 'gateway.networking.k8s.io'"
+                    .to_string()
+            }
+            InvalidTargetKind::Kind { policy_kind, .. } => {
+                policy_kind.target_kind_message.to_string()
+            }
+        }
+    }
+}
+
+/// A request-time expression of a policy that is not valid CEL (`predicate-invalid`).
+pub struct PredicateInvalid<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The syntax error.
+    pub error: &'a ExprError,
+}
+
+impl Violation for PredicateInvalid<'_> {
+    fn code(&self) -> Code {
+        Code::PREDICATE_INVALID
+    }
+    fn message(&self) -> String {
+        format!(
+            "invalid CEL in a request-time expression of {}: {}",
+            self.policy.display(),
+            self.error.message
+        )
+    }
 }

@@ -6,7 +6,8 @@
 //! only surface in the gateway, so dopol reports it at load time. Each distinct text is parsed
 //! once, in parallel: real manifests repeat the same predicates many times.
 
-use crate::diag::{Code, Diagnostic};
+use super::diags::PredicateInvalid;
+use crate::diag::Diagnostic;
 use crate::expr::{self, ExprError};
 use crate::model::Model;
 use crate::source::{SourceMap, Span};
@@ -53,19 +54,13 @@ pub fn check_request_expressions(
     for (error, uses) in failures {
         for &(span, policy) in uses {
             let policy = &model.policies[policy as usize];
+            let label = expression_span(&model.sources, span, &error);
             diagnostics.push(
-                Diagnostic::new(
-                    Code::PREDICATE_INVALID,
-                    format!(
-                        "invalid CEL in a request-time expression of {}: {}",
-                        policy.display(),
-                        error.message
-                    ),
-                )
-                .with_label(
-                    expression_span(&model.sources, span, &error),
-                    error.message.clone(),
-                )
+                Diagnostic::from(PredicateInvalid {
+                    policy,
+                    error: &error,
+                })
+                .with_label(label, error.message.clone())
                 .with_object(policy.display()),
             );
         }

@@ -7,6 +7,10 @@
 //! Namespaces that are not in the input cannot be decided offline: the route is assumed
 //! accepted and an info diagnostic says so.
 
+use super::diags::{
+    ListenerRefusal, ParentRefRefused, RefusedBecause, RouteNotAttached, SelectorUndecidable,
+    route_display,
+};
 use super::hostname::listener_accepts_hostnames;
 use crate::diag::{Code, Diagnostic};
 use crate::model::gateway::{FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route};
@@ -121,12 +125,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
                         message,
                         mut diagnostic,
                     } = *refused;
-                    diagnostic = diagnostic.with_object(format!(
-                        "{} {}/{}",
-                        route.kind.as_str(),
-                        route.namespace,
-                        route.name
-                    ));
+                    diagnostic = diagnostic.with_object(route_display(route));
                     diagnostics.push(diagnostic);
                     rejections.push(Rejection {
                         route: route_index as u32,
@@ -143,29 +142,11 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
             .iter()
             .any(|r: &Rejection| r.route == route_index as u32);
         if accepted.is_empty() && !refused {
-            let why = if route.parent_refs.is_empty() {
-                "it has no parentRefs"
-            } else {
-                "none of its parentRefs is a Gateway"
-            };
             not_attached.push((route_index as u32, diagnostics.len()));
             diagnostics.push(
-                Diagnostic::new(
-                    Code::ROUTE_NOT_ATTACHED,
-                    format!(
-                        "{} {}/{} is attached to no listener ({why}); no policy reaches it",
-                        route.kind.as_str(),
-                        route.namespace,
-                        route.name
-                    ),
-                )
-                .with_label(route.name_span, "this route")
-                .with_object(format!(
-                    "{} {}/{}",
-                    route.kind.as_str(),
-                    route.namespace,
-                    route.name
-                )),
+                Diagnostic::from(RouteNotAttached { route })
+                    .with_label(route.name_span, "this route")
+                    .with_object(route_display(route)),
             );
         }
         // Kept to the end of the run: one pair grown by a push holds room for four.
@@ -189,15 +170,36 @@ struct Refused {
 
 type Refusal = Box<Refused>;
 
-fn refusal(
-    reason: RejectionReason,
-    gateway: Option<u32>,
-    message: String,
-    parent: &ParentRef,
-) -> Refusal {
-    let label_span = parent.section_span.unwrap_or(parent.name_span);
-    let diagnostic = Diagnostic::new(reason.code(), format!("{message} ({})", reason.as_str()))
-        .with_label(label_span, reason.as_str());
+/// The refused parentRef's rejection and diagnostic; `gateway` is the Gateway's index, when it
+/// exists. Labelled at the parentRef's sectionName (else its name) with the reason, then at what
+/// refused it.
+fn refusal(refused: ParentRefRefused<'_>, gateway: Option<u32>) -> Refusal {
+    let reason = refused.reason();
+    let message = refused.explanation();
+    let parent = refused.parent;
+    let mut labels = vec![(
+        parent.section_span.unwrap_or(parent.name_span),
+        reason.as_str().to_string(),
+    )];
+    match &refused.why {
+        RefusedBecause::ParentNotFound { .. } => {}
+        RefusedBecause::NoMatchingParent { gateway } => {
+            labels.push((gateway.name_span, "this Gateway".into()));
+        }
+        RefusedBecause::NotAllowedByListeners { refusals, .. } => {
+            if let Some((listener, _)) = refusals.first() {
+                let span = listener.allowed_routes_span.unwrap_or(listener.name_span);
+                labels.push((span, "listener's allowedRoutes".into()));
+            }
+        }
+        RefusedBecause::NoMatchingListenerHostname { .. } => {
+            labels.extend(refused.hostname_labels())
+        }
+    }
+    let mut diagnostic = Diagnostic::from(refused);
+    for (span, text) in labels {
+        diagnostic = diagnostic.with_label(span, text);
+    }
     Box::new(Refused {
         reason,
         gateway,
@@ -210,27 +212,12 @@ impl Context<'_> {
     /// `ParentNotFound`, saying where a Gateway of that name is when it is in another
     /// namespace (and then not offering `--assume-gateways`, which would hide the cause).
     fn parent_not_found(&self, route: &Route, parent: &ParentRef) -> Refusal {
-        let found = self
+        let elsewhere = self
             .by_name
             .get_or_init(|| elsewhere::ByName::of_model(self.model))
             .find("Gateway", &parent.name, &parent.namespace);
-        let mut message = format!(
-            "parentRef names Gateway {}/{}, which is not in the input",
-            parent.namespace, parent.name
-        );
-        let help = if found.is_empty() {
-            "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in"
-                .to_string()
-        } else {
-            message = format!(
-                "{message}; {}",
-                elsewhere::exists_clause("Gateway", &parent.name, &found.namespaces)
-            );
-            elsewhere::parent_ref_help(&elsewhere::ParentRefSite::of(route, parent), &found)
-        };
-        let mut refused = refusal(RejectionReason::ParentNotFound, None, message, parent);
-        refused.diagnostic.help = Some(help);
-        refused
+        let why = RefusedBecause::ParentNotFound { elsewhere };
+        refusal(ParentRefRefused { route, parent, why }, None)
     }
 
     fn attach(
@@ -255,7 +242,7 @@ impl Context<'_> {
             })
             .collect();
         if candidates.is_empty() {
-            return Err(self.no_matching_parent(gateway_index, gateway, parent));
+            return Err(self.no_matching_parent(route, gateway_index, gateway, parent));
         }
         if gateway.assumed {
             return Ok(candidates.into_iter().map(|l| (gateway_index, l)).collect());
@@ -270,40 +257,16 @@ impl Context<'_> {
                 match self.allows(gateway_index, i, gateway, listener, route, diagnostics) {
                     Ok(()) => true,
                     Err(why) => {
-                        refusals.push((i, why));
+                        refusals.push((listener, why));
                         false
                     }
                 }
             })
             .collect();
         if allowed.is_empty() {
-            let reasons: Vec<String> = refusals
-                .iter()
-                .map(|(i, why)| format!("listener `{}` {why}", gateway.listeners[*i as usize].name))
-                .collect();
-            let message = format!(
-                "no listener of Gateway {}/{} allows {} {}/{}: {}",
-                gateway.namespace,
-                gateway.name,
-                route.kind.as_str(),
-                route.namespace,
-                route.name,
-                reasons.join("; ")
-            );
-            let mut refused = refusal(
-                RejectionReason::NotAllowedByListeners,
-                Some(gateway_index),
-                message,
-                parent,
-            );
-            if let Some((i, _)) = refusals.first() {
-                let listener = &gateway.listeners[*i as usize];
-                refused.diagnostic.labels.push(crate::diag::Label {
-                    span: listener.allowed_routes_span.unwrap_or(listener.name_span),
-                    message: "listener's allowedRoutes".into(),
-                });
-            }
-            return Err(refused);
+            let why = RefusedBecause::NotAllowedByListeners { gateway, refusals };
+            let refused = ParentRefRefused { route, parent, why };
+            return Err(refusal(refused, Some(gateway_index)));
         }
 
         let matching: Vec<u32> = allowed
@@ -317,111 +280,55 @@ impl Context<'_> {
             })
             .collect();
         if matching.is_empty() {
-            let listener_hosts: Vec<String> = allowed
-                .iter()
-                .filter_map(|&i| gateway.listeners[i as usize].hostname.clone())
-                .collect();
-            let message = format!(
-                "the hostnames of {} {}/{} ({}) intersect no listener hostname of Gateway {}/{} ({})",
-                route.kind.as_str(),
-                route.namespace,
-                route.name,
-                route.hostnames.join(", "),
-                gateway.namespace,
-                gateway.name,
-                listener_hosts.join(", ")
-            );
-            let mut refused = refusal(
-                RejectionReason::NoMatchingListenerHostname,
-                Some(gateway_index),
-                message,
-                parent,
-            );
             // Every allowed listener has a hostname here (one without intersects everything).
-            for &i in &allowed {
-                let listener = &gateway.listeners[i as usize];
-                if let Some(span) = listener.hostname_span {
-                    refused.diagnostic.labels.push(crate::diag::Label {
-                        span,
-                        message: format!("hostname of listener `{}`", listener.name),
-                    });
-                }
-            }
-            return Err(refused);
+            let allowed = allowed
+                .iter()
+                .map(|&i| &gateway.listeners[i as usize])
+                .collect();
+            let why = RefusedBecause::NoMatchingListenerHostname { gateway, allowed };
+            let refused = ParentRefRefused { route, parent, why };
+            return Err(refusal(refused, Some(gateway_index)));
         }
         Ok(matching.into_iter().map(|l| (gateway_index, l)).collect())
     }
 
     fn no_matching_parent(
         &self,
+        route: &Route,
         gateway_index: u32,
         gateway: &Gateway,
         parent: &ParentRef,
     ) -> Refusal {
-        let names: Vec<&str> = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
-        let wanted = match (&parent.section_name, parent.port) {
-            (Some(s), Some(p)) => format!("named `{s}` on port {p}"),
-            (Some(s), None) => format!("named `{s}`"),
-            (None, Some(p)) => format!("on port {p}"),
-            (None, None) => "at all".into(),
-        };
-        let message = format!(
-            "Gateway {}/{} has no listener {wanted}",
-            gateway.namespace, gateway.name
-        );
-        let mut refused = refusal(
-            RejectionReason::NoMatchingParent,
-            Some(gateway_index),
-            message,
-            parent,
-        );
-        refused.diagnostic.help = Some(
-            match parent
-                .section_name
-                .as_deref()
-                .and_then(|s| crate::suggest::closest(s, names.iter().copied()))
-            {
-                Some(suggestion) => format!("did you mean `{suggestion}`?"),
-                None => format!("its listeners are: {}", names.join(", ")),
-            },
-        );
-        refused.diagnostic.labels.push(crate::diag::Label {
-            span: gateway.name_span,
-            message: "this Gateway".into(),
-        });
-        refused
+        let why = RefusedBecause::NoMatchingParent { gateway };
+        refusal(ParentRefRefused { route, parent, why }, Some(gateway_index))
     }
 
     /// Whether a listener's `allowedRoutes` admit the route; `Err` says why not.
-    fn allows(
+    fn allows<'g>(
         &mut self,
         gateway_index: u32,
         listener_index: u32,
-        gateway: &Gateway,
-        listener: &Listener,
-        route: &Route,
+        gateway: &'g Gateway,
+        listener: &'g Listener,
+        route: &'g Route,
         diagnostics: &mut Vec<Diagnostic>,
-    ) -> Result<(), String> {
-        if !listener.allows_kind(route.kind.as_str()) {
+    ) -> Result<(), ListenerRefusal<'g>> {
+        let kind = route.kind.as_str();
+        if !listener.allows_kind(kind) {
             return Err(match &listener.kinds {
-                Some(_) => format!(
-                    "does not list kind {} in allowedRoutes.kinds",
-                    route.kind.as_str()
-                ),
-                None => format!(
-                    "(protocol {}) does not accept {}",
-                    listener.protocol,
-                    route.kind.as_str()
-                ),
+                Some(_) => ListenerRefusal::KindNotListed { kind },
+                None => ListenerRefusal::Protocol {
+                    protocol: &listener.protocol,
+                    kind,
+                },
             });
         }
         match &listener.from {
             FromNamespaces::All => Ok(()),
             FromNamespaces::Same if route.namespace == gateway.namespace => Ok(()),
-            FromNamespaces::Same => Err(format!(
-                "accepts routes from its own namespace ({}) only",
-                gateway.namespace
-            )),
+            FromNamespaces::Same => Err(ListenerRefusal::OtherNamespace {
+                gateway_namespace: &gateway.namespace,
+            }),
             FromNamespaces::Selector(selector) => {
                 let labels = match self.model.namespace(&route.namespace) {
                     Some(ns) => ns.labels.clone(),
@@ -434,16 +341,14 @@ impl Context<'_> {
                     None => {
                         let key = (gateway_index, listener_index, route.namespace.to_string());
                         if self.undecidable_reported.insert(key) {
+                            let finding = SelectorUndecidable {
+                                gateway,
+                                listener,
+                                namespace: &route.namespace,
+                            };
+                            let span = listener.allowed_routes_span.unwrap_or(listener.name_span);
                             diagnostics.push(
-                                Diagnostic::new(
-                                    Code::SELECTOR_UNDECIDABLE,
-                                    format!(
-                                        "listener `{}` of Gateway {}/{} selects namespaces by label, but Namespace `{}` is not in the input; routes from it are assumed accepted",
-                                        listener.name, gateway.namespace, gateway.name, route.namespace
-                                    ),
-                                )
-                                .with_label(listener.allowed_routes_span.unwrap_or(listener.name_span), "namespace selector")
-                                .with_help(format!("add the manifest of Namespace `{}` to decide offline", route.namespace)),
+                                Diagnostic::from(finding).with_label(span, "namespace selector"),
                             );
                         }
                         return Ok(());
@@ -452,10 +357,9 @@ impl Context<'_> {
                 if selector.matches(&labels) {
                     Ok(())
                 } else {
-                    Err(format!(
-                        "selects namespaces by label and Namespace `{}` does not match",
-                        route.namespace
-                    ))
+                    Err(ListenerRefusal::SelectorMismatch {
+                        namespace: &route.namespace,
+                    })
                 }
             }
         }

@@ -26,7 +26,10 @@
 //! hostnames), so it is computed once per root route and repeated on each of its listeners.
 
 use super::NO_CHAIN;
-use crate::diag::{Code, Diagnostic};
+use super::diags::{
+    ChildDropped, DelegationChildDropped, DelegationMixedBackends, route_display as display,
+};
+use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::model::gateway::{GATEWAY_GROUP, Route, RouteKind};
 use crate::model::matches::{HttpMatch, PathType, RuleMatches, ValueMatch};
@@ -91,19 +94,17 @@ fn mixed_backends(route: &Route, rules: &[Node]) -> Vec<Diagnostic> {
         if !backends.iter().any(is_delegation) {
             continue;
         }
+        let rule = rule_name_at(route, k);
         for backend in backends.iter().filter(|b| !is_delegation(b)) {
+            let finding = DelegationMixedBackends {
+                route,
+                rule: &rule,
+                backend: backend.get("name").and_then(Node::as_str).unwrap_or(""),
+            };
             found.push(
-                Diagnostic::new(
-                    Code::DELEGATION_MIXED_BACKENDS,
-                    format!(
-                        "rule {} of {} delegates to HTTPRoutes, so kgateway ignores its other backendRef `{}`",
-                        rule_name_at(route, k),
-                        display(route),
-                        backend.get("name").and_then(Node::as_str).unwrap_or("")
-                    ),
-                )
-                .with_label(backend.span, "ignored")
-                .with_object(display(route)),
+                Diagnostic::from(finding)
+                    .with_label(backend.span, "ignored")
+                    .with_object(display(route)),
             );
         }
     }
@@ -544,47 +545,42 @@ impl<'m> Walker<'m> {
                 .map_or(route.name_span, |n| n.span)
         };
         let under = rule_name(model, parent_route, parent_rule);
-        let child_name = display(route);
-        let diagnostic = match drop {
-            Drop::ParentRefs => Diagnostic::new(
-                Code::DELEGATION_CHILD_DROPPED,
-                format!(
-                    "{child_name} is dropped under {under}: its parentRefs are set and none names HTTPRoute {}/{}, so that route may not delegate to it",
-                    parent.namespace, parent.name
-                ),
-            )
-            .with_label(spec_span("parentRefs"), "does not name the delegating route")
-            .with_label(backend_ref, "delegates to it here")
-            .with_help(format!(
-                "add `{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {}, namespace: {}}}` to its parentRefs, or remove the backendRef",
-                parent.name, parent.namespace
-            )),
-            Drop::Cycle => {
-                let names: Vec<String> = chain
-                    .iter()
-                    .map(|&(r, k)| rule_name(model, r, k))
-                    .collect();
-                Diagnostic::new(
-                    Code::DELEGATION_CHILD_DROPPED,
-                    format!(
-                        "{child_name} is dropped under {under}: it is already in the delegation chain {} (a cycle)",
-                        names.join(" > ")
+        let delegates_here = (backend_ref, "delegates to it here");
+        let (why, labels) = match drop {
+            Drop::ParentRefs => (
+                ChildDropped::ParentRefs { parent },
+                vec![
+                    (
+                        spec_span("parentRefs"),
+                        "does not name the delegating route",
                     ),
-                )
-                .with_label(backend_ref, "closes a delegation cycle")
-                .with_help("remove the backendRef that delegates back up the chain")
+                    delegates_here,
+                ],
+            ),
+            Drop::Cycle => {
+                let chain = chain.iter().map(|&(r, k)| rule_name(model, r, k));
+                let why = ChildDropped::Cycle {
+                    chain: chain.collect(),
+                };
+                (why, vec![(backend_ref, "closes a delegation cycle")])
             }
-            Drop::Hostnames => Diagnostic::new(
-                Code::DELEGATION_CHILD_DROPPED,
-                format!(
-                    "{child_name} is dropped under {under}: a delegatee may not set spec.hostnames (it inherits the parent route's)"
-                ),
-            )
-            .with_label(spec_span("hostnames"), "hostnames on a delegatee")
-            .with_label(backend_ref, "delegates to it here")
-            .with_help("remove spec.hostnames from the child route"),
+            Drop::Hostnames => (
+                ChildDropped::Hostnames,
+                vec![
+                    (spec_span("hostnames"), "hostnames on a delegatee"),
+                    delegates_here,
+                ],
+            ),
         };
-        let diagnostic = diagnostic.with_object(child_name);
+        let finding = DelegationChildDropped {
+            child: route,
+            under: &under,
+            why,
+        };
+        let mut diagnostic = Diagnostic::from(finding).with_object(display(route));
+        for (span, text) in labels {
+            diagnostic = diagnostic.with_label(span, text);
+        }
         self.push_once(child, diagnostic);
     }
 
@@ -598,48 +594,26 @@ impl<'m> Walker<'m> {
     ) {
         let model = self.model;
         let route = &model.routes[child as usize];
-        let child_name = display(route);
         let under = rule_name(model, parent_route, parent_rule);
-        let parent_text: Vec<String> = parent_matches.iter().map(describe).collect();
-        let names: Vec<String> = dropped
-            .iter()
-            .map(|&r| format!("`{}`", route.rules[r as usize].name))
-            .collect();
-        let what = if whole_route {
-            format!("{child_name} is dropped under {under}: none of its rules has a")
-        } else if dropped.len() == 1 {
-            format!(
-                "rule {} of {child_name} is dropped under {under}: it has no",
-                names[0]
-            )
-        } else {
-            format!(
-                "rules {} of {child_name} are dropped under {under}: none of them has a",
-                names.join(", ")
-            )
+        let finding = DelegationChildDropped {
+            child: route,
+            under: &under,
+            why: ChildDropped::Rules {
+                dropped: dropped
+                    .iter()
+                    .map(|&r| route.rules[r as usize].name.as_str())
+                    .collect(),
+                whole_route,
+                parent_matches,
+            },
         };
-        let message = format!(
-            "{what} match valid under the parent's match {} (a child match must start with the parent's PathPrefix value and repeat its headers, query parameters and method)",
-            parent_text.join(" or ")
-        );
-        let mut diagnostic = Diagnostic::new(Code::DELEGATION_CHILD_DROPPED, message)
-            .with_object(child_name)
-            .with_help(format!(
-                "narrow the child's matches to the parent's, or annotate the child with `{INHERIT_MATCHER_ANNOTATION}: \"true\"` to inherit the parent's matcher"
-            ));
+        let label = finding.rule_label();
+        let mut diagnostic = Diagnostic::from(finding).with_object(display(route));
         for &r in dropped {
-            diagnostic = diagnostic.with_label(
-                route.rules[r as usize].span,
-                format!("no match valid under {under}"),
-            );
+            diagnostic = diagnostic.with_label(route.rules[r as usize].span, label.clone());
         }
         self.push_once(child, diagnostic);
     }
-}
-
-/// `HTTPRoute ns/name`.
-fn display(route: &Route) -> String {
-    format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name)
 }
 
 /// `ns/route#rule`.
@@ -706,7 +680,7 @@ fn join_paths(parent: &str, child: &str) -> String {
 }
 
 /// `PathPrefix /api, header x-team: blue, query v=1, method GET`.
-fn describe(m: &HttpMatch) -> String {
+pub(super) fn describe(m: &HttpMatch) -> String {
     let mut text = format!("{} {}", m.path_type.as_str(), m.path);
     let values = |kind: &str, list: &[ValueMatch], text: &mut String| {
         for v in list {

@@ -1,8 +1,19 @@
 //! The codes of the hierarchy (DPL2xxx, DPL300x): parentRefs that attach nowhere and the Gateway
 //! API reason why, routes attached to nothing, kgateway route delegation that drops a child, and
-//! policy targets that name nothing.
+//! policy targets that name nothing — and the finding types that word them.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::attach::RejectionReason;
+use super::delegation::{INHERIT_MATCHER_ANNOTATION, describe as describe_match};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::model::elsewhere::{
+    Elsewhere, ParentRefSite, exists_clause, parent_ref_help, target_ref_help,
+};
+use crate::model::gateway::{Gateway, Listener, ParentRef, Route};
+use crate::model::matches::HttpMatch;
+use crate::policy::{Policy, TargetRef};
+use crate::source::Span;
+use crate::suggest::closest;
+use std::fmt;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -151,4 +162,590 @@ impl Code {
         fix: "Use an existing listener or rule name.",
         example: "targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: htps}",
     });
+}
+
+/// `HTTPRoute ns/name`: a route as findings name it.
+pub fn route_display(route: &Route) -> String {
+    format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name)
+}
+
+/// The help of a parentRef naming a Gateway found nowhere.
+const ADD_GATEWAY: &str = "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in";
+
+/// `did you mean `x`?` for the candidate closest to `wanted`, if one is close enough.
+fn did_you_mean(wanted: &str, candidates: &[&str]) -> Option<String> {
+    closest(wanted, candidates.iter().copied())
+        .map(|suggestion| format!("did you mean `{suggestion}`?"))
+}
+
+/// A parentRef that attaches its route nowhere, with the Gateway API reason why
+/// (`parent-not-found`, `no-matching-parent`, `not-allowed-by-listeners`,
+/// `no-matching-listener-hostname`).
+pub struct ParentRefRefused<'a> {
+    /// The route.
+    pub route: &'a Route,
+    /// The refused parentRef.
+    pub parent: &'a ParentRef,
+    /// Why it attaches nowhere.
+    pub why: RefusedBecause<'a>,
+}
+
+/// Why a parentRef attaches nowhere, with what the reason's wording needs.
+pub enum RefusedBecause<'a> {
+    /// The Gateway is not in the input; `elsewhere`: the other namespaces holding one of that name.
+    ParentNotFound {
+        /// Gateways of that name in other namespaces.
+        elsewhere: Elsewhere<'a>,
+    },
+    /// No listener of the Gateway matches the parentRef's `sectionName` or `port`.
+    NoMatchingParent {
+        /// The Gateway.
+        gateway: &'a Gateway,
+    },
+    /// Every candidate listener refuses the route's namespace or kind.
+    NotAllowedByListeners {
+        /// The Gateway.
+        gateway: &'a Gateway,
+        /// Each candidate listener and why it refuses the route.
+        refusals: Vec<(&'a Listener, ListenerRefusal<'a>)>,
+    },
+    /// The route's hostnames intersect no hostname of the listeners that allow it.
+    NoMatchingListenerHostname {
+        /// The Gateway.
+        gateway: &'a Gateway,
+        /// The listeners that allow the route (each has a hostname).
+        allowed: Vec<&'a Listener>,
+    },
+}
+
+/// Why a listener's `allowedRoutes` refuse a route.
+pub enum ListenerRefusal<'a> {
+    /// `allowedRoutes.kinds` does not list the route's kind.
+    KindNotListed {
+        /// The route's kind.
+        kind: &'a str,
+    },
+    /// The listener's protocol does not carry the route's kind.
+    Protocol {
+        /// The listener's protocol.
+        protocol: &'a str,
+        /// The route's kind.
+        kind: &'a str,
+    },
+    /// `from: Same`, and the route is in another namespace than the Gateway.
+    OtherNamespace {
+        /// The Gateway's namespace.
+        gateway_namespace: &'a str,
+    },
+    /// The namespace selector does not match the route's Namespace.
+    SelectorMismatch {
+        /// The route's namespace.
+        namespace: &'a str,
+    },
+}
+
+impl fmt::Display for ListenerRefusal<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListenerRefusal::KindNotListed { kind } => {
+                write!(f, "does not list kind {kind} in allowedRoutes.kinds")
+            }
+            ListenerRefusal::Protocol { protocol, kind } => {
+                write!(f, "(protocol {protocol}) does not accept {kind}")
+            }
+            ListenerRefusal::OtherNamespace { gateway_namespace } => write!(
+                f,
+                "accepts routes from its own namespace ({gateway_namespace}) only"
+            ),
+            ListenerRefusal::SelectorMismatch { namespace } => write!(
+                f,
+                "selects namespaces by label and Namespace `{namespace}` does not match"
+            ),
+        }
+    }
+}
+
+impl ParentRefRefused<'_> {
+    /// The Gateway API reason.
+    pub fn reason(&self) -> RejectionReason {
+        match self.why {
+            RefusedBecause::ParentNotFound { .. } => RejectionReason::ParentNotFound,
+            RefusedBecause::NoMatchingParent { .. } => RejectionReason::NoMatchingParent,
+            RefusedBecause::NotAllowedByListeners { .. } => RejectionReason::NotAllowedByListeners,
+            RefusedBecause::NoMatchingListenerHostname { .. } => {
+                RejectionReason::NoMatchingListenerHostname
+            }
+        }
+    }
+
+    /// The refusal in words, without its reason: the rejection's message in `dopol topology`.
+    pub fn explanation(&self) -> String {
+        match &self.why {
+            RefusedBecause::ParentNotFound { elsewhere } => self.not_found(elsewhere),
+            RefusedBecause::NoMatchingParent { gateway } => format!(
+                "Gateway {}/{} has no listener {}",
+                gateway.namespace,
+                gateway.name,
+                self.wanted_listener()
+            ),
+            RefusedBecause::NotAllowedByListeners { gateway, refusals } => {
+                let reasons: Vec<String> = refusals
+                    .iter()
+                    .map(|(listener, why)| format!("listener `{}` {why}", listener.name))
+                    .collect();
+                format!(
+                    "no listener of Gateway {}/{} allows {}: {}",
+                    gateway.namespace,
+                    gateway.name,
+                    route_display(self.route),
+                    reasons.join("; ")
+                )
+            }
+            RefusedBecause::NoMatchingListenerHostname { gateway, allowed } => {
+                self.no_hostname(gateway, allowed)
+            }
+        }
+    }
+
+    /// The Gateway is not in the input, and where one of that name is.
+    fn not_found(&self, elsewhere: &Elsewhere<'_>) -> String {
+        let parent = self.parent;
+        let message = format!(
+            "parentRef names Gateway {}/{}, which is not in the input",
+            parent.namespace, parent.name
+        );
+        if elsewhere.is_empty() {
+            return message;
+        }
+        let clause = exists_clause("Gateway", &parent.name, &elsewhere.namespaces);
+        format!("{message}; {clause}")
+    }
+
+    /// The listener the parentRef asks for: `named `a` on port 80`, `at all`.
+    fn wanted_listener(&self) -> String {
+        match (&self.parent.section_name, self.parent.port) {
+            (Some(s), Some(p)) => format!("named `{s}` on port {p}"),
+            (Some(s), None) => format!("named `{s}`"),
+            (None, Some(p)) => format!("on port {p}"),
+            (None, None) => "at all".into(),
+        }
+    }
+
+    /// The route's hostnames against those of the listeners that allow it.
+    fn no_hostname(&self, gateway: &Gateway, allowed: &[&Listener]) -> String {
+        let route = self.route;
+        let hosts: Vec<&str> = allowed
+            .iter()
+            .filter_map(|l| l.hostname.as_deref())
+            .collect();
+        format!(
+            "the hostnames of {} ({}) intersect no listener hostname of Gateway {}/{} ({})",
+            route_display(route),
+            route.hostnames.join(", "),
+            gateway.namespace,
+            gateway.name,
+            hosts.join(", ")
+        )
+    }
+
+    /// `hostname of listener `a`` at each hostname of the listeners that allow the route, when
+    /// their hostnames are why it is refused.
+    pub fn hostname_labels(&self) -> Vec<(Span, String)> {
+        let RefusedBecause::NoMatchingListenerHostname { allowed, .. } = &self.why else {
+            return Vec::new();
+        };
+        allowed
+            .iter()
+            .filter_map(|l| {
+                Some((
+                    l.hostname_span?,
+                    format!("hostname of listener `{}`", l.name),
+                ))
+            })
+            .collect()
+    }
+}
+
+impl Violation for ParentRefRefused<'_> {
+    fn code(&self) -> Code {
+        self.reason().code()
+    }
+    fn message(&self) -> String {
+        format!("{} ({})", self.explanation(), self.reason().as_str())
+    }
+    fn help(&self) -> Option<String> {
+        match &self.why {
+            RefusedBecause::ParentNotFound { elsewhere } if elsewhere.is_empty() => {
+                Some(ADD_GATEWAY.to_string())
+            }
+            RefusedBecause::ParentNotFound { elsewhere } => Some(parent_ref_help(
+                &ParentRefSite::of(self.route, self.parent),
+                elsewhere,
+            )),
+            RefusedBecause::NoMatchingParent { gateway } => {
+                let names: Vec<&str> = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
+                let wanted = self.parent.section_name.as_deref();
+                wanted
+                    .and_then(|wanted| did_you_mean(wanted, &names))
+                    .or_else(|| Some(format!("its listeners are: {}", names.join(", "))))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A route attached to no listener (`route-not-attached`).
+pub struct RouteNotAttached<'a> {
+    /// The route: it has no parentRefs, or none is a Gateway.
+    pub route: &'a Route,
+}
+
+impl Violation for RouteNotAttached<'_> {
+    fn code(&self) -> Code {
+        Code::ROUTE_NOT_ATTACHED
+    }
+    fn message(&self) -> String {
+        let why = if self.route.parent_refs.is_empty() {
+            "it has no parentRefs"
+        } else {
+            "none of its parentRefs is a Gateway"
+        };
+        format!(
+            "{} is attached to no listener ({why}); no policy reaches it",
+            route_display(self.route)
+        )
+    }
+}
+
+/// A listener's namespace selector that cannot be decided offline (`selector-undecidable`).
+pub struct SelectorUndecidable<'a> {
+    /// The Gateway.
+    pub gateway: &'a Gateway,
+    /// Its listener selecting namespaces by label.
+    pub listener: &'a Listener,
+    /// The route's namespace, whose Namespace object is not in the input.
+    pub namespace: &'a str,
+}
+
+impl Violation for SelectorUndecidable<'_> {
+    fn code(&self) -> Code {
+        Code::SELECTOR_UNDECIDABLE
+    }
+    fn message(&self) -> String {
+        format!(
+            "listener `{}` of Gateway {}/{} selects namespaces by label, but Namespace `{}` is not in the input; routes from it are assumed accepted",
+            self.listener.name, self.gateway.namespace, self.gateway.name, self.namespace
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(format!(
+            "add the manifest of Namespace `{}` to decide offline",
+            self.namespace
+        ))
+    }
+}
+
+/// A backendRef that kgateway ignores beside a rule's delegations (`delegation-mixed-backends`).
+pub struct DelegationMixedBackends<'a> {
+    /// The route.
+    pub route: &'a Route,
+    /// The delegating rule's name.
+    pub rule: &'a str,
+    /// The ignored backendRef's name (empty when it has none).
+    pub backend: &'a str,
+}
+
+impl Violation for DelegationMixedBackends<'_> {
+    fn code(&self) -> Code {
+        Code::DELEGATION_MIXED_BACKENDS
+    }
+    fn message(&self) -> String {
+        format!(
+            "rule {} of {} delegates to HTTPRoutes, so kgateway ignores its other backendRef `{}`",
+            self.rule,
+            route_display(self.route),
+            self.backend
+        )
+    }
+}
+
+/// A delegated child route, or some of its rules, dropped under a delegating rule
+/// (`delegation-child-dropped`).
+pub struct DelegationChildDropped<'a> {
+    /// The child route.
+    pub child: &'a Route,
+    /// The delegating rule, as `ns/route#rule`.
+    pub under: &'a str,
+    /// Why it is dropped.
+    pub why: ChildDropped<'a>,
+}
+
+/// Why kgateway drops a delegated child (or some of its rules) under a delegating rule.
+pub enum ChildDropped<'a> {
+    /// Its parentRefs are set and none names the delegating route.
+    ParentRefs {
+        /// The delegating route.
+        parent: &'a Route,
+    },
+    /// It is already in the delegation chain.
+    Cycle {
+        /// The chain's rules, root first, as `ns/route#rule`.
+        chain: Vec<String>,
+    },
+    /// It sets `spec.hostnames`.
+    Hostnames,
+    /// Rules of it have no match valid under the delegating rule's matches.
+    Rules {
+        /// The dropped rules' names.
+        dropped: Vec<&'a str>,
+        /// Whether no rule of it is left.
+        whole_route: bool,
+        /// The delegating rule's matches.
+        parent_matches: &'a [HttpMatch],
+    },
+}
+
+impl DelegationChildDropped<'_> {
+    /// The label of each dropped rule.
+    pub fn rule_label(&self) -> String {
+        format!("no match valid under {}", self.under)
+    }
+
+    /// The message of dropped rules: which, and under which matches.
+    fn rules_message(&self, dropped: &[&str], whole_route: bool, parent: &[HttpMatch]) -> String {
+        let (child, under) = (route_display(self.child), self.under);
+        let names: Vec<String> = dropped.iter().map(|name| format!("`{name}`")).collect();
+        let what = if whole_route {
+            format!("{child} is dropped under {under}: none of its rules has a")
+        } else if let [name] = names.as_slice() {
+            format!("rule {name} of {child} is dropped under {under}: it has no")
+        } else {
+            format!(
+                "rules {} of {child} are dropped under {under}: none of them has a",
+                names.join(", ")
+            )
+        };
+        let parent_text: Vec<String> = parent.iter().map(describe_match).collect();
+        format!(
+            "{what} match valid under the parent's match {} (a child match must start with the parent's PathPrefix value and repeat its headers, query parameters and method)",
+            parent_text.join(" or ")
+        )
+    }
+}
+
+impl Violation for DelegationChildDropped<'_> {
+    fn code(&self) -> Code {
+        Code::DELEGATION_CHILD_DROPPED
+    }
+    fn message(&self) -> String {
+        let (child, under) = (route_display(self.child), self.under);
+        match &self.why {
+            ChildDropped::ParentRefs { parent } => format!(
+                "{child} is dropped under {under}: its parentRefs are set and none names HTTPRoute {}/{}, so that route may not delegate to it",
+                parent.namespace, parent.name
+            ),
+            ChildDropped::Cycle { chain } => format!(
+                "{child} is dropped under {under}: it is already in the delegation chain {} (a cycle)",
+                chain.join(" > ")
+            ),
+            ChildDropped::Hostnames => format!(
+                "{child} is dropped under {under}: a delegatee may not set spec.hostnames (it inherits the parent route's)"
+            ),
+            ChildDropped::Rules {
+                dropped,
+                whole_route,
+                parent_matches,
+            } => self.rules_message(dropped, *whole_route, parent_matches),
+        }
+    }
+    fn help(&self) -> Option<String> {
+        Some(match &self.why {
+            ChildDropped::ParentRefs { parent } => format!(
+                "add `{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {}, namespace: {}}}` to its parentRefs, or remove the backendRef",
+                parent.name, parent.namespace
+            ),
+            ChildDropped::Cycle { .. } => {
+                "remove the backendRef that delegates back up the chain".to_string()
+            }
+            ChildDropped::Hostnames => "remove spec.hostnames from the child route".to_string(),
+            ChildDropped::Rules { .. } => format!(
+                "narrow the child's matches to the parent's, or annotate the child with `{INHERIT_MATCHER_ANNOTATION}: \"true\"` to inherit the parent's matcher"
+            ),
+        })
+    }
+}
+
+/// A policy of a family that does not follow delegation, targeting a route only delegation
+/// reaches (`delegation-not-supported`).
+pub struct DelegationNotSupported<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The route it targets.
+    pub route: &'a Route,
+    /// The families that follow delegation (kgateway's, in the built-in registry).
+    pub delegating: &'a [&'a str],
+}
+
+impl Violation for DelegationNotSupported<'_> {
+    fn code(&self) -> Code {
+        Code::DELEGATION_NOT_SUPPORTED
+    }
+    fn message(&self) -> String {
+        let delegation = match self.delegating {
+            [] => "route delegation".to_string(),
+            names => format!("{} route delegation", names.join(", ")),
+        };
+        format!(
+            "{} targets {}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
+            self.policy.display(),
+            route_display(self.route),
+            self.policy.kind.kind
+        )
+    }
+}
+
+/// A policy whose targetSelectors select nothing (`target-not-found`).
+pub struct SelectorsSelectNothing<'a> {
+    /// The policy, whose only targets are the selectors.
+    pub policy: &'a Policy,
+}
+
+impl Violation for SelectorsSelectNothing<'_> {
+    fn code(&self) -> Code {
+        Code::TARGET_NOT_FOUND
+    }
+    fn message(&self) -> String {
+        let policy = self.policy.display();
+        format!(
+            "the targetSelectors of {policy} select nothing; {policy} is not accepted (TargetNotFound)"
+        )
+    }
+}
+
+/// What of a targetRef names nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// The object: no Gateway or route of that kind and name in the policy's namespace
+    /// (`target-not-found`).
+    Object,
+    /// Its `sectionName`: the object has no listener or rule of that name (`section-not-found`).
+    Section,
+}
+
+/// A policy's targetRef that names nothing (`target-not-found`, `section-not-found`).
+pub struct TargetRefNotFound<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// Its targetRef.
+    pub target: &'a TargetRef,
+    /// Whether the object or its section is missing.
+    pub missing: Missing,
+    /// The names that exist where the missing one was looked for (for a suggestion).
+    pub candidates: Vec<&'a str>,
+    /// Objects of that kind and name in other namespaces (a missing object only).
+    pub elsewhere: Elsewhere<'a>,
+}
+
+impl TargetRefNotFound<'_> {
+    /// `name` or `name#section`.
+    fn named(&self) -> String {
+        match &self.target.section_name {
+            Some(s) => format!("{}#{s}", self.target.name),
+            None => self.target.name.to_string(),
+        }
+    }
+
+    /// The message of the policy's `Accepted` condition, as the operator writes it: it names
+    /// the policy's kind, where the finding names the target's.
+    pub fn condition(&self) -> String {
+        format!(
+            "{} target {} was not found",
+            self.policy.kind.kind,
+            self.named()
+        )
+    }
+
+    /// The name that was not found.
+    fn wanted(&self) -> &str {
+        match (self.missing, &self.target.section_name) {
+            (Missing::Section, Some(section)) => section,
+            _ => &self.target.name,
+        }
+    }
+}
+
+impl Violation for TargetRefNotFound<'_> {
+    fn code(&self) -> Code {
+        match self.missing {
+            Missing::Object => Code::TARGET_NOT_FOUND,
+            Missing::Section => Code::SECTION_NOT_FOUND,
+        }
+    }
+    fn message(&self) -> String {
+        let (policy, target) = (self.policy, self.target);
+        let described = format!("{} target {} was not found", target.kind, self.named());
+        let not_accepted = format!("{} is not accepted (TargetNotFound)", policy.display());
+        if self.elsewhere.is_empty() {
+            return format!("{described}; {not_accepted}");
+        }
+        format!(
+            "{described} in namespace `{}` ({}); {not_accepted}",
+            policy.namespace,
+            exists_clause(&target.kind, &target.name, &self.elsewhere.namespaces)
+        )
+    }
+    fn help(&self) -> Option<String> {
+        let (policy, target) = (self.policy, self.target);
+        if self.elsewhere.is_empty() {
+            return did_you_mean(self.wanted(), &self.candidates);
+        }
+        Some(target_ref_help(
+            &policy.display(),
+            &policy.namespace,
+            policy.namespace_defaulted,
+            &format!(
+                "{} {}/{}",
+                target.kind, self.elsewhere.namespaces[0], target.name
+            ),
+            &self.elsewhere,
+        ))
+    }
+}
+
+/// Why a policy target is in the path to nothing, naming the root cause a user fixes (see
+/// [`super::Topology::unreached`]).
+pub struct Unreached {
+    /// The target, as `Gateway infra/gw` or `HTTPRoute app/shop#rule-1`.
+    pub target: String,
+    /// Why nothing reaches it.
+    pub cause: UnreachedCause,
+}
+
+/// The root cause of an [`Unreached`] target.
+pub enum UnreachedCause {
+    /// A Gateway or listener that no route is attached to.
+    NoRoute,
+    /// A route attached to listeners, yet on no path.
+    NoPath,
+    /// A route attached to no listener: the codes of the route's own findings that say why.
+    NotAttached(Vec<Code>),
+}
+
+impl fmt::Display for Unreached {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let target = &self.target;
+        match &self.cause {
+            UnreachedCause::NoRoute => write!(f, "{target}, which no route is attached to"),
+            UnreachedCause::NoPath => write!(f, "{target}, which is on no path"),
+            UnreachedCause::NotAttached(codes) => {
+                let codes: Vec<String> =
+                    codes.iter().map(|c| format!("{c} {}", c.name())).collect();
+                write!(
+                    f,
+                    "{target}, which is attached to no listener (see {} on the route)",
+                    codes.join(", ")
+                )
+            }
+        }
+    }
 }

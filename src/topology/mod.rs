@@ -20,6 +20,7 @@ use crate::model::gateway::Route;
 use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
 pub use delegation::Delegation;
+use diags::{DelegationNotSupported, Unreached, UnreachedCause};
 pub use path_ids::{Field, IdPieces, PathId, PathIds};
 use rayon::prelude::*;
 pub use targets::{PolicyTargets, Target};
@@ -172,16 +173,19 @@ impl Topology {
     /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
     /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
     /// the route's own finding instead of inventing a cause.
-    pub fn unreached(&self, model: &Model, target: Target) -> (String, Option<Span>) {
-        let described = target.describe(model);
+    pub fn unreached(&self, model: &Model, target: Target) -> (Unreached, Option<Span>) {
+        let unreached = |cause| Unreached {
+            target: target.describe(model),
+            cause,
+        };
         let route = match target {
             Target::Gateway(_) | Target::Listener(..) => {
-                return (format!("{described}, which no route is attached to"), None);
+                return (unreached(UnreachedCause::NoRoute), None);
             }
             Target::Route(r) | Target::RouteRule(r, _) => r,
         };
         if !self.route_listeners[route as usize].is_empty() {
-            return (format!("{described}, which is on no path"), None);
+            return (unreached(UnreachedCause::NoPath), None);
         }
         let mut codes: Vec<Code> = self
             .rejections
@@ -200,12 +204,7 @@ impl Topology {
             .iter()
             .find(|d| codes.contains(&d.code) && d.object.as_deref() == Some(&route_object))
             .and_then(Diagnostic::primary_span);
-        let codes: Vec<String> = codes.iter().map(|c| format!("{c} {}", c.name())).collect();
-        let why = format!(
-            "{described}, which is attached to no listener (see {} on the route)",
-            codes.join(", ")
-        );
-        (why, root)
+        (unreached(UnreachedCause::NotAttached(codes)), root)
     }
 
     /// Builds the topology of a model.
@@ -425,10 +424,6 @@ fn delegation_not_supported(
         .filter(|f| f.follows_delegation())
         .map(|f| f.name())
         .collect();
-    let delegation = match delegating.as_slice() {
-        [] => "route delegation".to_string(),
-        names => format!("{} route delegation", names.join(", ")),
-    };
     let mut found = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         if model.registry.family_of(policy.kind).follows_delegation() {
@@ -450,20 +445,15 @@ fn delegation_not_supported(
                 .iter()
                 .find(|t| t.kind == r.kind.as_str() && t.name == r.name)
                 .map_or(policy.name_span, |t| t.name_span);
+            let finding = DelegationNotSupported {
+                policy,
+                route: r,
+                delegating: &delegating,
+            };
             found.push(
-                Diagnostic::new(
-                    Code::DELEGATION_NOT_SUPPORTED,
-                    format!(
-                        "{} targets {} {}/{}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
-                        policy.display(),
-                        r.kind.as_str(),
-                        r.namespace,
-                        r.name,
-                        policy.kind.kind
-                    ),
-                )
-                .with_label(span, "reached only through delegation")
-                .with_object(policy.display()),
+                Diagnostic::from(finding)
+                    .with_label(span, "reached only through delegation")
+                    .with_object(policy.display()),
             );
         }
     }

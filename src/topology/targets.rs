@@ -6,7 +6,8 @@
 //! Kuadrant way: older `creationTimestamp` first (missing counts as newest), then
 //! `namespace/name`. The older policy is the less specific one.
 
-use crate::diag::{Code, Diagnostic};
+use super::diags::{Missing, SelectorsSelectNothing, TargetRefNotFound};
+use crate::diag::Diagnostic;
 use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
 use crate::policy::{Attachment, Level, Policy, TargetRef, TargetSelector, Via};
@@ -211,18 +212,13 @@ impl PolicyTargets {
             .policies
             .iter()
             .zip(&self.not_accepted)
-            .filter(|(p, missing)| missing.is_some() && p.targets.is_empty() && !p.selectors.is_empty())
-            .map(|(p, _)| {
-                Diagnostic::new(
-                    Code::TARGET_NOT_FOUND,
-                    format!(
-                        "the targetSelectors of {} select nothing; {} is not accepted (TargetNotFound)",
-                        p.display(),
-                        p.display()
-                    ),
-                )
-                .with_label(p.selectors[0].span, "selects nothing")
-                .with_object(p.display())
+            .filter(|(p, missing)| {
+                missing.is_some() && p.targets.is_empty() && !p.selectors.is_empty()
+            })
+            .map(|(policy, _)| {
+                Diagnostic::from(SelectorsSelectNothing { policy })
+                    .with_label(policy.selectors[0].span, "selects nothing")
+                    .with_object(policy.display())
             })
             .collect()
     }
@@ -452,49 +448,24 @@ fn resolve_ref<'m>(
     lookup: &Lookup<'m>,
 ) -> Result<Target, Unresolved> {
     let section = target.section_name.as_deref();
-    let not_found = |code: Code, candidates: Vec<&str>, wanted: &str, span| {
-        // The condition message names the *policy's* kind, as the operator writes it; the
-        // lint message names the target's kind, which says more about what is missing.
-        let named = match section {
-            Some(s) => format!("{}#{s}", target.name),
-            None => target.name.to_string(),
-        };
-        let message = format!("{} target {named} was not found", policy.kind.kind);
-        let described = format!("{} target {named} was not found", target.kind);
-        let elsewhere = if code == Code::TARGET_NOT_FOUND {
-            lookup
+    let not_found = |missing: Missing, candidates: Vec<&'m str>, span| {
+        let elsewhere = match missing {
+            Missing::Object => lookup
                 .by_name
                 .get_or_init(|| elsewhere::ByName::of_model(model))
-                .find(&target.kind, &target.name, &policy.namespace)
-        } else {
-            elsewhere::Elsewhere::default()
+                .find(&target.kind, &target.name, &policy.namespace),
+            Missing::Section => elsewhere::Elsewhere::default(),
         };
-        let not_accepted = format!("{} is not accepted (TargetNotFound)", policy.display());
-        let (text, help) = if elsewhere.is_empty() {
-            let help = crate::suggest::closest(wanted, candidates.iter().copied())
-                .map(|suggestion| format!("did you mean `{suggestion}`?"));
-            (format!("{described}; {not_accepted}"), help)
-        } else {
-            let text = format!(
-                "{described} in namespace `{}` ({}); {not_accepted}",
-                policy.namespace,
-                elsewhere::exists_clause(&target.kind, &target.name, &elsewhere.namespaces)
-            );
-            let help = elsewhere::target_ref_help(
-                &policy.display(),
-                &policy.namespace,
-                policy.namespace_defaulted,
-                &format!(
-                    "{} {}/{}",
-                    target.kind, elsewhere.namespaces[0], target.name
-                ),
-                &elsewhere,
-            );
-            (text, Some(help))
+        let finding = TargetRefNotFound {
+            policy,
+            target,
+            missing,
+            candidates,
+            elsewhere,
         };
-        let mut diagnostic = Diagnostic::new(code, text).with_label(span, "not found");
-        diagnostic.help = help;
-        Err(Box::new((message, diagnostic)))
+        let condition = finding.condition();
+        let diagnostic = Diagnostic::from(finding).with_label(span, "not found");
+        Err(Box::new((condition, diagnostic)))
     };
     let ns = policy.namespace.as_str();
     match target.kind.as_str() {
@@ -506,12 +477,7 @@ fn resolve_ref<'m>(
                     .filter(|g| g.namespace == ns)
                     .map(|g| g.name.as_str())
                     .collect();
-                return not_found(
-                    Code::TARGET_NOT_FOUND,
-                    names,
-                    &target.name,
-                    target.name_span,
-                );
+                return not_found(Missing::Object, names, target.name_span);
             };
             let Some(section) = section else {
                 return Ok(Target::Gateway(g));
@@ -522,9 +488,8 @@ fn resolve_ref<'m>(
                 None => {
                     let names = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
                     not_found(
-                        Code::SECTION_NOT_FOUND,
+                        Missing::Section,
                         names,
-                        section,
                         target.section_span.unwrap_or(target.span),
                     )
                 }
@@ -539,12 +504,7 @@ fn resolve_ref<'m>(
                     .filter(|r| r.namespace == ns && r.kind == route_kind)
                     .map(|r| r.name.as_str())
                     .collect();
-                return not_found(
-                    Code::TARGET_NOT_FOUND,
-                    names,
-                    &target.name,
-                    target.name_span,
-                );
+                return not_found(Missing::Object, names, target.name_span);
             };
             let Some(section) = section else {
                 return Ok(Target::Route(r));
@@ -569,9 +529,8 @@ fn resolve_ref<'m>(
                         .map(|rule| rule.name.as_str())
                         .collect();
                     not_found(
-                        Code::SECTION_NOT_FOUND,
+                        Missing::Section,
                         names,
-                        section,
                         target.section_span.unwrap_or(target.span),
                     )
                 }

@@ -2,7 +2,7 @@
 //! replaces a limit whose lower version had rates for other windows, those rates are lost
 //! (a lower `100/min, 10000/day` overridden by `50/10s` leaves no daily limit).
 
-use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity, Violation};
 use crate::engine::fold::{RuleEvent, RuleRef};
 use crate::engine::observed::Observed;
 use crate::name::Name;
@@ -97,21 +97,18 @@ pub fn check(
             if lost.is_empty() || !seen.insert((*by, lower.policy, lower_rule.key.clone())) {
                 continue;
             }
+            let finding = GranularityTrap {
+                key: &lower_rule.key,
+                overriding,
+                lower: lower_policy,
+                lost,
+            };
+            let lost_label = finding.lost_label();
             diagnostics.push(
-                Diagnostic::new(
-                    Code::GRANULARITY_TRAP,
-                    format!(
-                        "the merge override of limit `{}` in {} replaces the whole limit of {}, whose rates over {} are lost",
-                        lower_rule.key,
-                        overriding.display(),
-                        lower_policy.display(),
-                        lost.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
-                    ),
-                )
-                .with_label(rule.key_span, "replaces the whole limit")
-                .with_label(lower_rule.key_span, format!("its rates over {} are lost", lost.join(", ")))
-                .with_object(overriding.display())
-                .with_help("repeat the rates to keep in the override, or override under another limit name"),
+                Diagnostic::from(finding)
+                    .with_label(rule.key_span, "replaces the whole limit")
+                    .with_label(lower_rule.key_span, lost_label)
+                    .with_object(overriding.display()),
             );
         }
     }
@@ -133,6 +130,47 @@ impl Code {
         fix: "Repeat the lower rates the override must keep in the override's `rates`, or override a limit under a different name.",
         example: "# Gateway: overrides: {strategy: merge, limits: {a: {rates: [{limit: 50, window: 10s}]}}}\n# Route:   limits: {a: {rates: [{limit: 100, window: 1m}, {limit: 10000, window: 24h}]}}",
     });
+}
+
+/// A merge override that replaces a limit whose rates over other windows are lost
+/// (`granularity-trap`).
+pub struct GranularityTrap<'a> {
+    /// The limit's key.
+    pub key: &'a str,
+    /// The policy with the merge override.
+    pub overriding: &'a Policy,
+    /// The policy whose limit it replaces.
+    pub lower: &'a Policy,
+    /// The windows of the lower limit's rates that are lost, as written.
+    pub lost: Vec<&'a str>,
+}
+
+impl GranularityTrap<'_> {
+    /// The label of the lower limit: which of its rates are lost.
+    pub fn lost_label(&self) -> String {
+        format!("its rates over {} are lost", self.lost.join(", "))
+    }
+}
+
+impl Violation for GranularityTrap<'_> {
+    fn code(&self) -> Code {
+        Code::GRANULARITY_TRAP
+    }
+    fn message(&self) -> String {
+        let lost: Vec<String> = self.lost.iter().map(|w| format!("`{w}`")).collect();
+        format!(
+            "the merge override of limit `{}` in {} replaces the whole limit of {}, whose rates over {} are lost",
+            self.key,
+            self.overriding.display(),
+            self.lower.display(),
+            lost.join(", ")
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(
+            "repeat the rates to keep in the override, or override under another limit name".into(),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,10 @@
 //! order in which they were created decides instead. When swapping the two changes the effective
 //! policy of some path, the result depends on apply order: a warning. Otherwise, an info.
 
-use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity, Violation};
 use crate::engine::fold::NoObserver;
 use crate::engine::observed::Observed;
+use crate::policy::Policy;
 use std::collections::BTreeMap;
 
 /// Checks every same-element pair ordered by name. The as-is folds are the ones `observed`
@@ -54,30 +55,24 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
             &model.policies[older as usize],
             &model.policies[newer as usize],
         );
-        let consequence = if changed_paths > 0 {
-            format!(
-                "their order changes the effective policy of {}",
-                crate::words::counted(changed_paths, "path")
-            )
+        let finding = OrderedByName {
+            before: a,
+            after: b,
+            target: &target.describe(model),
+            after_by_name: model.registry.family_of(b.kind).ordered_after_by_name(),
+            changed_paths,
+        };
+        let severity = if changed_paths > 0 {
+            Severity::Warning
         } else {
-            "their order does not change any effective policy".to_string()
+            Severity::Info
         };
         diagnostics.push(
-            Diagnostic::new(
-                Code::ORDERED_BY_NAME,
-                format!(
-                    "{} and {} both target {} with the same (or no) creationTimestamp, so they are ordered by name ({} {}); in a cluster, the order they were created in decides, and {consequence}",
-                    a.display(),
-                    b.display(),
-                    target.describe(model),
-                    b.namespaced_name(),
-                    model.registry.family_of(b.kind).ordered_after_by_name()
-                ),
-            )
-            .with_severity(if changed_paths > 0 { Severity::Warning } else { Severity::Info })
-            .with_label(b.name_span, "ordered after by name")
-            .with_label(a.name_span, "ordered before by name")
-            .with_object(b.display()),
+            Diagnostic::from(finding)
+                .with_severity(severity)
+                .with_label(b.name_span, "ordered after by name")
+                .with_label(a.name_span, "ordered before by name")
+                .with_object(b.display()),
         );
     }
     diagnostics
@@ -98,4 +93,42 @@ impl Code {
         fix: "Merge the two policies into one, or make their rules disjoint (different keys, or merge strategies) so their order does not matter.",
         example: "# two bare AuthPolicies targeting HTTPRoute shop, both without creationTimestamp",
     });
+}
+
+/// Two policies on one element ordered by name only (`ordered-by-name`).
+pub struct OrderedByName<'a> {
+    /// The policy ordered first by name.
+    pub before: &'a Policy,
+    /// The policy ordered after it by name.
+    pub after: &'a Policy,
+    /// The element both target, as `Gateway infra/gw`.
+    pub target: &'a str,
+    /// What being ordered after by name means in the family (Kuadrant: `counts as newer`).
+    pub after_by_name: &'a str,
+    /// How many paths' effective policy swapping the two changes.
+    pub changed_paths: usize,
+}
+
+impl Violation for OrderedByName<'_> {
+    fn code(&self) -> Code {
+        Code::ORDERED_BY_NAME
+    }
+    fn message(&self) -> String {
+        let consequence = if self.changed_paths > 0 {
+            format!(
+                "their order changes the effective policy of {}",
+                crate::words::counted(self.changed_paths, "path")
+            )
+        } else {
+            "their order does not change any effective policy".to_string()
+        };
+        format!(
+            "{} and {} both target {} with the same (or no) creationTimestamp, so they are ordered by name ({} {}); in a cluster, the order they were created in decides, and {consequence}",
+            self.before.display(),
+            self.after.display(),
+            self.target,
+            self.after.namespaced_name(),
+            self.after_by_name
+        )
+    }
 }

@@ -3,7 +3,7 @@
 //! the same rule outcomes as `dopol status`, and the Kuadrant operator's `Enforced` condition:
 //! they are the Kuadrant family's checks.
 
-use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity, Violation};
 use crate::engine::fold::RuleEvent;
 use crate::engine::observed::Observed;
 use crate::model::Model;
@@ -11,8 +11,10 @@ use crate::policy::{BlockKind, Level, Policy};
 use crate::report::status::conditions;
 use crate::source::Span;
 use crate::topology::Topology;
+use crate::topology::diags::Unreached;
 use crate::topology::targets::Target;
 use rayon::prelude::*;
+use std::fmt;
 
 /// DPL4001 and DPL4002 per accepted policy; DPL4003 per default rule. Policies are checked on
 /// every core (each reads only its own outcomes), their findings kept in policy order.
@@ -79,17 +81,11 @@ fn policy_findings(observed: &Observed<'_, '_>, index: u32) -> Vec<Diagnostic> {
         let rule = policy.blocks[block]
             .rule(key)
             .expect("the key is the block's");
+        let finding = DefaultSupersededEverywhere { policy, key, paths };
         diagnostics.push(
-            Diagnostic::new(
-                Code::DEFAULT_SUPERSEDED_EVERYWHERE,
-                format!(
-                    "default rule `{key}` of {} is superseded on every path where it applies ({})",
-                    policy.display(),
-                    crate::words::counted(paths, "path")
-                ),
-            )
-            .with_label(rule.key_span, "never effective")
-            .with_object(policy.display()),
+            Diagnostic::from(finding)
+                .with_label(rule.key_span, "never effective")
+                .with_object(policy.display()),
         );
     }
     diagnostics
@@ -106,23 +102,16 @@ fn unreachable(observed: &Observed<'_, '_>, index: u32, target: Target) -> Diagn
     if on_paths == 0 {
         return in_path_to_nothing(model, observed.engine.topology, policy, target, label);
     }
-    let paths = crate::words::counted(on_paths, "path");
-    let (why, root) = if policy.blocks.iter().all(|b| b.rules.is_empty()) {
-        let (fields, root) = unknown_fields(model, policy);
-        (format!("it has no rule{fields}"), root)
+    let (because, root) = if policy.blocks.iter().all(|b| b.rules.is_empty()) {
+        let (unknown_fields, root) = unknown_fields(model, policy);
+        (NoRuleApplies::NoRule { unknown_fields }, root)
     } else if policy.blocks.iter().any(|b| b.constraint.is_some()) {
-        (
-            "its `when` constraints did not hold on any of them".into(),
-            None,
-        )
+        (NoRuleApplies::ConstraintsNeverHeld, None)
     } else {
-        ("every one of its rules is deactivated there".into(), None)
+        (NoRuleApplies::Deactivated, None)
     };
-    let message = format!(
-        "{} is on {paths} but none of its rules applies on any of them: {why}",
-        policy.display()
-    );
-    Diagnostic::new(Code::POLICY_UNREACHABLE, message)
+    let why = Unreachable::NoRuleApplies { on_paths, because };
+    Diagnostic::from(PolicyUnreachable { policy, why })
         .with_label(label, "never applied")
         .with_object(policy.display())
         .with_follows(root)
@@ -137,21 +126,17 @@ pub fn in_path_to_nothing(
     target: Target,
     label: Span,
 ) -> Diagnostic {
-    let (why, root) = topology.unreached(model, target);
-    let message = format!(
-        "{} targets {why}; the policy is in the path to nothing",
-        policy.display()
-    );
-    Diagnostic::new(Code::POLICY_UNREACHABLE, message)
+    let (target, root) = topology.unreached(model, target);
+    let why = Unreachable::InPathToNothing(target);
+    Diagnostic::from(PolicyUnreachable { policy, why })
         .with_label(label, "in the path to nothing")
         .with_object(policy.display())
         .with_follows(root)
 }
 
-/// `; its unknown field "spec.limit" (DPL1009) may be meant to hold them` when reading the
-/// policy reported unknown fields (a kind read without its CRD keeps such an object), with the
-/// first one's span.
-fn unknown_fields(model: &crate::model::Model, policy: &Policy) -> (String, Option<Span>) {
+/// The unknown fields (`"spec.limit"`) that reading the policy reported (a kind read without its
+/// CRD keeps such an object), with the first one's span.
+fn unknown_fields<'m>(model: &'m Model, policy: &Policy) -> (Vec<&'m str>, Option<Span>) {
     let object = policy.display();
     let found: Vec<&Diagnostic> = model
         .diagnostics
@@ -162,15 +147,7 @@ fn unknown_fields(model: &crate::model::Model, policy: &Policy) -> (String, Opti
         .iter()
         .map(|d| d.message.trim_start_matches("unknown field "))
         .collect();
-    let text = match fields.as_slice() {
-        [] => String::new(),
-        [field] => format!("; its unknown field {field} (DPL1009) may be meant to hold them"),
-        many => format!(
-            "; its unknown fields {} (DPL1009) may be meant to hold them",
-            many.join(", ")
-        ),
-    };
-    (text, found.first().and_then(|d| d.primary_span()))
+    (fields, found.first().and_then(|d| d.primary_span()))
 }
 
 /// DPL4001. A Gateway- or listener-level policy of defaults that every route replaces is the
@@ -180,35 +157,17 @@ fn overridden(policy: &Policy, target: Target, condition: &str) -> Diagnostic {
     let replaced_default = matches!(target.level(), Level::Gateway | Level::Listener)
         && policy.blocks.iter().all(|b| !b.kind.is_override());
     let (severity, label, why) = if replaced_default {
-        (
-            Severity::Info,
-            "replaced on every route",
-            format!(
-                "a {}-level default every route replaces, as when each route brings its own policy",
-                target.level().as_str()
-            ),
-        )
+        let level = target.level();
+        let why = Overridden::ReplacedDefault { level };
+        (Severity::Info, "replaced on every route", why)
     } else {
-        (
-            Severity::Warning,
-            "overridden everywhere",
-            condition.to_string(),
-        )
+        let why = Overridden::Everywhere { condition };
+        (Severity::Warning, "overridden everywhere", why)
     };
-    Diagnostic::new(
-        Code::POLICY_OVERRIDDEN,
-        format!(
-            "{}: none of its rules is effective on any path ({why})",
-            policy.display()
-        ),
-    )
-    .with_severity(severity)
-    .with_label(policy.name_span, label)
-    .with_object(policy.display())
-    .with_help(crate::diag::see_command(format_args!(
-        "reach {}",
-        policy.namespaced_name()
-    )))
+    Diagnostic::from(PolicyOverridden { policy, why })
+        .with_severity(severity)
+        .with_label(policy.name_span, label)
+        .with_object(policy.display())
 }
 
 /// The codes declared here, in catalogue order.
@@ -254,4 +213,153 @@ impl Code {
         fix: "Remove the rule, or make it an override if it must win.",
         example: "",
     });
+}
+
+/// A policy none of whose rules is effective on any path (`policy-overridden`).
+pub struct PolicyOverridden<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// Why none of its rules is effective.
+    pub why: Overridden<'a>,
+}
+
+/// Why a policy's rules are effective nowhere.
+pub enum Overridden<'a> {
+    /// A Gateway- or listener-level policy of defaults that every route replaces.
+    ReplacedDefault {
+        /// The level of its target.
+        level: Level,
+    },
+    /// Overridden on every path, as the `Enforced` condition says.
+    Everywhere {
+        /// The condition's message.
+        condition: &'a str,
+    },
+}
+
+impl Violation for PolicyOverridden<'_> {
+    fn code(&self) -> Code {
+        Code::POLICY_OVERRIDDEN
+    }
+    fn message(&self) -> String {
+        let why = match &self.why {
+            Overridden::ReplacedDefault { level } => format!(
+                "a {}-level default every route replaces, as when each route brings its own policy",
+                level.as_str()
+            ),
+            Overridden::Everywhere { condition } => condition.to_string(),
+        };
+        format!(
+            "{}: none of its rules is effective on any path ({why})",
+            self.policy.display()
+        )
+    }
+    fn help(&self) -> Option<String> {
+        let reach = format_args!("reach {}", self.policy.namespaced_name());
+        Some(crate::diag::see_command(reach))
+    }
+}
+
+/// A policy in the path to nothing, or none of whose rules applies on its paths
+/// (`policy-unreachable`).
+pub struct PolicyUnreachable<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// Why it reaches nothing.
+    pub why: Unreachable<'a>,
+}
+
+/// Why a policy reaches nothing.
+pub enum Unreachable<'a> {
+    /// It is on no path: why its target is reached by none.
+    InPathToNothing(Unreached),
+    /// It is on paths, where none of its rules applies.
+    NoRuleApplies {
+        /// How many paths it is on.
+        on_paths: usize,
+        /// Why none of its rules applies there.
+        because: NoRuleApplies<'a>,
+    },
+}
+
+/// Why none of a policy's rules applies on its paths.
+pub enum NoRuleApplies<'a> {
+    /// It has no rule at all; reading it reported these unknown fields (`"spec.limit"`).
+    NoRule {
+        /// The unknown fields, which may be meant to hold rules.
+        unknown_fields: Vec<&'a str>,
+    },
+    /// Its `when` constraints held on none of them.
+    ConstraintsNeverHeld,
+    /// Every one of its rules is deactivated there.
+    Deactivated,
+}
+
+impl fmt::Display for NoRuleApplies<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fields = match self {
+            NoRuleApplies::NoRule { unknown_fields } => unknown_fields,
+            NoRuleApplies::ConstraintsNeverHeld => {
+                return f.write_str("its `when` constraints did not hold on any of them");
+            }
+            NoRuleApplies::Deactivated => {
+                return f.write_str("every one of its rules is deactivated there");
+            }
+        };
+        f.write_str("it has no rule")?;
+        match fields.as_slice() {
+            [] => Ok(()),
+            [field] => write!(
+                f,
+                "; its unknown field {field} (DPL1009) may be meant to hold them"
+            ),
+            many => write!(
+                f,
+                "; its unknown fields {} (DPL1009) may be meant to hold them",
+                many.join(", ")
+            ),
+        }
+    }
+}
+
+impl Violation for PolicyUnreachable<'_> {
+    fn code(&self) -> Code {
+        Code::POLICY_UNREACHABLE
+    }
+    fn message(&self) -> String {
+        let policy = self.policy.display();
+        match &self.why {
+            Unreachable::InPathToNothing(target) => {
+                format!("{policy} targets {target}; the policy is in the path to nothing")
+            }
+            Unreachable::NoRuleApplies { on_paths, because } => format!(
+                "{policy} is on {} but none of its rules applies on any of them: {because}",
+                crate::words::counted(*on_paths, "path")
+            ),
+        }
+    }
+}
+
+/// A default rule that loses on every path where it applies (`default-superseded-everywhere`).
+pub struct DefaultSupersededEverywhere<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The rule's key.
+    pub key: &'a str,
+    /// How many paths it applies on.
+    pub paths: usize,
+}
+
+impl Violation for DefaultSupersededEverywhere<'_> {
+    fn code(&self) -> Code {
+        Code::DEFAULT_SUPERSEDED_EVERYWHERE
+    }
+    fn message(&self) -> String {
+        format!(
+            "default rule `{}` of {} is superseded on every path where it applies ({})",
+            self.key,
+            self.policy.display(),
+            crate::words::counted(self.paths, "path")
+        )
+    }
 }

@@ -4,7 +4,7 @@
 //! `--ignore` with an unknown code is a usage error (exit 2); an annotation lives in the
 //! manifests, so it is a finding on the object, at the annotation.
 
-use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity};
+use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity, Violation};
 use crate::model::{IGNORE_ANNOTATION, Model};
 use crate::yaml::Node;
 
@@ -39,19 +39,9 @@ fn annotation(object: &crate::load::Object) -> Option<&Node> {
 }
 
 fn unknown(entry: &str, value: &Node, object: String) -> Diagnostic {
-    let help = match Code::closest(entry) {
-        Some(near) => format!("did you mean `{near}`? `dopol lint --list` prints every code"),
-        None => "`dopol lint --list` prints every code".to_string(),
-    };
-    Diagnostic::new(
-        Code::UNKNOWN_IGNORE_CODE,
-        format!(
-            "`{entry}` in `{IGNORE_ANNOTATION}` is not a diagnostic code; it suppresses nothing"
-        ),
-    )
-    .with_label(value.span, "unknown code")
-    .with_object(object)
-    .with_help(help)
+    Diagnostic::from(UnknownIgnoreCode { entry })
+        .with_label(value.span, "unknown code")
+        .with_object(object)
 }
 
 /// The codes declared here, in catalogue order.
@@ -69,4 +59,28 @@ impl Code {
         fix: "Correct the entry (the help suggests the nearest code), or remove it.",
         example: "metadata:\n  annotations:\n    dopol.io/ignore: \"parent-not-fuond\"",
     });
+}
+
+/// An entry of the ignore annotation that names no code (`unknown-ignore-code`).
+pub struct UnknownIgnoreCode<'a> {
+    /// The entry, as written.
+    pub entry: &'a str,
+}
+
+impl Violation for UnknownIgnoreCode<'_> {
+    fn code(&self) -> Code {
+        Code::UNKNOWN_IGNORE_CODE
+    }
+    fn message(&self) -> String {
+        format!(
+            "`{}` in `{IGNORE_ANNOTATION}` is not a diagnostic code; it suppresses nothing",
+            self.entry
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(match Code::closest(self.entry) {
+            Some(near) => format!("did you mean `{near}`? `dopol lint --list` prints every code"),
+            None => "`dopol lint --list` prints every code".to_string(),
+        })
+    }
 }

@@ -1,6 +1,10 @@
-//! The codes of a families file (`--families`, `.dopol/families.yaml`).
+//! The codes of a families file (`--families`, `.dopol/families.yaml`), and the finding types
+//! that word them.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::file::{API_VERSION, Declaration, KIND};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::load::fields::FieldPath;
+use crate::policy::PolicyKind;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[Code::INVALID_FAMILIES, Code::FAMILY_OVERRIDES_BUILTIN];
@@ -35,4 +39,98 @@ impl Code {
   kind: RateLimitPolicy
   model: kuadrant",
     });
+}
+
+/// A families file that is not valid (`invalid-families`), for the reasons found outside the
+/// field-by-field validation.
+pub enum InvalidFamilies<'a> {
+    /// The file cannot be read.
+    Unreadable {
+        /// The file.
+        path: &'a str,
+        /// Why (the I/O error).
+        why: &'a str,
+    },
+    /// The file holds no document.
+    Empty {
+        /// The file.
+        path: &'a str,
+    },
+    /// The same group and kind are declared twice (in one file or across files).
+    DeclaredTwice {
+        /// The kind.
+        kind: &'a str,
+        /// Its group.
+        group: &'a str,
+    },
+    /// A value outside its enumeration.
+    NotOneOf {
+        /// The field.
+        path: &'a FieldPath<'a>,
+        /// The value written.
+        text: &'a str,
+        /// The values allowed.
+        options: &'a [&'a str],
+    },
+}
+
+impl Violation for InvalidFamilies<'_> {
+    fn code(&self) -> Code {
+        Code::INVALID_FAMILIES
+    }
+    fn message(&self) -> String {
+        match self {
+            InvalidFamilies::Unreadable { path, why } => {
+                format!("cannot read the families file `{path}`: {why}")
+            }
+            InvalidFamilies::Empty { path } => format!("the families file `{path}` is empty"),
+            InvalidFamilies::DeclaredTwice { kind, group } => {
+                format!("{kind}.{group} is declared twice")
+            }
+            InvalidFamilies::NotOneOf {
+                path,
+                text,
+                options,
+            } => {
+                let options: Vec<String> = options.iter().map(|n| format!("`{n}`")).collect();
+                format!("`{path}`: `{text}` is not one of {}", options.join(", "))
+            }
+        }
+    }
+    fn help(&self) -> Option<String> {
+        match self {
+            InvalidFamilies::Empty { .. } => Some(format!(
+                "start it with `apiVersion: {API_VERSION}` and `kind: {KIND}`"
+            )),
+            InvalidFamilies::NotOneOf { text, options, .. } => {
+                crate::suggest::closest(text, options.iter().copied())
+                    .map(|suggestion| format!("did you mean `{suggestion}`?"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A declared kind that replaces a built-in one (`family-overrides-builtin`).
+pub struct FamilyOverridesBuiltin<'a> {
+    /// The declaration.
+    pub declaration: &'a Declaration,
+    /// The built-in kind it replaces.
+    pub builtin: &'a PolicyKind,
+}
+
+impl Violation for FamilyOverridesBuiltin<'_> {
+    fn code(&self) -> Code {
+        Code::FAMILY_OVERRIDES_BUILTIN
+    }
+    fn message(&self) -> String {
+        let declaration = self.declaration;
+        format!(
+            "{}.{} is declared in a families file: the declaration (model `{}`) replaces dopol's built-in {} kind",
+            declaration.kind,
+            declaration.group,
+            declaration.model.as_str(),
+            self.builtin.kind
+        )
+    }
 }

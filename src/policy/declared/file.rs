@@ -4,6 +4,7 @@
 //! no declaration. Fields are read through [`Fields`] (so unknown keys get the same
 //! "did you mean" as manifests do) and its diagnostics are re-coded at the end.
 
+use super::diags::InvalidFamilies;
 use super::layout::{Cut, Layout, PLACEHOLDER, RESERVED, RuleDecl, Template, placeholder_in};
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::{FieldPath, Fields};
@@ -184,16 +185,8 @@ pub fn parse(
     let declarations = match documents.as_slice() {
         [document] => read_file(&mut fields, &document.root),
         [] => {
-            return Err(vec![
-                Diagnostic::new(
-                    Code::INVALID_FAMILIES,
-                    format!("the families file `{name}` is empty"),
-                )
-                .with_file(name)
-                .with_help(format!(
-                    "start it with `apiVersion: {API_VERSION}` and `kind: {KIND}`"
-                )),
-            ]);
+            let finding = InvalidFamilies::Empty { path: name };
+            return Err(vec![Diagnostic::from(finding).with_file(name)]);
         }
         [_, second, ..] => {
             fields.invalid(
@@ -262,22 +255,12 @@ fn one_of<T: Copy>(
         return Some(*value);
     }
     let names: Vec<&str> = options.iter().map(|(name, _)| *name).collect();
-    let mut diagnostic = Diagnostic::new(
-        Code::INVALID_FAMILIES,
-        format!(
-            "`{path}`: `{text}` is not one of {}",
-            names
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    )
-    .with_label(node.span, "unknown value");
-    if let Some(suggestion) = crate::suggest::closest(text, names.iter().copied()) {
-        diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
-    }
-    fields.push(diagnostic);
+    let finding = InvalidFamilies::NotOneOf {
+        path,
+        text,
+        options: &names,
+    };
+    fields.push(Diagnostic::from(finding).with_label(node.span, "unknown value"));
     None
 }
 

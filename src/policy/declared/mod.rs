@@ -25,10 +25,11 @@ pub mod layout;
 
 pub use file::{Declaration, MergeModel, TargetKind, TargetsField};
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::policy::decode::{SelectorFields, TargetFields};
 use crate::policy::{PolicyFamily, PolicyKind, Registry};
 use crate::source::SourceMap;
+use diags::{FamilyOverridesBuiltin, InvalidFamilies};
 use std::sync::Arc;
 
 /// The families file read when no `--families` is given and it exists.
@@ -93,11 +94,7 @@ pub fn load(paths: &[String]) -> Result<Declared, Rejected> {
 }
 
 fn unreadable(path: &str, why: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::INVALID_FAMILIES,
-        format!("cannot read the families file `{path}`: {why}"),
-    )
-    .with_file(path)
+    Diagnostic::from(InvalidFamilies::Unreadable { path, why }).with_file(path)
 }
 
 /// The same group and kind declared twice (in one file or across files).
@@ -108,13 +105,14 @@ fn duplicates(declarations: &[Declaration]) -> Vec<Diagnostic> {
             .iter()
             .find(|d| d.group == later.group && d.kind == later.kind);
         if let Some(first) = first {
+            let finding = InvalidFamilies::DeclaredTwice {
+                kind: &later.kind,
+                group: &later.group,
+            };
             found.push(
-                Diagnostic::new(
-                    Code::INVALID_FAMILIES,
-                    format!("{}.{} is declared twice", later.kind, later.group),
-                )
-                .with_label(later.span, "declared again here")
-                .with_label(first.span, "first declared here"),
+                Diagnostic::from(finding)
+                    .with_label(later.span, "declared again here")
+                    .with_label(first.span, "first declared here"),
             );
         }
     }
@@ -250,15 +248,9 @@ fn kuadrant_blocks(declaration: &Declaration) -> crate::policy::kuadrant::BlockR
 }
 
 fn overrides_note(declaration: &Declaration, builtin: &PolicyKind) -> Diagnostic {
-    Diagnostic::new(
-        Code::FAMILY_OVERRIDES_BUILTIN,
-        format!(
-            "{}.{} is declared in a families file: the declaration (model `{}`) replaces dopol's built-in {} kind",
-            declaration.kind,
-            declaration.group,
-            declaration.model.as_str(),
-            builtin.kind
-        ),
-    )
+    Diagnostic::from(FamilyOverridesBuiltin {
+        declaration,
+        builtin,
+    })
     .with_label(declaration.span, "replaces the built-in kind")
 }

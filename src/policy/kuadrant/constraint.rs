@@ -5,7 +5,8 @@
 //! located diagnostics and make the block never apply. Evaluation errors and non-boolean
 //! results mean "not applied" and are reported per path by the caller.
 
-use crate::diag::{Code, Diagnostic};
+use super::diags::ConstraintInvalid;
+use crate::diag::Diagnostic;
 use crate::engine::fold::Effective;
 use crate::expr;
 use crate::model::Model;
@@ -47,18 +48,15 @@ impl Constraints {
                 };
                 let result = expr::Constraint::compile(&constraint.expression).map_err(|error| {
                     let span = expression_span(&model.sources, constraint.span, &error);
+                    let finding = ConstraintInvalid {
+                        policy,
+                        block: block.kind,
+                        error: &error,
+                    };
                     diagnostics.push(
-                        Diagnostic::new(
-                            Code::CONSTRAINT_INVALID,
-                            format!(
-                                "invalid constraint in `{}` of {}: {}",
-                                block.kind.as_str(),
-                                policy.display(),
-                                error.message
-                            ),
-                        )
-                        .with_label(span, error.message.clone())
-                        .with_object(policy.display()),
+                        Diagnostic::from(finding)
+                            .with_label(span, error.message.clone())
+                            .with_object(policy.display()),
                     );
                     format!("the constraint is invalid: {}", error.message)
                 });

@@ -6,7 +6,8 @@
 //! a [`RuleShape`]. The built-in kinds have theirs in [`super::Shape`]; a kind declared in a
 //! families file brings a declared layout (`crate::policy::declared`).
 
-use crate::diag::{Code, Diagnostic};
+use super::diags::{EmptyBlock, ExclusiveBlocks};
+use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::name::Name;
@@ -223,13 +224,14 @@ impl Decoder<'_, '_> {
         if !blocks.overrides.is_empty() {
             names.push("spec.overrides");
         }
-        self.fields.report(
-            Diagnostic::new(
-                Code::EMPTY_BLOCK,
-                format!("One of {} must be defined", names.join(", ")),
-            )
-            .with_label(spec.span, "no block here"),
-        );
+        self.report_empty(EmptyBlock::NoBlock { blocks: names }, spec.span);
+    }
+
+    /// Reports an empty spec or block, labelled at `span`.
+    fn report_empty(&mut self, finding: EmptyBlock<'_>, span: Span) {
+        let label = finding.label();
+        self.fields
+            .report(Diagnostic::from(finding).with_label(span, label));
     }
 
     /// The CRD forbids `defaults` with `overrides`, and either beside bare rules.
@@ -248,13 +250,17 @@ impl Decoder<'_, '_> {
             let (Some(first), Some(second)) = (first, second) else {
                 continue;
             };
+            let finding = ExclusiveBlocks {
+                shape: self.shape,
+                clash,
+                first: &first.key.text,
+                second: &second.key.text,
+            };
+            let (here, conflicts) = (finding.second_label(), finding.first_label());
             self.fields.report(
-                Diagnostic::new(Code::EXCLUSIVE_BLOCKS, self.shape.clash_message(clash))
-                    .with_label(second.key.span, format!("`{}` here", second.key.text))
-                    .with_label(first.key.span, format!("conflicts with `{}`", first.key.text))
-                    .with_help(
-                        "use exactly one of `defaults`, `overrides` or bare rules; dopol evaluates the blocks in the order defaults, bare, overrides",
-                    ),
+                Diagnostic::from(finding)
+                    .with_label(second.key.span, here)
+                    .with_label(first.key.span, conflicts),
             );
         }
     }
@@ -317,29 +323,11 @@ impl Decoder<'_, '_> {
         let Err(counted) = self.shape.counted_rules(block) else {
             return;
         };
-        let (message, label) = match counted.as_slice() {
-            [] => (
-                format!("At least one rule must be defined in {path}"),
-                "no rule here".to_string(),
-            ),
-            [field] => (
-                format!("At least one {path}.{field} must be defined"),
-                format!("no `{field}` here"),
-            ),
-            fields => (
-                format!(
-                    "At least one of {} must be defined",
-                    fields
-                        .iter()
-                        .map(|f| format!("{path}.{f}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "no rule here".to_string(),
-            ),
+        let finding = EmptyBlock::NoRule {
+            path,
+            counted: &counted,
         };
-        self.fields
-            .report(Diagnostic::new(Code::EMPTY_BLOCK, message).with_label(span, label));
+        self.report_empty(finding, span);
     }
 
     /// Reads the rules of a block (or of the bare spec). `explicit` blocks may carry a CEL

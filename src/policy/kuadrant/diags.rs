@@ -1,7 +1,12 @@
 //! Kuadrant's codes: the CRD's block rules (exclusive, non-empty) and the RFC 0009 extensions
-//! dopol evaluates beyond the operator (constraints, `unset`).
+//! dopol evaluates beyond the operator (constraints, `unset`) — and the finding types that word
+//! them.
 
-use crate::diag::{Class, Code, CodeDef, Severity};
+use super::decoder::{Clash, RuleShape};
+use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::expr::ExprError;
+use crate::load::fields::FieldPath;
+use crate::policy::{Block, BlockKind, Policy, UnsetEntry};
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
@@ -98,4 +103,227 @@ impl Code {
         fix: "Guard optional keys with has(), e.g. `has(spec.limits.a) && spec.limits.a.rates.exists(r, r.limit > 50)`.",
         example: "when: spec.limits.zz.rates.size() > 0",
     });
+}
+
+/// Two blocks the CRD forbids together (`exclusive-blocks`).
+pub struct ExclusiveBlocks<'a> {
+    /// The kind's rule shape, which words the CRD's message.
+    pub shape: &'a dyn RuleShape,
+    /// Which two blocks.
+    pub clash: Clash,
+    /// The key of the block written first (`defaults`, `overrides`).
+    pub first: &'a str,
+    /// The key of the block that clashes with it (a bare rule's key, for bare rules).
+    pub second: &'a str,
+}
+
+impl ExclusiveBlocks<'_> {
+    /// The label of the second block.
+    pub fn second_label(&self) -> String {
+        format!("`{}` here", self.second)
+    }
+
+    /// The label of the first block.
+    pub fn first_label(&self) -> String {
+        format!("conflicts with `{}`", self.first)
+    }
+}
+
+impl Violation for ExclusiveBlocks<'_> {
+    fn code(&self) -> Code {
+        Code::EXCLUSIVE_BLOCKS
+    }
+    fn message(&self) -> String {
+        self.shape.clash_message(self.clash).to_string()
+    }
+    fn help(&self) -> Option<String> {
+        Some("use exactly one of `defaults`, `overrides` or bare rules; dopol evaluates the blocks in the order defaults, bare, overrides".into())
+    }
+}
+
+/// A spec without a block, or a block without a rule the CRD counts (`empty-block`).
+pub enum EmptyBlock<'a> {
+    /// A kind without bare rules, and neither of its blocks written.
+    NoBlock {
+        /// The blocks it has (`spec.defaults`, `spec.overrides`).
+        blocks: Vec<&'a str>,
+    },
+    /// A block holding none of the rules the CRD counts.
+    NoRule {
+        /// The block's path.
+        path: &'a FieldPath<'a>,
+        /// The fields whose rules count (none: any rule).
+        counted: &'a [String],
+    },
+}
+
+impl EmptyBlock<'_> {
+    /// The label of the spec or block.
+    pub fn label(&self) -> String {
+        match self {
+            EmptyBlock::NoRule {
+                counted: [field], ..
+            } => format!("no `{field}` here"),
+            EmptyBlock::NoRule { .. } => "no rule here".to_string(),
+            EmptyBlock::NoBlock { .. } => "no block here".to_string(),
+        }
+    }
+}
+
+impl Violation for EmptyBlock<'_> {
+    fn code(&self) -> Code {
+        Code::EMPTY_BLOCK
+    }
+    fn message(&self) -> String {
+        match self {
+            EmptyBlock::NoBlock { blocks } => {
+                format!("One of {} must be defined", blocks.join(", "))
+            }
+            EmptyBlock::NoRule { path, counted: [] } => {
+                format!("At least one rule must be defined in {path}")
+            }
+            EmptyBlock::NoRule {
+                path,
+                counted: [field],
+            } => format!("At least one {path}.{field} must be defined"),
+            EmptyBlock::NoRule { path, counted } => {
+                let fields: Vec<String> = counted.iter().map(|f| format!("{path}.{f}")).collect();
+                format!("At least one of {} must be defined", fields.join(", "))
+            }
+        }
+    }
+}
+
+/// A policy relying on RFC 0009 extensions the operator does not enforce (`rfc-extension`):
+/// constraints (`when` as CEL) and deactivation (`unset`).
+pub struct RfcExtension<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+}
+
+impl RfcExtension<'_> {
+    /// The label of a block's constraint.
+    pub fn constraint_label(&self, block: &Block) -> String {
+        format!("constraint of the `{}` block", block.kind.as_str())
+    }
+}
+
+impl Violation for RfcExtension<'_> {
+    fn code(&self) -> Code {
+        Code::RFC_EXTENSION
+    }
+    fn message(&self) -> String {
+        let policy = self.policy;
+        let constraints = policy.blocks.iter().any(|b| b.constraint.is_some());
+        let features: Vec<&str> = [
+            constraints.then_some("constraints (`when` as CEL)"),
+            (!policy.unset.is_empty()).then_some("deactivation (`unset`)"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        format!(
+            "{} uses RFC 0009 {}, not enforced by the Kuadrant operator; dopol evaluates them as the RFC describes",
+            policy.display(),
+            features.join(" and ")
+        )
+    }
+}
+
+/// An `unset` entry naming a rule a higher policy sets as an override (`unset-of-override`).
+pub struct UnsetOfOverride<'a> {
+    /// The policy with the entry.
+    pub policy: &'a Policy,
+    /// The entry.
+    pub entry: &'a UnsetEntry,
+    /// The policy whose override it names.
+    pub overriding: &'a Policy,
+}
+
+impl Violation for UnsetOfOverride<'_> {
+    fn code(&self) -> Code {
+        Code::UNSET_OF_OVERRIDE
+    }
+    fn message(&self) -> String {
+        format!(
+            "`unset: {}` of {} names a rule that {} sets as an override; overrides cannot be deactivated, so this entry has no effect there",
+            self.entry.text,
+            self.policy.display(),
+            self.overriding.display()
+        )
+    }
+}
+
+/// An `unset` entry naming no rule of any higher default on any path (`unset-unmatched`).
+pub struct UnsetUnmatched<'a> {
+    /// The policy with the entry.
+    pub policy: &'a Policy,
+    /// The entry.
+    pub entry: &'a UnsetEntry,
+}
+
+impl Violation for UnsetUnmatched<'_> {
+    fn code(&self) -> Code {
+        Code::UNSET_UNMATCHED
+    }
+    fn message(&self) -> String {
+        format!(
+            "`unset: {}` of {} names no rule (`{}`) of any higher default on any of its paths",
+            self.entry.text,
+            self.policy.display(),
+            self.entry.key
+        )
+    }
+}
+
+/// A block's constraint that does not compile (`constraint-invalid`).
+pub struct ConstraintInvalid<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The block carrying the constraint.
+    pub block: BlockKind,
+    /// The compile error.
+    pub error: &'a ExprError,
+}
+
+impl Violation for ConstraintInvalid<'_> {
+    fn code(&self) -> Code {
+        Code::CONSTRAINT_INVALID
+    }
+    fn message(&self) -> String {
+        format!(
+            "invalid constraint in `{}` of {}: {}",
+            self.block.as_str(),
+            self.policy.display(),
+            self.error.message
+        )
+    }
+}
+
+/// A block not applied on a path because its constraint could not be evaluated there
+/// (`constraint-evaluation`).
+pub struct ConstraintEvaluation<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The block carrying the constraint.
+    pub block: BlockKind,
+    /// The path's id.
+    pub path_id: &'a str,
+    /// Why the evaluation failed.
+    pub reason: &'a str,
+}
+
+impl Violation for ConstraintEvaluation<'_> {
+    fn code(&self) -> Code {
+        Code::CONSTRAINT_EVALUATION
+    }
+    fn message(&self) -> String {
+        format!(
+            "the `{}` block of {} was not applied on path {}: {}",
+            self.block.as_str(),
+            self.policy.display(),
+            self.path_id,
+            self.reason
+        )
+    }
 }

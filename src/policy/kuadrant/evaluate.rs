@@ -9,8 +9,9 @@
 //! when an `unset` dropped that key).
 
 use super::constraint::Constraints;
+use super::diags::ConstraintEvaluation;
 use super::{extensions, fold};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::engine::Engine;
 use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
 use crate::engine::observed::Observed;
@@ -64,17 +65,15 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
         let policy = &self.model.policies[failure.policy as usize];
         let block = &policy.blocks[failure.block as usize];
         let span = block.constraint.as_ref().map_or(block.span, |c| c.span);
-        Diagnostic::new(
-            Code::CONSTRAINT_EVALUATION,
-            format!(
-                "the `{}` block of {} was not applied on path {path_id}: {}",
-                block.kind.as_str(),
-                policy.display(),
-                failure.reason
-            ),
-        )
-        .with_label(span, "this constraint")
-        .with_object(policy.display())
+        let finding = ConstraintEvaluation {
+            policy,
+            block: block.kind,
+            path_id,
+            reason: &failure.reason,
+        };
+        Diagnostic::from(finding)
+            .with_label(span, "this constraint")
+            .with_object(policy.display())
     }
 
     fn conditions(&self, observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {

@@ -2,8 +2,9 @@
 //! that cannot work (they name an override, or no higher default at all), and a notice wherever
 //! a policy relies on an extension.
 
+use super::diags::{RfcExtension, UnsetOfOverride, UnsetUnmatched};
 use super::evaluate::owns;
-use crate::diag::{Code, Diagnostic, Label};
+use crate::diag::Diagnostic;
 use crate::engine::Engine;
 use crate::policy::{BlockKind, PolicyKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -87,37 +88,21 @@ pub fn check(engine: &Engine<'_>, kinds: &[PolicyKind]) -> Vec<Diagnostic> {
         if !owns(kinds, policy) || !policy.uses_rfc_extensions() {
             continue;
         }
-        let mut features = Vec::new();
+        let finding = RfcExtension { policy };
         let mut labels = Vec::new();
         for block in &policy.blocks {
             if let Some(constraint) = &block.constraint {
-                features.push("constraints (`when` as CEL)");
-                labels.push(Label {
-                    span: constraint.span,
-                    message: format!("constraint of the `{}` block", block.kind.as_str()),
-                });
+                labels.push((constraint.span, finding.constraint_label(block)));
             }
         }
         if let Some(first) = policy.unset.first() {
-            features.push("deactivation (`unset`)");
-            labels.push(Label {
-                span: first.span,
-                message: "unset".into(),
-            });
+            labels.push((first.span, "unset".into()));
         }
-        features.dedup();
-        diagnostics.push(Diagnostic {
-            labels,
-            ..Diagnostic::new(
-                Code::RFC_EXTENSION,
-                format!(
-                    "{} uses RFC 0009 {}, not enforced by the Kuadrant operator; dopol evaluates them as the RFC describes",
-                    policy.display(),
-                    features.join(" and ")
-                ),
-            )
-            .with_object(policy.display())
-        });
+        let mut diagnostic = Diagnostic::from(finding).with_object(policy.display());
+        for (span, text) in labels {
+            diagnostic = diagnostic.with_label(span, text);
+        }
+        diagnostics.push(diagnostic);
         let Some(providers) = providers.get(&index) else {
             continue;
         };
@@ -125,33 +110,22 @@ pub fn check(engine: &Engine<'_>, kinds: &[PolicyKind]) -> Vec<Diagnostic> {
             if let Some(&(higher, block, rule)) = provider.overrides.first() {
                 let overriding = &model.policies[higher as usize];
                 let rule = &overriding.blocks[block as usize].rules[rule as usize];
+                let finding = UnsetOfOverride {
+                    policy,
+                    entry,
+                    overriding,
+                };
                 diagnostics.push(
-                    Diagnostic::new(
-                        Code::UNSET_OF_OVERRIDE,
-                        format!(
-                            "`unset: {}` of {} names a rule that {} sets as an override; overrides cannot be deactivated, so this entry has no effect there",
-                            entry.text,
-                            policy.display(),
-                            overriding.display()
-                        ),
-                    )
-                    .with_label(entry.span, "has no effect on an override")
-                    .with_label(rule.key_span, "the override")
-                    .with_object(policy.display()),
+                    Diagnostic::from(finding)
+                        .with_label(entry.span, "has no effect on an override")
+                        .with_label(rule.key_span, "the override")
+                        .with_object(policy.display()),
                 );
             } else if !provider.default {
                 diagnostics.push(
-                    Diagnostic::new(
-                        Code::UNSET_UNMATCHED,
-                        format!(
-                            "`unset: {}` of {} names no rule (`{}`) of any higher default on any of its paths",
-                            entry.text,
-                            policy.display(),
-                            entry.key
-                        ),
-                    )
-                    .with_label(entry.span, "matches nothing")
-                    .with_object(policy.display()),
+                    Diagnostic::from(UnsetUnmatched { policy, entry })
+                        .with_label(entry.span, "matches nothing")
+                        .with_object(policy.display()),
                 );
             }
         }
