@@ -239,12 +239,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity and no location yet. Private: findings are
-    /// built from their [`Violation`] types.
-    pub fn new(code: Code, message: impl Into<String>) -> Self {
+    /// built from their [`Violation`] types, each message written once, in its type.
+    fn new(code: Code, message: String) -> Self {
         Diagnostic {
             code,
             severity: code.default_severity(),
-            message: message.into(),
+            message,
             labels: Vec::new(),
             object: None,
             file: None,
