@@ -118,24 +118,7 @@ fn check_code(code: Code) -> Result<(), String> {
 #[test]
 fn every_code_is_reported_by_its_fixture() {
     let codes: Vec<Code> = Code::all().collect();
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failed = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(code) = codes.get(i) else { break };
-                    if let Err(why) = check_code(*code) {
-                        failed.lock().unwrap().push(why);
-                    }
-                }
-            });
-        }
-    });
-    let mut failed = failed.into_inner().unwrap();
-    failed.sort();
+    let failed = crate::common::failures_on_every_core(&codes, |code| check_code(*code));
     assert!(
         failed.is_empty(),
         "{} of {} codes fail their fixture:\n{}",

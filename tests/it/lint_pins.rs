@@ -110,24 +110,7 @@ fn lint_json_per_fixture_directory() {
         dirs.len() >= 80,
         "expected the fixture directories of testdata/, found {dirs:?}"
     );
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failed = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(dir) = dirs.get(i) else { break };
-                    if let Err(dir) = check_pin(dir) {
-                        failed.lock().unwrap().push(dir);
-                    }
-                }
-            });
-        }
-    });
-    let mut failed = failed.into_inner().unwrap();
-    failed.sort();
+    let failed = crate::common::failures_on_every_core(&dirs, |dir| check_pin(dir));
     assert!(
         failed.is_empty(),
         "lint output changed for {} fixture director{}: {failed:#?}",

@@ -261,3 +261,31 @@ pub fn findings(doc: &Value) -> Vec<Finding> {
         })
         .collect()
 }
+
+/// Runs `check` on every item, spread over the machine's cores (each check is usually a few
+/// whole `dopol` processes), and returns every failure, sorted: a test checks all its cases
+/// before failing, so that one run lists every case that changed.
+pub fn failures_on_every_core<T: Sync>(
+    items: &[T],
+    check: impl Fn(&T) -> Result<(), String> + Sync,
+) -> Vec<String> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let failed = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if let Err(why) = check(item) {
+                        failed.lock().unwrap().push(why);
+                    }
+                }
+            });
+        }
+    });
+    let mut failed = failed.into_inner().unwrap();
+    failed.sort();
+    failed
+}
