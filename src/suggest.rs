@@ -45,6 +45,14 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// `did you mean `x`?` for the closest candidate, if one is close enough: a finding's help.
+pub fn did_you_mean_help<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    closest(name, candidates).map(|s| format!("did you mean `{s}`?"))
+}
+
 /// `; did you mean `x`?` for the closest candidate, or nothing: the tail of a usage error.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     closest(name, candidates)

@@ -82,7 +82,7 @@ pub fn check(
             diagnostics: vec![
                 Diagnostic::from(not_served)
                     .with_label(object.api_version_span(), "not served")
-                    .with_object(display.clone()),
+                    .with_object(display),
             ],
             rejected: true,
             validated: true,

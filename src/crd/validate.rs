@@ -252,9 +252,8 @@ impl Walk {
 
     fn unknown(&mut self, entry: &Entry, parent: &Schema, at: &At<'_>) {
         let field = at.child(Seg::Property(&entry.key.text)).path();
-        let suggestion =
-            crate::suggest::closest(&entry.key.text, parent.properties.iter().map(|(k, _)| &**k))
-                .map(|s| format!("did you mean `{s}`?"));
+        let known = parent.properties.iter().map(|(k, _)| &**k);
+        let suggestion = crate::suggest::did_you_mean_help(&entry.key.text, known);
         self.push(
             Problem::UnknownField,
             format!("unknown field \"{field}\""),

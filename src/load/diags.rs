@@ -392,8 +392,8 @@ impl Violation for UnknownField<'_> {
     }
 
     fn help(&self) -> Option<String> {
-        match crate::suggest::closest(self.key, self.known.iter().copied()) {
-            Some(suggestion) => Some(format!("did you mean `{suggestion}`?")),
+        match crate::suggest::did_you_mean_help(self.key, self.known.iter().copied()) {
+            Some(help) => Some(help),
             None if !self.known.is_empty() => {
                 Some(format!("known fields: {}", self.known.join(", ")))
             }

@@ -491,7 +491,8 @@ impl Collector<'_> {
     fn argument(&mut self, arg: &str) {
         let tree = self.tree;
         let path = Path::new(arg);
-        let failure = match tree.stat(path) {
+        let stat = tree.stat(path);
+        match &stat {
             Ok(Some(EntryKind::File | EntryKind::Pipe)) => {
                 return self.add_file(path, Origin::Named);
             }
@@ -500,21 +501,12 @@ impl Collector<'_> {
             }
             Ok(Some(EntryKind::Dir)) => return self.walk_root(path),
             Ok(None) if looks_like_glob(arg) => return self.expand_glob(arg),
-            Ok(failure) => failure,
-            Err(e) => {
-                let name = tree.display_name(path);
-                let failure = UnreadableInput::Inaccessible {
-                    name: &name,
-                    error: &e,
-                };
-                return self
-                    .diagnostics
-                    .push(Diagnostic::from(failure).with_file(name));
-            }
-        };
+            _ => {}
+        }
         let name = tree.display_name(path);
-        let failure = match &failure {
-            Some(EntryKind::Other(what)) => UnreadableInput::NotAFile { arg, what },
+        let failure = match &stat {
+            Ok(Some(EntryKind::Other(what))) => UnreadableInput::NotAFile { arg, what },
+            Err(error) => UnreadableInput::Inaccessible { name: &name, error },
             _ => UnreadableInput::Missing { name: &name },
         };
         self.diagnostics

@@ -191,7 +191,7 @@ impl<'a> ParentRefSite<'a> {
     /// The facts of `parent` on `route`.
     pub fn of(route: &'a Route, parent: &'a ParentRef) -> Self {
         ParentRefSite {
-            route: format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name),
+            route: route.display(),
             route_namespace: &route.namespace,
             route_namespace_defaulted: route.namespace_defaulted,
             ref_namespace_written: parent.namespace_written,

@@ -311,6 +311,13 @@ pub struct Route {
     pub other_backends: bool,
 }
 
+impl Route {
+    /// `HTTPRoute ns/name`: the route as messages and findings name it.
+    pub fn display(&self) -> String {
+        format!("{} {}/{}", self.kind.as_str(), self.namespace, self.name)
+    }
+}
+
 /// Whether some rule of `spec` has a non-empty list under `key` with an item `select`s.
 fn any_rule_item(spec: &Node, key: &str, select: impl Fn(&Node) -> bool) -> bool {
     spec.get("rules")
@@ -345,7 +352,7 @@ pub fn check_version(
     diagnostics.push(
         Diagnostic::from(unsupported)
             .with_label(object.api_version_span(), "unsupported version")
-            .with_object(object.display()),
+            .with_object(display),
     );
     false
 }

@@ -322,7 +322,7 @@ fn decode_policy(
         diagnostics.push(
             Diagnostic::from(deprecated)
                 .with_label(object.api_version_span(), "not served")
-                .with_object(display.clone()),
+                .with_object(display),
         );
     }
     family
@@ -538,7 +538,7 @@ impl Model {
         match decoded {
             Some(decoded) if same_rules => decoded.rules().map(|(_, r)| r.value.clone()).collect(),
             _ => {
-                self.changed_meanwhile(object);
+                self.record_changed(object);
                 let null = |span| Node {
                     span,
                     value: crate::yaml::Value::Null,
@@ -678,7 +678,7 @@ impl Model {
         // The chunk is the one the object was parsed from, and parsing is deterministic: the
         // object is not found only when its file changed while dopol ran (docs/limits.md).
         let Some(mut root) = crate::load::reread(&self.sources, object) else {
-            self.changed_meanwhile(object);
+            self.record_changed(object);
             return object.root.clone();
         };
         if let Some(range) = &object.document {
@@ -694,7 +694,7 @@ impl Model {
     /// run goes on without what could not be read again (a reader gets the object's trimmed
     /// tree, or null values), and [`changed_meanwhile`] returns the error for the command to
     /// report instead of its answer.
-    fn changed_meanwhile(&self, object: &Object) {
+    fn record_changed(&self, object: &Object) {
         let file = self.sources.get(object.root.span.source).name().to_string();
         let object = object.display();
         CHANGED.get_or_init(|| ChangedMeanwhile { file, object });

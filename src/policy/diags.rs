@@ -49,6 +49,13 @@ pub enum InvalidTargetKind<'a> {
         /// The kind written.
         kind: &'a str,
     },
+    /// A `targetSelectors` entry selects a kind the policy's kind may not target.
+    Selected {
+        /// The policy's kind.
+        policy_kind: &'a PolicyKind,
+        /// The kind the selector selects.
+        kind: &'a str,
+    },
 }
 
 impl InvalidTargetKind<'_> {
@@ -58,6 +65,9 @@ impl InvalidTargetKind<'_> {
             InvalidTargetKind::Group { group } => format!("`{group}` is not allowed"),
             InvalidTargetKind::Kind { policy_kind, kind } => {
                 format!("{} may not target a {kind}", policy_kind.kind)
+            }
+            InvalidTargetKind::Selected { policy_kind, kind } => {
+                format!("{} may not select a {kind}", policy_kind.kind)
             }
         }
     }
@@ -73,7 +83,8 @@ impl Violation for InvalidTargetKind<'_> {
                 "Invalid targetRef.group. The only supported value is 'gateway.networking.k8s.io'"
                     .to_string()
             }
-            InvalidTargetKind::Kind { policy_kind, .. } => {
+            InvalidTargetKind::Kind { policy_kind, .. }
+            | InvalidTargetKind::Selected { policy_kind, .. } => {
                 policy_kind.target_kind_message.to_string()
             }
         }

@@ -179,7 +179,7 @@ impl<'m> Graph<'m> {
             }
             Subject::Route(r) => {
                 let route = &model.routes[r as usize];
-                format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name)
+                route.display()
             }
             Subject::Rule(r, k) => {
                 format!("rule {}", model.routes[r as usize].rules[k as usize].name)

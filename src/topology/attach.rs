@@ -9,7 +9,6 @@
 
 use super::diags::{
     ListenerRefusal, ParentRefRefused, RefusedBecause, RouteNotAttached, SelectorUndecidable,
-    route_display,
 };
 use super::hostname::listener_accepts_hostnames;
 use crate::diag::{Code, Diagnostic};
@@ -125,7 +124,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
                         message,
                         mut diagnostic,
                     } = *refused;
-                    diagnostic = diagnostic.with_object(route_display(route));
+                    diagnostic = diagnostic.with_object(route.display());
                     diagnostics.push(diagnostic);
                     rejections.push(Rejection {
                         route: route_index as u32,
@@ -146,7 +145,7 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
             diagnostics.push(
                 Diagnostic::from(RouteNotAttached { route })
                     .with_label(route.name_span, "this route")
-                    .with_object(route_display(route)),
+                    .with_object(route.display()),
             );
         }
         // Kept to the end of the run: one pair grown by a push holds room for four.

@@ -26,9 +26,7 @@
 //! hostnames), so it is computed once per root route and repeated on each of its listeners.
 
 use super::NO_CHAIN;
-use super::diags::{
-    ChildDropped, DelegationChildDropped, DelegationMixedBackends, route_display as display,
-};
+use super::diags::{ChildDropped, DelegationChildDropped, DelegationMixedBackends};
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::model::gateway::{GATEWAY_GROUP, Route, RouteKind};
@@ -104,7 +102,7 @@ fn mixed_backends(route: &Route, rules: &[Node]) -> Vec<Diagnostic> {
             found.push(
                 Diagnostic::from(finding)
                     .with_label(backend.span, "ignored")
-                    .with_object(display(route)),
+                    .with_object(route.display()),
             );
         }
     }
@@ -577,7 +575,7 @@ impl<'m> Walker<'m> {
             under: &under,
             why,
         };
-        let mut diagnostic = Diagnostic::from(finding).with_object(display(route));
+        let mut diagnostic = Diagnostic::from(finding).with_object(route.display());
         for (span, text) in labels {
             diagnostic = diagnostic.with_label(span, text);
         }
@@ -608,7 +606,7 @@ impl<'m> Walker<'m> {
             },
         };
         let label = finding.rule_label();
-        let mut diagnostic = Diagnostic::from(finding).with_object(display(route));
+        let mut diagnostic = Diagnostic::from(finding).with_object(route.display());
         for &r in dropped {
             diagnostic = diagnostic.with_label(route.rules[r as usize].span, label.clone());
         }

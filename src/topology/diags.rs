@@ -12,7 +12,7 @@ use crate::model::gateway::{Gateway, Listener, ParentRef, Route};
 use crate::model::matches::HttpMatch;
 use crate::policy::{Policy, TargetRef};
 use crate::source::Span;
-use crate::suggest::closest;
+use crate::suggest::did_you_mean_help;
 use std::fmt;
 
 /// The codes declared here, in catalogue order.
@@ -164,19 +164,8 @@ impl Code {
     });
 }
 
-/// `HTTPRoute ns/name`: a route as findings name it.
-pub fn route_display(route: &Route) -> String {
-    format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name)
-}
-
 /// The help of a parentRef naming a Gateway found nowhere.
 const ADD_GATEWAY: &str = "add the Gateway's manifest to the inputs, or pass --assume-gateways to evaluate against a stand-in";
-
-/// `did you mean `x`?` for the candidate closest to `wanted`, if one is close enough.
-fn did_you_mean(wanted: &str, candidates: &[&str]) -> Option<String> {
-    closest(wanted, candidates.iter().copied())
-        .map(|suggestion| format!("did you mean `{suggestion}`?"))
-}
 
 /// A parentRef that attaches its route nowhere, with the Gateway API reason why
 /// (`parent-not-found`, `no-matching-parent`, `not-allowed-by-listeners`,
@@ -297,7 +286,7 @@ impl ParentRefRefused<'_> {
                     "no listener of Gateway {}/{} allows {}: {}",
                     gateway.namespace,
                     gateway.name,
-                    route_display(self.route),
+                    self.route.display(),
                     reasons.join("; ")
                 )
             }
@@ -340,7 +329,7 @@ impl ParentRefRefused<'_> {
             .collect();
         format!(
             "the hostnames of {} ({}) intersect no listener hostname of Gateway {}/{} ({})",
-            route_display(route),
+            route.display(),
             route.hostnames.join(", "),
             gateway.namespace,
             gateway.name,
@@ -386,7 +375,7 @@ impl Violation for ParentRefRefused<'_> {
                 let names: Vec<&str> = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
                 let wanted = self.parent.section_name.as_deref();
                 wanted
-                    .and_then(|wanted| did_you_mean(wanted, &names))
+                    .and_then(|wanted| did_you_mean_help(wanted, names.iter().copied()))
                     .or_else(|| Some(format!("its listeners are: {}", names.join(", "))))
             }
             _ => None,
@@ -412,7 +401,7 @@ impl Violation for RouteNotAttached<'_> {
         };
         format!(
             "{} is attached to no listener ({why}); no policy reaches it",
-            route_display(self.route)
+            self.route.display()
         )
     }
 }
@@ -463,7 +452,7 @@ impl Violation for DelegationMixedBackends<'_> {
         format!(
             "rule {} of {} delegates to HTTPRoutes, so kgateway ignores its other backendRef `{}`",
             self.rule,
-            route_display(self.route),
+            self.route.display(),
             self.backend
         )
     }
@@ -513,7 +502,7 @@ impl DelegationChildDropped<'_> {
 
     /// The message of dropped rules: which, and under which matches.
     fn rules_message(&self, dropped: &[&str], whole_route: bool, parent: &[HttpMatch]) -> String {
-        let (child, under) = (route_display(self.child), self.under);
+        let (child, under) = (self.child.display(), self.under);
         let names: Vec<String> = dropped.iter().map(|name| format!("`{name}`")).collect();
         let what = if whole_route {
             format!("{child} is dropped under {under}: none of its rules has a")
@@ -538,7 +527,7 @@ impl Violation for DelegationChildDropped<'_> {
         Code::DELEGATION_CHILD_DROPPED
     }
     fn message(&self) -> String {
-        let (child, under) = (route_display(self.child), self.under);
+        let (child, under) = (self.child.display(), self.under);
         match &self.why {
             ChildDropped::ParentRefs { parent } => format!(
                 "{child} is dropped under {under}: its parentRefs are set and none names HTTPRoute {}/{}, so that route may not delegate to it",
@@ -598,7 +587,7 @@ impl Violation for DelegationNotSupported<'_> {
         format!(
             "{} targets {}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
             self.policy.display(),
-            route_display(self.route),
+            self.route.display(),
             self.policy.kind.kind
         )
     }
@@ -697,7 +686,7 @@ impl Violation for TargetRefNotFound<'_> {
     fn help(&self) -> Option<String> {
         let (policy, target) = (self.policy, self.target);
         if self.elsewhere.is_empty() {
-            return did_you_mean(self.wanted(), &self.candidates);
+            return did_you_mean_help(self.wanted(), self.candidates.iter().copied());
         }
         Some(target_ref_help(
             &policy.display(),

@@ -53,7 +53,7 @@ impl Target {
             }
             Target::Route(r) => {
                 let r = &model.routes[r as usize];
-                format!("{} {}/{}", r.kind.as_str(), r.namespace, r.name)
+                r.display()
             }
             Target::RouteRule(r, k) => {
                 let r = &model.routes[r as usize];

@@ -103,8 +103,7 @@ impl Violation for InvalidFamilies<'_> {
                 "start it with `apiVersion: {API_VERSION}` and `kind: {KIND}`"
             )),
             InvalidFamilies::NotOneOf { text, options, .. } => {
-                crate::suggest::closest(text, options.iter().copied())
-                    .map(|suggestion| format!("did you mean `{suggestion}`?"))
+                crate::suggest::did_you_mean_help(text, options.iter().copied())
             }
             _ => None,
         }

@@ -8,14 +8,14 @@
 //! `cross-namespace-selector`, `ignored-target-kind`) are reported here, where the nodes are.
 
 use super::diags::{
-    CrossNamespaceSelector, DeprecatedTargetRef, IgnoredTargetKind, NullPruned,
-    SelectorKindNotAllowed, SelectorSelectsAll,
+    CrossNamespaceSelector, DeprecatedTargetRef, IgnoredTargetKind, NullPruned, SelectorSelectsAll,
 };
 use super::merge::{MergeType, prune_nulls};
 use super::spec::EnvoyKindSpec;
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
+use crate::policy::diags::InvalidTargetKind;
 use crate::policy::{Block, BlockKind, Policy, PolicyKind, Strategy, decode};
 use crate::yaml::{Entry, Node, Shared, Value};
 
@@ -199,9 +199,9 @@ fn check_selector(
     fields: &mut Fields,
 ) {
     if !kind.target_kinds.contains(&selector.kind.as_str()) {
-        let finding = SelectorKindNotAllowed {
+        let finding = InvalidTargetKind::Selected {
             policy_kind: kind,
-            selected: &selector.kind,
+            kind: &selector.kind,
         };
         let label = finding.label();
         fields.push(Diagnostic::from(finding).with_label(selector.span, label));

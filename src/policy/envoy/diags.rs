@@ -5,7 +5,7 @@
 use super::slots::why_first;
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
 use crate::load::Object;
-use crate::policy::{Policy, PolicyKind};
+use crate::policy::Policy;
 use std::collections::BTreeSet;
 
 /// The codes declared here, in catalogue order.
@@ -280,34 +280,6 @@ impl Violation for IgnoredTargetKind<'_> {
 }
 
 // Codes declared elsewhere (the topology's and lint's), in Envoy Gateway's words.
-
-/// A targetSelector of a kind the policy kind may not target (`invalid-target-kind`, declared
-/// with the topology's codes): the CRD's own message.
-pub struct SelectorKindNotAllowed<'a> {
-    /// The policy's kind.
-    pub policy_kind: &'a PolicyKind,
-    /// The kind the selector selects.
-    pub selected: &'a str,
-}
-
-impl SelectorKindNotAllowed<'_> {
-    /// The label on the selector.
-    pub fn label(&self) -> String {
-        format!(
-            "{} may not select a {}",
-            self.policy_kind.kind, self.selected
-        )
-    }
-}
-
-impl Violation for SelectorKindNotAllowed<'_> {
-    fn code(&self) -> Code {
-        Code::INVALID_TARGET_KIND
-    }
-    fn message(&self) -> String {
-        self.policy_kind.target_kind_message.to_string()
-    }
-}
 
 /// A policy that names no target at all (`target-not-found`, declared with the topology's
 /// codes): Envoy Gateway does not accept it.

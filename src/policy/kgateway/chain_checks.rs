@@ -4,10 +4,7 @@
 //! the same as an effective TrafficPolicy field.
 
 use super::How;
-use super::diags::{
-    BuiltinShadowsPolicy, DeepMergePlainField, DelegateeCanDisableAuth, PolicyRejected,
-    route_object,
-};
+use super::diags::{BuiltinShadowsPolicy, DeepMergePlainField, DelegateeCanDisableAuth};
 use super::evaluate::{KgatewayEvaluator, StepNote};
 use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
@@ -28,7 +25,7 @@ const BUILTINS: &[(&str, &str)] = &[
 /// Every finding of these checks.
 pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
     let model = evaluator.model();
-    let mut diagnostics = invalid(evaluator);
+    let mut diagnostics = Vec::new();
     let mut plain: BTreeMap<(u32, String), usize> = BTreeMap::new();
     let mut auth: BTreeMap<u32, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
     let mut shadows: BTreeSet<(u32, u32, &'static str, &'static str)> = BTreeSet::new();
@@ -82,26 +79,6 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>, observed: &Observed<'_, '_>) -> 
     diagnostics
 }
 
-/// DPL5010: errors other than the weight's.
-fn invalid(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
-    evaluator
-        .model()
-        .policies
-        .iter()
-        .filter(|p| std::ptr::eq(p.kind, evaluator.kind()))
-        .flat_map(|p| {
-            p.errors
-                .iter()
-                .filter(|e| !e.contains(super::family::WEIGHT_ANNOTATION))
-                .map(move |error| {
-                    Diagnostic::from(PolicyRejected { policy: p, error })
-                        .with_label(p.name_span, "rejected by kgateway")
-                        .with_object(p.display())
-                })
-        })
-        .collect()
-}
-
 /// Auth keys of a parent level a child in another namespace may replace: for each delegating
 /// route whose strategy does not prefer the parent, the auth keys its level sets (a deep
 /// strategy keeps a parent's `disable`, so those are safe), with the child's namespace.
@@ -143,7 +120,7 @@ fn plain_field(model: &Model, found: &BTreeMap<(u32, String), usize>) -> Vec<Dia
             let route = &model.routes[*parent as usize];
             Diagnostic::from(DeepMergePlainField { route, key, paths })
                 .with_label(route.name_span, "DeepMergePreferParent")
-                .with_object(route_object(route))
+                .with_object(route.display())
         })
         .collect()
 }
@@ -163,7 +140,7 @@ fn delegatee_auth(
                 keys,
             })
             .with_label(route.name_span, "delegates")
-            .with_object(route_object(route))
+            .with_object(route.display())
         })
         .collect()
 }
@@ -209,7 +186,7 @@ fn shadowed(
                 field,
             })
             .with_label(rule.span, "built-in here")
-            .with_object(route_object(route))
+            .with_object(route.display())
         })
         .collect()
 }

@@ -1,6 +1,6 @@
-//! kgateway's own lint checks (docs/families.md §2.8) and their documentation: the traps of its
-//! annotations (an invalid weight, an unknown or misplaced inheritance priority), attachments
-//! that repeat, and selectors that select nothing — all silent in the controller.
+//! kgateway's own lint checks (docs/families.md §2.8): the errors kgateway records on a policy
+//! (an invalid weight among them), the traps of its annotations (an unknown or misplaced
+//! inheritance priority), attachments that repeat, and selectors that select nothing.
 
 use super::ScopeNote;
 use super::diags::{
@@ -9,7 +9,6 @@ use super::diags::{
 };
 use super::evaluate::KgatewayEvaluator;
 use super::evaluate::PRIORITY_ANNOTATION;
-use super::family::WEIGHT_ANNOTATION;
 use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
 use crate::model::Model;
@@ -67,14 +66,13 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
         if !std::ptr::eq(policy.kind, evaluator.kind()) {
             continue;
         }
+        // DPL5003 and DPL5010: the errors kgateway records (the type tells them apart).
         for error in &policy.errors {
-            if error.contains(WEIGHT_ANNOTATION) {
-                diagnostics.push(
-                    Diagnostic::from(PolicyRejected { policy, error })
-                        .with_label(policy.name_span, "rejected by kgateway")
-                        .with_object(policy.display()),
-                );
-            }
+            diagnostics.push(
+                Diagnostic::from(PolicyRejected { policy, error })
+                    .with_label(policy.name_span, "rejected by kgateway")
+                    .with_object(policy.display()),
+            );
         }
         for selector in &policy.selectors {
             if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {

@@ -28,11 +28,6 @@ pub const CODES: &[Code] = &[
     Code::BUILTIN_SHADOWS_POLICY,
 ];
 
-/// `Kind ns/name` of a route, for messages and as a finding's object.
-pub fn route_object(route: &Route) -> String {
-    format!("{} {}/{}", route.kind.as_str(), route.namespace, route.name)
-}
-
 impl Code {
     /// DPL5001 `extension-ref-not-found`: A route rule's ExtensionRef filter names a TrafficPolicy that is not in the input; kgateway answers the rule with a 500.
     pub const EXTENSION_REF_NOT_FOUND: Code = Code::new(&CodeDef {
@@ -68,7 +63,7 @@ impl Violation for ExtensionRefNotFound<'_> {
         format!(
             "rule {} of {} names {} {}/{} in an ExtensionRef filter, which is not in the input; kgateway answers this rule with a 500",
             self.rule.name,
-            route_object(self.route),
+            self.route.display(),
             self.kind,
             self.route.namespace,
             self.name
@@ -418,7 +413,7 @@ impl Violation for DeepMergePlainField<'_> {
     fn message(&self) -> String {
         format!(
             "{} asks DeepMergePreferParent, but kgateway keeps the child's `{}` over its own on {} (kgateway#14724)",
-            route_object(self.route),
+            self.route.display(),
             self.key,
             crate::words::counted(self.paths, "path")
         )
@@ -463,7 +458,7 @@ impl Violation for DelegateeCanDisableAuth<'_> {
         let join = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
         format!(
             "{} delegates to routes in namespace{} {} with {}: their TrafficPolicies can replace or disable its {}",
-            route_object(self.route),
+            self.route.display(),
             if self.namespaces.len() == 1 { "" } else { "s" },
             join(self.namespaces),
             self.strategy,
@@ -512,7 +507,7 @@ impl Violation for BuiltinShadowsPolicy<'_> {
         format!(
             "rule {} of {} sets `{}`, and its effective TrafficPolicy sets `{}`; kgateway applies both, so the TrafficPolicy value shown may not be what the route does",
             self.rule.name,
-            route_object(self.route),
+            self.route.display(),
             self.builtin,
             self.field
         )

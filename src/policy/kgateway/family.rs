@@ -2,7 +2,7 @@
 //! rules (docs/families.md §2.1), how they attach (§2.2: `targetRefs`, `targetSelectors` and ExtensionRef
 //! route filters — every attachment takes part), and their order inside one element (§2.3).
 
-use super::diags::{ExtensionRefNotFound, route_object};
+use super::diags::ExtensionRefNotFound;
 use super::evaluate::KgatewayEvaluator;
 use crate::diag::Diagnostic;
 use crate::load::Object;
@@ -383,7 +383,7 @@ fn extension_refs(model: &Model, kind: &'static PolicyKind) -> (Vec<Attachment>,
                 name: m.name.as_str().unwrap_or_default(),
             })
             .with_label(m.name.span, "not found")
-            .with_object(route_object(route))
+            .with_object(route.display())
         })
         .collect();
     (found, diagnostics)

@@ -65,7 +65,10 @@ fn rule(code: Code) -> Value {
 }
 
 fn result(diagnostic: &Diagnostic, sources: &SourceMap) -> Value {
-    let index = Code::all().position(|c| c == diagnostic.code).unwrap_or(0);
+    // The rules are the catalogue, which is sorted by identifier.
+    let index = (crate::lint::catalogue::codes())
+        .binary_search(&diagnostic.code)
+        .unwrap_or(0);
     let mut message = diagnostic.message.clone();
     if let Some(help) = &diagnostic.help {
         message.push_str(&format!(" ({help})"));
