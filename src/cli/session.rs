@@ -508,6 +508,12 @@ fn print_stats(session: &Session, evaluated: &crate::pipeline::Evaluated) {
         counted(stats.skipped_other_kinds, "object"),
         counted(evaluated.topology.paths.len(), "path")
     ));
+    if stats.fixtures > 0 {
+        session.info(&format!(
+            "recognised the Envoy Gateway translator fixture format (one mapping of lists of objects: `gateways:`, `httpRoutes:`, ...) in {}; each object is read at its own place",
+            counted(stats.fixtures, "document")
+        ));
+    }
 }
 
 /// Writes a report in a machine format, or runs `table` for the human one.

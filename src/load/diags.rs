@@ -18,6 +18,7 @@ pub const CODES: &[Code] = &[
     Code::UNKNOWN_FIELD,
     Code::INVALID_NAME,
     Code::TEMPLATE_SKIPPED,
+    Code::FIXTURE_KEY_IGNORED,
 ];
 
 impl Code {
@@ -127,6 +128,18 @@ impl Code {
         explanation: "A file holds Go template actions (`{{ .Values.x }}`, `{{- if ... }}`, `{{ include ... }}`): it is a Helm chart template or similar, not a manifest, until it is rendered. Reading it would fail with YAML errors or yield objects with template names, so it is left out. Found by a directory walk or a glob it is a note (shown with `-v`); named on the command line it is a warning. The rest of the input is evaluated.",
         fix: "Render the chart and pipe it in (`helm template ./chart | dopol lint -f -`), or leave the templates out of the walk with a `.dopolignore` line (`charts/*/templates/`) or `--exclude`, so the note goes away.",
         example: "# charts/app/templates/route.yaml\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {{ .Values.name }}",
+    });
+
+    /// DPL1022 `fixture-key-ignored`: A key of an Envoy Gateway translator fixture holds no Kubernetes object (a golden's `xdsIR` or `infraIR`) and was not read.
+    pub const FIXTURE_KEY_IGNORED: Code = Code::new(&CodeDef {
+        id: "DPL1022",
+        name: "fixture-key-ignored",
+        severity: Severity::Info,
+        class: Class::Input,
+        summary: "A key of an Envoy Gateway translator fixture holds no Kubernetes object (a golden's `xdsIR` or `infraIR`) and was not read.",
+        explanation: "Envoy Gateway's translator fixtures (`internal/gatewayapi/testdata/*.in.yaml` and their `*.out.yaml` goldens) are one mapping whose keys (`gateways`, `httpRoutes`, `backendTrafficPolicies`, ...) each hold a list of Kubernetes objects. dopol reads such a document as the objects it holds, each at its own place in the file (`-v` says how many documents were read this way). A key holding something else, such as the goldens' intermediate representations `xdsIR` and `infraIR`, is not read: this note names it.",
+        fix: "Nothing to fix when the key is a golden's output. If the key was meant to hold objects, give each item `apiVersion` and `kind`.",
+        example: "gateways:\n- apiVersion: gateway.networking.k8s.io/v1\n  kind: Gateway\n  metadata: {name: gw, namespace: default}\n  spec: {gatewayClassName: eg, listeners: [{name: http, port: 80, protocol: HTTP}]}\nxdsIR:\n  default/gw: {}",
     });
 }
 
@@ -463,5 +476,24 @@ impl Violation for TemplateSkipped<'_> {
 
     fn help(&self) -> Option<String> {
         Some("render it first (`helm template ... | dopol lint -f -`), or leave it out with .dopolignore or --exclude".into())
+    }
+}
+
+/// A key of a translator fixture that holds no object (`fixture-key-ignored`).
+pub struct FixtureKeyIgnored<'a> {
+    /// The key.
+    pub key: &'a str,
+}
+
+impl Violation for FixtureKeyIgnored<'_> {
+    fn code(&self) -> Code {
+        Code::FIXTURE_KEY_IGNORED
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "`{}` of an Envoy Gateway translator fixture holds no Kubernetes object; not read",
+            self.key
+        )
     }
 }

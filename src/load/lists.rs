@@ -94,8 +94,7 @@ fn read_in_runs<T: Send>(
         nodes += run_nodes;
         objects.append(&mut chunk.objects);
         diagnostics.append(&mut chunk.diagnostics);
-        stats.objects += chunk.stats.objects;
-        stats.skipped_other_kinds += chunk.stats.skipped_other_kinds;
+        stats += &chunk.stats;
     }
     (nodes <= cut.max_nodes).then_some(ChunkResult {
         objects,

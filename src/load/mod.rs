@@ -14,6 +14,7 @@
 pub mod diags;
 pub mod fields;
 pub mod files;
+mod fixture;
 pub mod git;
 pub mod ignores;
 mod lists;
@@ -153,9 +154,8 @@ pub fn load<T: Borrow<Object> + Send>(
         let mut added = load_files(raw, options, prepare, std::mem::take(&mut loaded.sources));
         loaded.sources = std::mem::take(&mut added.sources);
         loaded.diagnostics.append(&mut added.diagnostics);
-        loaded.stats.files += added.stats.files;
-        loaded.stats.documents += added.stats.documents;
-        loaded.stats.skipped_other_kinds += added.stats.skipped_other_kinds;
+        // Its objects are counted below, once duplicates and replaced ones are out.
+        loaded.stats += &added.stats;
         let added = dedupe(added.objects, &mut diagnostics);
         let replaced: HashSet<Identity> = added.iter().map(|o| o.borrow().identity()).collect();
         objects.retain(|o| !replaced.contains(&o.borrow().identity()));
@@ -289,9 +289,7 @@ pub fn load_files<T: Send>(
         for mut chunk in parsed {
             diagnostics.append(&mut chunk.diagnostics);
             objects.append(&mut chunk.objects);
-            stats.documents += chunk.stats.documents;
-            stats.objects += chunk.stats.objects;
-            stats.skipped_other_kinds += chunk.stats.skipped_other_kinds;
+            stats += &chunk.stats;
         }
     }
     for file in &decoded {
@@ -388,7 +386,8 @@ fn prepare_all<T: Send>(
 
 /// The tree of `object` read again from its document chunk, as it was parsed (before the
 /// CRD's defaults): the document's root when it is the object, or the entry of a List's
-/// `items` that is (or of the one-item sequence its item's lines are, see `lists`). `None`
+/// `items` (or of a translator fixture's lists, or of the one-item sequence a List item's
+/// lines are, see `lists`) that is. `None`
 /// when the object has no chunk of its own, or (a bug) is not in it.
 pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     let span = object.root.span;
@@ -405,21 +404,21 @@ pub fn reread(sources: &SourceMap, object: &Object) -> Option<yaml::Node> {
     .find_map(|doc| find_object(doc.root, span))
 }
 
-/// The node written at `span`: `node` itself, or one found down the `items` of Lists (or the
-/// items of a sequence).
+/// The node written at `span`: `node` itself, or one found down the collections holding it
+/// (the `items` of Lists, the items of a sequence, the keys of a translator fixture).
 fn find_object(node: yaml::Node, span: crate::source::Span) -> Option<yaml::Node> {
-    if node.span == span {
+    // An object is a mapping; a one-item sequence can be written at its item's very span.
+    if node.span == span && node.as_map().is_some() {
         return Some(node);
     }
-    let items = match node.as_seq() {
-        Some(items) => items,
-        None => node.get("items")?.as_seq()?,
-    };
-    let item = items
-        .iter()
-        .find(|item| item.span.start <= span.start && span.end <= item.span.end)?
-        .clone();
-    find_object(item, span)
+    let holds = |child: &&yaml::Node| child.span.start <= span.start && span.end <= child.span.end;
+    let child = match &node.value {
+        yaml::Value::Seq(items) => items.iter().find(holds),
+        yaml::Value::Map(entries) => entries.iter().map(|e| &e.value).find(holds),
+        _ => None,
+    }?
+    .clone();
+    find_object(child, span)
 }
 
 /// Keeps the first object of each identity and reports the others.

@@ -1,7 +1,8 @@
 //! YAML documents → Kubernetes object envelopes.
 //!
 //! A document becomes an [`Object`] when it has `apiVersion` and `kind`. `kind: List` (and any
-//! `*List` kind with `items`, as `kubectl get -o yaml` prints) is flattened. Objects of kinds
+//! `*List` kind with `items`, as `kubectl get -o yaml` prints) is flattened, and so is an Envoy
+//! Gateway translator fixture (a mapping of lists of objects, see `load::fixture`). Objects of kinds
 //! dopol does not use are counted and dropped; documents that are not objects are reported.
 //! Metadata is validated here (name, namespace, labels, annotations, creationTimestamp), since
 //! every later stage relies on it.
@@ -374,6 +375,18 @@ pub struct LoadStats {
     pub objects: usize,
     /// Objects of other kinds, skipped.
     pub skipped_other_kinds: usize,
+    /// Documents read as Envoy Gateway translator fixtures (`load::fixture`).
+    pub fixtures: usize,
+}
+
+impl std::ops::AddAssign<&LoadStats> for LoadStats {
+    fn add_assign(&mut self, other: &LoadStats) {
+        self.files += other.files;
+        self.documents += other.documents;
+        self.objects += other.objects;
+        self.skipped_other_kinds += other.skipped_other_kinds;
+        self.fixtures += other.fixtures;
+    }
 }
 
 /// How objects are read.
@@ -404,6 +417,17 @@ pub fn extract(
     let api_version = root.get("apiVersion").and_then(Node::as_str);
     let kind = root.get("kind").and_then(Node::as_str);
     let (Some(api_version), Some(kind)) = (api_version, kind) else {
+        if depth == 0
+            && let Some(entries) = super::fixture::entries(&root)
+        {
+            stats.fixtures += 1;
+            for entry in entries {
+                for item in super::fixture::objects_of(entry, diagnostics) {
+                    extract(item, options, stats, out, diagnostics, depth + 1);
+                }
+            }
+            return;
+        }
         let what = match &root.value {
             Value::Map(_) => NotAnObject::Untyped,
             _ => NotAnObject::NotAMapping,
