@@ -140,10 +140,10 @@ pub fn status_table<'a>(
     out: &mut dyn io::Write,
 ) -> io::Result<bool> {
     let mut conditions = Table::new(vec![
-        Column::Id("KIND"),
-        Column::Id("POLICY"),
-        Column::Id("ACCEPTED"),
-        Column::Id("ENFORCED"),
+        Column::Group("KIND"),
+        Column::Group("POLICY"),
+        Column::Id("CONDITION"),
+        Column::Id("STATUS"),
         Column::Id("REASON"),
         Column::Text("MESSAGE"),
     ]);
@@ -160,7 +160,7 @@ pub fn status_table<'a>(
     ]);
     let (mut last_conflict, mut last_rule) = (String::new(), String::new());
     for item in items {
-        conditions.add_row(condition_row(&item));
+        add_conditions(&mut conditions, &item, layout);
         add_conflicts(&mut conflicts, &item, layout, &mut last_conflict);
         for rule in &item.rules {
             rules.add_row(vec![
@@ -183,24 +183,26 @@ pub fn status_table<'a>(
     Ok(true)
 }
 
-/// A policy's row of the conditions table.
-fn condition_row(item: &PolicyStatus<'_>) -> Vec<String> {
-    let accepted = &item.conditions[0];
-    // The last condition after Accepted: Enforced (Kuadrant), Attached (kgateway),
-    // Overridden rather than Merged when an Envoy Gateway policy has both.
-    let enforced = item.conditions.get(1..).and_then(<[_]>::last);
-    let (status, reason, message) = match enforced {
-        Some(e) => (e.status, e.reason, e.message.as_str()),
-        None => ("-", accepted.reason, accepted.message.as_str()),
-    };
-    vec![
-        item.policy_kind.to_string(),
-        short(item.policy).to_string(),
-        accepted.status.to_string(),
-        status.to_string(),
-        reason.to_string(),
-        message.to_string(),
-    ]
+/// A policy's rows of the conditions table: one per condition its controller writes
+/// (Kuadrant's Accepted and Enforced; kgateway's Accepted and Attached; Envoy Gateway's
+/// Accepted, Merged and Overridden), each with its own status, reason and message. The kind
+/// and name are written on the first (on every row with `-o wide`).
+fn add_conditions(table: &mut Table, item: &PolicyStatus<'_>, layout: Layout) {
+    for (i, condition) in item.conditions.iter().enumerate() {
+        let (kind, policy) = if i == 0 || layout.wide {
+            (item.policy_kind, short(item.policy))
+        } else {
+            ("", "")
+        };
+        table.add_row(vec![
+            kind,
+            policy,
+            condition.kind,
+            condition.status,
+            condition.reason,
+            &condition.message,
+        ]);
+    }
 }
 
 /// `effective ×3, overridden ×1`, or `on no path`.

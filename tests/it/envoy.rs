@@ -276,6 +276,6 @@ fn status_text_names_the_holder_of_every_lost_target() {
         "CONFLICTED ON",
         "shop/late    HTTPRoute shop/a  shop/early   it is older (earlier creationTimestamp)",
         "shop/gw-new  Gateway shop/gw   shop/gw-old  it is older (this one has no creationTimestamp, which counts as newest)",
-        "shop/gw-old  True      True      Overridden",
+        "                             Overridden  True    Overridden  This policy is being overridden",
     ]);
 }

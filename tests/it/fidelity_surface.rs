@@ -5,7 +5,7 @@
 //! the real binary on a fixture (upstream ones under `testdata/fidelity2/`, with their
 //! `ORIGIN.md`) and asserts exact output.
 
-use crate::common::{dopol, findings};
+use crate::common::{at_width, dopol, findings};
 
 /// Envoy Gateway's `backendtrafficpolicy-strategic-merge` translator fixture (input and golden).
 const EG_MERGE: &str = "testdata/fidelity2/eg-strategic-merge/backendtrafficpolicy-strategic-merge";
@@ -98,4 +98,82 @@ fn eg_translator_golden_reports_the_keys_it_does_not_read() {
     let out = dopol(&["effective", "-o", "json", "-f", &file]);
     out.code(0);
     assert_eq!(out.stderr, "note: 5 info diagnostics not shown (use -v)\n");
+}
+
+/// `status` shows every condition a controller writes, each under its own type: Envoy
+/// Gateway's Gateway policy is Accepted, Merged (into the HTTPRoute's `mergeType` policy) and
+/// Overridden (by the GRPCRoute's), as the golden's conditions say; none under a header that
+/// reads "enforced".
+#[test]
+fn status_table_shows_envoy_gateway_merged_and_overridden() {
+    let out = dopol(&["status", "-f", &format!("{EG_MERGE}.in.yaml")]);
+    out.code(0);
+    assert_eq!(
+        out.stdout,
+        "\
+KIND                  POLICY                            CONDITION   STATUS  REASON      MESSAGE
+BackendTrafficPolicy  default/merged-policy-for-route   Accepted    True    Accepted    Policy has been accepted.
+                                                        Merged      True    Merged      Merged with policy envoy-gateway/policy-for-gateway
+BackendTrafficPolicy  default/policy-for-route          Accepted    True    Accepted    Policy has been accepted.
+BackendTrafficPolicy  envoy-gateway/policy-for-gateway  Accepted    True    Accepted    Policy has been accepted.
+                                                        Merged      True    Merged      This policy is being merged by other backendTrafficPolicies for these routes: [default/httproute-1]
+                                                        Overridden  True    Overridden  This policy is being overridden by other backendTrafficPolicies for these routes: [default/grpcroute-1]
+
+POLICY                            RULE KEY     OUTCOMES
+default/merged-policy-for-route   connection   effective ×1
+                                  httpUpgrade  effective ×1
+                                  timeout      effective ×1
+default/policy-for-route          connection   effective ×1
+envoy-gateway/policy-for-gateway  httpUpgrade  superseded ×1, merged ×1
+                                  timeout      superseded ×1, merged ×1
+"
+    );
+}
+
+/// In a terminal of 100 columns the kind and name head each policy's conditions, and the
+/// messages are cut to the width.
+#[test]
+fn status_table_fits_100_columns() {
+    let out = at_width(100, &["status", "-f", &format!("{EG_MERGE}.in.yaml")]);
+    out.code(0);
+    let conditions = out.stdout.split("\n\n").next().unwrap();
+    assert_eq!(
+        conditions,
+        "\
+CONDITION   STATUS  REASON      MESSAGE
+kind BackendTrafficPolicy, policy default/merged-policy-for-route
+Accepted    True    Accepted    Policy has been accepted.
+Merged      True    Merged      Merged with policy envoy-gateway/policy-for-gateway
+kind BackendTrafficPolicy, policy default/policy-for-route
+Accepted    True    Accepted    Policy has been accepted.
+kind BackendTrafficPolicy, policy envoy-gateway/policy-for-gateway
+Accepted    True    Accepted    Policy has been accepted.
+Merged      True    Merged      This policy is being merged by other backendTrafficPolicies for the…
+Overridden  True    Overridden  This policy is being overridden by other backendTrafficPolicies for…"
+    );
+    assert!(
+        out.stdout.lines().all(|l| l.chars().count() <= 100),
+        "{}",
+        out.stdout
+    );
+}
+
+/// kgateway's conditions are Accepted (reason Valid) and Attached (reason Merged here), as in
+/// the golden of its `traffic-policy/merge` test.
+#[test]
+fn status_table_shows_kgateway_accepted_and_attached() {
+    let out = dopol(&["status", "-f", "testdata/fidelity2/kgw-merge/merge.yaml"]);
+    out.code(0);
+    let conditions = out.stdout.split("\n\n").next().unwrap();
+    assert_eq!(
+        conditions,
+        "\
+KIND           POLICY                             CONDITION  STATUS  REASON  MESSAGE
+TrafficPolicy  infra/extensionref-policy          Accepted   True    Valid   Policy accepted
+                                                  Attached   True    Merged  Merged with other policies in target(s) and attached
+TrafficPolicy  infra/policy-with-section-name     Accepted   True    Valid   Policy accepted
+                                                  Attached   True    Merged  Merged with other policies in target(s) and attached
+TrafficPolicy  infra/policy-without-section-name  Accepted   True    Valid   Policy accepted
+                                                  Attached   True    Merged  Merged with other policies in target(s) and attached"
+    );
 }

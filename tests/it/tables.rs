@@ -3,26 +3,9 @@
 //! never are; without a terminal nothing is cut; `-o wide` keeps whole values and names every
 //! row's whole path.
 
-use crate::common::{Output, dopol, root};
-use std::process::Command;
+use crate::common::{at_width, dopol};
 
 const SHOP: &str = "testdata/examples/shop";
-
-/// Runs `dopol args...` from the repository root with `COLUMNS=width`.
-fn at_width(width: usize, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_dopol"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", width.to_string())
-        .output()
-        .expect("dopol runs");
-    Output {
-        stdout: String::from_utf8(out.stdout).expect("UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8"),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
 
 fn widest(text: &str) -> usize {
     text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
@@ -217,12 +200,12 @@ fn headers_are_unambiguous() {
 }
 
 #[test]
-fn status_at_80_columns_puts_messages_under_their_row() {
+fn status_at_80_columns_heads_each_policy_with_its_kind_and_name() {
     let out = at_width(80, &["status", "-f", SHOP]);
     out.code(0);
     assert!(
         out.stdout.starts_with(
-            "KIND             POLICY                 ACCEPTED  ENFORCED  REASON\n    MESSAGE\nAuthPolicy       infra/platform-auth    True      True      Enforced\n    AuthPolicy has been partially enforced\n"
+            "CONDITION  STATUS  REASON    MESSAGE\nkind AuthPolicy, policy infra/platform-auth\nAccepted   True    Accepted  AuthPolicy has been accepted\nEnforced   True    Enforced  AuthPolicy has been partially enforced\n"
         ),
         "{}",
         out.stdout

@@ -136,6 +136,22 @@ pub fn dopol(args: &[&str]) -> Output {
     run_in(&root(), args, None)
 }
 
+/// Runs `dopol args...` from the repository root with `COLUMNS=width`.
+pub fn at_width(width: usize, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_dopol"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", width.to_string())
+        .output()
+        .expect("dopol runs");
+    Output {
+        stdout: String::from_utf8(out.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8"),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
 /// `dopol effective -f <each dir> -o json <extra>` from the repository root.
 pub fn effective(dirs: &[&str], extra: &[&str]) -> Output {
     let mut args = vec!["effective", "-o", "json"];
