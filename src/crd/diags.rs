@@ -35,7 +35,7 @@ impl Code {
         severity: Severity::Error,
         class: Class::Input,
         summary: "An `x-kubernetes-validations` rule of the CRD is false for the object: the API server rejects it, so it was left out.",
-        explanation: "An `x-kubernetes-validations` rule of the CRD (a CEL expression such as `!(has(self.defaults) && has(self.limits))`) is false for the object, or fails to evaluate. The message is the rule's own `message` (or `messageExpression`), reported at the field the rule sits on (or its `fieldPath`). As on the API server, these rules only run when the structural checks found no missing field, unsupported value, wrong type or over-long value; otherwise one error says they were not checked. The object is left out.",
+        explanation: "An `x-kubernetes-validations` rule of the CRD (a CEL expression such as `!(has(self.defaults) && has(self.limits))`) is false for the object, or fails to evaluate. The message is the rule's own `message` (or `messageExpression`), reported at the field the rule sits on (or its `fieldPath`). As on the API server, these rules only run when the structural checks found no missing field, unsupported value, wrong type or over-long value; otherwise they are not run, and the help of the first such error quotes the API server's own error saying so (`<nil>: Invalid value: \"null\": some validation rules were not checked ...`). The object is left out.",
         fix: "Change the object so the rule holds; the help names the schema node the rule sits on.",
         example: "spec:\n  targetRef: {group: gateway.networking.k8s.io, kind: Service, name: x}",
     });

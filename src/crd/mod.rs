@@ -18,6 +18,7 @@ pub mod cel;
 pub mod defaults;
 pub mod diags;
 pub mod formats;
+mod hints;
 mod memo;
 pub mod schema;
 pub mod validate;

@@ -8,7 +8,9 @@
 //!    lengths, counts, list types, `allOf`/`anyOf`/`oneOf`/`not`.
 //! 4. **`x-kubernetes-validations` rules**, only when step 3 found no error of the kinds that
 //!    make the API server skip them (`Required`, `Unsupported value`, `Too long`, `Too many`,
-//!    wrong type): then, as the API server does, one error says the rules were not checked.
+//!    wrong type). The API server then adds an error saying the rules were not checked
+//!    (`<nil>: Invalid value: "null": ...`); dopol tells it in the help of the first such
+//!    error instead of as a second finding per object, which said nothing to fix.
 //!
 //! Messages are the API server's field errors (`spec.x: Required value`), so that what dopol
 //! prints is what `kubectl apply` would print. `metadata`, `apiVersion` and `kind` are checked
@@ -77,13 +79,7 @@ pub fn validate(root: &Node, schema: &Schema, skip_status: bool) -> Validated {
             .any(|e| *e.key.text == **name && (nullable || !e.value.is_null()));
         if !present {
             let span = entries.first().map_or(root.span, |e| e.key.span);
-            walk.push(
-                Problem::Schema,
-                format!("{name}: Required value"),
-                span,
-                &At::ROOT,
-                true,
-            );
+            walk.required(name, entries, span, &At::ROOT);
         }
     }
     for entry in entries.iter().filter(|e| !top(&e.key.text)) {
@@ -105,16 +101,17 @@ pub fn validate(root: &Node, schema: &Schema, skip_status: bool) -> Validated {
             }
         }
         walk.apply_rules(root, schema, &At::ROOT, true);
-    } else if schema.has_rules() {
-        walk.push(
-            Problem::Rule,
-            format!("<nil>: Invalid value: \"null\": {RULES_NOT_CHECKED}"),
-            root.as_map()
-                .and_then(|m| m.first())
-                .map_or(root.span, |e| e.key.span),
-            &At::ROOT,
-            false,
-        );
+    } else if schema.has_rules()
+        && let Some(first) = walk.violations.iter_mut().find(|v| v.blocking)
+    {
+        // The API server adds an error of its own (`<nil>: ... were not checked`): one more
+        // finding per object that says nothing about what to fix, so it is told on the error
+        // that caused it.
+        let note = super::hints::rules_not_checked_note(RULES_NOT_CHECKED);
+        first.suggestion = Some(match first.suggestion.take() {
+            Some(help) => format!("{help}\n{note}"),
+            None => note,
+        });
     }
     Validated {
         violations: walk.violations,
@@ -240,6 +237,22 @@ impl Walk {
         });
     }
 
+    /// `<path>.<name>: Required value`, a missing field of the mapping `entries` (at `at`),
+    /// with what to write when the mapping says it.
+    fn required(&mut self, name: &str, entries: &[Entry], span: Span, at: &At<'_>) {
+        let path = at.child(Seg::Property(name)).path();
+        self.push(
+            Problem::Schema,
+            format!("{path}: Required value"),
+            span,
+            at,
+            true,
+        );
+        if let Some(last) = self.violations.last_mut() {
+            last.suggestion = super::hints::missing_field_help(name, entries);
+        }
+    }
+
     /// `Invalid value: <value>: <path> in body <what>`, the API server's wording for value checks.
     fn invalid(&mut self, node: &Node, at: &At<'_>, what: &str, blocking: bool) {
         let path = at.path();
@@ -326,14 +339,7 @@ impl Walk {
                 .any(|e| *e.key.text == **name && (nullable || !e.value.is_null()));
             if !present {
                 let span = entries.first().map_or(node.span, |e| e.key.span);
-                let path = at.child(Seg::Property(name)).path();
-                self.push(
-                    Problem::Schema,
-                    format!("{path}: Required value"),
-                    span,
-                    at,
-                    true,
-                );
+                self.required(name, entries, span, at);
             }
         }
         let closed = !schema.accepts_unknown()
@@ -685,14 +691,7 @@ impl Walk {
         if let Some(entries) = node.as_map() {
             for name in &sub.required {
                 if !entries.iter().any(|e| *e.key.text == **name) {
-                    let path = at.child(Seg::Property(name)).path();
-                    self.push(
-                        Problem::Schema,
-                        format!("{path}: Required value"),
-                        node.span,
-                        at,
-                        true,
-                    );
+                    self.required(name, entries, node.span, at);
                 }
             }
             for entry in entries {

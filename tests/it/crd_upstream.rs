@@ -17,6 +17,9 @@ const REFUSALS: &[&str] = &["DPL1009", "DPL1015", "DPL1016", "DPL1018"];
 /// `project/name`.
 const KNOWN: &[(&str, &str)] = &[];
 
+/// Where a refusal's help quotes the error the API server adds when it skipped the CRD's rules.
+const ALSO_ANSWERS: &str = "until then the API server also answers `";
+
 #[derive(Debug)]
 struct Case {
     file: String,
@@ -92,10 +95,16 @@ fn refusals(file: &Path, channel: &str) -> BTreeMap<String, Vec<String>> {
         if REFUSALS.contains(&d["code"].as_str().unwrap())
             && let Some(object) = d["object"].as_str()
         {
-            by_object
-                .entry(object.to_string())
-                .or_default()
-                .push(d["message"].as_str().unwrap().to_string());
+            let errors = by_object.entry(object.to_string()).or_default();
+            errors.push(d["message"].as_str().unwrap().to_string());
+            // The API server's own error for the rules it did not run, told in the help.
+            if let Some(also) = d["help"]
+                .as_str()
+                .and_then(|h| h.split_once(ALSO_ANSWERS))
+                .and_then(|(_, rest)| rest.split_once('`'))
+            {
+                errors.push(also.0.to_string());
+            }
         }
     }
     by_object

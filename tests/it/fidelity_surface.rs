@@ -177,3 +177,56 @@ TrafficPolicy  infra/policy-without-section-name  Accepted   True    Valid   Pol
                                                   Attached   True    Merged  Merged with other policies in target(s) and attached"
     );
 }
+
+/// A `targetRefs` item without `group` (as Envoy Gateway's concept page writes them): one
+/// finding per object, whose help says what to add and quotes the API server's second error.
+#[test]
+fn target_ref_without_group_is_one_finding_with_the_group_to_add() {
+    let out = dopol(&[
+        "lint",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fidelity2/eg-targetrefs-no-group/precedence.yaml",
+    ]);
+    out.code(3);
+    let doc = out.json();
+    let found: Vec<(String, String, u64, String, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let text = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (
+                text("code"),
+                text("object"),
+                d["line"].as_u64().unwrap(),
+                text("message"),
+                text("help"),
+            )
+        })
+        .collect();
+    let help = |kind: &str| {
+        format!(
+            "add `group: gateway.networking.k8s.io` (the API group of `{kind}`; a target reference has no default group)\n\
+             the CRD's validation rules run once this is fixed; until then the API server also answers `<nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`\n\
+             schema: bundled crds/envoy-gateway/gateway.envoyproxy.io_backendtrafficpolicies.yaml, v1alpha1 openAPIV3Schema.properties.spec.properties.targetRefs.items"
+        )
+    };
+    let finding = |object: &str, line, kind| {
+        (
+            "DPL1015".to_string(),
+            format!("BackendTrafficPolicy default/{object}"),
+            line,
+            "spec.targetRefs[0].group: Required value".to_string(),
+            help(kind),
+        )
+    };
+    assert_eq!(
+        found,
+        [
+            finding("gateway-policy", 8, "Gateway"),
+            finding("route-policy", 21, "HTTPRoute"),
+        ]
+    );
+}
