@@ -39,6 +39,7 @@ mod budget;
 /// Step metering, shared with the CRD rules' CEL environment ([`crate::crd::cel`]).
 pub(crate) use budget::{STEP_FUNCTION, meter_step};
 mod check;
+mod escapes;
 mod eval;
 pub mod kleene;
 mod limits;
@@ -47,6 +48,7 @@ mod plain;
 mod scalar;
 pub mod stdlib;
 
+pub use escapes::string_escape_help;
 pub use eval::json_to_cel;
 pub use limits::check_text_limits;
 pub use parse::{check_syntax, parse_checked};

@@ -29,7 +29,7 @@ impl Code {
         class: Class::Input,
         summary: "A Kuadrant request-time predicate or counter expression is not valid CEL.",
         explanation: "A Kuadrant request-time predicate (`when[].predicate`) or counter `expression` is not valid CEL. dopol never evaluates these (they need a request), but a syntax error would only surface in the gateway.",
-        fix: "Fix the expression at the position shown.",
+        fix: "Fix the expression at the position shown. A backslash in a string literal starts an escape: a regular expression's `\\.` is written `\\\\.`, or the string is made raw (`r'^api\\.example\\.com$'`); the help says so when the parser stopped there.",
         example: "when:\n- predicate: \"request.method == 'GET' &&\"",
     });
 }
@@ -97,6 +97,8 @@ pub struct PredicateInvalid<'a> {
     pub policy: &'a Policy,
     /// The syntax error.
     pub error: &'a ExprError,
+    /// How to write it, when the parser stopped at a string escape CEL does not know.
+    pub help: Option<String>,
 }
 
 impl Violation for PredicateInvalid<'_> {
@@ -109,5 +111,9 @@ impl Violation for PredicateInvalid<'_> {
             self.policy.display(),
             self.error.message
         )
+    }
+
+    fn help(&self) -> Option<String> {
+        self.help.clone()
     }
 }

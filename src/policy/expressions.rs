@@ -46,12 +46,18 @@ pub fn check_request_expressions(
         by_text.entry(text).or_default().push((*span, *policy));
     }
     let texts: Vec<(&str, Vec<(Span, u32)>)> = by_text.into_iter().collect();
-    let failures: Vec<(ExprError, &Vec<(Span, u32)>)> = texts
+    // Each failing text with its error, the help for it, and where it is used.
+    type Failure<'a> = (ExprError, Option<String>, &'a [(Span, u32)]);
+    let failures: Vec<Failure<'_>> = texts
         .par_iter()
-        .filter_map(|(text, uses)| expr::check_syntax(text).err().map(|error| (error, uses)))
+        .filter_map(|(text, uses)| {
+            let error = expr::check_syntax(text).err()?;
+            let help = expr::string_escape_help(text, &error);
+            Some((error, help, uses.as_slice()))
+        })
         .collect();
     let mut diagnostics = Vec::new();
-    for (error, uses) in failures {
+    for (error, help, uses) in failures {
         for &(span, policy) in uses {
             let policy = &model.policies[policy as usize];
             let label = expression_span(&model.sources, span, &error);
@@ -59,6 +65,7 @@ pub fn check_request_expressions(
                 Diagnostic::from(PredicateInvalid {
                     policy,
                     error: &error,
+                    help: help.clone(),
                 })
                 .with_label(label, error.message.clone())
                 .with_object(policy.display()),

@@ -230,3 +230,27 @@ fn target_ref_without_group_is_one_finding_with_the_group_to_add() {
         ]
     );
 }
+
+/// DPL4011 on a regex's `\.` in a CEL string says what CEL's lexer rejects and the two ways to
+/// write it that parse.
+#[test]
+fn predicate_with_an_unknown_string_escape_gets_the_escaping_help() {
+    let out = dopol(&["lint", "-o", "json", "-f", "testdata/fidelity2/cel-escape"]);
+    out.code(3);
+    let doc = out.json();
+    let found = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "DPL4011")
+        .expect("DPL4011");
+    assert_eq!(
+        (&found["line"], &found["column"], &found["message"], &found["help"]),
+        (
+            &18.into(),
+            &34.into(),
+            &r#"invalid CEL in a request-time expression of AuthPolicy infra/lan-only: token recognition error at: '"^192\.'"#.into(),
+            &r#"`\.` is not an escape of CEL strings: write the backslash twice (`"^192\\.168\\..*"`), or make the string raw, without escapes (`r"^192\.168\..*"`); CEL's escapes are \a \b \f \n \r \t \v \" \' \\ \? \`, \xHH, \uHHHH, \UHHHHHHHH and octal \NNN"#.into(),
+        )
+    );
+}
