@@ -54,12 +54,27 @@ pub struct Elsewhere<'a> {
     /// Whether every such object has no `metadata.namespace`: then it is the object that was
     /// probably read into the wrong namespace, not the reference that is wrong.
     pub all_defaulted: bool,
+    /// The namespace the objects without `metadata.namespace` among them were read into (one:
+    /// `-n`'s, or `default`), when there are such objects.
+    pub defaulted_into: Option<&'a str>,
 }
 
-impl Elsewhere<'_> {
+impl<'a> Elsewhere<'a> {
     /// Whether the name exists nowhere else.
     pub fn is_empty(&self) -> bool {
         self.namespaces.is_empty()
+    }
+
+    /// The namespace the reference most likely meant: the first one where an object of that
+    /// name has its namespace written. An object read into the default namespace (a guide's
+    /// YAML without `metadata.namespace`) is more likely misplaced than meant, so the help
+    /// names it only when it is the only one.
+    pub fn likely(&self) -> &'a str {
+        self.namespaces
+            .iter()
+            .copied()
+            .find(|ns| Some(*ns) != self.defaulted_into)
+            .unwrap_or(self.namespaces[0])
     }
 }
 
@@ -77,6 +92,7 @@ pub fn find<'a>(
     namespaces.dedup();
     Elsewhere {
         all_defaulted: !found.is_empty() && found.iter().all(|c| c.defaulted),
+        defaulted_into: found.iter().find(|c| c.defaulted).map(|c| c.namespace),
         namespaces,
     }
 }
@@ -156,7 +172,7 @@ pub fn target_ref_help(
     target: &str,
     found: &Elsewhere<'_>,
 ) -> String {
-    let there = found.namespaces[0];
+    let there = found.likely();
     if found.all_defaulted {
         move_object(target, policy_namespace)
     } else if namespace_defaulted {
@@ -203,7 +219,7 @@ impl<'a> ParentRefSite<'a> {
 
 /// Help for a parentRef naming a Gateway found only in other namespaces.
 pub fn parent_ref_help(site: &ParentRefSite<'_>, found: &Elsewhere<'_>) -> String {
-    let there = found.namespaces[0];
+    let there = found.likely();
     if found.all_defaulted {
         return move_object(
             &format!("Gateway {there}/{}", site.gateway),
@@ -258,6 +274,26 @@ mod tests {
         );
     }
 
+    /// The namespace where the object is written wins over the one a copy without
+    /// `metadata.namespace` was read into, whatever their order.
+    #[test]
+    fn the_likely_namespace_is_a_written_one() {
+        let candidate = |namespace, defaulted| Candidate {
+            namespace,
+            name: "r",
+            defaulted,
+        };
+        let found = find(
+            [candidate("default", true), candidate("toystore", false)].into_iter(),
+            "r",
+            "shop",
+        );
+        assert_eq!(found.namespaces, ["default", "toystore"]);
+        assert_eq!(found.likely(), "toystore");
+        let alone = find([candidate("default", true)].into_iter(), "r", "shop");
+        assert_eq!(alone.likely(), "default");
+    }
+
     #[test]
     fn parent_ref_help_depends_on_what_was_written() {
         let mut site = ParentRefSite {
@@ -271,6 +307,7 @@ mod tests {
         let found = Elsewhere {
             namespaces: vec!["gateway-system"],
             all_defaulted: false,
+            defaulted_into: None,
         };
         let help = parent_ref_help(&site, &found);
         assert!(
@@ -292,6 +329,7 @@ mod tests {
         let found = Elsewhere {
             namespaces: vec!["default"],
             all_defaulted: true,
+            defaulted_into: Some("default"),
         };
         site.wanted_namespace = "gateway-system";
         assert!(

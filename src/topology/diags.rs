@@ -654,6 +654,33 @@ impl TargetRefNotFound<'_> {
         )
     }
 
+    /// For a missing section: the closest name, and every name the target has (its listeners,
+    /// or its rules that a sectionName can name), so the right one can be picked.
+    fn sections_help(&self) -> String {
+        let target = format!(
+            "{} {}/{}",
+            self.target.kind, self.policy.namespace, self.target.name
+        );
+        let (what, named) = match self.target.kind.as_str() {
+            "Gateway" => ("listeners", "listener"),
+            _ => ("rules", "rule"),
+        };
+        let names = match self.candidates.as_slice() {
+            [] => format!(
+                "no {named} of {target} has a `name`, which is what a sectionName names: give the {named} meant `name: {}`",
+                self.wanted()
+            ),
+            names => {
+                let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                format!("the {what} of {target} are named {}", quoted.join(", "))
+            }
+        };
+        match did_you_mean_help(self.wanted(), self.candidates.iter().copied()) {
+            Some(closest) => format!("{closest} ({names})"),
+            None => names,
+        }
+    }
+
     /// The name that was not found.
     fn wanted(&self) -> &str {
         match (self.missing, &self.target.section_name) {
@@ -685,6 +712,9 @@ impl Violation for TargetRefNotFound<'_> {
     }
     fn help(&self) -> Option<String> {
         let (policy, target) = (self.policy, self.target);
+        if self.missing == Missing::Section {
+            return Some(self.sections_help());
+        }
         if self.elsewhere.is_empty() {
             return did_you_mean_help(self.wanted(), self.candidates.iter().copied());
         }
@@ -694,7 +724,9 @@ impl Violation for TargetRefNotFound<'_> {
             policy.namespace_defaulted,
             &format!(
                 "{} {}/{}",
-                target.kind, self.elsewhere.namespaces[0], target.name
+                target.kind,
+                self.elsewhere.likely(),
+                target.name
             ),
             &self.elsewhere,
         ))

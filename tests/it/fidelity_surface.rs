@@ -254,3 +254,53 @@ fn predicate_with_an_unknown_string_escape_gets_the_escaping_help() {
         )
     );
 }
+
+/// DPL3001 for a route that exists in two other namespaces, one only because the route has no
+/// `metadata.namespace`: the help names the namespace where it is written, not the first in
+/// alphabetical order (`default`).
+#[test]
+fn target_not_found_help_names_the_namespace_where_the_target_is_written() {
+    let out = dopol(&["lint", "-f", "testdata/fidelity2/target-elsewhere"]);
+    out.code(1).stdout_has(&[
+        "[DPL3001] HTTPRoute target toystore was not found in namespace `shop` (an HTTPRoute toystore exists in namespaces `default`, `toystore`); RateLimitPolicy shop/toystore is not accepted (TargetNotFound)",
+        "  help: a targetRef names an object in the policy's own namespace (`shop`); create RateLimitPolicy shop/toystore in namespace `toystore` instead\n",
+    ]);
+}
+
+/// DPL3002 for a route rule's sectionName lists the route's rule names, after the closest one.
+#[test]
+fn section_not_found_lists_the_route_rule_names() {
+    let out = dopol(&["lint", "-f", "testdata/fidelity2/section-names"]);
+    out.code(1);
+    let found: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("[DPL3002]") || l.starts_with("  help:"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "  × [DPL3002] HTTPRoute target shop#chekout was not found; RateLimitPolicy app/r is not accepted (TargetNotFound)",
+            "  help: did you mean `checkout`? (the rules of HTTPRoute app/shop are named `checkout`, `catalog`)",
+            "  × [DPL3002] HTTPRoute target shop#cart was not found; RateLimitPolicy app/r2 is not accepted (TargetNotFound)",
+            "  help: the rules of HTTPRoute app/shop are named `checkout`, `catalog`",
+        ]
+    );
+}
+
+/// Envoy Gateway's golden for a sectionName naming no rule: `Accepted` False `TargetNotFound`
+/// with its message; the route's one rule has no `name`, and the help says so.
+#[test]
+fn section_not_found_on_unnamed_rules_says_what_to_add() {
+    let file = "testdata/fidelity2/eg-section-route-rule/securitypolicy-invalid-no-section-name-route-rule.in.yaml";
+    let out = dopol(&["status", "-f", file]);
+    out.code(0);
+    assert_eq!(
+        out.stdout.lines().take(2).collect::<Vec<_>>(),
+        [
+            "KIND            POLICY                      CONDITION  STATUS  REASON          MESSAGE",
+            "SecurityPolicy  default/policy-for-route-1  Accepted   False   TargetNotFound  No section name not-found-section-name found for HTTPRoute default/httproute-1",
+        ]
+    );
+    out.stderr_has(&["  help: no rule of HTTPRoute default/httproute-1 has a `name`, which is what a sectionName names: give the rule meant `name: not-found-section-name`\n"]);
+}
