@@ -290,6 +290,10 @@ pub struct ExplainArgs {
     /// Only paths through this listener (`name`, or `[ns/]gateway#name`).
     #[arg(long, value_name = "LISTENER", requires = "route")]
     pub listener: Option<String>,
+    /// Only paths through this Gateway (`name` or `ns/name`), as with the other reports'
+    /// `--gateway`.
+    #[arg(long, value_name = "[NS/]NAME", requires = "route")]
+    pub gateway: Option<String>,
     /// Only this policy kind. Repeatable.
     #[arg(long = "kind", value_name = "KIND", value_parser = Completed::Kinds, hide_possible_values = true)]
     pub kinds: Vec<String>,

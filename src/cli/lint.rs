@@ -112,7 +112,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     // Of the values evaluation does not read, the checks read few (`Model::rule_value`).
     let run = Run::start_with(&args.input, &declared, crate::model::RuleValues::Evaluation)?;
     let model = &run.evaluated.model;
-    session::check_names(&args.input, None, model)?;
+    session::check_names(&args.input, (None, None), model)?;
     let mut result = lint::apply(lint::collect(&run.evaluated), model, &options);
     crate::diag::complete_commands(&mut result.shown, &session::input_flags(&args.input));
 

@@ -133,7 +133,7 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     // Where a rule reaches, not its value.
     let run = Run::start_keeping(&args.input, RuleValues::Evaluation)?;
     let model = &run.evaluated.model;
-    session::check_names(&args.input, None, model)?;
+    session::check_names(&args.input, (None, None), model)?;
     let Some(policy_arg) = args.policy.as_deref().or(args.policy_flag.as_deref()) else {
         return Err(UsageError(
             "name a policy: dopol reach POLICY[#RULEKEY]".into(),
@@ -206,7 +206,11 @@ fn unknown_rule(model: &crate::model::Model, route: &str, rule: &str) -> Option<
 pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let model = &run.evaluated.model;
-    session::check_names(&args.input, args.route.as_deref(), model)?;
+    session::check_names(
+        &args.input,
+        (args.gateway.as_deref(), args.route.as_deref()),
+        model,
+    )?;
     let topology = &run.evaluated.topology;
     let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
     let paths: Vec<usize> = match (&args.path, &args.route) {
@@ -227,6 +231,10 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
                     let gateway = &model.gateways[p.gateway as usize];
                     let listener = &gateway.listeners[p.listener as usize];
                     matches_name(route, &r.namespace, &r.name)
+                        && args
+                            .gateway
+                            .as_ref()
+                            .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
                         && args
                             .rule
                             .as_ref()
@@ -252,16 +260,17 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
                 {
                     return Err(UsageError(message));
                 }
-                return Err(UsageError(format!(
-                    "no path matches route `{route}`{}{} (is the route attached to a listener?)",
-                    args.rule
+                let also = |what: &str, value: &Option<String>| {
+                    value
                         .as_ref()
-                        .map(|r| format!(", rule `{r}`"))
-                        .unwrap_or_default(),
-                    args.listener
-                        .as_ref()
-                        .map(|l| format!(", listener `{l}`"))
+                        .map(|v| format!(", {what} `{v}`"))
                         .unwrap_or_default()
+                };
+                return Err(UsageError(format!(
+                    "no path matches route `{route}`{}{}{} (is the route attached to a listener?)",
+                    also("rule", &args.rule),
+                    also("listener", &args.listener),
+                    also("gateway", &args.gateway),
                 )));
             }
             found

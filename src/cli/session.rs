@@ -272,15 +272,16 @@ pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Fi
     Ok(filters)
 }
 
-/// `-n` (and a command's own `--route`) checked like the report filters, for the commands
-/// that take no `--gateway`/`--route` filters (`reach`, `explain`, `lint`).
+/// `-n` (and a command's own `--gateway` and `--route`) checked like the report filters, for
+/// the commands that take no [`FilterArgs`] (`reach`, `explain`, `lint`).
 pub fn check_names(
     input: &InputArgs,
-    route: Option<&str>,
+    (gateway, route): (Option<&str>, Option<&str>),
     model: &Model,
 ) -> Result<(), UsageError> {
     let filters = Filters {
         namespace: input.namespace.clone(),
+        gateway: gateway.map(str::to_string),
         route: route.map(str::to_string),
         ..Filters::default()
     };

@@ -304,3 +304,54 @@ fn section_not_found_on_unnamed_rules_says_what_to_add() {
     );
     out.stderr_has(&["  help: no rule of HTTPRoute default/httproute-1 has a `name`, which is what a sectionName names: give the rule meant `name: not-found-section-name`\n"]);
 }
+
+/// `explain --gateway` keeps the paths through that Gateway, as the other reports' `--gateway`
+/// does (`name` or `ns/name`); one that names no Gateway is a usage error with the nearest name.
+#[test]
+fn explain_filters_by_gateway() {
+    let file = "testdata/fidelity2/eg-multi-parents/backendtrafficpolicy-strategic-merge-with-multi-parents.in.yaml";
+    let path = |gateway: &str| {
+        format!(
+            "envoy-gateway-class|envoy-gateway/{gateway}|envoy-gateway/{gateway}#http|default/httproute-1|default/httproute-1#rule-1"
+        )
+    };
+    for (gateway, paths) in [
+        ("gateway-1", vec![path("gateway-1")]),
+        ("envoy-gateway/gateway-2", vec![path("gateway-2")]),
+    ] {
+        let out = dopol(&[
+            "explain",
+            "--route",
+            "httproute-1",
+            "--gateway",
+            gateway,
+            "-o",
+            "json",
+            "-f",
+            file,
+        ]);
+        out.code(0);
+        let doc = out.json();
+        let ids: Vec<&str> = doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["pathId"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, paths, "{gateway}");
+    }
+    let out = dopol(&[
+        "explain",
+        "--route",
+        "httproute-1",
+        "--gateway",
+        "gateway-3",
+        "-f",
+        file,
+    ]);
+    out.code(2);
+    assert_eq!(
+        out.stderr,
+        "error: --gateway `gateway-3` matches no Gateway; did you mean `gateway-1`?\n"
+    );
+}
