@@ -190,7 +190,7 @@ pub struct FilterArgs {
     /// Only paths through this route (`name` or `ns/name`).
     #[arg(long, value_name = "[NS/]NAME")]
     pub route: Option<String>,
-    /// Only what involves this policy (`ns/name`, `Kind/ns/name` or a locator).
+    /// Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator).
     #[arg(long, value_name = "POLICY")]
     pub policy: Option<String>,
 }
@@ -249,7 +249,7 @@ pub struct EffectiveArgs {
 /// `dopol reach`.
 #[derive(Debug, Clone, Args)]
 pub struct ReachArgs {
-    /// The policy (`ns/name`, `Kind/ns/name` or a locator), optionally with `#` and a rule key:
+    /// The policy (`name`, `ns/name`, `Kind/ns/name` or a locator), optionally with `#` and a rule key:
     /// `infra/gw-auth#authentication#jwt`.
     #[arg(
         value_name = "POLICY[#RULEKEY]",

@@ -140,17 +140,26 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
         ));
     };
     let (reference, key) = split_policy_and_key(policy_arg);
-    let matches = filter::resolve_policy_ref(model, reference).map_err(UsageError)?;
+    // A bare name is looked for in `-n`'s namespace when one is given, else in every one.
+    let in_namespace = match &args.input.namespace {
+        Some(ns) if !reference.contains(['/', ':']) => format!("{ns}/{reference}"),
+        _ => reference.to_string(),
+    };
+    let matches = filter::resolve_policy_ref(model, &in_namespace).map_err(UsageError)?;
     let policy = match matches.as_slice() {
         [one] => *one,
         several => {
-            let names: Vec<&str> = several
+            let names: Vec<String> = several
                 .iter()
-                .map(|&p| model.policies[p as usize].locator.as_str())
+                .map(|&p| {
+                    let policy = &model.policies[p as usize];
+                    format!("{} ({})", policy.locator, policy.display())
+                })
                 .collect();
             return Err(UsageError(format!(
-                "`{reference}` matches several policies; name one: {}",
-                names.join(", ")
+                "`{reference}` matches {} policies; name one:\n  {}",
+                several.len(),
+                names.join("\n  ")
             )));
         }
     };

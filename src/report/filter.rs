@@ -49,8 +49,9 @@ pub fn parse_kinds(
         .collect()
 }
 
-/// Resolves a policy reference: `ns/name`, `Kind/ns/name`, or a locator
-/// (`authpolicy.kuadrant.io:ns/name`). `ns/name` may match several kinds.
+/// Resolves a policy reference: `name`, `ns/name`, `Kind/ns/name`, or a locator
+/// (`authpolicy.kuadrant.io:ns/name`). `ns/name` may match several kinds, and a bare `name`
+/// several namespaces too: a filter shows them all, `reach` asks for one.
 pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, String> {
     let matches: Vec<u32> = if let Some((prefix, nn)) = reference.split_once(':') {
         model
@@ -65,13 +66,15 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
     } else {
         let parts: Vec<&str> = reference.split('/').collect();
         let (kind, ns, name) = match parts.as_slice() {
-            [ns, name] => (None, *ns, *name),
+            // A bare name, in whatever namespace: the caller says when it names several.
+            [name] if !name.is_empty() => (None, None, *name),
+            [ns, name] => (None, Some(*ns), *name),
             [kind, ns, name] => {
                 let kind = model
                     .registry
                     .find_by_name(kind)
                     .ok_or_else(|| format!("unknown policy kind `{kind}`"))?;
-                (Some(kind), *ns, *name)
+                (Some(kind), Some(*ns), *name)
             }
             _ => {
                 // The example locator is of the first kind the registry reads.
@@ -81,7 +84,7 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
                     .next()
                     .map_or_else(|| "kind.group".to_string(), |k| k.locator_prefix());
                 return Err(format!(
-                    "`{reference}` is not a policy reference; use ns/name, Kind/ns/name or a locator like {example}:ns/name"
+                    "`{reference}` is not a policy reference; use name, ns/name, Kind/ns/name or a locator like {example}:ns/name"
                 ));
             }
         };
@@ -90,13 +93,23 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
             .iter()
             .enumerate()
             .filter(|(_, p)| {
-                p.namespace == ns && p.name == name && kind.is_none_or(|k| std::ptr::eq(k, p.kind))
+                ns.is_none_or(|ns| p.namespace == ns)
+                    && p.name == name
+                    && kind.is_none_or(|k| std::ptr::eq(k, p.kind))
             })
             .map(|(i, _)| i as u32)
             .collect()
     };
     if matches.is_empty() {
-        let candidates: Vec<String> = model.policies.iter().map(|p| p.namespaced_name()).collect();
+        let bare = !reference.contains(['/', ':']);
+        let candidates: Vec<String> = model
+            .policies
+            .iter()
+            .map(|p| match bare {
+                true => p.name.to_string(),
+                false => p.namespaced_name(),
+            })
+            .collect();
         let hint = crate::suggest::did_you_mean(reference, candidates.iter().map(String::as_str));
         return Err(format!("no policy matches `{reference}`{hint}"));
     }

@@ -355,3 +355,62 @@ fn explain_filters_by_gateway() {
         "error: --gateway `gateway-3` matches no Gateway; did you mean `gateway-1`?\n"
     );
 }
+
+/// `reach NAME` accepts a policy name without namespace when one policy has it (here in
+/// kgateway's `traffic-policy/merge` input), and lists the candidates when several do.
+#[test]
+fn reach_accepts_a_unique_bare_name() {
+    let out = dopol(&[
+        "reach",
+        "policy-with-section-name",
+        "-f",
+        "testdata/fidelity2/kgw-merge/merge.yaml",
+    ]);
+    out.code(0);
+    assert_eq!(
+        out.stdout,
+        "\
+TrafficPolicy infra/policy-with-section-name reaches 1 of 1 path
+
+Gateway infra/example-gateway
+  listener http
+    HTTPRoute infra/example-route
+      rule rule0: transformation
+
+Lost:
+  PATH                                                    RULE KEY  OUTCOME     BY
+  infra/example-gateway#http → infra/example-route#rule0  cors      superseded  infra/extensionref-policy
+"
+    );
+    let out = dopol(&["reach", "limits", "-f", "testdata/fidelity2/reach-bare"]);
+    out.code(2);
+    assert_eq!(
+        out.stderr,
+        "\
+error: `limits` matches 2 policies; name one:
+  authpolicy.kuadrant.io:infra/limits (AuthPolicy infra/limits)
+  ratelimitpolicy.kuadrant.io:infra/limits (RateLimitPolicy infra/limits)
+"
+    );
+    // With -n, a bare name is looked for in that namespace only.
+    let out = dopol(&[
+        "reach",
+        "limits",
+        "-n",
+        "infra",
+        "-f",
+        "testdata/fidelity2/reach-bare",
+    ]);
+    out.code(2);
+    assert!(
+        out.stderr.starts_with("error: `limits` matches 2 policies"),
+        "{}",
+        out.stderr
+    );
+    let out = dopol(&["reach", "limitz", "-f", "testdata/fidelity2/reach-bare"]);
+    out.code(2);
+    assert_eq!(
+        out.stderr,
+        "error: no policy matches `limitz`; did you mean `limits`?\n"
+    );
+}
