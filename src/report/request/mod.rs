@@ -306,9 +306,14 @@ fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> 
 
 fn candidate_views(engine: &Engine<'_>, routed: &Routed) -> Vec<CandidateView> {
     let skip = usize::from(routed.winner().is_some());
+    // With its delegation chain: one child rule reached through two parents is two candidates,
+    // and the message must not say that a rule beat itself.
     let winner = routed
         .winner()
-        .map(|w| rule_name(engine, w.path).1)
+        .map(|w| {
+            let path = &engine.topology.paths[w.path];
+            engine.topology.rule_label(engine.model, path)
+        })
         .unwrap_or_default();
     routed.candidates[skip..]
         .iter()

@@ -1,0 +1,160 @@
+//! Fidelity II, `dopol request` and its neighbours on upstream manifests (issue 47): kgateway
+//! delegated paths answer with their parents' hostnames and matches (point 3), the wrong and
+//! 2.0-era kgateway annotations are flagged (point 9), a backend `request` cannot resolve is
+//! said to answer 500, and a route shadowed by a more specific listener is flagged.
+
+use crate::common::{findings, root, run_in};
+use serde_json::Value;
+
+/// The files of an upstream kgateway guide (`testdata/fidelity2/<guide>/`) as the site renders
+/// them: its namespace shortcode replaced by the snippet's text, one stream in apply order.
+fn kgateway_guide(guide: &str) -> Vec<u8> {
+    let dir = root().join("testdata/fidelity2").join(guide);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    let documents: Vec<String> = files
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f).unwrap().replace(
+                r#"{{< reuse "kgw-docs/snippets/namespace.md" >}}"#,
+                "kgateway-system",
+            )
+        })
+        .collect();
+    documents.join("---\n").into_bytes()
+}
+
+/// `dopol request -f - <args>` on `input`, with its exit code checked.
+fn request(input: &[u8], args: &[&str], code: i32) -> crate::common::Output {
+    let mut all = vec!["request", "-f", "-"];
+    all.extend_from_slice(args);
+    let out = run_in(&root(), &all, Some(input));
+    out.code(code);
+    out
+}
+
+/// `(rule key, source)` of every rule of a kind in a trace.
+fn sources(trace: &Value, kind: &str) -> Vec<(String, String)> {
+    let policy = trace["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["policyKind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} in {trace}"));
+    policy["rules"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, r)| (k.clone(), r["source"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+const POLICIES_GUIDE: &str = "kgateway-delegation-policies";
+const PATH_PARENT1: &str = "kgateway|kgateway-system/http|kgateway-system/http#http|kgateway-system/parent1#rule-1>team1/child-team1|team1/child-team1#rule-1";
+const PATH_PARENT2: &str = "kgateway|kgateway-system/http|kgateway-system/http#http|kgateway-system/parent2#rule-1>team1/child-team1|team1/child-team1#rule-1";
+const PARENT_POLICY: &str = "trafficpolicy.gateway.kgateway.dev:kgateway-system/parent-policy";
+const CHILD_POLICY: &str = "trafficpolicy.gateway.kgateway.dev:team1/child-policy";
+
+/// Guide steps 6–9: each parent's host reaches the child through that parent, with that
+/// parent's merge: parent1 (ShallowMergePreferParent) keeps its transformation, parent2 (the
+/// wrong key, so the default ShallowMergePreferChild) takes the child's; both keep the parent's
+/// rate limit. The other parent's path is a candidate that fails on the hostname.
+#[test]
+fn a_delegated_path_answers_only_for_its_parents_hosts() {
+    let input = kgateway_guide(POLICIES_GUIDE);
+    for (host, path, other, transformation) in [
+        (
+            "delegation-parent1.example",
+            PATH_PARENT1,
+            PATH_PARENT2,
+            PARENT_POLICY,
+        ),
+        (
+            "delegation-parent2.example",
+            PATH_PARENT2,
+            PATH_PARENT1,
+            CHILD_POLICY,
+        ),
+    ] {
+        let url = format!("http://{host}:8080/anything/team1/foo");
+        let trace = request(&input, &["GET", &url, "-o", "json"], 0).json();
+        assert_eq!(trace["match"]["pathId"], path, "{host}");
+        assert_eq!(trace["match"]["route"], "team1/child-team1");
+        assert_eq!(trace["match"]["rule"], "team1/child-team1#rule-1");
+        assert_eq!(trace["match"]["decidedBy"], Value::Null);
+        assert_eq!(
+            sources(&trace, "TrafficPolicy"),
+            pairs(&[
+                ("rateLimit.local", PARENT_POLICY),
+                ("transformation", transformation)
+            ]),
+            "{host}"
+        );
+        let candidates = trace["candidates"].as_array().unwrap();
+        assert_eq!(candidates.len(), 1, "{host}");
+        assert_eq!(candidates[0]["pathId"], other);
+        assert_eq!(candidates[0]["matched"], false);
+        assert_eq!(candidates[0]["lostBecause"], "hostname");
+        assert_eq!(candidates[0]["failing"], 1);
+        let parent = if host.contains("parent1") {
+            "delegation-parent2.example"
+        } else {
+            "delegation-parent1.example"
+        };
+        assert_eq!(
+            candidates[0]["message"],
+            format!("host {host} matches none of the route's hostnames ({parent})")
+        );
+    }
+    let human = request(
+        &input,
+        &[
+            "GET",
+            "http://delegation-parent2.example:8080/anything/team1/foo",
+        ],
+        0,
+    );
+    human.stdout_has(&[
+        &format!("Path      {PATH_PARENT2}\n"),
+        "  transformation   true     this family has no request-time conditions  team1/child-policy\n",
+    ]);
+}
+
+/// A host neither parent serves: 404, though the catch-all listener receives it.
+#[test]
+fn a_host_no_parent_serves_is_not_found() {
+    let input = kgateway_guide(POLICIES_GUIDE);
+    let url = "http://other.example:8080/anything/team1/foo";
+    let trace = request(&input, &["GET", url, "-o", "json"], 1).json();
+    assert_eq!(trace["match"], Value::Null);
+    assert_eq!(trace["notFound"]["status"], 404);
+    assert_eq!(trace["notFound"]["reason"], "no-route");
+    assert_eq!(trace["notFound"]["nearest"], PATH_PARENT1);
+    assert_eq!(trace["policies"], serde_json::json!([]));
+    let failing: Vec<(&str, &str)> = trace["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["pathId"].as_str().unwrap(),
+                c["lostBecause"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        failing,
+        [(PATH_PARENT1, "hostname"), (PATH_PARENT2, "hostname")]
+    );
+    request(&input, &["GET", url], 1).stdout_has(&["Match     none: 404 (no-route)"]);
+}
