@@ -158,3 +158,96 @@ fn a_host_no_parent_serves_is_not_found() {
     );
     request(&input, &["GET", url], 1).stdout_has(&["Match     none: 404 (no-route)"]);
 }
+
+/// Point 9: the guide's `delegation.kgateway.dev/inherited-policy-priority: PreferChild` on
+/// parent2 is kgateway 2.0's key and value; kgateway 2.1 reads neither. Lint says so, with the
+/// key (and value) kgateway reads, and nothing else in the guide is flagged.
+#[test]
+fn the_guides_old_annotation_key_is_flagged() {
+    let input = kgateway_guide(POLICIES_GUIDE);
+    let out = run_in(&root(), &["lint", "-f", "-", "-o", "json"], Some(&input));
+    out.code(0);
+    let doc = out.json();
+    assert_eq!(
+        findings(&doc),
+        [(
+            "DPL5014".to_string(),
+            "warning".to_string(),
+            46,
+            "HTTPRoute kgateway-system/parent2 has annotation `delegation.kgateway.dev/inherited-policy-priority`, which kgateway does not read: it reads `kgateway.dev/inherited-policy-priority`, so the annotation is as good as absent".to_string()
+        )]
+    );
+    assert_eq!(
+        doc["diagnostics"][0]["help"],
+        "did you mean `kgateway.dev/inherited-policy-priority`? (with the 2.1 value `ShallowMergePreferChild` for `PreferChild`)"
+    );
+    assert_eq!(
+        doc["diagnostics"][0]["name"],
+        "misspelled-kgateway-annotation"
+    );
+}
+
+/// Point 9: `explain` says where each parent's strategy came from: parent1's annotation, and
+/// for parent2 the default, naming the key kgateway does not read.
+#[test]
+fn explain_says_the_default_when_the_annotation_is_absent() {
+    let input = kgateway_guide(POLICIES_GUIDE);
+    let args = ["explain", "-f", "-", "--route", "team1/child-team1"];
+    let out = run_in(&root(), &args, Some(&input));
+    out.code(0);
+    out.stdout_has(&[
+        "  [0] HTTPRoute kgateway-system/parent1, this parent route's level folded into its children's with OverridableShallow (its `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent`)\n",
+        "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation: kgateway does not read `delegation.kgateway.dev/inherited-policy-priority`)\n",
+    ]);
+    assert!(
+        !out.stdout
+            .contains("(its `kgateway.dev/inherited-policy-priority`)")
+    );
+    let json = run_in(
+        &root(),
+        &[&args[..], &["-o", "json"]].concat(),
+        Some(&input),
+    );
+    json.code(0);
+    let mut summaries: Vec<String> = Vec::new();
+    collect_summaries(&json.json(), &mut summaries);
+    assert_eq!(
+        summaries,
+        [
+            "this parent route's level folded into its children's with OverridableShallow (its `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent`)",
+            "this parent route's level folded into its children's with AugmentedShallow (default; no annotation: kgateway does not read `delegation.kgateway.dev/inherited-policy-priority`)",
+        ]
+    );
+}
+
+/// Every `summary` of a step across route levels, in document order.
+fn collect_summaries(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(s)) = map.get("summary")
+                && s.contains("folded into its children's")
+            {
+                out.push(s.clone());
+            }
+            map.values().for_each(|v| collect_summaries(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_summaries(v, out)),
+        _ => {}
+    }
+}
+
+/// Without any annotation the step says so in those words.
+#[test]
+fn explain_says_no_annotation() {
+    let input = kgateway_guide(POLICIES_GUIDE);
+    let text = String::from_utf8(input).unwrap().replace(
+        "   delegation.kgateway.dev/inherited-policy-priority: PreferChild\n",
+        "   example.com/unrelated: x\n",
+    );
+    let args = ["explain", "-f", "-", "--route", "team1/child-team1"];
+    let out = run_in(&root(), &args, Some(text.as_bytes()));
+    out.code(0);
+    out.stdout_has(&[
+        "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation)\n",
+    ]);
+}
