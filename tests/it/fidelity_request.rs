@@ -251,3 +251,118 @@ fn explain_says_no_annotation() {
         "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation)\n",
     ]);
 }
+
+const ISOLATION: &str =
+    "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection";
+
+/// Friction: a route hostname a more specific listener takes is flagged, exactly where the
+/// upstream conformance manifests comment "request matching is prevented by the isolation of …
+/// listener" (kubernetes-sigs/gateway-api `gateway-http-listener-isolation-with-hostname-intersection.yaml`,
+/// copied unchanged in `testdata/request/conformance/`).
+#[test]
+fn hostnames_a_more_specific_listener_takes_are_flagged() {
+    let out = crate::common::dopol(&["lint", "-f", ISOLATION, "-o", "json"]);
+    out.code(0);
+    let doc = out.json();
+    let shadowed: Vec<(u64, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "DPL4014")
+        .map(|d| {
+            assert_eq!(d["severity"], "warning");
+            assert_eq!(d["name"], "shadowed-by-listener");
+            (
+                d["line"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let gw = "gateway-conformance-infra/http-listener-isolation-with-hostname-intersection";
+    let lead = |route: &str, listener: &str, hostname: &str| {
+        format!(
+            "HTTPRoute gateway-conformance-infra/{route}-with-hostname-intersection is attached to listener {gw}#{listener} ({hostname}), but more specific listeners of the Gateway, where the route is not attached, take"
+        )
+    };
+    assert_eq!(
+        shadowed,
+        [
+            (
+                152,
+                format!(
+                    "{} 3 of its 4 hostnames there: *.example.com goes to `wildcard-example-com` (*.example.com); *.foo.example.com goes to `wildcard-foo-example-com` (*.foo.example.com); abc.foo.example.com goes to `abc-foo-example-com` (abc.foo.example.com)",
+                    lead(
+                        "attaches-to-empty-hostname",
+                        "empty-hostname",
+                        "no hostname"
+                    )
+                )
+            ),
+            (
+                176,
+                format!(
+                    "{} 2 of its 3 hostnames there: *.foo.example.com goes to `wildcard-foo-example-com` (*.foo.example.com); abc.foo.example.com goes to `abc-foo-example-com` (abc.foo.example.com)",
+                    lead(
+                        "attaches-to-wildcard-example-com",
+                        "wildcard-example-com",
+                        "*.example.com"
+                    )
+                )
+            ),
+            (
+                200,
+                format!(
+                    "{} 1 of its 3 hostnames there: abc.foo.example.com goes to `abc-foo-example-com` (abc.foo.example.com)",
+                    lead(
+                        "attaches-to-wildcard-foo-example-com",
+                        "wildcard-foo-example-com",
+                        "*.foo.example.com"
+                    )
+                )
+            ),
+        ]
+    );
+}
+
+/// `request` picks the most specific listener and, when nothing there matches, names the route
+/// that lists the host on a less specific one.
+#[test]
+fn request_takes_the_most_specific_listener_and_names_the_isolated_route() {
+    let gateway = "gateway-conformance-infra/http-listener-isolation-with-hostname-intersection";
+    let args = [
+        "request",
+        "-f",
+        ISOLATION,
+        "--gateway",
+        gateway,
+        "GET",
+        "http://abc.foo.example.com/empty-hostname",
+        "-o",
+        "json",
+    ];
+    let out = crate::common::dopol(&args);
+    out.code(1);
+    let trace = out.json();
+    assert_eq!(
+        trace["listener"]["listener"],
+        format!("{gateway}#abc-foo-example-com")
+    );
+    assert_eq!(trace["listener"]["reason"], "exact-hostname");
+    assert_eq!(trace["notFound"]["status"], 404);
+    let routes = [
+        "attaches-to-empty-hostname",
+        "attaches-to-wildcard-example-com",
+        "attaches-to-wildcard-foo-example-com",
+    ];
+    let listeners = [
+        "empty-hostname",
+        "wildcard-example-com",
+        "wildcard-foo-example-com",
+    ];
+    let want: Vec<String> = routes
+        .iter()
+        .zip(listeners)
+        .map(|(route, listener)| format!("HTTPRoute gateway-conformance-infra/{route}-with-hostname-intersection lists host abc.foo.example.com but is attached to `{listener}`, not to `abc-foo-example-com`, the more specific listener that serves it (listener isolation; lint DPL4014)"))
+        .collect();
+    assert_eq!(trace["notes"], serde_json::json!(want));
+}

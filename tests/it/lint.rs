@@ -435,6 +435,15 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         17,
     ),
     (
+        "DPL4014",
+        &[
+            "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection/manifests.yaml",
+        ],
+        "warning",
+        "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection/manifests.yaml",
+        152,
+    ),
+    (
         "DPL5014",
         &["testdata/codes/misspelled-kgateway-annotation/manifests.yaml"],
         "warning",

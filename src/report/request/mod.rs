@@ -210,10 +210,48 @@ pub fn simulate(
             };
             let nearest = nearest.map(|c| engine.topology.path_id(c.path).to_string());
             trace.not_found = Some(not_found(request, "no-route", nearest, message));
+            trace
+                .notes
+                .extend(isolated_routes(engine, &chosen, request));
             Vec::new()
         }
     };
     Ok((trace, diagnostics))
+}
+
+/// Notes on the routes that name the request's host but are attached only to less specific
+/// listeners of the chosen Gateway: listener isolation keeps them out (lint DPL4014).
+fn isolated_routes(engine: &Engine<'_>, chosen: &Chosen, request: &Request) -> Vec<String> {
+    let model = engine.model;
+    let gateway = &model.gateways[chosen.gateway as usize];
+    let serving = &gateway.listeners[chosen.listener as usize].name;
+    let mut notes = Vec::new();
+    for (r, route) in model.routes.iter().enumerate() {
+        let attached = &engine.topology.route_listeners[r];
+        if attached.contains(&(chosen.gateway, chosen.listener))
+            || !route.hostnames.iter().any(|h| request.host_matches(h))
+        {
+            continue;
+        }
+        let elsewhere: Vec<&str> = attached
+            .iter()
+            .filter(|&&(g, _)| g == chosen.gateway)
+            .map(|&(_, l)| &gateway.listeners[l as usize])
+            .filter(|l| {
+                l.port == i64::from(request.port) && l.protocol == request.scheme.protocol()
+            })
+            .map(|l| l.name.as_str())
+            .collect();
+        if !elsewhere.is_empty() {
+            notes.push(format!(
+                "{} lists host {} but is attached to `{}`, not to `{serving}`, the more specific listener that serves it (listener isolation; lint DPL4014)",
+                route.display(),
+                request.host,
+                elsewhere.join("`, `")
+            ));
+        }
+    }
+    notes
 }
 
 fn not_found(
