@@ -366,3 +366,106 @@ fn request_takes_the_most_specific_listener_and_names_the_isolated_route() {
         .collect();
     assert_eq!(trace["notes"], serde_json::json!(want));
 }
+
+const BASE: &str = "testdata/request/conformance/httproute-matching/base.yaml";
+const BACKEND_REFS: &str = "testdata/fidelity2/backend-refs";
+const WEB_BACKEND: &str = "Service gateway-conformance-web-backend/web-backend:8080";
+
+/// `dopol request -f base -f <conformance test> GET http://example.com/ -o json`.
+fn conformance_request(test: &str, code: i32) -> Value {
+    let dir = format!("{BACKEND_REFS}/{test}");
+    let args = [
+        "request",
+        "-f",
+        BASE,
+        "-f",
+        &dir,
+        "GET",
+        "http://example.com/",
+        "-o",
+        "json",
+    ];
+    let out = crate::common::dopol(&args);
+    out.code(code);
+    out.json()
+}
+
+const NOT_PERMITTED: &str = "cannot be resolved (RefNotPermitted): it is in namespace gateway-conformance-web-backend and no ReferenceGrant there lets HTTPRoutes of namespace gateway-conformance-infra reference it";
+const ALL_500: &str = "500: no backend of the rule can be resolved (Service gateway-conformance-web-backend/web-backend:8080: no ReferenceGrant permits it), so every request it matches receives a 500 (Gateway API; conformance httproute-invalid-cross-namespace-backend-ref)";
+
+/// Friction: a cross-namespace backendRef without a ReferenceGrant (conformance
+/// `httproute-invalid-cross-namespace-backend-ref`: 500), and with only wrong ones
+/// (`httproute-invalid-reference-grant`: 500): the rule matches, the answer is a 500, exit 1.
+#[test]
+fn a_backend_no_reference_grant_permits_answers_500() {
+    for (test, route) in [
+        (
+            "httproute-invalid-cross-namespace-backend-ref",
+            "invalid-cross-namespace-backend-ref",
+        ),
+        ("httproute-invalid-reference-grant", "reference-grant"),
+    ] {
+        let trace = conformance_request(test, 1);
+        assert_eq!(
+            trace["match"]["rule"],
+            format!("gateway-conformance-infra/{route}#rule-1"),
+            "{test}"
+        );
+        assert_eq!(
+            trace["backends"],
+            serde_json::json!([{"backend": WEB_BACKEND, "weight": 1, "resolution": "ref-not-permitted", "message": NOT_PERMITTED}]),
+            "{test}"
+        );
+        assert_eq!(
+            trace["backendFailure"],
+            serde_json::json!({"status": 500, "share": "all", "message": ALL_500}),
+            "{test}"
+        );
+    }
+    let dir = format!("{BACKEND_REFS}/httproute-invalid-cross-namespace-backend-ref");
+    let out = crate::common::dopol(&[
+        "request",
+        "-f",
+        BASE,
+        "-f",
+        &dir,
+        "GET",
+        "http://example.com/",
+    ]);
+    out.code(1);
+    out.stdout_has(&[
+        &format!("Response  {ALL_500}\n"),
+        &format!("Backend   {WEB_BACKEND} (weight 1): {NOT_PERMITTED}\n"),
+    ]);
+}
+
+/// With the ReferenceGrant (conformance `httproute-reference-grant`: 200) the backend is
+/// permitted; dopol says so and that it does not check the Service exists.
+#[test]
+fn a_permitted_backend_is_not_claimed_to_exist() {
+    let trace = conformance_request("httproute-reference-grant", 0);
+    assert_eq!(
+        trace["match"]["rule"],
+        "gateway-conformance-infra/reference-grant#rule-1"
+    );
+    assert_eq!(trace["backendFailure"], Value::Null);
+    assert_eq!(
+        trace["backends"],
+        serde_json::json!([{"backend": WEB_BACKEND, "weight": 1, "resolution": "not-checked",
+            "message": "ReferenceGrant gateway-conformance-web-backend/reference-grant permits it; dopol does not read Services, so whether it exists is not checked"}])
+    );
+}
+
+/// An unknown backend kind (conformance `httproute-invalid-backendref-unknown-kind`: 500 where
+/// unsupported): dopol cannot know the implementation's kinds, and says so.
+#[test]
+fn an_unknown_backend_kind_is_left_to_the_implementation() {
+    let trace = conformance_request("httproute-invalid-backendref-unknown-kind", 0);
+    assert_eq!(trace["backendFailure"], Value::Null);
+    assert_eq!(
+        trace["backends"],
+        serde_json::json!([{"backend": "NonExistent.unknownkind.example.com gateway-conformance-infra/infra-backend-v1:8080",
+            "weight": 1, "resolution": "unknown-kind",
+            "message": "a kind dopol does not model: an implementation that does not support it answers 500 (InvalidKind), one that does routes to it"}])
+    );
+}

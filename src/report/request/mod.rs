@@ -7,6 +7,7 @@
 //! folds it — one path, not every path — and each family says which of its rules apply
 //! ([`crate::policy::PolicyFamily::request_verdicts`]); this module names no family.
 
+pub mod backends;
 pub mod input;
 pub mod listener;
 pub mod routing;
@@ -132,6 +133,10 @@ pub struct RequestTrace {
     pub matched: Option<MatchView>,
     /// Why nothing matched.
     pub not_found: Option<NotFound>,
+    /// The backendRefs of the matched rule, as far as dopol resolves them (empty on 404).
+    pub backends: Vec<backends::BackendView>,
+    /// The 500 that unresolvable backends cause, if any.
+    pub backend_failure: Option<backends::BackendFailure>,
     /// Every other path through the chosen listener.
     pub candidates: Vec<CandidateView>,
     /// The effective policies of the matched path, with verdicts.
@@ -154,6 +159,8 @@ pub fn simulate(
         listener: None,
         matched: None,
         not_found: None,
+        backends: Vec::new(),
+        backend_failure: None,
         candidates: Vec::new(),
         policies: Vec::new(),
         notes: request.notes.clone(),
@@ -195,6 +202,9 @@ pub fn simulate(
         Some(winner) => {
             trace.matched = Some(match_view(engine, &routed, &mut trace.notes));
             let path = winner.path;
+            let p = engine.topology.paths[path];
+            let route = &engine.model.routes[p.route as usize];
+            (trace.backends, trace.backend_failure) = backends::check(engine.model, route, p.rule);
             policies(engine, path, request, &show_kind, &mut trace)
         }
         None => {
