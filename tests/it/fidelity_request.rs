@@ -469,3 +469,112 @@ fn an_unknown_backend_kind_is_left_to_the_implementation() {
             "message": "a kind dopol does not model: an implementation that does not support it answers 500 (InvalidKind), one that does routes to it"}])
     );
 }
+
+/// The "Multiple parents" guide, steps 6–9: each parent's host reaches each child through that
+/// parent; step 9 (parent2, /anything/team2/bar, whose only child names parent1 only) is a 500
+/// upstream: dopol has no path there, answers 404 and says kgateway answers 500.
+#[test]
+fn the_multi_parent_guide_routes_each_host_through_its_parent() {
+    let input = kgateway_guide("kgateway-delegation-multi-parent");
+    let prefix = "kgateway|kgateway-system/http|kgateway-system/http#http|kgateway-system";
+    for (host, path, want) in [
+        (
+            "delegation-parent1.example",
+            "/anything/team1/foo",
+            "parent1#rule-1>team1/child-team1|team1/child-team1#rule-1",
+        ),
+        (
+            "delegation-parent1.example",
+            "/anything/team2/bar",
+            "parent1#rule-2>team2/child-team2|team2/child-team2#rule-1",
+        ),
+        (
+            "delegation-parent2.example",
+            "/anything/team1/foo",
+            "parent2#rule-1>team1/child-team1|team1/child-team1#rule-1",
+        ),
+    ] {
+        let url = format!("http://{host}:8080{path}");
+        let trace = request(&input, &["GET", &url, "-o", "json"], 0).json();
+        assert_eq!(
+            trace["match"]["pathId"],
+            format!("{prefix}/{want}"),
+            "{url}"
+        );
+        assert_eq!(trace["notes"], serde_json::json!([]), "{url}");
+    }
+    let url = "http://delegation-parent2.example:8080/anything/team2/bar";
+    let trace = request(&input, &["GET", url, "-o", "json"], 1).json();
+    assert_eq!(trace["notFound"]["status"], 404);
+    assert_eq!(
+        trace["notes"],
+        serde_json::json!([
+            "kgateway-system/parent2#rule-2 matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces such a route with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\"); dopol has no path there and answers 404"
+        ])
+    );
+}
+
+/// A child rule answers only with its matches on the chain: its own matches valid under the
+/// delegating rule (the one outside `/shop` is dropped), or, inheriting, merged with it.
+#[test]
+fn a_child_rule_answers_only_with_its_matches_on_the_chain() {
+    let input = crate::common::stream(&[
+        crate::common::GATEWAY,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parent, namespace: infra}
+spec:
+  parentRefs: [{name: gw}]
+  hostnames: [shop.example.com]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /shop}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
+  - matches: [{path: {type: PathPrefix, value: /team}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: heir}]
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: child, namespace: infra}
+spec:
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /shop/cart}}, {path: {type: PathPrefix, value: /other}}]
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: heir
+  namespace: infra
+  annotations: {delegation.kgateway.dev/inherit-parent-matcher: \"true\"}
+spec:
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /cart}}]
+",
+    ]);
+    let path = |chain: &str, leaf: &str| {
+        format!(
+            "kuadrant|infra/gw|infra/gw#http|infra/parent#{chain}>infra/{leaf}|infra/{leaf}#rule-1"
+        )
+    };
+    for (url, want) in [
+        (
+            "http://shop.example.com/shop/cart/1",
+            Some(path("rule-1", "child")),
+        ),
+        ("http://shop.example.com/other", None),
+        (
+            "http://shop.example.com/team/cart",
+            Some(path("rule-2", "heir")),
+        ),
+        ("http://shop.example.com/cart", None),
+    ] {
+        let code = if want.is_some() { 0 } else { 1 };
+        let trace = request(&input, &["GET", url, "-o", "json"], code).json();
+        match want {
+            Some(want) => assert_eq!(trace["match"]["pathId"], want, "{url}"),
+            None => {
+                assert_eq!(trace["match"], Value::Null, "{url}");
+                assert_eq!(trace["notFound"]["reason"], "no-route", "{url}");
+            }
+        }
+    }
+}

@@ -583,10 +583,62 @@ pub fn route(
     candidates.sort_by(|a, b| {
         compare(a, b).then_with(|| topology.path_id(a.path).cmp(&topology.path_id(b.path)))
     });
-    Routed {
-        candidates,
-        notes: probe.regexes.invalid,
+    let mut notes = Vec::new();
+    if !candidates.first().is_some_and(Candidate::matched) {
+        notes = childless_delegations(model, topology, (gateway, listener), &mut probe);
     }
+    notes.append(&mut probe.regexes.invalid);
+    Routed { candidates, notes }
+}
+
+/// Notes on the rules of routes attached to the listener that match the request but have no
+/// path there: delegating rules none of whose children is valid (kgateway answers 500).
+fn childless_delegations(
+    model: &Model,
+    topology: &Topology,
+    (gateway, listener): (u32, u32),
+    probe: &mut Probe<'_>,
+) -> Vec<String> {
+    let on_listener = |p: &&crate::topology::Path| p.gateway == gateway && p.listener == listener;
+    let with_path: std::collections::HashSet<(u32, u32)> = topology
+        .paths
+        .iter()
+        .filter(on_listener)
+        .map(|p| {
+            let chain = topology.chains.get(p.chain as usize);
+            chain
+                .and_then(|c| c.first().copied())
+                .unwrap_or((p.route, p.rule))
+        })
+        .collect();
+    let listener_hostname = model.gateways[gateway as usize].listeners[listener as usize]
+        .hostname
+        .as_deref();
+    let mut notes = Vec::new();
+    for (r, route) in model.routes.iter().enumerate() {
+        let r = r as u32;
+        let attached = topology.route_listeners[r as usize].contains(&(gateway, listener));
+        let orphans: Vec<u32> = (0..route.rules.len() as u32)
+            .filter(|&k| !with_path.contains(&(r, k)))
+            .collect();
+        if !attached || route.kind != RouteKind::Http || orphans.is_empty() {
+            continue;
+        }
+        let hostnames = applicable_hostnames(route, listener_hostname, probe.request);
+        let rules = crate::model::matches::of_route(model, route);
+        for k in orphans {
+            let Some(matches) = rules.get(k as usize) else {
+                continue;
+            };
+            if evaluate(route, hostnames.as_deref(), matches, 0, probe).matched() {
+                notes.push(format!(
+                    "{} matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces such a route with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\"); dopol has no path there and answers 404",
+                    delegation::rule_name(model, r, k)
+                ));
+            }
+        }
+    }
+    notes
 }
 
 #[cfg(test)]
