@@ -9,13 +9,7 @@ use serde_json::Value;
 /// The files of an upstream kgateway guide (`testdata/fidelity2/<guide>/`) as the site renders
 /// them: its namespace shortcode replaced by the snippet's text, one stream in apply order.
 fn kgateway_guide(guide: &str) -> Vec<u8> {
-    let dir = root().join("testdata/fidelity2").join(guide);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = crate::common::yaml_files(&root().join("testdata/fidelity2").join(guide));
     let documents: Vec<String> = files
         .iter()
         .map(|f| {
@@ -371,8 +365,8 @@ const BASE: &str = "testdata/request/conformance/httproute-matching/base.yaml";
 const BACKEND_REFS: &str = "testdata/fidelity2/backend-refs";
 const WEB_BACKEND: &str = "Service gateway-conformance-web-backend/web-backend:8080";
 
-/// `dopol request -f base -f <conformance test> GET http://example.com/ -o json`.
-fn conformance_request(test: &str, code: i32) -> Value {
+/// `dopol request -f base -f <conformance test> GET http://example.com/ <extra>`.
+fn conformance_run(test: &str, extra: &[&str], code: i32) -> crate::common::Output {
     let dir = format!("{BACKEND_REFS}/{test}");
     let args = [
         "request",
@@ -382,12 +376,15 @@ fn conformance_request(test: &str, code: i32) -> Value {
         &dir,
         "GET",
         "http://example.com/",
-        "-o",
-        "json",
     ];
-    let out = crate::common::dopol(&args);
+    let out = crate::common::dopol(&[&args[..], extra].concat());
     out.code(code);
-    out.json()
+    out
+}
+
+/// [`conformance_run`] with `-o json`, parsed.
+fn conformance_request(test: &str, code: i32) -> Value {
+    conformance_run(test, &["-o", "json"], code).json()
 }
 
 const NOT_PERMITTED: &str = "cannot be resolved (RefNotPermitted): it is in namespace gateway-conformance-web-backend and no ReferenceGrant there lets HTTPRoutes of namespace gateway-conformance-infra reference it";
@@ -422,17 +419,7 @@ fn a_backend_no_reference_grant_permits_answers_500() {
             "{test}"
         );
     }
-    let dir = format!("{BACKEND_REFS}/httproute-invalid-cross-namespace-backend-ref");
-    let out = crate::common::dopol(&[
-        "request",
-        "-f",
-        BASE,
-        "-f",
-        &dir,
-        "GET",
-        "http://example.com/",
-    ]);
-    out.code(1);
+    let out = conformance_run("httproute-invalid-cross-namespace-backend-ref", &[], 1);
     out.stdout_has(&[
         &format!("Response  {ALL_500}\n"),
         &format!("Backend   {WEB_BACKEND} (weight 1): {NOT_PERMITTED}\n"),
