@@ -565,3 +565,43 @@ spec:
         }
     }
 }
+
+/// One child reached through two rules of one parent: two candidates with the same leaf rule.
+/// The loser's message names the winner with its chain, never the rule as beating itself.
+#[test]
+fn a_rule_reached_twice_does_not_beat_itself() {
+    let input = crate::common::stream(&[
+        crate::common::GATEWAY,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parent, namespace: infra}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
+  - matches: [{path: {type: PathPrefix, value: /a/b}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: child, namespace: infra}
+spec:
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a/b/c}}]
+",
+    ]);
+    let trace = request(&input, &["GET", "http://x.example/a/b/c", "-o", "json"], 0).json();
+    let path = |rule: &str| {
+        format!(
+            "kuadrant|infra/gw|infra/gw#http|infra/parent#{rule}>infra/child|infra/child#rule-1"
+        )
+    };
+    assert_eq!(trace["match"]["pathId"], path("rule-1"));
+    assert_eq!(trace["match"]["decidedBy"], "rule-order");
+    assert_eq!(
+        trace["candidates"],
+        serde_json::json!([{"pathId": path("rule-2"), "matched": true, "lostBecause": "rule-order",
+            "message": "matched, but infra/parent#rule-1>infra/child#rule-1 wins at step rule-order"}])
+    );
+}
