@@ -505,28 +505,19 @@ fn the_multi_parent_guide_routes_each_host_through_its_parent() {
 /// delegating rule (the one outside `/shop` is dropped), or, inheriting, merged with it.
 #[test]
 fn a_child_rule_answers_only_with_its_matches_on_the_chain() {
-    let input = crate::common::stream(&[
-        crate::common::GATEWAY,
-        "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: parent, namespace: infra}
-spec:
-  parentRefs: [{name: gw}]
-  hostnames: [shop.example.com]
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /shop}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
-  - matches: [{path: {type: PathPrefix, value: /team}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: heir}]
-",
-        "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: child, namespace: infra}
-spec:
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /shop/cart}}, {path: {type: PathPrefix, value: /other}}]
-",
-        "apiVersion: gateway.networking.k8s.io/v1
+    let parent = infra_route(
+        "parent",
+        &format!(
+            "  parentRefs: [{{name: gw}}]\n  hostnames: [shop.example.com]\n  rules:\n{}{}",
+            delegating_rule("/shop", "child"),
+            delegating_rule("/team", "heir")
+        ),
+    );
+    let child = infra_route(
+        "child",
+        "  rules:\n  - matches: [{path: {type: PathPrefix, value: /shop/cart}}, {path: {type: PathPrefix, value: /other}}]\n",
+    );
+    let heir = "apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
   name: heir
@@ -535,8 +526,8 @@ metadata:
 spec:
   rules:
   - matches: [{path: {type: PathPrefix, value: /cart}}]
-",
-    ]);
+";
+    let input = crate::common::stream(&[crate::common::GATEWAY, &parent, &child, heir]);
     let path = |chain: &str, leaf: &str| {
         format!(
             "kuadrant|infra/gw|infra/gw#http|infra/parent#{chain}>infra/{leaf}|infra/{leaf}#rule-1"
@@ -570,27 +561,19 @@ spec:
 /// The loser's message names the winner with its chain, never the rule as beating itself.
 #[test]
 fn a_rule_reached_twice_does_not_beat_itself() {
-    let input = crate::common::stream(&[
-        crate::common::GATEWAY,
-        "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: parent, namespace: infra}
-spec:
-  parentRefs: [{name: gw}]
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /a}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
-  - matches: [{path: {type: PathPrefix, value: /a/b}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}]
-",
-        "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: child, namespace: infra}
-spec:
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /a/b/c}}]
-",
-    ]);
+    let parent = infra_route(
+        "parent",
+        &format!(
+            "  parentRefs: [{{name: gw}}]\n  rules:\n{}{}",
+            delegating_rule("/a", "child"),
+            delegating_rule("/a/b", "child")
+        ),
+    );
+    let child = infra_route(
+        "child",
+        "  rules:\n  - matches: [{path: {type: PathPrefix, value: /a/b/c}}]\n",
+    );
+    let input = crate::common::stream(&[crate::common::GATEWAY, &parent, &child]);
     let trace = request(&input, &["GET", "http://x.example/a/b/c", "-o", "json"], 0).json();
     let path = |rule: &str| {
         format!(
@@ -604,4 +587,18 @@ spec:
         serde_json::json!([{"pathId": path("rule-2"), "matched": true, "lostBecause": "rule-order",
             "message": "matched, but infra/parent#rule-1>infra/child#rule-1 wins at step rule-order"}])
     );
+}
+
+/// An HTTPRoute `infra/<name>` with `spec` (YAML lines under `spec:`, indented two spaces).
+fn infra_route(name: &str, spec: &str) -> String {
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: {name}, namespace: infra}}\nspec:\n{spec}"
+    )
+}
+
+/// A delegating rule of a parent route: `matches` on `prefix`, delegating to HTTPRoute `child`.
+fn delegating_rule(prefix: &str, child: &str) -> String {
+    format!(
+        "  - matches: [{{path: {{type: PathPrefix, value: {prefix}}}}}]\n    backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {child}}}]\n"
+    )
 }
