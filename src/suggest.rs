@@ -50,7 +50,12 @@ pub fn did_you_mean_help<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    closest(name, candidates).map(|s| format!("did you mean `{s}`?"))
+    closest(name, candidates).map(did_you_mean_text)
+}
+
+/// `did you mean `x`?`, for a suggestion found otherwise than by spelling (a renamed key).
+pub fn did_you_mean_text(suggestion: &str) -> String {
+    format!("did you mean `{suggestion}`?")
 }
 
 /// `; did you mean `x`?` for the closest candidate, or nothing: the tail of a usage error.

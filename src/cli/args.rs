@@ -478,8 +478,8 @@ pub struct ManArgs {
 
 Here -n only sets the namespace of objects without one; it filters nothing.
 
-Exit codes: 0 a route rule matched, 1 no route matched (404 / UNIMPLEMENTED), 2 usage error,
-3 input errors (the trace is still printed) or output that cannot be written, 4 internal error.")]
+Exit codes: 0 a route rule matched, 1 no route matched (404 / UNIMPLEMENTED) or every request
+the rule matches gets a 500 from backends that cannot be resolved, 2 usage error, 3 input errors (the trace is still printed) or output that cannot be written, 4 internal error.")]
 pub struct RequestArgs {
     /// HTTP method (case-sensitive; GET, POST, ...). Omit with --grpc.
     #[arg(

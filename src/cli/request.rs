@@ -31,7 +31,12 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
     let exit = run.finish(diagnostics);
     let written =
         session::write_report_with(args.output, &trace, |layout| render::text(&trace, layout));
-    let found = if trace.matched.is_some() {
+    // Every request the rule matches answered 500 by unresolvable backends is no success.
+    let every_500 = trace
+        .backend_failure
+        .as_ref()
+        .is_some_and(|f| f.share == "all");
+    let found = if trace.matched.is_some() && !every_500 {
         Exit::Success
     } else {
         Exit::Findings

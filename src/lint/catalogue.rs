@@ -21,6 +21,7 @@ const COMMON: &[&[Code]] = &[
     crate::lint::checks::ordering::CODES,
     crate::lint::checks::granularity::CODES,
     crate::lint::checks::suppression::CODES,
+    crate::lint::checks::listeners::CODES,
     crate::cli::config::CODES,
 ];
 

@@ -173,6 +173,10 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     );
     diagnostics.extend(ordering);
     diagnostics.extend(suppression);
+    diagnostics.extend(checks::listeners::check(
+        &evaluated.model,
+        &evaluated.topology,
+    ));
     diagnostics.extend(families.into_iter().flatten());
     diagnostics.extend(evaluated.model.registry.notes().iter().cloned());
     diagnostics

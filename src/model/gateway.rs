@@ -45,6 +45,13 @@ pub const GATEWAY_KINDS: &[KindSpec] = &[
         kind: "Namespace",
         cluster_scoped: true,
     },
+    // Kept as objects only (not decoded): `request` reads them to say whether a cross-namespace
+    // backendRef is permitted.
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "ReferenceGrant",
+        cluster_scoped: false,
+    },
 ];
 
 /// A GatewayClass (only its name matters: it is the root of every path).

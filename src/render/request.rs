@@ -3,6 +3,7 @@
 
 use super::table::{Column, Layout, Table, finish_indented};
 use crate::policy::locator_name as short;
+use crate::report::request::backends::Resolution;
 use crate::report::request::{CandidateView, KindView, RequestTrace};
 use std::fmt::Write;
 
@@ -53,6 +54,7 @@ pub fn text(trace: &RequestTrace, layout: Layout) -> String {
                 m.rule, m.match_index
             );
             let _ = writeln!(out, "Path      {}", m.path_id);
+            backends(&mut out, trace);
         }
         (None, Some(nf)) => {
             let status = nf
@@ -78,6 +80,25 @@ pub fn text(trace: &RequestTrace, layout: Layout) -> String {
         }
     }
     out
+}
+
+/// The 500 of unresolvable backends and the backends dopol could not resolve (nothing when
+/// no backend is known to fail or be unknown).
+fn backends(out: &mut String, trace: &RequestTrace) {
+    if let Some(failure) = &trace.backend_failure {
+        let _ = writeln!(out, "Response  {}", failure.message);
+    }
+    let doubtful = trace
+        .backends
+        .iter()
+        .filter(|b| b.resolution != Resolution::NotChecked);
+    for b in doubtful {
+        let _ = writeln!(
+            out,
+            "Backend   {} (weight {}): {}",
+            b.backend, b.weight, b.message
+        );
+    }
 }
 
 fn candidates(out: &mut String, candidates: &[CandidateView], layout: Layout) {

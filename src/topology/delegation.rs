@@ -334,32 +334,9 @@ impl<'m> Walker<'m> {
     /// Decodes a route's rule matches once.
     fn decode(&mut self, route: u32) -> &(Vec<Matches>, Vec<bool>) {
         let model = self.model;
-        self.decoded.entry(route).or_insert_with(|| {
-            let r = &model.routes[route as usize];
-            // Read (and kept) first, so that decoding the matches shares the tree.
-            let tree = model.tree(&model.objects[r.object as usize]);
-            let matches: Vec<Matches> = crate::model::matches::of_route(model, r)
-                .into_iter()
-                .map(|m| match m {
-                    RuleMatches::Http(list) => list,
-                    RuleMatches::Grpc(_) => Vec::new(),
-                })
-                .collect();
-            let rules = tree
-                .get_path(&["spec", "rules"])
-                .and_then(Node::as_seq)
-                .unwrap_or_default();
-            let written: Vec<bool> = (0..matches.len())
-                .map(|i| {
-                    rules
-                        .get(i)
-                        .and_then(|rule| rule.get("matches"))
-                        .and_then(Node::as_seq)
-                        .is_some_and(|list| !list.is_empty())
-                })
-                .collect();
-            (matches, written)
-        })
+        self.decoded
+            .entry(route)
+            .or_insert_with(|| decode_matches(model, route))
     }
 
     fn matches(&mut self, route: u32) -> Vec<Matches> {
@@ -481,31 +458,12 @@ impl<'m> Walker<'m> {
             return None;
         }
 
-        let inherit = inherits_parent_matcher(
-            model.objects[route.object as usize].annotation(INHERIT_MATCHER_ANNOTATION),
-        );
+        let inherit = inherits(model, child);
         let (own, written) = self.decode(child).clone();
         let mut kept = Vec::new();
         let mut dropped = Vec::new();
-        for (rule, own) in own.iter().enumerate() {
-            let mut on_chain: Matches = Vec::new();
-            let mut add = |m: HttpMatch| {
-                if !on_chain.contains(&m) {
-                    on_chain.push(m);
-                }
-            };
-            if inherit && !written[rule] {
-                parent_matches.iter().cloned().for_each(&mut add);
-            } else if inherit {
-                for p in parent_matches {
-                    own.iter().map(|m| merge_match(p, m)).for_each(&mut add);
-                }
-            } else {
-                own.iter()
-                    .filter(|m| parent_matches.iter().any(|p| valid_under(p, m)))
-                    .cloned()
-                    .for_each(&mut add);
-            }
+        for (rule, (own, written)) in own.iter().zip(written).enumerate() {
+            let on_chain = matches_under(parent_matches, own, written, inherit);
             if on_chain.is_empty() {
                 dropped.push(rule as u32);
             } else {
@@ -612,6 +570,92 @@ impl<'m> Walker<'m> {
         }
         self.push_once(child, diagnostic);
     }
+}
+
+/// A route's rule matches, and for each rule whether it writes `matches` (matcher inheritance
+/// treats a rule without them as the parent's).
+fn decode_matches(model: &Model, route: u32) -> (Vec<Matches>, Vec<bool>) {
+    let r = &model.routes[route as usize];
+    // Read (and kept) first, so that decoding the matches shares the tree.
+    let tree = model.tree(&model.objects[r.object as usize]);
+    let matches: Vec<Matches> = crate::model::matches::of_route(model, r)
+        .into_iter()
+        .map(|m| match m {
+            RuleMatches::Http(list) => list,
+            RuleMatches::Grpc(_) => Vec::new(),
+        })
+        .collect();
+    let rules = tree
+        .get_path(&["spec", "rules"])
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let written: Vec<bool> = (0..matches.len())
+        .map(|i| {
+            rules
+                .get(i)
+                .and_then(|rule| rule.get("matches"))
+                .and_then(Node::as_seq)
+                .is_some_and(|list| !list.is_empty())
+        })
+        .collect();
+    (matches, written)
+}
+
+/// The matches one child rule has under a delegating rule whose matches on the chain are
+/// `parent`: with matcher inheritance, its own merged with each parent match (the parent's
+/// when it writes none); without, its own matches valid under one parent match. Empty: the
+/// rule is dropped there.
+fn matches_under(parent: &[HttpMatch], own: &[HttpMatch], written: bool, inherit: bool) -> Matches {
+    let mut on_chain: Matches = Vec::new();
+    let mut add = |m: HttpMatch| {
+        if !on_chain.contains(&m) {
+            on_chain.push(m);
+        }
+    };
+    if inherit && !written {
+        parent.iter().cloned().for_each(&mut add);
+    } else if inherit {
+        for p in parent {
+            own.iter().map(|m| merge_match(p, m)).for_each(&mut add);
+        }
+    } else {
+        own.iter()
+            .filter(|m| parent.iter().any(|p| valid_under(p, m)))
+            .cloned()
+            .for_each(&mut add);
+    }
+    on_chain
+}
+
+/// Whether a route inherits its parents' matchers (its annotation, §2.6).
+fn inherits(model: &Model, route: u32) -> bool {
+    let route = &model.routes[route as usize];
+    inherits_parent_matcher(
+        model.objects[route.object as usize].annotation(INHERIT_MATCHER_ANNOTATION),
+    )
+}
+
+/// The matches each rule of `leaf` has at the end of `chain` (the delegating rules, root
+/// first), as the expansion computed them: what `request` matches a delegated path with, so
+/// that a child rule answers only requests its parents' matches let through.
+pub fn matches_on_chain(model: &Model, chain: &[(u32, u32)], leaf: u32) -> Vec<Matches> {
+    let Some(&(root, root_rule)) = chain.first() else {
+        return decode_matches(model, leaf).0;
+    };
+    let mut parent: Matches = decode_matches(model, root)
+        .0
+        .swap_remove(root_rule as usize);
+    for &(route, rule) in &chain[1..] {
+        let (own, written) = decode_matches(model, route);
+        let (own, written) = (&own[rule as usize], written[rule as usize]);
+        parent = matches_under(&parent, own, written, inherits(model, route));
+    }
+    let (own, written) = decode_matches(model, leaf);
+    let inherit = inherits(model, leaf);
+    own.iter()
+        .zip(written)
+        .map(|(own, written)| matches_under(&parent, own, written, inherit))
+        .collect()
 }
 
 /// `ns/route#rule`.

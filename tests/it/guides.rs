@@ -21,13 +21,7 @@ const ENV: &[(&str, &str)] = &[
 
 /// The guide's files in apply order, `${VAR}` expanded as the shell does, as one stream.
 fn applied(guide: &str, env: &[(&str, &str)]) -> Vec<u8> {
-    let dir = root().join(GUIDES).join(guide);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = crate::common::yaml_files(&root().join(GUIDES).join(guide));
     let mut documents = Vec::new();
     for file in files {
         let mut text = std::fs::read_to_string(&file).unwrap();

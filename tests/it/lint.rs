@@ -373,10 +373,10 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
     ),
     (
         "DPL5004",
-        &["testdata/kgateway/delegation-unknown-annotation/manifests.yaml"],
+        &["testdata/codes/unknown-inherited-priority/manifests.yaml"],
         "warning",
-        "testdata/kgateway/delegation-unknown-annotation/manifests.yaml",
-        28,
+        "testdata/codes/unknown-inherited-priority/manifests.yaml",
+        16,
     ),
     (
         "DPL5005",
@@ -433,6 +433,29 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         "info",
         "testdata/kgateway/builtin-shadows/manifests.yaml",
         17,
+    ),
+    (
+        "DPL4014",
+        &[
+            "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection/manifests.yaml",
+        ],
+        "warning",
+        "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection/manifests.yaml",
+        152,
+    ),
+    (
+        "DPL5014",
+        &["testdata/codes/misspelled-kgateway-annotation/manifests.yaml"],
+        "warning",
+        "testdata/codes/misspelled-kgateway-annotation/manifests.yaml",
+        16,
+    ),
+    (
+        "DPL5015",
+        &["testdata/kgateway/delegation-unknown-annotation/manifests.yaml"],
+        "warning",
+        "testdata/kgateway/delegation-unknown-annotation/manifests.yaml",
+        28,
     ),
     (
         "DPL1020",

@@ -4,6 +4,7 @@
 //! folder; `lint::catalogue` collects them all.
 
 pub mod granularity;
+pub mod listeners;
 pub mod ordering;
 pub mod outcomes;
 pub mod suppression;

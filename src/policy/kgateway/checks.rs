@@ -3,17 +3,20 @@
 //! inheritance priority), attachments that repeat, and selectors that select nothing.
 
 use super::ScopeNote;
+use super::annotations::{current_priority_value, near_misses};
 use super::diags::{
-    DuplicateAttachment, InheritedPriority, PolicyRejected, PriorityIgnored, ScopeOverride,
-    SelectorSelectsNothing,
+    AnnotationNearMiss, DuplicateAttachment, InheritedPriority, Miss, PolicyRejected,
+    PriorityIgnored, ScopeOverride, SelectorSelectsNothing,
 };
 use super::evaluate::KgatewayEvaluator;
 use super::evaluate::PRIORITY_ANNOTATION;
 use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
+use crate::load::Object;
 use crate::model::Model;
 use crate::model::gateway::GATEWAY_GROUP;
 use crate::policy::PathLevel;
+use crate::source::Span;
 use crate::topology::Topology;
 use std::collections::BTreeMap;
 
@@ -117,10 +120,20 @@ fn duplicates(model: &Model, topology: &Topology, policy: u32) -> Vec<Diagnostic
         .collect()
 }
 
-/// DPL5004 and DPL5005: the inheritance annotation where it is unknown or has no effect.
+/// DPL5014 for near-miss annotation keys; DPL5004, DPL5005 and DPL5015: the inheritance
+/// annotation where it is unknown, has no effect, or has a kgateway 2.0 value.
 fn annotations(model: &Model) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for object in &model.objects {
+        for miss in near_misses(object) {
+            diagnostics.push(near_miss(
+                object,
+                miss.key,
+                miss.value,
+                Miss::Key(miss.known),
+                miss.span,
+            ));
+        }
         let Some(value) = object.annotation(PRIORITY_ANNOTATION) else {
             continue;
         };
@@ -131,10 +144,23 @@ fn annotations(model: &Model) -> Vec<Diagnostic> {
         let is = |kind: &str| &*object.group == GATEWAY_GROUP && &*object.kind == kind;
         let ignored = if is("Gateway") {
             PriorityIgnored::OnGateway
-        } else if is("HTTPRoute") && super::Strategy::from_annotation(Some(value)).1 {
-            PriorityIgnored::Unknown
-        } else {
+        } else if !is("HTTPRoute") || !super::Strategy::from_annotation(Some(value)).1 {
             continue;
+        } else if let Some(new) = current_priority_value(value) {
+            let value_span = object
+                .metadata("annotations")
+                .and_then(|annotations| annotations.get(PRIORITY_ANNOTATION))
+                .map_or(span, |n| n.span);
+            diagnostics.push(near_miss(
+                object,
+                PRIORITY_ANNOTATION,
+                value,
+                Miss::OldValue(new),
+                value_span,
+            ));
+            continue;
+        } else {
+            PriorityIgnored::Unknown
         };
         let finding = InheritedPriority {
             object,
@@ -149,4 +175,18 @@ fn annotations(model: &Model) -> Vec<Diagnostic> {
         );
     }
     diagnostics
+}
+
+/// DPL5014 or DPL5015 for one annotation, labelled at `span`.
+fn near_miss(object: &Object, key: &str, value: &str, miss: Miss, span: Span) -> Diagnostic {
+    let finding = AnnotationNearMiss {
+        object,
+        key,
+        value,
+        miss,
+    };
+    let label = finding.label();
+    Diagnostic::from(finding)
+        .with_label(span, label)
+        .with_object(object.display())
 }

@@ -26,6 +26,8 @@ pub const CODES: &[Code] = &[
     Code::DEEP_MERGE_PLAIN_FIELD,
     Code::DELEGATEE_CAN_DISABLE_AUTH,
     Code::BUILTIN_SHADOWS_POLICY,
+    Code::MISSPELLED_ANNOTATION,
+    Code::OLD_PRIORITY_VALUE,
 ];
 
 impl Code {
@@ -148,7 +150,7 @@ impl Code {
         summary: "`kgateway.dev/inherited-policy-priority` has a value kgateway does not know; it means ShallowMergePreferChild.",
         explanation: "kgateway knows four values of `kgateway.dev/inherited-policy-priority` (ShallowMergePreferChild, ShallowMergePreferParent, DeepMergePreferChild, DeepMergePreferParent), exact case. Any other value silently means ShallowMergePreferChild: children's policies win over the parent's.",
         fix: "Use one of the four values, spelled exactly.",
-        example: "metadata: {annotations: {kgateway.dev/inherited-policy-priority: PreferParent}}",
+        example: "metadata: {annotations: {kgateway.dev/inherited-policy-priority: ShallowMergePreferparent}}",
     });
 
     /// DPL5005 `inherited-priority-on-gateway`: `kgateway.dev/inherited-policy-priority` on a Gateway has no effect in kgateway, although its API doc says so.
@@ -511,5 +513,105 @@ impl Violation for BuiltinShadowsPolicy<'_> {
             self.builtin,
             self.field
         )
+    }
+}
+
+impl Code {
+    /// DPL5014 `misspelled-kgateway-annotation`: An annotation key is a near miss of a kgateway annotation (a typo, or kgateway 2.0's `delegation.kgateway.dev/inherited-policy-priority`); kgateway does not read it.
+    pub const MISSPELLED_ANNOTATION: Code = Code::new(&CodeDef {
+        id: "DPL5014",
+        name: "misspelled-kgateway-annotation",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "An annotation key is a near miss of a kgateway annotation (a typo, or kgateway 2.0's `delegation.kgateway.dev/inherited-policy-priority`); kgateway does not read it.",
+        explanation: "kgateway reads `kgateway.dev/inherited-policy-priority`, `kgateway.dev/policy-weight` and `delegation.kgateway.dev/inherit-parent-matcher` by their exact keys. A key with the same last segment under another prefix, or a kgateway key a typo away, is not read: the object behaves as if the annotation were absent (the default strategy, weight 0, no matcher inheritance). kgateway 2.1 renamed `delegation.kgateway.dev/inherited-policy-priority` to `kgateway.dev/inherited-policy-priority`, and kgateway's own delegation guide still writes the old key.",
+        fix: "Write the key kgateway reads (the help names it); for the old priority key, use the 2.1 values too.",
+        example: "kind: HTTPRoute\nmetadata: {annotations: {delegation.kgateway.dev/inherited-policy-priority: PreferChild}}",
+    });
+
+    /// DPL5015 `kgateway-2-0-priority-value`: `kgateway.dev/inherited-policy-priority` has a kgateway 2.0 value (`PreferParent`, `PreferChild`); kgateway 2.1 and later read it as ShallowMergePreferChild.
+    pub const OLD_PRIORITY_VALUE: Code = Code::new(&CodeDef {
+        id: "DPL5015",
+        name: "kgateway-2-0-priority-value",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "`kgateway.dev/inherited-policy-priority` has a kgateway 2.0 value (`PreferParent`, `PreferChild`); kgateway 2.1 and later read it as ShallowMergePreferChild.",
+        explanation: "kgateway 2.0 took `PreferParent` and `PreferChild`. Since 2.1 the annotation takes ShallowMergePreferChild, ShallowMergePreferParent, DeepMergePreferChild or DeepMergePreferParent, and any other value means ShallowMergePreferChild: a 2.0 `PreferParent` silently lets children's policies win.",
+        fix: "Write the 2.1 value with the same meaning: `PreferParent` is `ShallowMergePreferParent`, `PreferChild` is `ShallowMergePreferChild`.",
+        example: "metadata: {annotations: {kgateway.dev/inherited-policy-priority: PreferParent}}",
+    });
+}
+
+/// An annotation kgateway does not read as written: a near-miss key
+/// (`misspelled-kgateway-annotation`) or a kgateway 2.0 priority value
+/// (`kgateway-2-0-priority-value`).
+pub struct AnnotationNearMiss<'a> {
+    /// The annotated object.
+    pub object: &'a Object,
+    /// The key as written.
+    pub key: &'a str,
+    /// The value as written.
+    pub value: &'a str,
+    /// What kgateway reads instead.
+    pub miss: Miss,
+}
+
+/// What is nearly right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// The key: the known key it nearly is.
+    Key(&'static str),
+    /// The value of the priority annotation: the 2.1 value with the 2.0 value's meaning.
+    OldValue(&'static str),
+}
+
+impl AnnotationNearMiss<'_> {
+    /// The label on the key or value.
+    pub fn label(&self) -> &'static str {
+        match self.miss {
+            Miss::Key(_) => "not read by kgateway",
+            Miss::OldValue(_) => "a kgateway 2.0 value",
+        }
+    }
+
+    /// The 2.1 value for a 2.0 priority value under the old key, if any.
+    fn value_hint(&self) -> String {
+        match super::annotations::current_priority_value(self.value) {
+            Some(new) if self.miss == Miss::Key(PRIORITY_ANNOTATION) => {
+                format!(" (with the 2.1 value `{new}` for `{}`)", self.value)
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+impl Violation for AnnotationNearMiss<'_> {
+    fn code(&self) -> Code {
+        match self.miss {
+            Miss::Key(_) => Code::MISSPELLED_ANNOTATION,
+            Miss::OldValue(_) => Code::OLD_PRIORITY_VALUE,
+        }
+    }
+    fn message(&self) -> String {
+        let object = self.object.display();
+        match self.miss {
+            Miss::Key(known) => format!(
+                "{object} has annotation `{}`, which kgateway does not read: it reads `{known}`, so the annotation is as good as absent",
+                self.key
+            ),
+            Miss::OldValue(new) => format!(
+                "{object} has `{PRIORITY_ANNOTATION}: {}`, a kgateway 2.0 value: since 2.1 it means ShallowMergePreferChild, not {new}",
+                self.value
+            ),
+        }
+    }
+    fn help(&self) -> Option<String> {
+        let (wrong, right) = match self.miss {
+            Miss::Key(known) => (self.key, known),
+            Miss::OldValue(new) => (self.value, new),
+        };
+        let help = crate::suggest::did_you_mean_help(wrong, [right])
+            .unwrap_or_else(|| crate::suggest::did_you_mean_text(right));
+        Some(format!("{help}{}", self.value_hint()))
     }
 }

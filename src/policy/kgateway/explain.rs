@@ -189,9 +189,12 @@ fn subject(model: &Model, note: &StepNote) -> String {
 fn start(model: &Model, scope: &'static str, note: &StepNote) -> ExplainedMerge {
     let summary = match (note.parent, note.skipped) {
         (_, true) => "invalid: skipped by every merge, and the scope answers 500".to_string(),
-        (Some(_), _) => format!(
-            "this parent route's level folded into its children's with {} (its `kgateway.dev/inherited-policy-priority`)",
-            note.strategy
+        (Some(route), _) => format!(
+            "this parent route's level folded into its children's with {} ({})",
+            note.strategy,
+            super::annotations::priority_source(
+                &model.objects[model.routes[route as usize].object as usize]
+            )
         ),
         (None, _) => format!(
             "merged into the {scope} scope, {} within the level",

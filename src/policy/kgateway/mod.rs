@@ -22,6 +22,7 @@
 //! rule outcomes and status can say who won and who was merged in. Controller quirks the contract
 //! marks "\[controller\]" are reproduced on purpose and say so where they are implemented.
 
+mod annotations;
 mod chain_checks;
 mod checks;
 pub mod contribution;

@@ -1,12 +1,14 @@
 //! `dopol request`: which route rule a request reaches, and which of the effective policy rules
 //! on that path apply to it (docs/semantics.md#9-request-simulation).
 //!
-//! Three steps, each its own module: [`input`] reads the request from the command line,
+//! Four steps, each its own module: [`input`] reads the request from the command line,
 //! [`listener`] picks the Gateway and listener, [`routing`] ranks the candidate route rules by
-//! Gateway API's precedence. The matched path's effective policy is folded like `effective`
+//! Gateway API's precedence (a kgateway-delegated rule with its root's hostnames and its matches
+//! on the chain), [`backends`] says which backendRefs of the matched rule cannot be resolved. The matched path's effective policy is folded like `effective`
 //! folds it — one path, not every path — and each family says which of its rules apply
 //! ([`crate::policy::PolicyFamily::request_verdicts`]); this module names no family.
 
+pub mod backends;
 pub mod input;
 pub mod listener;
 pub mod routing;
@@ -132,6 +134,10 @@ pub struct RequestTrace {
     pub matched: Option<MatchView>,
     /// Why nothing matched.
     pub not_found: Option<NotFound>,
+    /// The backendRefs of the matched rule, as far as dopol resolves them (empty on 404).
+    pub backends: Vec<backends::BackendView>,
+    /// The 500 that unresolvable backends cause, if any.
+    pub backend_failure: Option<backends::BackendFailure>,
     /// Every other path through the chosen listener.
     pub candidates: Vec<CandidateView>,
     /// The effective policies of the matched path, with verdicts.
@@ -154,6 +160,8 @@ pub fn simulate(
         listener: None,
         matched: None,
         not_found: None,
+        backends: Vec::new(),
+        backend_failure: None,
         candidates: Vec::new(),
         policies: Vec::new(),
         notes: request.notes.clone(),
@@ -195,6 +203,9 @@ pub fn simulate(
         Some(winner) => {
             trace.matched = Some(match_view(engine, &routed, &mut trace.notes));
             let path = winner.path;
+            let p = engine.topology.paths[path];
+            let route = &engine.model.routes[p.route as usize];
+            (trace.backends, trace.backend_failure) = backends::check(engine.model, route, p.rule);
             policies(engine, path, request, &show_kind, &mut trace)
         }
         None => {
@@ -210,10 +221,48 @@ pub fn simulate(
             };
             let nearest = nearest.map(|c| engine.topology.path_id(c.path).to_string());
             trace.not_found = Some(not_found(request, "no-route", nearest, message));
+            trace
+                .notes
+                .extend(isolated_routes(engine, &chosen, request));
             Vec::new()
         }
     };
     Ok((trace, diagnostics))
+}
+
+/// Notes on the routes that name the request's host but are attached only to less specific
+/// listeners of the chosen Gateway: listener isolation keeps them out (lint DPL4014).
+fn isolated_routes(engine: &Engine<'_>, chosen: &Chosen, request: &Request) -> Vec<String> {
+    let model = engine.model;
+    let gateway = &model.gateways[chosen.gateway as usize];
+    let serving = &gateway.listeners[chosen.listener as usize].name;
+    let mut notes = Vec::new();
+    for (r, route) in model.routes.iter().enumerate() {
+        let attached = &engine.topology.route_listeners[r];
+        if attached.contains(&(chosen.gateway, chosen.listener))
+            || !route.hostnames.iter().any(|h| request.host_matches(h))
+        {
+            continue;
+        }
+        let elsewhere: Vec<&str> = attached
+            .iter()
+            .filter(|&&(g, _)| g == chosen.gateway)
+            .map(|&(_, l)| &gateway.listeners[l as usize])
+            .filter(|l| {
+                l.port == i64::from(request.port) && l.protocol == request.scheme.protocol()
+            })
+            .map(|l| l.name.as_str())
+            .collect();
+        if !elsewhere.is_empty() {
+            notes.push(format!(
+                "{} lists host {} but is attached to `{}`, not to `{serving}`, the more specific listener that serves it (listener isolation; lint DPL4014)",
+                route.display(),
+                request.host,
+                elsewhere.join("`, `")
+            ));
+        }
+    }
+    notes
 }
 
 fn not_found(
@@ -306,9 +355,14 @@ fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> 
 
 fn candidate_views(engine: &Engine<'_>, routed: &Routed) -> Vec<CandidateView> {
     let skip = usize::from(routed.winner().is_some());
+    // With its delegation chain: one child rule reached through two parents is two candidates,
+    // and the message must not say that a rule beat itself.
     let winner = routed
         .winner()
-        .map(|w| rule_name(engine, w.path).1)
+        .map(|w| {
+            let path = &engine.topology.paths[w.path];
+            engine.topology.rule_label(engine.model, path)
+        })
         .unwrap_or_default();
     routed.candidates[skip..]
         .iter()

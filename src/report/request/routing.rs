@@ -7,8 +7,8 @@ use crate::load::Timestamp;
 use crate::model::Model;
 use crate::model::gateway::{Route, RouteKind};
 use crate::model::matches::{GrpcMatch, HttpMatch, PathType, RuleMatches, ValueMatch, ValueType};
-use crate::topology::Topology;
 use crate::topology::hostname::hostnames_intersect;
+use crate::topology::{Topology, delegation};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -372,7 +372,10 @@ fn count(n: usize) -> Key {
 }
 
 /// The precedence key of a matching rule (docs/semantics.md#93-the-route-rule), steps in order.
-fn rank(route: &Route, hostnames: &[&str], rule: usize, m: MatchRef<'_>) -> Vec<(Step, Key)> {
+/// `route` is the path's root route (a delegated rule is ranked as a rule of the route that
+/// delegates to it, as kgateway flattens it there); `order` is the path's place in the topology's
+/// display order, which for the paths of one root route is their rule order.
+fn rank(route: &Route, hostnames: &[&str], order: usize, m: MatchRef<'_>) -> Vec<(Step, Key)> {
     let precise = hostnames
         .iter()
         .filter(|h| !h.starts_with('*'))
@@ -434,7 +437,7 @@ fn rank(route: &Route, hostnames: &[&str], rule: usize, m: MatchRef<'_>) -> Vec<
                 route.namespace, route.name
             ))),
         ),
-        (Step::RuleOrder, Key::Number(-(rule as i64))),
+        (Step::RuleOrder, Key::Number(-(order as i64))),
     ]);
     key
 }
@@ -446,15 +449,15 @@ enum MatchRef<'a> {
     Grpc(Option<&'a GrpcMatch>),
 }
 
-/// Evaluates one candidate path's rule: its best match, or its nearest miss.
+/// Evaluates one candidate path's rule (`rule_matches`: its matches on the path) under the
+/// path's root `route`: its best match, or its nearest miss.
 fn evaluate(
     route: &Route,
     hostnames: Option<&[&str]>,
-    rule: (usize, &RuleMatches),
+    rule_matches: &RuleMatches,
     path: usize,
     probe: &mut Probe<'_>,
 ) -> Candidate {
-    let (rule_index, rule_matches) = rule;
     let request = probe.request;
     let matches: Vec<MatchRef<'_>> = match rule_matches {
         RuleMatches::Http(list) => list.iter().map(MatchRef::Http).collect(),
@@ -483,7 +486,7 @@ fn evaluate(
             path,
             match_index: index,
             rank: if failures.is_empty() {
-                rank(route, hostnames.unwrap_or(&[]), rule_index, m)
+                rank(route, hostnames.unwrap_or(&[]), path, m)
             } else {
                 Vec::new()
             },
@@ -536,35 +539,106 @@ pub fn route(
         query: query_params(request.query.as_deref().unwrap_or("")),
         regexes: Regexes::default(),
     };
-    // Per candidate route, once: its matches (the model does not keep them) and the hostnames
-    // that apply to the request.
-    type PerRoute<'m> = (Vec<RuleMatches>, Option<Vec<&'m str>>);
-    let mut per_route: HashMap<u32, PerRoute<'_>> = HashMap::new();
+    // Per root route, once: the hostnames that apply to the request. Per (chain, route), once:
+    // its rules' matches on that chain (the model does not keep them).
+    let mut hostnames: HashMap<u32, Option<Vec<&str>>> = HashMap::new();
+    let mut matches: HashMap<(u32, u32), Vec<RuleMatches>> = HashMap::new();
     let mut candidates = Vec::new();
     for (i, p) in topology.paths.iter().enumerate() {
         let route = &model.routes[p.route as usize];
         if p.gateway != gateway || p.listener != listener || route.kind != kind {
             continue;
         }
-        let (rules, hostnames) = per_route.entry(p.route).or_insert_with(|| {
-            (
-                crate::model::matches::of_route(model, route),
-                applicable_hostnames(route, listener_hostname, request),
-            )
+        let chain = topology
+            .chains
+            .get(p.chain as usize)
+            .map_or(&[][..], Vec::as_slice);
+        // A delegated rule answers for the route that delegates to it: the root's hostnames.
+        let root = chain.first().map_or(p.route, |&(r, _)| r);
+        let root_route = &model.routes[root as usize];
+        let hostnames = hostnames
+            .entry(root)
+            .or_insert_with(|| applicable_hostnames(root_route, listener_hostname, request));
+        let rules = matches.entry((p.chain, p.route)).or_insert_with(|| {
+            if chain.is_empty() {
+                crate::model::matches::of_route(model, route)
+            } else {
+                delegation::matches_on_chain(model, chain, p.route)
+                    .into_iter()
+                    .map(RuleMatches::Http)
+                    .collect()
+            }
         });
         let Some(rule) = rules.get(p.rule as usize) else {
             continue;
         };
-        let rule = (p.rule as usize, rule);
-        candidates.push(evaluate(route, hostnames.as_deref(), rule, i, &mut probe));
+        candidates.push(evaluate(
+            root_route,
+            hostnames.as_deref(),
+            rule,
+            i,
+            &mut probe,
+        ));
     }
     candidates.sort_by(|a, b| {
         compare(a, b).then_with(|| topology.path_id(a.path).cmp(&topology.path_id(b.path)))
     });
-    Routed {
-        candidates,
-        notes: probe.regexes.invalid,
+    let mut notes = Vec::new();
+    if !candidates.first().is_some_and(Candidate::matched) {
+        notes = childless_delegations(model, topology, (gateway, listener), &mut probe);
     }
+    notes.append(&mut probe.regexes.invalid);
+    Routed { candidates, notes }
+}
+
+/// Notes on the rules of routes attached to the listener that match the request but have no
+/// path there: delegating rules none of whose children is valid (kgateway answers 500).
+fn childless_delegations(
+    model: &Model,
+    topology: &Topology,
+    (gateway, listener): (u32, u32),
+    probe: &mut Probe<'_>,
+) -> Vec<String> {
+    let on_listener = |p: &&crate::topology::Path| p.gateway == gateway && p.listener == listener;
+    let with_path: std::collections::HashSet<(u32, u32)> = topology
+        .paths
+        .iter()
+        .filter(on_listener)
+        .map(|p| {
+            let chain = topology.chains.get(p.chain as usize);
+            chain
+                .and_then(|c| c.first().copied())
+                .unwrap_or((p.route, p.rule))
+        })
+        .collect();
+    let listener_hostname = model.gateways[gateway as usize].listeners[listener as usize]
+        .hostname
+        .as_deref();
+    let mut notes = Vec::new();
+    for (r, route) in model.routes.iter().enumerate() {
+        let r = r as u32;
+        let attached = topology.route_listeners[r as usize].contains(&(gateway, listener));
+        let orphans: Vec<u32> = (0..route.rules.len() as u32)
+            .filter(|&k| !with_path.contains(&(r, k)))
+            .collect();
+        if !attached || route.kind != RouteKind::Http || orphans.is_empty() {
+            continue;
+        }
+        let hostnames = applicable_hostnames(route, listener_hostname, probe.request);
+        let rules = crate::model::matches::of_route(model, route);
+        for k in orphans {
+            let Some(matches) = rules.get(k as usize) else {
+                continue;
+            };
+            if evaluate(route, hostnames.as_deref(), matches, 0, probe).matched() {
+                notes.push(format!(
+                    "{} matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces such a route with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\"); dopol has no path there and answers 404",
+                    delegation::rule_name(model, r, k)
+                ));
+            }
+        }
+    }
+    notes
 }
 
 #[cfg(test)]

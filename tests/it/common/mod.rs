@@ -31,6 +31,17 @@ spec:
   parentRefs: [{name: gw, namespace: infra}]
 ";
 
+/// The `.yaml` files directly in `dir`, sorted (an upstream guide's files, in apply order).
+pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// YAML documents joined into one stream.
 pub fn stream(documents: &[&str]) -> Vec<u8> {
     documents.join("---\n").into_bytes()
