@@ -459,7 +459,7 @@ fn an_unknown_backend_kind_is_left_to_the_implementation() {
 
 /// The "Multiple parents" guide, steps 6–9: each parent's host reaches each child through that
 /// parent; step 9 (parent2, /anything/team2/bar, whose only child names parent1 only) is a 500
-/// upstream: dopol has no path there, answers 404 and says kgateway answers 500.
+/// upstream, and in dopol: `invalid-delegation`.
 #[test]
 fn the_multi_parent_guide_routes_each_host_through_its_parent() {
     let input = kgateway_guide("kgateway-delegation-multi-parent");
@@ -492,12 +492,22 @@ fn the_multi_parent_guide_routes_each_host_through_its_parent() {
     }
     let url = "http://delegation-parent2.example:8080/anything/team2/bar";
     let trace = request(&input, &["GET", url, "-o", "json"], 1).json();
-    assert_eq!(trace["notFound"]["status"], 404);
     assert_eq!(
-        trace["notes"],
-        serde_json::json!([
-            "kgateway-system/parent2#rule-2 matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces such a route with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\"); dopol has no path there and answers 404"
-        ])
+        trace["notFound"],
+        serde_json::json!({
+            "status": 500,
+            "reason": "invalid-delegation",
+            "nearest": null,
+            "message": "kgateway-system/parent2#rule-2 matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces it with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\")"
+        })
+    );
+    assert_eq!(trace["notes"], serde_json::json!([]));
+    let text = request(&input, &["GET", url], 1).stdout;
+    assert!(
+        text.contains(
+            "Match     none: 500 (invalid-delegation): kgateway-system/parent2#rule-2 matches"
+        ),
+        "{text}"
     );
 }
 

@@ -66,9 +66,9 @@ fn step_or_null<S: serde::Serializer>(step: &Option<Step>, s: S) -> Result<S::Ok
 /// `notFound` of the trace.
 #[derive(Clone, Debug, Serialize)]
 pub struct NotFound {
-    /// `404`, or `"UNIMPLEMENTED"` for gRPC.
+    /// `404`, or `"UNIMPLEMENTED"` for gRPC; `500` for a delegating rule without a valid child.
     pub status: serde_json::Value,
-    /// `no-listener`, `conflicted-listeners`, `no-route`.
+    /// `no-listener`, `conflicted-listeners`, `no-route`, `invalid-delegation`.
     pub reason: &'static str,
     /// The nearest miss, if any.
     pub nearest: Option<String>,
@@ -207,6 +207,15 @@ pub fn simulate(
             let route = &engine.model.routes[p.route as usize];
             (trace.backends, trace.backend_failure) = backends::check(engine.model, route, p.rule);
             policies(engine, path, request, &show_kind, &mut trace)
+        }
+        None if !routed.childless.is_empty() => {
+            trace.not_found = Some(NotFound {
+                status: serde_json::json!(500),
+                reason: "invalid-delegation",
+                nearest: None,
+                message: routed.childless.join("; "),
+            });
+            Vec::new()
         }
         None => {
             let nearest = routed.candidates.first();

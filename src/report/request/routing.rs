@@ -113,6 +113,9 @@ pub struct Routed {
     pub candidates: Vec<Candidate>,
     /// Compiled regular expressions that were invalid (notes).
     pub notes: Vec<String>,
+    /// When no rule matched: the delegating rules that match the request but have no valid child
+    /// on this listener, in words. kgateway answers such a request with a direct 500.
+    pub childless: Vec<String>,
 }
 
 impl Routed {
@@ -583,16 +586,19 @@ pub fn route(
     candidates.sort_by(|a, b| {
         compare(a, b).then_with(|| topology.path_id(a.path).cmp(&topology.path_id(b.path)))
     });
-    let mut notes = Vec::new();
+    let mut childless = Vec::new();
     if !candidates.first().is_some_and(Candidate::matched) {
-        notes = childless_delegations(model, topology, (gateway, listener), &mut probe);
+        childless = childless_delegations(model, topology, (gateway, listener), &mut probe);
     }
-    notes.append(&mut probe.regexes.invalid);
-    Routed { candidates, notes }
+    Routed {
+        candidates,
+        notes: std::mem::take(&mut probe.regexes.invalid),
+        childless,
+    }
 }
 
-/// Notes on the rules of routes attached to the listener that match the request but have no
-/// path there: delegating rules none of whose children is valid (kgateway answers 500).
+/// The rules of routes attached to the listener that match the request but have no path there:
+/// delegating rules none of whose children is valid (kgateway answers 500), in words.
 fn childless_delegations(
     model: &Model,
     topology: &Topology,
@@ -632,7 +638,7 @@ fn childless_delegations(
             };
             if evaluate(route, hostnames.as_deref(), matches, 0, probe).matched() {
                 notes.push(format!(
-                    "{} matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces such a route with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\"); dopol has no path there and answers 404",
+                    "{} matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces it with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\")",
                     delegation::rule_name(model, r, k)
                 ));
             }
