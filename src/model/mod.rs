@@ -24,7 +24,7 @@ use crate::name::Name;
 use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
-use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
+use gateway::{Gateway, GatewayClass, Listener, ListenerSet, Namespace, Route, RouteKind};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -74,7 +74,9 @@ pub struct Model {
     pub namespaces: Vec<Namespace>,
     /// Gateways (stand-ins last).
     pub gateways: Vec<Gateway>,
-    /// HTTPRoutes and GRPCRoutes.
+    /// ListenerSets (read, not modelled as a level yet).
+    pub listener_sets: Vec<ListenerSet>,
+    /// Routes of every kind (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute, UDPRoute).
     pub routes: Vec<Route>,
     /// Policies of every family.
     pub policies: Vec<Policy>,
@@ -134,6 +136,7 @@ enum Decoded {
     Class(GatewayClass),
     Namespace(Namespace),
     Gateway(Gateway),
+    ListenerSet(ListenerSet),
     Route(Route),
     Policy(Box<Policy>),
     Rejected,
@@ -156,8 +159,11 @@ impl Decoded {
                 **policy = Policy::clone(policy);
                 policy.copy_rule_values_apart();
             }),
-            Decoded::Class(_) | Decoded::Namespace(_) | Decoded::Gateway(_) | Decoded::Rejected => {
-            }
+            Decoded::Class(_)
+            | Decoded::Namespace(_)
+            | Decoded::Gateway(_)
+            | Decoded::ListenerSet(_)
+            | Decoded::Rejected => {}
         }
     }
 }
@@ -262,14 +268,19 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
             Decoded::Namespace(gateway::decode_namespace(object))
         }
         (gateway::GATEWAY_GROUP, kind)
-            if gateway::check_version(object, &mut diagnostics, gateway::GATEWAY_VERSIONS) =>
+            if gateway::check_version(object, &mut diagnostics, gateway::versions_of(kind)) =>
         {
             match kind {
                 "GatewayClass" => Decoded::Class(gateway::decode_gateway_class(object)),
                 "Gateway" => gateway::decode_gateway(object, &mut fields)
                     .map_or(Decoded::Rejected, Decoded::Gateway),
+                "ListenerSet" => gateway::decode_listener_set(object, &mut fields)
+                    .map_or(Decoded::Rejected, Decoded::ListenerSet),
                 _ => RouteKind::from_kind(kind)
-                    .and_then(|kind| gateway::decode_route(object, kind, &mut fields))
+                    .and_then(|kind| {
+                        let positional = || registry.positional_families();
+                        gateway::decode_route(object, kind, &mut fields, &positional)
+                    })
                     .map_or(Decoded::Rejected, Decoded::Route),
             }
         }
@@ -393,6 +404,7 @@ impl Model {
                     g.object = index as u32;
                     model.gateways.push(g);
                 }
+                Decoded::ListenerSet(l) => model.listener_sets.push(l),
                 Decoded::Route(mut r) => {
                     r.object = index as u32;
                     model.routes.push(r);

@@ -466,6 +466,13 @@ pub trait PolicyFamily: Send + Sync {
     fn attaches_once(&self) -> bool {
         true
     }
+    /// The route kinds its policies apply to: a path through a route of another kind takes no
+    /// policy of the family, not even from its Gateway or listener (Kuadrant's and kgateway's
+    /// data planes act on HTTP only; Envoy Gateway applies policies to TCP, TLS and UDP routes
+    /// too). HTTPRoute and GRPCRoute unless the family says otherwise.
+    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
+        crate::model::gateway::RouteKind::HTTP
+    }
     /// Whether a rule `sectionName` may name an unnamed rule by its positional `rule-<i>` name
     /// (Kuadrant), or only a rule's own `name` (kgateway, Envoy Gateway).
     fn positional_rule_names(&self) -> bool {

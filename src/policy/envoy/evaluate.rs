@@ -199,7 +199,9 @@ impl<'m> EnvoyEvaluator<'m> {
                     let Some(decision) = self.decide(&holders) else {
                         continue;
                     };
-                    if let Some((parent, parent_slot, _)) = decision.parent {
+                    // An Invalid route policy merges into nothing (§3.7).
+                    let invalid = super::tcp::invalid_decision(self, index as u32, &decision);
+                    if let Some((parent, parent_slot, _)) = decision.parent.filter(|_| !invalid) {
                         records.push(MergeRecord {
                             path: index as u32,
                             winner: decision.winner,
@@ -218,7 +220,7 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
         let holders = Holders::of_levels(view.levels);
         let decision = self.decide(&holders);
-        let effective = self.effective(decision);
+        let effective = super::tcp::applied(self, view.path, decision, self.effective(decision));
         if let Some(decision) = decision {
             report_outcomes(self.model, &holders, decision.winner, &effective, observer);
         }

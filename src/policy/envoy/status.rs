@@ -215,8 +215,13 @@ fn target_status(
     gathered: &mut BTreeMap<Key, Gathered>,
 ) {
     let holder = holder(evaluator.topology, target, evaluator.kind_index(policy)).unwrap_or(policy);
-    let (state, note) = acceptance(evaluator, policy, holder, target);
-    let accepted_here = holder == policy;
+    let (mut state, note) = acceptance(evaluator, policy, holder, target);
+    let mut accepted_here = holder == policy;
+    if accepted_here && super::tcp::invalid_at(evaluator, policy, target) {
+        let message = super::tcp::INVALID_MESSAGE.to_string();
+        state = condition("Accepted", "False", "Invalid", message);
+        accepted_here = false;
+    }
     let overridden = accepted_here
         .then(|| super::overrides::overridden(evaluator, policy, target))
         .flatten();

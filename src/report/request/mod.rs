@@ -9,6 +9,7 @@
 
 pub mod input;
 pub mod listener;
+pub mod listener_set;
 pub mod routing;
 
 use crate::diag::Diagnostic;
@@ -132,6 +133,9 @@ pub struct RequestTrace {
     pub matched: Option<MatchView>,
     /// Why nothing matched.
     pub not_found: Option<NotFound>,
+    /// Why dopol does not answer (a ListenerSet, not modelled yet, may receive the request).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<listener_set::Unanswered>,
     /// Every other path through the chosen listener.
     pub candidates: Vec<CandidateView>,
     /// The effective policies of the matched path, with verdicts.
@@ -154,6 +158,7 @@ pub fn simulate(
         listener: None,
         matched: None,
         not_found: None,
+        unanswered: None,
         candidates: Vec::new(),
         policies: Vec::new(),
         notes: request.notes.clone(),
@@ -164,7 +169,12 @@ pub fn simulate(
                 .into(),
         );
     }
-    let chosen = match listener::choose(engine.model, request, gateway)? {
+    let choice = listener::choose(engine.model, request, gateway)?;
+    if let Some(unanswered) = listener_sets(engine, request, gateway, &choice) {
+        trace.unanswered = Some(unanswered);
+        return Ok((trace, Vec::new()));
+    }
+    let chosen = match choice {
         ListenerChoice::Chosen(chosen) => chosen,
         ListenerChoice::NoListener(message) => {
             trace.not_found = Some(not_found(request, "no-listener", None, message));
@@ -214,6 +224,26 @@ pub fn simulate(
         }
     };
     Ok((trace, diagnostics))
+}
+
+/// Why dopol does not answer `choice`: a ListenerSet listener may receive the request instead.
+fn listener_sets(
+    engine: &Engine<'_>,
+    request: &Request,
+    gateway: Option<&str>,
+    choice: &ListenerChoice,
+) -> Option<listener_set::Unanswered> {
+    let model = engine.model;
+    match choice {
+        ListenerChoice::Chosen(chosen) => {
+            listener_set::unanswered(model, request, Some(chosen.gateway), Some(chosen))
+        }
+        ListenerChoice::NoListener(_) => {
+            let wanted = gateway.and_then(|name| listener::find_gateway(model, name).ok());
+            listener_set::unanswered(model, request, wanted, None)
+        }
+        ListenerChoice::Conflicted(_) => None,
+    }
 }
 
 fn not_found(
