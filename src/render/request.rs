@@ -49,7 +49,7 @@ pub fn text(trace: &RequestTrace, layout: Layout) -> String {
                 });
             let _ = writeln!(
                 out,
-                "Match     {} (match {}; {decided})",
+                "Match     {} (matches[{}]; {decided})",
                 m.rule, m.match_index
             );
             let _ = writeln!(out, "Path      {}", m.path_id);

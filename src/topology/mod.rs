@@ -51,6 +51,9 @@ pub struct Topology {
     pub paths: Vec<Path>,
     /// What path ids are made of (see [`Topology::path_id`]).
     pub path_pieces: IdPieces,
+    /// Per route: whether its path ids and labels name its kind, a route of an earlier kind
+    /// having its namespace and name ([`later_namesakes`]).
+    pub namesakes: Vec<bool>,
     /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
     pub chains: Vec<Vec<(u32, u32)>>,
     /// Every delegating rule with each child it delegates to on some chain, and the child's
@@ -77,6 +80,7 @@ fn nn(namespace: &str, name: &str) -> String {
 struct RoutePaths {
     paths: Vec<Path>,
     path_pieces: IdPieces,
+    namesakes: Vec<bool>,
     chains: Vec<Vec<(u32, u32)>>,
     delegations: Vec<Delegation>,
     route_listeners: Vec<Vec<(u32, u32)>>,
@@ -156,11 +160,13 @@ impl RoutePaths {
                 .cmp(&(gateway_order[b.gateway as usize], b.listener))
                 .then_with(|| steps(a).cmp(steps(b)))
         });
-        let path_pieces = id_pieces(model, &chains);
+        let namesakes = later_namesakes(model);
+        let path_pieces = id_pieces(model, &chains, &namesakes);
 
         RoutePaths {
             paths,
             path_pieces,
+            namesakes,
             chains,
             delegations: expansion.delegations,
             route_listeners,
@@ -287,6 +293,7 @@ impl Topology {
         Topology {
             paths: routes.paths,
             path_pieces: routes.path_pieces,
+            namesakes: routes.namesakes,
             chains: routes.chains,
             delegations: routes.delegations,
             route_listeners: routes.route_listeners,
@@ -330,7 +337,17 @@ impl Topology {
     /// (`infra/parent#rule-1>shop/child#rule-2`).
     pub fn rule_label(&self, model: &Model, path: &Path) -> String {
         let mut label = chain_prefix(model, &self.chains, path.chain);
-        label.push_str(&delegation::rule_name(model, path.route, path.rule));
+        let route = &model.routes[path.route as usize];
+        if self.namesakes.get(path.route as usize) == Some(&true) {
+            let rule = &route.rules[path.rule as usize].name;
+            let kind = route.kind.as_str();
+            label.push_str(&format!(
+                "{}/{}[{kind}]#{rule}",
+                route.namespace, route.name
+            ));
+        } else {
+            label.push_str(&delegation::rule_name(model, path.route, path.rule));
+        }
         label
     }
 
@@ -464,7 +481,7 @@ pub fn path_id_parts(id: &str) -> Option<[&str; 5]> {
 }
 
 /// The pieces path ids are made of: per listener, per delegation chain, per route and rule.
-fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>]) -> IdPieces {
+fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>], namesakes: &[bool]) -> IdPieces {
     let listeners: Vec<Vec<Box<str>>> = (0..model.gateways.len() as u32)
         .map(|g| {
             (0..model.gateways[g as usize].listeners.len() as u32)
@@ -475,11 +492,14 @@ fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>]) -> IdPieces {
     let chains: Vec<Box<str>> = (0..chains.len() as u32)
         .map(|c| chain_prefix(model, chains, c).into())
         .collect();
-    let namesakes = later_namesakes(model);
-    let routes = model.routes.iter().zip(namesakes).map(|(route, namesake)| {
-        let rules = route.rules.iter().map(|rule| rule.name.as_str());
-        (route_prefix(route, namesake), rules)
-    });
+    let routes = model
+        .routes
+        .iter()
+        .zip(namesakes)
+        .map(|(route, &namesake)| {
+            let rules = route.rules.iter().map(|rule| rule.name.as_str());
+            (route_prefix(route, namesake), rules)
+        });
     IdPieces::new(listeners, chains, routes)
 }
 

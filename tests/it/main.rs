@@ -21,6 +21,7 @@ mod envoy;
 mod envoy_realworld;
 mod families;
 mod fidelity;
+mod fidelity_routes;
 mod filters;
 mod fuzz_regressions;
 mod generated_docs;

@@ -66,6 +66,30 @@ pub(super) fn applied<'m>(
     effective
 }
 
+/// Why `policy`'s rule `key` is not applied on path `path` (decided by `decision`) although it
+/// would be on an HTTP route: the winner is Invalid there, or the kind does not apply `key` on a
+/// TCPRoute. `None` elsewhere (the common outcomes then say what happened to it).
+pub(super) fn not_applied(
+    evaluator: &EnvoyEvaluator<'_>,
+    path: u32,
+    decision: &Decision,
+    policy: u32,
+    key: &str,
+) -> Option<crate::name::Name> {
+    let fields = tcp_fields(evaluator, path, decision.winner)?;
+    if policy == decision.winner && invalid_decision(evaluator, path, decision) {
+        return Some(crate::name::Name::new(&format!(
+            "Invalid: {INVALID_MESSAGE}"
+        )));
+    }
+    (!fields.iter().any(|f| f == key)).then(|| {
+        let supported = fields.join(", ");
+        crate::name::Name::new(&format!(
+            "Envoy Gateway applies only {supported} on a TCPRoute"
+        ))
+    })
+}
+
 /// Whether `decision`'s winner is Invalid on path `path` (it merges into nothing there).
 pub(super) fn invalid_decision(
     evaluator: &EnvoyEvaluator<'_>,
