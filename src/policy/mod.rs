@@ -331,6 +331,10 @@ pub struct Policy {
     /// Errors the controller records on the policy (an invalid policy keeps its place but
     /// takes no part in merges); empty for a valid policy.
     pub errors: ThinVec<String>,
+    /// The kinds of the targets the family left out because dopol does not model them yet
+    /// (Envoy Gateway's ListenerSet targets), one per target: a policy with only such targets
+    /// is not "without targets".
+    pub unmodelled_targets: ThinVec<&'static str>,
     /// Blocks in processing order: defaults, bare, overrides.
     pub blocks: ThinVec<Block>,
     /// `spec.unset` entries.
@@ -391,6 +395,7 @@ impl Policy {
             selectors: selectors.into(),
             priority: 0,
             errors: ThinVec::new(),
+            unmodelled_targets: ThinVec::new(),
             blocks: blocks.into(),
             unset: ThinVec::new(),
             spec: None,

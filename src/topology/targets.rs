@@ -363,7 +363,10 @@ fn resolve_policy<'m>(
         );
     }
     // Targets that miss beside ones that resolve are findings too.
-    let not_accepted = found.is_empty().then(|| {
+    // A policy whose only targets are of kinds the family left out as not modelled yet is not
+    // "without targets": its family says what it is.
+    let only_unmodelled = missed.is_empty() && !policy.unmodelled_targets.is_empty();
+    let not_accepted = (found.is_empty() && !only_unmodelled).then(|| {
         missed.first().map_or_else(
             || format!("{} has no targets", policy.kind.kind),
             |(m, _)| m.clone(),

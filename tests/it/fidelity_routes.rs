@@ -176,7 +176,10 @@ fn a_merged_securitypolicy_with_more_than_authorization_is_invalid_on_a_tcproute
         "Invalid",
         "Only authorization is supported for TCP (routes/listeners).",
     );
-    assert_eq!(conditions(&route["conditions"]), [invalid.clone()]);
+    assert_eq!(
+        conditions(&route["conditions"]),
+        std::slice::from_ref(&invalid)
+    );
     assert_eq!(route["ancestors"].as_array().unwrap().len(), 1);
     assert_eq!(route["ancestors"][0]["ancestorRef"]["sectionName"], "tcp");
     assert_eq!(conditions(&route["ancestors"][0]["conditions"]), [invalid]);
@@ -543,4 +546,41 @@ spec:
     let out = on_stdin(&["request", "GET", "http://x.example/c"], &input);
     out.code(0)
         .stdout_has(&["Match     app/shop#rule-2 (matches[1]; no other rule matched)"]);
+}
+
+/// An Envoy Gateway policy whose only target is a ListenerSet (not modelled yet) is not "without
+/// targets": its status is not evaluated, and lint finds no error.
+#[test]
+fn a_policy_targeting_only_a_listener_set_is_not_said_to_have_no_targets() {
+    let input = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: shop}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: ls, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]
+  cors: {allowOrigins: ['https://a.example']}
+";
+    let lint = on_stdin(&["lint", "-o", "json"], input);
+    lint.code(0);
+    let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
+    assert_eq!(codes, ["DPL6007"]);
+    let doc = on_stdin(&["status", "-o", "json"], input).json();
+    let status = status_of(&doc, &format!("{SP}:shop/ls"));
+    assert_eq!(
+        conditions(&status["conditions"]),
+        [condition(
+            "Accepted",
+            "Unknown",
+            "NotModelled",
+            "SecurityPolicy targets only ListenerSets, which dopol does not model yet: its status is not evaluated"
+        )]
+    );
+    let topology = on_stdin(&["topology", "-o", "json"], input).json();
+    assert_eq!(topology["notAccepted"], json!([]));
 }

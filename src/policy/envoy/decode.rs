@@ -39,7 +39,7 @@ pub fn decode_policy(
     if let Some(single) = spec.get("targetRef") {
         fields.report(deprecated_target_ref(object, single));
     }
-    let spec = unmodelled_targets(&spec, fields);
+    let (spec, unmodelled) = unmodelled_targets(&spec, fields);
     let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
     for (i, selector) in targets.1.iter().enumerate() {
         check_selector(kind, selector, i, fields);
@@ -57,6 +57,7 @@ pub fn decode_policy(
     };
     Some(Policy {
         spec: Some(Box::new(spec)),
+        unmodelled_targets: unmodelled,
         ..Policy::new(kind, object, targets, vec![block])
     })
 }
@@ -102,23 +103,29 @@ fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields
     }
 }
 
-/// Whether `target` is a kind Envoy Gateway allows but dopol does not model (TCPRoutes,
-/// TLSRoutes and UDPRoutes are modelled: `docs/limits.md`).
+/// The target kind Envoy Gateway allows but dopol does not model yet (TCPRoutes, TLSRoutes and
+/// UDPRoutes are modelled: docs/semantics.md §2).
+const UNMODELLED: &str = "ListenerSet";
+
+/// Whether `target` is [`UNMODELLED`].
 fn unmodelled(target: &str) -> bool {
-    target == "ListenerSet"
+    target == UNMODELLED
 }
 
 /// `spec` without the targets of unmodelled kinds and without selectors' `namespaces`, each
-/// reported (info `ignored-target-kind`, warning `cross-namespace-selector`).
-fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> Node {
+/// reported (info `ignored-target-kind`, warning `cross-namespace-selector`), and the kinds of
+/// the targets left out.
+fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> (Node, thin_vec::ThinVec<&'static str>) {
     let Some(entries) = spec.as_map() else {
-        return spec.clone();
+        return (spec.clone(), thin_vec::ThinVec::new());
     };
-    let keep_target = |node: &Node, fields: &mut Fields| {
+    let mut left_out = thin_vec::ThinVec::new();
+    let mut keep_target = |node: &Node, fields: &mut Fields| {
         let target = node.get("kind").and_then(Node::as_str).unwrap_or_default();
         if !unmodelled(target) {
             return true;
         }
+        left_out.push(UNMODELLED);
         fields.report(
             Diagnostic::from(IgnoredTargetKind { kind: target }).with_label(node.span, "ignored"),
         );
@@ -140,10 +147,11 @@ fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> Node {
             value,
         });
     }
-    Node {
+    let spec = Node {
         span: spec.span,
         value: Value::Map(Shared::from(out)),
-    }
+    };
+    (spec, left_out)
 }
 
 fn filter_seq(node: &Node, mut keep: impl FnMut(&Node) -> bool) -> Node {

@@ -111,6 +111,10 @@ pub(super) fn invalid_at(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Ta
         Target::Route(r) | Target::RouteRule(r, _) => r,
         Target::Gateway(_) | Target::Listener(..) => return false,
     };
+    let tcp = evaluator.model.routes[route as usize].kind == RouteKind::Tcp;
+    if !tcp || evaluator.spec(policy).tcp_fields.is_none() {
+        return false; // the common case, without a walk over the paths
+    }
     let topology = evaluator.topology;
     let kind = evaluator.kind_index(policy);
     (topology.paths.iter().enumerate())
