@@ -226,7 +226,7 @@ impl Listener {
 }
 
 /// A ListenerSet (`gateway.networking.k8s.io/v1`): listeners added to a parent Gateway. Not
-/// modelled as a level yet (docs/limits.md): read so that nothing answers as if it did not
+/// modelled as a level yet (docs/semantics.md §2): read so that nothing answers as if it did not
 /// exist — its routes are not "attached to no listener", and `request` does not answer 404 for
 /// a host one of its listeners may receive.
 #[derive(Clone, Debug)]
@@ -388,7 +388,7 @@ impl RouteRule {
     }
 }
 
-/// An HTTPRoute or GRPCRoute.
+/// A route: HTTPRoute, GRPCRoute, TCPRoute, TLSRoute or UDPRoute.
 #[derive(Clone, Debug)]
 pub struct Route {
     /// Kind.
@@ -753,7 +753,7 @@ fn decode_label_selector(
     Some(selector)
 }
 
-/// Decodes an HTTPRoute or GRPCRoute. `None` (with errors in `fields`) when its shape is wrong.
+/// Decodes a route of `kind`. `None` (with errors in `fields`) when its shape is wrong.
 ///
 /// `positional_families` names the families that read an unnamed rule's positional name as its
 /// `sectionName` (asked only when a written rule name equals a positional one).

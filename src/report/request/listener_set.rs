@@ -1,4 +1,4 @@
-//! ListenerSets, read but not modelled yet (docs/limits.md): `request` does not answer for a
+//! ListenerSets, read but not modelled yet (docs/semantics.md §2): `request` does not answer for a
 //! request one of their listeners may receive instead of the Gateway listener it would choose.
 //!
 //! A ListenerSet's listeners join its parent Gateway's; the most specific hostname receives a
