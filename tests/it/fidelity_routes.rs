@@ -145,6 +145,18 @@ fn a_securitypolicy_on_a_tcproute_is_accepted_and_applies_its_authorization() {
         ]
     );
 
+    // `explain` says which fields are left out on the TCPRoute.
+    let explain = dopol(&[
+        "explain",
+        "-f",
+        TCP_AUTHZ,
+        "--route",
+        "default/tcpr-app-mixed",
+    ]);
+    explain.code(0).stdout_has(&[
+        "on a TCPRoute Envoy Gateway applies only authorization; the other fields are left out\n      ! cors\n  Result:\n      authorization ← envoy-gateway/sp-mixed-gateway\n",
+    ]);
+
     // Nothing says "has no targets" or "no route is attached"; the one error is upstream's own
     // TargetNotFound (sectionName `bogus`).
     let lint = dopol(&["lint", "-o", "json", "-f", TCP_AUTHZ]);

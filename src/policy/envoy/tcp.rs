@@ -9,7 +9,7 @@ use super::evaluate::EnvoyEvaluator;
 use super::slots::Decision;
 use crate::engine::fold::Effective;
 use crate::model::gateway::RouteKind;
-use crate::policy::Level;
+use crate::policy::{ExplainedMerge, Level, MergeChange};
 use crate::topology::{NO_CHAIN, Target};
 
 /// Envoy Gateway's status message for an Invalid policy on a TCPRoute.
@@ -126,4 +126,47 @@ pub(super) fn invalid_at(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Ta
                 d.winner == policy && invalid_decision(evaluator, index as u32, &d)
             })
         })
+}
+
+/// The `explain` step of a path through a TCPRoute whose kind restricts its fields: the fields
+/// `before` holds that Envoy Gateway does not apply there (all of them when the winner is
+/// Invalid), each `not-applied`. `None` when nothing is left out.
+pub(super) fn explain_step(
+    evaluator: &EnvoyEvaluator<'_>,
+    path: u32,
+    decision: &Decision,
+    before: &Effective<'_>,
+) -> Option<ExplainedMerge> {
+    let fields = tcp_fields(evaluator, path, decision.winner)?;
+    let invalid = invalid(evaluator, path, decision, before);
+    let changes: Vec<MergeChange> = before
+        .iter()
+        .filter(|(key, _)| invalid || !fields.iter().any(|f| f == *key))
+        .map(|(key, rule)| MergeChange {
+            key: key.to_string(),
+            action: "not-applied",
+            source: rule.policy,
+            by: Vec::new(),
+        })
+        .collect();
+    if changes.is_empty() {
+        return None;
+    }
+    let supported = fields.join(", ");
+    let summary = if invalid {
+        format!("on a TCPRoute: Invalid ({INVALID_MESSAGE}); the path gets nothing from it")
+    } else {
+        format!(
+            "on a TCPRoute Envoy Gateway applies only {supported}; the other fields are left out"
+        )
+    };
+    Some(ExplainedMerge {
+        policy: Some(decision.winner),
+        subject: "TCPRoute".to_string(),
+        scope: "route",
+        strategy: "TCP fields",
+        summary,
+        skipped: None,
+        changes,
+    })
 }
