@@ -1011,6 +1011,74 @@ spec:
         )
     }
 
+    /// Rule names are unique within a route: a written name keeps it, an unnamed rule whose
+    /// positional name another rule writes is `rules[<i>]`, every other rule keeps its name (a
+    /// written `rule-2` beside a named second rule is no positional name: it stays); a
+    /// route with two written names is left out. ListenerSets and xRoutes are read.
+    #[test]
+    fn rule_names_are_unique_and_xroutes_and_listener_sets_are_read() {
+        let input = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: a, namespace: shop}
+spec:
+  rules:
+  - matches: [{path: {value: /a}}]
+  - name: rule-1
+  - matches: [{path: {value: /c}}]
+  - name: rule-2
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: twice, namespace: shop}
+spec:
+  rules: [{name: x}, {name: x}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: db, namespace: shop}
+spec:
+  hostnames: [ignored.example.com]
+  rules: [{backendRefs: [{name: db, port: 5432}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: more, namespace: shop}
+spec:
+  parentRef: {name: gw, namespace: infra}
+  listeners: [{name: extra, protocol: HTTP, port: 80, hostname: more.example.com}]
+";
+        let (_dir, model) = model_of(&[("in.yaml", input)], RuleValues::All);
+        let names = |route: &Route| -> Vec<String> {
+            route.rules.iter().map(|r| r.name.to_string()).collect()
+        };
+        let routes: Vec<(&str, RouteKind, Vec<String>)> = (model.routes.iter())
+            .map(|r| (r.name.as_str(), r.kind, names(r)))
+            .collect();
+        let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            routes,
+            [
+                (
+                    "a",
+                    RouteKind::Http,
+                    owned(&["rules[0]", "rule-1", "rule-3", "rule-2"])
+                ),
+                ("db", RouteKind::Tcp, owned(&["rule-1"])),
+            ]
+        );
+        assert!(model.routes[1].hostnames.is_empty());
+        let rule = &model.routes[0].rules[0];
+        assert_eq!(rule.section_name(0, true).as_deref(), Some("rule-1"));
+        assert_eq!(rule.section_name(0, false), None);
+        let set = &model.listener_sets[0];
+        assert_eq!(set.parent, Some(("infra".to_string(), "gw".to_string())));
+        assert_eq!(
+            set.listeners[0].hostname.as_deref(),
+            Some("more.example.com")
+        );
+    }
+
     /// `policy key value-as-JSON (span)` of every rule, each value as `value` gives it.
     fn describe<'m>(
         model: &'m Model,
