@@ -143,7 +143,7 @@ const SHARED: u32 = u32::MAX;
 const FOLD_CHUNK: usize = 4096;
 
 /// What makes two folds one: the lists on a path's four elements, the path when the fold is
-/// its own (else [`SHARED`]), and the kind.
+/// its own (else [`SHARED`], less the route kind for a route of a non-HTTP kind), and the kind.
 type FoldKey = ([u32; 4], u32, usize);
 
 impl<'m> Engine<'m> {
@@ -189,6 +189,9 @@ impl<'m> Engine<'m> {
         if path.chain != crate::topology::NO_CHAIN && !family.follows_delegation() {
             return Vec::new();
         }
+        if !self.applies_to_route(path, kind) {
+            return Vec::new();
+        }
         let targets = &self.topology.targets;
         let mut levels: Vec<(Target, Vec<u32>)> = self
             .topology
@@ -204,6 +207,14 @@ impl<'m> Engine<'m> {
             }
         }
         levels
+    }
+
+    /// Whether the family of `kind` applies to the kind of the path's route
+    /// ([`crate::policy::PolicyFamily::route_kinds`]).
+    pub fn applies_to_route(&self, path: &Path, kind: usize) -> bool {
+        let route = self.model.routes[path.route as usize].kind;
+        let family = self.model.registry.family_at(kind);
+        family.route_kinds().contains(&route)
     }
 
     /// Every policy of `kind` on the path, least specific element first.
@@ -334,12 +345,25 @@ impl<'m> Engine<'m> {
             let index = (start + offset) as u32;
             let elements = self.topology.leaf_elements(path);
             let chained = path.chain != crate::topology::NO_CHAIN;
+            let route_kind = match self.model.routes[path.route as usize].kind {
+                kind if kind.is_http() => 0,
+                kind => kind as u32,
+            };
             for (kind, &shared) in shares.iter().enumerate() {
+                if !self.applies_to_route(path, kind) {
+                    continue;
+                }
                 let lists = elements.map(|t| targets.list_id(t, kind));
                 if !chained && lists.iter().all(|&id| id == NO_LIST) {
                     continue;
                 }
-                let own = if shared && !chained { SHARED } else { index };
+                // A family may apply other fields on a route of another kind (Envoy Gateway on a
+                // TCPRoute): paths of such routes share folds among themselves only.
+                let own = if shared && !chained {
+                    SHARED - route_kind
+                } else {
+                    index
+                };
                 each(index, kind, (lists, own, kind));
             }
         }

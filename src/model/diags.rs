@@ -50,16 +50,16 @@ impl Code {
         example: "listeners:\n- {name: http, protocol: HTTP, port: 80}\n- {name: http, protocol: HTTP, port: 8080}",
     });
 
-    /// DPL2007 `duplicate-rule-name`: Two rules of one route share a name (explicit or positional).
+    /// DPL2007 `duplicate-rule-name`: Two rules of one route share a name (written, or a written one and an unnamed rule's positional one).
     pub const DUPLICATE_RULE_NAME: Code = Code::new(&CodeDef {
         id: "DPL2007",
         name: "duplicate-rule-name",
         severity: Severity::Error,
         class: Class::Input,
-        summary: "Two rules of one route share a name (explicit or positional).",
-        explanation: "Two rules of one route share a name. Two explicit names are rejected by the API server (error). An explicit name equal to the positional name of an unnamed rule (`rule-2`) is legal, but makes a policy's sectionName ambiguous (warning).",
-        fix: "Name rules uniquely, and avoid the `rule-N` pattern for explicit names.",
-        example: "rules:\n- name: rule-2\n- matches: [{path: {value: /}}]   # positional name rule-2",
+        summary: "Two rules of one route share a name (written, or a written one and an unnamed rule's positional one).",
+        explanation: "Two rules of one route share a name. Two written names are rejected by the API server (error; the route is left out). An unnamed rule is called `rule-<i+1>` after its 0-based index i in `spec.rules`; a written name equal to that positional name is legal (warning): dopol then calls the unnamed rule `rules[<i>]` in path ids, so that every path id stays unique. A policy's sectionName of that name is ambiguous only for the families that read positional names (the message names them, from `PolicyFamily::positional_rule_names`); the others match a sectionName against written names only.",
+        fix: "Name the unnamed rule, or avoid the `rule-N` pattern for written names.",
+        example: "rules:\n- matches: [{path: {value: /a}}]   # unnamed: positional name rule-1\n- name: rule-1",
     });
 
     /// DPL2009 `assumed-gateway`: A missing Gateway was replaced by a stand-in (--assume-gateways).
@@ -151,13 +151,18 @@ impl Violation for DuplicateListenerName<'_> {
 }
 
 /// Two rules of a route with one name (`duplicate-rule-name`): both written (the CRD rejects
-/// the route), or a written one equal to a positional one (legal, but `sectionName` is then
-/// ambiguous).
+/// the route), or a written one equal to an unnamed rule's positional one (legal; dopol calls the
+/// unnamed rule by its index, and a `sectionName` of that name is ambiguous for the families that
+/// read positional names).
 pub struct DuplicateRuleName<'a> {
     /// The name.
     pub name: &'a str,
     /// Whether both names are written.
     pub both_named: bool,
+    /// The 0-based index of the later written rule, or of the unnamed rule.
+    pub index: usize,
+    /// The families of the run that read an unnamed rule's positional name as its `sectionName`.
+    pub families: &'a [&'static str],
 }
 
 impl Violation for DuplicateRuleName<'_> {
@@ -166,14 +171,34 @@ impl Violation for DuplicateRuleName<'_> {
     }
 
     fn message(&self) -> String {
-        let name = self.name;
+        let (name, index) = (self.name, self.index);
         if self.both_named {
-            format!("rule name `{name}` is used twice; rule names must be unique within the route")
+            return format!(
+                "rule name `{name}` is used twice; rule names must be unique within the route"
+            );
+        }
+        let called = format!(
+            "the unnamed rule rules[{index}] has the positional name `{name}`, which another rule writes; dopol calls it `rules[{index}]` in path ids"
+        );
+        if self.families.is_empty() {
+            format!(
+                "{called} (no family of this run reads positional names: a sectionName `{name}` names the written one)"
+            )
         } else {
             format!(
-                "rule name `{name}` is used twice (an explicit name equals a positional one); sectionName `{name}` is ambiguous"
+                "{called}; for {} (which read positional names) a sectionName `{name}` is ambiguous",
+                self.families.join(", ")
             )
         }
+    }
+
+    fn help(&self) -> Option<String> {
+        (!self.both_named).then(|| {
+            format!(
+                "give rules[{}] a name, or rename the rule that writes `{}` (avoid the `rule-N` pattern for written names)",
+                self.index, self.name
+            )
+        })
     }
 }
 

@@ -17,6 +17,16 @@ use crate::yaml::Node;
 pub const GATEWAY_GROUP: &str = "gateway.networking.k8s.io";
 /// Gateway API versions dopol reads.
 pub const GATEWAY_VERSIONS: &[&str] = &["v1", "v1beta1", "v1alpha2"];
+/// TLSRoute's versions: Gateway API's and the experimental channel's `v1alpha3`.
+const TLS_ROUTE_VERSIONS: &[&str] = &["v1", "v1alpha3", "v1alpha2"];
+
+/// The versions dopol reads of the Gateway API kind `kind`.
+pub fn versions_of(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "TLSRoute" => TLS_ROUTE_VERSIONS,
+        _ => GATEWAY_VERSIONS,
+    }
+}
 
 /// Gateway API and core kinds dopol reads.
 pub const GATEWAY_KINDS: &[KindSpec] = &[
@@ -38,6 +48,26 @@ pub const GATEWAY_KINDS: &[KindSpec] = &[
     KindSpec {
         group: GATEWAY_GROUP,
         kind: "GRPCRoute",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "TCPRoute",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "TLSRoute",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "UDPRoute",
+        cluster_scoped: false,
+    },
+    KindSpec {
+        group: GATEWAY_GROUP,
+        kind: "ListenerSet",
         cluster_scoped: false,
     },
     KindSpec {
@@ -202,6 +232,34 @@ impl Listener {
     }
 }
 
+/// A ListenerSet (`gateway.networking.k8s.io/v1`): listeners added to a parent Gateway. Not
+/// modelled as a level yet (docs/semantics.md §2): read so that nothing answers as if it did not
+/// exist — its routes are not "attached to no listener", and `request` does not answer 404 for
+/// a host one of its listeners may receive.
+#[derive(Clone, Debug)]
+pub struct ListenerSet {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// `spec.parentRef`: the Gateway's namespace (default: the ListenerSet's) and name, when it
+    /// names a Gateway.
+    pub parent: Option<(String, String)>,
+    /// Its listeners, in declaration order.
+    pub listeners: Vec<Listener>,
+    /// Where the name is written.
+    pub name_span: Span,
+}
+
+/// Whether a parentRef's group and kind name a ListenerSet (`ListenerSet`, or the experimental
+/// channel's earlier `XListenerSet`).
+pub fn is_listener_set(group: &str, kind: &str) -> bool {
+    matches!(
+        (group, kind),
+        (GATEWAY_GROUP, "ListenerSet") | ("gateway.networking.x-k8s.io", "XListenerSet")
+    )
+}
+
 /// A Gateway.
 #[derive(Clone, Debug)]
 pub struct Gateway {
@@ -223,31 +281,61 @@ pub struct Gateway {
     pub object: u32,
 }
 
-/// HTTPRoute or GRPCRoute.
+/// A route kind. The order is that of paths whose routes share a namespace and name, and of
+/// [`RouteKind::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RouteKind {
     /// HTTPRoute.
     Http,
     /// GRPCRoute.
     Grpc,
+    /// TCPRoute: rules of backendRefs only (no matches, no hostnames).
+    Tcp,
+    /// TLSRoute: `hostnames` (matched against the SNI) and rules of backendRefs only.
+    Tls,
+    /// UDPRoute: rules of backendRefs only.
+    Udp,
 }
 
 impl RouteKind {
+    /// Every route kind, in order.
+    pub const ALL: [RouteKind; 5] = [
+        RouteKind::Http,
+        RouteKind::Grpc,
+        RouteKind::Tcp,
+        RouteKind::Tls,
+        RouteKind::Udp,
+    ];
+
+    /// The route kinds a family applies to unless it says otherwise
+    /// ([`crate::policy::PolicyFamily::route_kinds`]): the HTTP ones.
+    pub const HTTP: &'static [RouteKind] = &[RouteKind::Http, RouteKind::Grpc];
+
     /// The Kubernetes kind.
     pub fn as_str(self) -> &'static str {
         match self {
             RouteKind::Http => "HTTPRoute",
             RouteKind::Grpc => "GRPCRoute",
+            RouteKind::Tcp => "TCPRoute",
+            RouteKind::Tls => "TLSRoute",
+            RouteKind::Udp => "UDPRoute",
         }
     }
 
     /// Parses a kind name.
     pub fn from_kind(kind: &str) -> Option<RouteKind> {
-        match kind {
-            "HTTPRoute" => Some(RouteKind::Http),
-            "GRPCRoute" => Some(RouteKind::Grpc),
-            _ => None,
-        }
+        RouteKind::ALL.into_iter().find(|k| k.as_str() == kind)
+    }
+
+    /// Whether its rules have matches, filters and an HTTP request to answer (HTTPRoute,
+    /// GRPCRoute); the others only forward a connection or datagram to their backends.
+    pub fn is_http(self) -> bool {
+        matches!(self, RouteKind::Http | RouteKind::Grpc)
+    }
+
+    /// Whether it has `spec.hostnames` (HTTPRoute, GRPCRoute, TLSRoute).
+    pub fn has_hostnames(self) -> bool {
+        !matches!(self, RouteKind::Tcp | RouteKind::Udp)
     }
 }
 
@@ -279,7 +367,9 @@ pub struct ParentRef {
 /// A route rule (only its name matters to dopol).
 #[derive(Clone, Debug)]
 pub struct RouteRule {
-    /// `name`, or `rule-<i+1>` when unnamed.
+    /// The name paths and reports know it by, unique within the route: its `name`, or
+    /// `rule-<i+1>` when unnamed (i its 0-based index in `spec.rules`), or `rules[<i>]` when a
+    /// rule writes that positional name (`duplicate-rule-name`).
     pub name: Name,
     /// Whether the name was written (`false` for positional names).
     pub named: bool,
@@ -287,7 +377,25 @@ pub struct RouteRule {
     pub span: Span,
 }
 
-/// An HTTPRoute or GRPCRoute.
+impl RouteRule {
+    /// The name a policy's `sectionName` selects this rule (at `index` in its route) by: its
+    /// written name, or, for a family that reads positional names, `rule-<index+1>` when unnamed.
+    pub fn section_name(
+        &self,
+        index: usize,
+        positional: bool,
+    ) -> Option<std::borrow::Cow<'_, str>> {
+        if self.named {
+            Some(std::borrow::Cow::Borrowed(&self.name))
+        } else if positional {
+            Some(std::borrow::Cow::Owned(format!("rule-{}", index + 1)))
+        } else {
+            None
+        }
+    }
+}
+
+/// A route: HTTPRoute, GRPCRoute, TCPRoute, TLSRoute or UDPRoute.
 #[derive(Clone, Debug)]
 pub struct Route {
     /// Kind.
@@ -445,6 +553,48 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
         name_span: object.name_span(),
         assumed: false,
         object: 0,
+    })
+}
+
+/// Decodes a ListenerSet: its parent Gateway and listeners. `None` (with errors in `fields`)
+/// when its shape is wrong.
+pub fn decode_listener_set(object: &Object, fields: &mut Fields) -> Option<ListenerSet> {
+    let root = FieldPath::ROOT;
+    let spec_path = root.key("spec");
+    let spec = fields.required(&object.root, "spec", &root)?;
+    fields.map(spec, &spec_path)?;
+    let parent_path = spec_path.key("parentRef");
+    let parent = fields.required(spec, "parentRef", &spec_path)?;
+    fields.map(parent, &parent_path)?;
+    let name = fields
+        .required(parent, "name", &parent_path)
+        .and_then(|n| fields.non_empty_str(n, &parent_path.key("name")))?;
+    let group = fields
+        .opt_str(parent, "group", &parent_path)
+        .unwrap_or(GATEWAY_GROUP);
+    let kind = fields
+        .opt_str(parent, "kind", &parent_path)
+        .unwrap_or("Gateway");
+    let namespace = fields
+        .opt_str(parent, "namespace", &parent_path)
+        .unwrap_or(object.namespace_str());
+    let listeners_path = spec_path.key("listeners");
+    let mut listeners = Vec::new();
+    if let Some(items) = spec.get("listeners").filter(|n| !n.is_null()) {
+        for (i, item) in fields.seq(items, &listeners_path)?.iter().enumerate() {
+            listeners.extend(decode_listener(item, &listeners_path.index(i), fields));
+        }
+    }
+    if fields.failed() {
+        return None;
+    }
+    Some(ListenerSet {
+        namespace: object.namespace_str().to_string(),
+        name: object.name.to_string(),
+        parent: ((group, kind) == (GATEWAY_GROUP, "Gateway"))
+            .then(|| (namespace.to_string(), name.to_string())),
+        listeners,
+        name_span: object.name_span(),
     })
 }
 
@@ -610,8 +760,16 @@ fn decode_label_selector(
     Some(selector)
 }
 
-/// Decodes an HTTPRoute or GRPCRoute. `None` (with errors in `fields`) when its shape is wrong.
-pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Option<Route> {
+/// Decodes a route of `kind`. `None` (with errors in `fields`) when its shape is wrong.
+///
+/// `positional_families` names the families that read an unnamed rule's positional name as its
+/// `sectionName` (asked only when a written rule name equals a positional one).
+pub fn decode_route(
+    object: &Object,
+    kind: RouteKind,
+    fields: &mut Fields,
+    positional_families: &dyn Fn() -> Vec<&'static str>,
+) -> Option<Route> {
     let root = FieldPath::ROOT;
     let spec_path = root.key("spec");
     let empty = Node::synthetic(crate::yaml::Value::Null);
@@ -663,7 +821,8 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
     }
 
     let mut hostnames = Vec::new();
-    if let Some(list) = spec.get("hostnames").filter(|n| !n.is_null()) {
+    let written_hostnames = spec.get("hostnames").filter(|_| kind.has_hostnames());
+    if let Some(list) = written_hostnames.filter(|n| !n.is_null()) {
         let path = spec_path.key("hostnames");
         for (i, item) in fields
             .seq(list, &path)
@@ -677,7 +836,7 @@ pub fn decode_route(object: &Object, kind: RouteKind, fields: &mut Fields) -> Op
         }
     }
 
-    let rules = decode_rules(spec, kind, &spec_path, fields);
+    let rules = decode_rules(spec, kind, &spec_path, fields, positional_families);
     if fields.failed() {
         return None;
     }
@@ -702,10 +861,12 @@ fn decode_rules(
     kind: RouteKind,
     spec_path: &FieldPath<'_>,
     fields: &mut Fields,
+    positional_families: &dyn Fn() -> Vec<&'static str>,
 ) -> Vec<RouteRule> {
     let rules_path = spec_path.key("rules");
     let Some(list) = spec.get("rules").filter(|n| !n.is_null()) else {
-        // The HTTPRoute CRD defaults `rules` to one rule matching every path; GRPCRoute has no default.
+        // The HTTPRoute CRD defaults `rules` to one rule matching every path; the other kinds
+        // have no default (TCPRoute, TLSRoute and UDPRoute require one rule or more).
         return match kind {
             RouteKind::Http => vec![RouteRule {
                 name: Name::new("rule-1"),
@@ -715,7 +876,7 @@ fn decode_rules(
                     .and_then(|m| m.first())
                     .map_or(spec.span, |e| e.key.span),
             }],
-            RouteKind::Grpc => Vec::new(),
+            _ => Vec::new(),
         };
     };
     let mut rules: Vec<RouteRule> = Vec::new();
@@ -737,38 +898,71 @@ fn decode_rules(
             .unwrap_or(item.span);
         // Checked here (the API server rejects a bad match with the route), decoded again
         // only by `dopol request`: no other command needs them, and keeping them costs memory.
-        super::matches::decode(item, kind == RouteKind::Grpc, &path, fields);
-        let rule = match explicit {
-            Some(name) => RouteRule {
-                name: Name::new(name),
-                named: true,
-                span,
-            },
-            None => RouteRule {
-                name: Name::new(&format!("rule-{}", i + 1)),
-                named: false,
-                span,
-            },
-        };
-        if let Some(first) = rules.iter().find(|r| r.name == rule.name) {
-            // Two explicit names: the CRD rejects the route. A positional name colliding with an
-            // explicit one is legal but makes `sectionName` ambiguous.
-            let both_named = first.named && rule.named;
-            let duplicate = super::diags::DuplicateRuleName {
-                name: &rule.name,
-                both_named,
-            };
-            let mut diagnostic = Diagnostic::from(duplicate)
-                .with_label(rule.span, "used again here")
-                .with_label(first.span, "first used here");
-            if !both_named {
-                diagnostic = diagnostic.with_severity(Severity::Warning);
-            }
-            fields.push(diagnostic);
+        if kind.is_http() {
+            super::matches::decode(item, kind == RouteKind::Grpc, &path, fields);
         }
-        rules.push(rule);
+        rules.push(RouteRule {
+            name: Name::new(explicit.unwrap_or(&format!("rule-{}", i + 1))),
+            named: explicit.is_some(),
+            span,
+        });
     }
+    unique_rule_names(&mut rules, positional_families, fields);
     rules
+}
+
+/// The name a rule is known by when its written or positional name is taken: `rules[<i>]`, its
+/// 0-based index in `spec.rules` (brackets are not allowed in a rule name, so it is taken by no
+/// other rule).
+fn indexed_rule_name(index: usize) -> Name {
+    Name::new(&format!("rules[{index}]"))
+}
+
+/// Makes the rule names of one route unique (each path id ends in one): a written name is kept
+/// the first time it is written, an unnamed rule keeps its positional `rule-<i+1>` unless a rule
+/// writes that name, and every other rule is known by [`indexed_rule_name`]. Each collision is
+/// `duplicate-rule-name`: an error when both names are written (the CRD rejects the route), a
+/// warning when a written name equals a positional one (legal; a `sectionName` of that name is
+/// ambiguous for the families that read positional names, which the finding names).
+fn unique_rule_names(
+    rules: &mut [RouteRule],
+    positional_families: &dyn Fn() -> Vec<&'static str>,
+    fields: &mut Fields,
+) {
+    for i in 0..rules.len() {
+        let name = &rules[i].name;
+        let Some(first) = rules.iter().position(|r| r.named && r.name == *name) else {
+            continue;
+        };
+        if first == i {
+            continue;
+        }
+        let both_named = rules[i].named;
+        let families = if both_named {
+            Vec::new()
+        } else {
+            positional_families()
+        };
+        let duplicate = super::diags::DuplicateRuleName {
+            name,
+            both_named,
+            index: i,
+            families: &families,
+        };
+        let label = if both_named {
+            "written again here"
+        } else {
+            "unnamed rule"
+        };
+        let mut diagnostic = Diagnostic::from(duplicate)
+            .with_label(rules[i].span, label)
+            .with_label(rules[first].span, "written here");
+        if !both_named {
+            diagnostic = diagnostic.with_severity(Severity::Warning);
+        }
+        fields.push(diagnostic);
+        rules[i].name = indexed_rule_name(i);
+    }
 }
 
 #[cfg(test)]

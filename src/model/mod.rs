@@ -24,7 +24,7 @@ use crate::name::Name;
 use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
-use gateway::{Gateway, GatewayClass, Listener, Namespace, Route, RouteKind};
+use gateway::{Gateway, GatewayClass, Listener, ListenerSet, Namespace, Route, RouteKind};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -74,7 +74,9 @@ pub struct Model {
     pub namespaces: Vec<Namespace>,
     /// Gateways (stand-ins last).
     pub gateways: Vec<Gateway>,
-    /// HTTPRoutes and GRPCRoutes.
+    /// ListenerSets (read, not modelled as a level yet).
+    pub listener_sets: Vec<ListenerSet>,
+    /// Routes of every kind (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute, UDPRoute).
     pub routes: Vec<Route>,
     /// Policies of every family.
     pub policies: Vec<Policy>,
@@ -134,6 +136,7 @@ enum Decoded {
     Class(GatewayClass),
     Namespace(Namespace),
     Gateway(Gateway),
+    ListenerSet(ListenerSet),
     Route(Route),
     Policy(Box<Policy>),
     Rejected,
@@ -156,8 +159,11 @@ impl Decoded {
                 **policy = Policy::clone(policy);
                 policy.copy_rule_values_apart();
             }),
-            Decoded::Class(_) | Decoded::Namespace(_) | Decoded::Gateway(_) | Decoded::Rejected => {
-            }
+            Decoded::Class(_)
+            | Decoded::Namespace(_)
+            | Decoded::Gateway(_)
+            | Decoded::ListenerSet(_)
+            | Decoded::Rejected => {}
         }
     }
 }
@@ -262,14 +268,19 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
             Decoded::Namespace(gateway::decode_namespace(object))
         }
         (gateway::GATEWAY_GROUP, kind)
-            if gateway::check_version(object, &mut diagnostics, gateway::GATEWAY_VERSIONS) =>
+            if gateway::check_version(object, &mut diagnostics, gateway::versions_of(kind)) =>
         {
             match kind {
                 "GatewayClass" => Decoded::Class(gateway::decode_gateway_class(object)),
                 "Gateway" => gateway::decode_gateway(object, &mut fields)
                     .map_or(Decoded::Rejected, Decoded::Gateway),
+                "ListenerSet" => gateway::decode_listener_set(object, &mut fields)
+                    .map_or(Decoded::Rejected, Decoded::ListenerSet),
                 _ => RouteKind::from_kind(kind)
-                    .and_then(|kind| gateway::decode_route(object, kind, &mut fields))
+                    .and_then(|kind| {
+                        let positional = || registry.positional_families();
+                        gateway::decode_route(object, kind, &mut fields, &positional)
+                    })
                     .map_or(Decoded::Rejected, Decoded::Route),
             }
         }
@@ -393,6 +404,7 @@ impl Model {
                     g.object = index as u32;
                     model.gateways.push(g);
                 }
+                Decoded::ListenerSet(l) => model.listener_sets.push(l),
                 Decoded::Route(mut r) => {
                     r.object = index as u32;
                     model.routes.push(r);
@@ -997,6 +1009,74 @@ spec:
             dir,
             evaluate(&options, &WorkTree, &mut std::io::empty()).model,
         )
+    }
+
+    /// Rule names are unique within a route: a written name keeps it, an unnamed rule whose
+    /// positional name another rule writes is `rules[<i>]`, every other rule keeps its name (a
+    /// written `rule-2` beside a named second rule is no positional name: it stays); a
+    /// route with two written names is left out. ListenerSets and xRoutes are read.
+    #[test]
+    fn rule_names_are_unique_and_xroutes_and_listener_sets_are_read() {
+        let input = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: a, namespace: shop}
+spec:
+  rules:
+  - matches: [{path: {value: /a}}]
+  - name: rule-1
+  - matches: [{path: {value: /c}}]
+  - name: rule-2
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: twice, namespace: shop}
+spec:
+  rules: [{name: x}, {name: x}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: db, namespace: shop}
+spec:
+  hostnames: [ignored.example.com]
+  rules: [{backendRefs: [{name: db, port: 5432}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: more, namespace: shop}
+spec:
+  parentRef: {name: gw, namespace: infra}
+  listeners: [{name: extra, protocol: HTTP, port: 80, hostname: more.example.com}]
+";
+        let (_dir, model) = model_of(&[("in.yaml", input)], RuleValues::All);
+        let names = |route: &Route| -> Vec<String> {
+            route.rules.iter().map(|r| r.name.to_string()).collect()
+        };
+        let routes: Vec<(&str, RouteKind, Vec<String>)> = (model.routes.iter())
+            .map(|r| (r.name.as_str(), r.kind, names(r)))
+            .collect();
+        let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            routes,
+            [
+                (
+                    "a",
+                    RouteKind::Http,
+                    owned(&["rules[0]", "rule-1", "rule-3", "rule-2"])
+                ),
+                ("db", RouteKind::Tcp, owned(&["rule-1"])),
+            ]
+        );
+        assert!(model.routes[1].hostnames.is_empty());
+        let rule = &model.routes[0].rules[0];
+        assert_eq!(rule.section_name(0, true).as_deref(), Some("rule-1"));
+        assert_eq!(rule.section_name(0, false), None);
+        let set = &model.listener_sets[0];
+        assert_eq!(set.parent, Some(("infra".to_string(), "gw".to_string())));
+        assert_eq!(
+            set.listeners[0].hostname.as_deref(),
+            Some("more.example.com")
+        );
     }
 
     /// `policy key value-as-JSON (span)` of every rule, each value as `value` gives it.

@@ -331,6 +331,10 @@ pub struct Policy {
     /// Errors the controller records on the policy (an invalid policy keeps its place but
     /// takes no part in merges); empty for a valid policy.
     pub errors: ThinVec<String>,
+    /// The kinds of the targets the family left out because dopol does not model them yet
+    /// (Envoy Gateway's ListenerSet targets), one per target: a policy with only such targets
+    /// is not "without targets".
+    pub unmodelled_targets: ThinVec<&'static str>,
     /// Blocks in processing order: defaults, bare, overrides.
     pub blocks: ThinVec<Block>,
     /// `spec.unset` entries.
@@ -391,6 +395,7 @@ impl Policy {
             selectors: selectors.into(),
             priority: 0,
             errors: ThinVec::new(),
+            unmodelled_targets: ThinVec::new(),
             blocks: blocks.into(),
             unset: ThinVec::new(),
             spec: None,
@@ -465,6 +470,13 @@ pub trait PolicyFamily: Send + Sync {
     /// once, at the most specific of them (`true`, the common rule), or once per attachment.
     fn attaches_once(&self) -> bool {
         true
+    }
+    /// The route kinds its policies apply to: a path through a route of another kind takes no
+    /// policy of the family, not even from its Gateway or listener (Kuadrant's and kgateway's
+    /// data planes act on HTTP only; Envoy Gateway applies policies to TCP, TLS and UDP routes
+    /// too). HTTPRoute and GRPCRoute unless the family says otherwise.
+    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
+        crate::model::gateway::RouteKind::HTTP
     }
     /// Whether a rule `sectionName` may name an unnamed rule by its positional `rule-<i>` name
     /// (Kuadrant), or only a rule's own `name` (kgateway, Envoy Gateway).

@@ -167,6 +167,19 @@ impl Registry {
         self.families.iter().map(|f| f.as_ref())
     }
 
+    /// The names of the families that read an unnamed route rule's positional `rule-<i+1>` name
+    /// as its `sectionName` ([`PolicyFamily::positional_rule_names`]), sorted, each once.
+    pub fn positional_families(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = self
+            .families()
+            .filter(|f| f.positional_rule_names())
+            .map(|f| f.name())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     /// Finds the kind for `(group, kind)`.
     pub fn find(
         &self,

@@ -50,7 +50,7 @@ pub fn text(trace: &RequestTrace, layout: Layout) -> String {
                 });
             let _ = writeln!(
                 out,
-                "Match     {} (match {}; {decided})",
+                "Match     {} (matches[{}]; {decided})",
                 m.rule, m.match_index
             );
             let _ = writeln!(out, "Path      {}", m.path_id);
@@ -67,7 +67,11 @@ pub fn text(trace: &RequestTrace, layout: Layout) -> String {
                 nf.reason, nf.message
             );
         }
-        (None, None) => {}
+        (None, None) => {
+            if let Some(u) = &trace.unanswered {
+                let _ = writeln!(out, "Match     unknown ({}): {}", u.reason, u.message);
+            }
+        }
     }
     candidates(&mut out, &trace.candidates, layout);
     for kind in &trace.policies {

@@ -8,11 +8,14 @@
 //! accepted and an info diagnostic says so.
 
 use super::diags::{
-    ListenerRefusal, ParentRefRefused, RefusedBecause, RouteNotAttached, SelectorUndecidable,
+    ListenerRefusal, ListenerSetNotModelled, ParentRefListenerSet, ParentRefRefused,
+    RefusedBecause, RouteNotAttached, SelectorUndecidable,
 };
 use super::hostname::listener_accepts_hostnames;
 use crate::diag::{Code, Diagnostic};
-use crate::model::gateway::{FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route};
+use crate::model::gateway::{
+    FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route, is_listener_set,
+};
 use crate::model::{Model, elsewhere};
 use std::collections::{HashMap, HashSet};
 
@@ -76,6 +79,8 @@ pub struct Attachments {
     /// in the diagnostics passed to [`attach_routes`] (withdrawn for a route reached by
     /// delegation).
     pub not_attached: Vec<(u32, usize)>,
+    /// The parentRefs naming a ListenerSet (not modelled yet), as (route, parentRef).
+    pub listener_set_refs: Vec<(u32, u32)>,
 }
 
 struct Context<'m> {
@@ -103,9 +108,15 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
     let mut route_listeners = Vec::with_capacity(model.routes.len());
     let mut rejections = Vec::new();
     let mut not_attached = Vec::new();
+    let mut listener_set_refs = Vec::new();
     for (route_index, route) in model.routes.iter().enumerate() {
         let mut accepted: Vec<(u32, u32)> = Vec::new();
         for (ref_index, parent) in route.parent_refs.iter().enumerate() {
+            if is_listener_set(&parent.group, &parent.kind) {
+                listener_set_refs.push((route_index as u32, ref_index as u32));
+                diagnostics.push(listener_set_parent(model, route, parent));
+                continue;
+            }
             if parent.group != GATEWAY_GROUP || parent.kind != "Gateway" {
                 continue; // mesh or other parents: not part of the Gateway hierarchy
             }
@@ -136,11 +147,13 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
                 }
             }
         }
-        // A route whose parentRefs were all refused is already explained by the refusals.
+        // A route whose parentRefs were all refused is already explained by the refusals; one
+        // with a ListenerSet parent is most likely attached, where dopol does not look yet.
         let refused = rejections
             .iter()
             .any(|r: &Rejection| r.route == route_index as u32);
-        if accepted.is_empty() && !refused {
+        let to_listener_set = listener_set_refs.last().map(|&(r, _)| r) == Some(route_index as u32);
+        if accepted.is_empty() && !refused && !to_listener_set {
             not_attached.push((route_index as u32, diagnostics.len()));
             diagnostics.push(
                 Diagnostic::from(RouteNotAttached { route })
@@ -152,11 +165,66 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
         crate::platform::kept::keep_list(&mut accepted);
         route_listeners.push(accepted);
     }
+    diagnostics.extend(listener_sets(model, &listener_set_refs));
     Attachments {
         route_listeners,
         rejections,
         not_attached,
+        listener_set_refs,
     }
+}
+
+/// `parent-ref-listener-set` on `parent`, a parentRef of `route` naming a ListenerSet.
+fn listener_set_parent(model: &Model, route: &Route, parent: &ParentRef) -> Diagnostic {
+    let found = parent.kind != "ListenerSet"
+        || (model.listener_sets.iter())
+            .any(|l| l.namespace == *parent.namespace && l.name == *parent.name);
+    let finding = ParentRefListenerSet {
+        route,
+        parent,
+        found,
+    };
+    Diagnostic::from(finding)
+        .with_label(
+            parent.section_span.unwrap_or(parent.name_span),
+            "ListenerSet",
+        )
+        .with_object(route.display())
+}
+
+/// `listener-set-not-modelled` on every ListenerSet, naming the routes whose parentRefs
+/// (`refs`, as (route, parentRef)) name it.
+fn listener_sets(model: &Model, refs: &[(u32, u32)]) -> Vec<Diagnostic> {
+    let mut found = Vec::with_capacity(model.listener_sets.len());
+    for set in &model.listener_sets {
+        let mut routes: Vec<String> = refs
+            .iter()
+            .map(|&(r, p)| &model.routes[r as usize].parent_refs[p as usize])
+            .zip(refs)
+            .filter(|(parent, _)| {
+                parent.kind == "ListenerSet"
+                    && *parent.namespace == set.namespace
+                    && *parent.name == set.name
+            })
+            .map(|(_, &(r, _))| model.routes[r as usize].display())
+            .collect();
+        routes.dedup();
+        let parent_found = set.parent.as_ref().is_some_and(|(ns, name)| {
+            (model.gateways.iter()).any(|g| !g.assumed && g.namespace == *ns && g.name == *name)
+        });
+        let object = format!("ListenerSet {}/{}", set.namespace, set.name);
+        let finding = ListenerSetNotModelled {
+            listener_set: set,
+            parent_found,
+            routes,
+        };
+        found.push(
+            Diagnostic::from(finding)
+                .with_label(set.name_span, "not modelled yet")
+                .with_object(object),
+        );
+    }
+    found
 }
 
 /// A refused parentRef: the rejection and the diagnostic that reports it.

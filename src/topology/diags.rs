@@ -28,9 +28,35 @@ pub const CODES: &[Code] = &[
     Code::DELEGATION_MIXED_BACKENDS,
     Code::TARGET_NOT_FOUND,
     Code::SECTION_NOT_FOUND,
+    Code::LISTENER_SET_NOT_MODELLED,
+    Code::PARENT_REF_LISTENER_SET,
 ];
 
 impl Code {
+    /// DPL2013 `listener-set-not-modelled`: A ListenerSet adds listeners to a Gateway; dopol does not model ListenerSets yet, so its listeners are not evaluated.
+    pub const LISTENER_SET_NOT_MODELLED: Code = Code::new(&CodeDef {
+        id: "DPL2013",
+        name: "listener-set-not-modelled",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A ListenerSet adds listeners to a Gateway; dopol does not model ListenerSets yet, so its listeners are not evaluated.",
+        explanation: "A ListenerSet (gateway.networking.k8s.io/v1) adds listeners to its parent Gateway, and routes attach to them through parentRefs of kind ListenerSet. dopol reads ListenerSets but does not model them as a level yet: their listeners get no paths, no policy is evaluated on them, and `request` says it cannot answer for a host and port one of them may receive instead of answering 404. Everything on the Gateway's own listeners is evaluated as usual.",
+        fix: "Nothing to fix in the manifests; evaluate what the ListenerSet's listeners serve with the controller.",
+        example: "apiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nspec:\n  parentRef: {name: gw}\n  listeners: [{name: extra, port: 80, protocol: HTTP, hostname: extra.example.com}]",
+    });
+
+    /// DPL2014 `parent-ref-listener-set`: A route's parentRef names a ListenerSet, which dopol does not model yet: no path goes through it.
+    pub const PARENT_REF_LISTENER_SET: Code = Code::new(&CodeDef {
+        id: "DPL2014",
+        name: "parent-ref-listener-set",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A route's parentRef names a ListenerSet, which dopol does not model yet: no path goes through it.",
+        explanation: "A route's parentRef names a ListenerSet (kind ListenerSet, or the experimental XListenerSet). dopol does not model ListenerSets yet, so the route gets no path through that parentRef and no policy is evaluated there; its other parentRefs are evaluated as usual. A route whose only parents are ListenerSets is not reported as attached to nothing (DPL2005): it most likely is attached, to listeners dopol does not evaluate.",
+        fix: "Nothing to fix in the manifests; evaluate the route's attachment to the ListenerSet with the controller.",
+        example: "parentRefs:\n- {group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}",
+    });
+
     /// DPL2001 `parent-not-found`: A route's parentRef names a Gateway that is not in the input.
     pub const PARENT_NOT_FOUND: Code = Code::new(&CodeDef {
         id: "DPL2001",
@@ -406,6 +432,76 @@ impl Violation for RouteNotAttached<'_> {
     }
 }
 
+/// A ListenerSet, read but not modelled (`listener-set-not-modelled`).
+pub struct ListenerSetNotModelled<'a> {
+    /// The ListenerSet.
+    pub listener_set: &'a crate::model::gateway::ListenerSet,
+    /// Whether its parent Gateway is in the input.
+    pub parent_found: bool,
+    /// The routes whose parentRefs name it (`HTTPRoute ns/name`).
+    pub routes: Vec<String>,
+}
+
+impl Violation for ListenerSetNotModelled<'_> {
+    fn code(&self) -> Code {
+        Code::LISTENER_SET_NOT_MODELLED
+    }
+    fn message(&self) -> String {
+        let set = self.listener_set;
+        let listeners: Vec<&str> = set.listeners.iter().map(|l| l.name.as_str()).collect();
+        let parent = match &set.parent {
+            Some((ns, name)) if self.parent_found => format!("Gateway {ns}/{name}"),
+            Some((ns, name)) => format!("Gateway {ns}/{name} (not in the input)"),
+            None => "a parent that is not a Gateway".to_string(),
+        };
+        let routes = match self.routes.as_slice() {
+            [] => String::new(),
+            routes => format!("; routes naming it: {}", routes.join(", ")),
+        };
+        format!(
+            "ListenerSet {}/{} adds listeners ({}) to {parent}; dopol does not model ListenerSets yet, so its listeners are not evaluated{routes}",
+            set.namespace,
+            set.name,
+            listeners.join(", ")
+        )
+    }
+}
+
+/// A route's parentRef naming a ListenerSet (`parent-ref-listener-set`).
+pub struct ParentRefListenerSet<'a> {
+    /// The route.
+    pub route: &'a Route,
+    /// The parentRef.
+    pub parent: &'a ParentRef,
+    /// Whether the ListenerSet is in the input.
+    pub found: bool,
+}
+
+impl Violation for ParentRefListenerSet<'_> {
+    fn code(&self) -> Code {
+        Code::PARENT_REF_LISTENER_SET
+    }
+    fn message(&self) -> String {
+        let parent = self.parent;
+        let section = parent
+            .section_name
+            .as_ref()
+            .map_or(String::new(), |s| format!(" (listener {s})"));
+        let missing = if self.found {
+            ""
+        } else {
+            ", not in the input,"
+        };
+        format!(
+            "{} names {} {}/{}{section}{missing} as a parent; dopol does not model ListenerSets yet, so no path goes through it",
+            self.route.display(),
+            parent.kind,
+            parent.namespace,
+            parent.name
+        )
+    }
+}
+
 /// A listener's namespace selector that cannot be decided offline (`selector-undecidable`).
 pub struct SelectorUndecidable<'a> {
     /// The Gateway.
@@ -630,7 +726,7 @@ pub struct TargetRefNotFound<'a> {
     /// Whether the object or its section is missing.
     pub missing: Missing,
     /// The names that exist where the missing one was looked for (for a suggestion).
-    pub candidates: Vec<&'a str>,
+    pub candidates: Vec<std::borrow::Cow<'a, str>>,
     /// Objects of that kind and name in other namespaces (a missing object only).
     pub elsewhere: Elsewhere<'a>,
 }
@@ -675,7 +771,7 @@ impl TargetRefNotFound<'_> {
                 format!("the {what} of {target} are named {}", quoted.join(", "))
             }
         };
-        match did_you_mean_help(self.wanted(), self.candidates.iter().copied()) {
+        match did_you_mean_help(self.wanted(), self.candidates.iter().map(AsRef::as_ref)) {
             Some(closest) => format!("{closest} ({names})"),
             None => names,
         }
@@ -716,7 +812,7 @@ impl Violation for TargetRefNotFound<'_> {
             return Some(self.sections_help());
         }
         if self.elsewhere.is_empty() {
-            return did_you_mean_help(self.wanted(), self.candidates.iter().copied());
+            return did_you_mean_help(self.wanted(), self.candidates.iter().map(|c| &**c));
         }
         Some(target_ref_help(
             &policy.display(),
@@ -750,6 +846,18 @@ pub enum UnreachedCause {
     NoPath,
     /// A route attached to no listener: the codes of the route's own findings that say why.
     NotAttached(Vec<Code>),
+    /// A Gateway or listener to which only routes of kinds the policy's family does not apply
+    /// to are attached.
+    OnlyOtherKinds {
+        /// Those kinds (`TCPRoute`).
+        kinds: Vec<&'static str>,
+        /// The family.
+        family: &'static str,
+    },
+    /// A Gateway with ListenerSets (not modelled yet), and no route on its own listeners.
+    ThroughListenerSets,
+    /// A route whose only parents are ListenerSets (not modelled yet).
+    ListenerSetParents,
 }
 
 impl fmt::Display for Unreached {
@@ -758,6 +866,19 @@ impl fmt::Display for Unreached {
         match &self.cause {
             UnreachedCause::NoRoute => write!(f, "{target}, which no route is attached to"),
             UnreachedCause::NoPath => write!(f, "{target}, which is on no path"),
+            UnreachedCause::OnlyOtherKinds { kinds, family } => write!(
+                f,
+                "{target}, to which only {} are attached, which {family} policies do not apply to",
+                plural_kinds(kinds)
+            ),
+            UnreachedCause::ThroughListenerSets => write!(
+                f,
+                "{target}, which no route is attached to on its own listeners; ListenerSets add listeners to it, which dopol does not model yet (see DPL2013)"
+            ),
+            UnreachedCause::ListenerSetParents => write!(
+                f,
+                "{target}, whose parents are ListenerSets, which dopol does not model yet (see DPL2014 on the route)"
+            ),
             UnreachedCause::NotAttached(codes) => {
                 let codes: Vec<String> =
                     codes.iter().map(|c| format!("{c} {}", c.name())).collect();
@@ -768,5 +889,15 @@ impl fmt::Display for Unreached {
                 )
             }
         }
+    }
+}
+
+/// `TCPRoutes` or `TCPRoutes and UDPRoutes`.
+fn plural_kinds(kinds: &[&str]) -> String {
+    let plural: Vec<String> = kinds.iter().map(|k| format!("{k}s")).collect();
+    match plural.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

@@ -51,6 +51,9 @@ pub struct Topology {
     pub paths: Vec<Path>,
     /// What path ids are made of (see [`Topology::path_id`]).
     pub path_pieces: IdPieces,
+    /// Per route: whether its path ids and labels name its kind, a route of an earlier kind
+    /// having its namespace and name ([`later_namesakes`]).
+    pub namesakes: Vec<bool>,
     /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
     pub chains: Vec<Vec<(u32, u32)>>,
     /// Every delegating rule with each child it delegates to on some chain, and the child's
@@ -60,6 +63,8 @@ pub struct Topology {
     pub route_listeners: Vec<Vec<(u32, u32)>>,
     /// Attachments that were refused, with the Gateway API reason.
     pub rejections: Vec<Rejection>,
+    /// The parentRefs naming a ListenerSet (not modelled yet), as (route, parentRef).
+    pub listener_set_refs: Vec<(u32, u32)>,
     /// Where policies attach.
     pub targets: PolicyTargets,
     /// Diagnostics about attachments and targets.
@@ -75,10 +80,12 @@ fn nn(namespace: &str, name: &str) -> String {
 struct RoutePaths {
     paths: Vec<Path>,
     path_pieces: IdPieces,
+    namesakes: Vec<bool>,
     chains: Vec<Vec<(u32, u32)>>,
     delegations: Vec<Delegation>,
     route_listeners: Vec<Vec<(u32, u32)>>,
     rejections: Vec<Rejection>,
+    listener_set_refs: Vec<(u32, u32)>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -153,15 +160,18 @@ impl RoutePaths {
                 .cmp(&(gateway_order[b.gateway as usize], b.listener))
                 .then_with(|| steps(a).cmp(steps(b)))
         });
-        let path_pieces = id_pieces(model, &chains);
+        let namesakes = later_namesakes(model);
+        let path_pieces = id_pieces(model, &chains, &namesakes);
 
         RoutePaths {
             paths,
             path_pieces,
+            namesakes,
             chains,
             delegations: expansion.delegations,
             route_listeners,
             rejections: attachments.rejections,
+            listener_set_refs: attachments.listener_set_refs,
             diagnostics,
         }
     }
@@ -172,15 +182,25 @@ impl Topology {
     /// that cause's span when a finding reports it: `Gateway infra/gw, which no route is attached
     /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
     /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
-    /// the route's own finding instead of inventing a cause.
-    pub fn unreached(&self, model: &Model, target: Target) -> (Unreached, Option<Span>) {
+    /// the route's own finding instead of inventing a cause. What dopol does not model is never
+    /// taken for nothing: routes of kinds `family` does not apply to, and ListenerSets, are named.
+    pub fn unreached(
+        &self,
+        model: &Model,
+        target: Target,
+        family: &dyn crate::policy::PolicyFamily,
+    ) -> (Unreached, Option<Span>) {
         let unreached = |cause| Unreached {
             target: target.describe(model),
             cause,
         };
         let route = match target {
-            Target::Gateway(_) | Target::Listener(..) => {
-                return (unreached(UnreachedCause::NoRoute), None);
+            Target::Gateway(g) | Target::Listener(g, _) => {
+                let listener = match target {
+                    Target::Listener(_, l) => Some(l),
+                    _ => None,
+                };
+                return (unreached(self.beneath(model, g, listener, family)), None);
             }
             Target::Route(r) | Target::RouteRule(r, _) => r,
         };
@@ -195,6 +215,9 @@ impl Topology {
             .collect();
         codes.sort();
         codes.dedup();
+        if codes.is_empty() && self.listener_set_refs.iter().any(|&(r, _)| r == route) {
+            return (unreached(UnreachedCause::ListenerSetParents), None);
+        }
         if codes.is_empty() {
             codes.push(Code::ROUTE_NOT_ATTACHED);
         }
@@ -205,6 +228,39 @@ impl Topology {
             .find(|d| codes.contains(&d.code) && d.object.as_deref() == Some(&route_object))
             .and_then(Diagnostic::primary_span);
         (unreached(UnreachedCause::NotAttached(codes)), root)
+    }
+
+    /// Why Gateway `gateway` (or its listener `listener`) is on no path of `family`: routes
+    /// attached only of kinds the family does not apply to, routes it may have through
+    /// ListenerSets, or no route at all.
+    fn beneath(
+        &self,
+        model: &Model,
+        gateway: u32,
+        listener: Option<u32>,
+        family: &dyn crate::policy::PolicyFamily,
+    ) -> UnreachedCause {
+        let mut kinds: Vec<crate::model::gateway::RouteKind> = (self.route_listeners.iter())
+            .zip(&model.routes)
+            .filter(|(listeners, _)| {
+                (listeners.iter()).any(|&(g, l)| g == gateway && listener.is_none_or(|x| x == l))
+            })
+            .map(|(_, route)| route.kind)
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        if !kinds.is_empty() && !kinds.iter().any(|k| family.route_kinds().contains(k)) {
+            return UnreachedCause::OnlyOtherKinds {
+                kinds: kinds.iter().map(|k| k.as_str()).collect(),
+                family: family.name(),
+            };
+        }
+        let g = &model.gateways[gateway as usize];
+        let parent = Some((g.namespace.clone(), g.name.clone()));
+        if listener.is_none() && model.listener_sets.iter().any(|s| s.parent == parent) {
+            return UnreachedCause::ThroughListenerSets;
+        }
+        UnreachedCause::NoRoute
     }
 
     /// Builds the topology of a model.
@@ -237,10 +293,12 @@ impl Topology {
         Topology {
             paths: routes.paths,
             path_pieces: routes.path_pieces,
+            namesakes: routes.namesakes,
             chains: routes.chains,
             delegations: routes.delegations,
             route_listeners: routes.route_listeners,
             rejections: routes.rejections,
+            listener_set_refs: routes.listener_set_refs,
             targets,
             diagnostics,
         }
@@ -279,7 +337,17 @@ impl Topology {
     /// (`infra/parent#rule-1>shop/child#rule-2`).
     pub fn rule_label(&self, model: &Model, path: &Path) -> String {
         let mut label = chain_prefix(model, &self.chains, path.chain);
-        label.push_str(&delegation::rule_name(model, path.route, path.rule));
+        let route = &model.routes[path.route as usize];
+        if self.namesakes.get(path.route as usize) == Some(&true) {
+            let rule = &route.rules[path.rule as usize].name;
+            let kind = route.kind.as_str();
+            label.push_str(&format!(
+                "{}/{}[{kind}]#{rule}",
+                route.namespace, route.name
+            ));
+        } else {
+            label.push_str(&delegation::rule_name(model, path.route, path.rule));
+        }
         label
     }
 
@@ -346,7 +414,8 @@ fn order_by<'a>(items: impl Iterator<Item = (&'a str, &'a str, u8)>) -> Vec<u32>
 pub fn path_id(model: &Model, chains: &[Vec<(u32, u32)>], path: &Path) -> String {
     let mut id = listener_prefix(model, path.gateway, path.listener);
     id.push_str(&chain_prefix(model, chains, path.chain));
-    id.push_str(&route_prefix(&model.routes[path.route as usize]));
+    let namesake = later_namesakes(model)[path.route as usize];
+    id.push_str(&route_prefix(&model.routes[path.route as usize], namesake));
     id.push_str(&model.routes[path.route as usize].rules[path.rule as usize].name);
     id
 }
@@ -374,10 +443,30 @@ fn listener_prefix(model: &Model, gateway: u32, listener: u32) -> String {
     )
 }
 
-/// `<ns>/<route>|<ns>/<route>#`.
-fn route_prefix(route: &Route) -> String {
-    let rt = nn(&route.namespace, &route.name);
+/// `<ns>/<route>|<ns>/<route>#`; `<ns>/<route>[<Kind>]` for a route that shares its namespace
+/// and name with a route of an earlier kind ([`later_namesakes`]).
+fn route_prefix(route: &Route, namesake: bool) -> String {
+    let mut rt = nn(&route.namespace, &route.name);
+    if namesake {
+        rt = format!("{rt}[{}]", route.kind.as_str());
+    }
     format!("{rt}|{rt}#")
+}
+
+/// Per route: whether a route of an earlier kind (in [`crate::model::gateway::RouteKind`]
+/// order: HTTPRoute, GRPCRoute, ...) has its namespace and name. Its path ids then name its kind
+/// (`shop/api[GRPCRoute]`): two routes of different kinds on one listener would otherwise have
+/// the same ids (brackets are not allowed in a name, so no route's own name is taken).
+fn later_namesakes(model: &Model) -> Vec<bool> {
+    let mut first_kind = rustc_hash::FxHashMap::default();
+    for route in &model.routes {
+        first_kind
+            .entry((route.namespace.as_str(), route.name.as_str()))
+            .and_modify(|kind| *kind = route.kind.min(*kind))
+            .or_insert(route.kind);
+    }
+    let first = |r: &Route| first_kind[&(r.namespace.as_str(), r.name.as_str())];
+    model.routes.iter().map(|r| r.kind != first(r)).collect()
 }
 
 /// The five parts of a path id, as written in it: class, `ns/gw`, `ns/gw#listener`, `ns/route`,
@@ -392,7 +481,7 @@ pub fn path_id_parts(id: &str) -> Option<[&str; 5]> {
 }
 
 /// The pieces path ids are made of: per listener, per delegation chain, per route and rule.
-fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>]) -> IdPieces {
+fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>], namesakes: &[bool]) -> IdPieces {
     let listeners: Vec<Vec<Box<str>>> = (0..model.gateways.len() as u32)
         .map(|g| {
             (0..model.gateways[g as usize].listeners.len() as u32)
@@ -403,10 +492,14 @@ fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>]) -> IdPieces {
     let chains: Vec<Box<str>> = (0..chains.len() as u32)
         .map(|c| chain_prefix(model, chains, c).into())
         .collect();
-    let routes = model.routes.iter().map(|route| {
-        let rules = route.rules.iter().map(|rule| rule.name.as_str());
-        (route_prefix(route), rules)
-    });
+    let routes = model
+        .routes
+        .iter()
+        .zip(namesakes)
+        .map(|(route, &namesake)| {
+            let rules = route.rules.iter().map(|rule| rule.name.as_str());
+            (route_prefix(route, namesake), rules)
+        });
     IdPieces::new(listeners, chains, routes)
 }
 

@@ -12,6 +12,7 @@ use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
 use crate::policy::{Attachment, Level, Policy, TargetRef, TargetSelector, Via};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 /// An element of the hierarchy a policy can attach to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -362,7 +363,10 @@ fn resolve_policy<'m>(
         );
     }
     // Targets that miss beside ones that resolve are findings too.
-    let not_accepted = found.is_empty().then(|| {
+    // A policy whose only targets are of kinds the family left out as not modelled yet is not
+    // "without targets": its family says what it is.
+    let only_unmodelled = missed.is_empty() && !policy.unmodelled_targets.is_empty();
+    let not_accepted = (found.is_empty() && !only_unmodelled).then(|| {
         missed.first().map_or_else(
             || format!("{} has no targets", policy.kind.kind),
             |(m, _)| m.clone(),
@@ -448,7 +452,7 @@ fn resolve_ref<'m>(
     lookup: &Lookup<'m>,
 ) -> Result<Target, Unresolved> {
     let section = target.section_name.as_deref();
-    let not_found = |missing: Missing, candidates: Vec<&'m str>, span| {
+    let not_found = |missing: Missing, candidates: Vec<Cow<'m, str>>, span| {
         let elsewhere = match missing {
             Missing::Object => lookup
                 .by_name
@@ -475,7 +479,7 @@ fn resolve_ref<'m>(
                     .gateways
                     .iter()
                     .filter(|g| g.namespace == ns)
-                    .map(|g| g.name.as_str())
+                    .map(|g| Cow::Borrowed(g.name.as_str()))
                     .collect();
                 return not_found(Missing::Object, names, target.name_span);
             };
@@ -486,7 +490,9 @@ fn resolve_ref<'m>(
             match gateway.listeners.iter().position(|l| l.name == section) {
                 Some(l) => Ok(Target::Listener(g, l as u32)),
                 None => {
-                    let names = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
+                    let names = (gateway.listeners.iter())
+                        .map(|l| Cow::Borrowed(l.name.as_str()))
+                        .collect();
                     not_found(
                         Missing::Section,
                         names,
@@ -502,7 +508,7 @@ fn resolve_ref<'m>(
                     .routes
                     .iter()
                     .filter(|r| r.namespace == ns && r.kind == route_kind)
-                    .map(|r| r.name.as_str())
+                    .map(|r| Cow::Borrowed(r.name.as_str()))
                     .collect();
                 return not_found(Missing::Object, names, target.name_span);
             };
@@ -514,20 +520,14 @@ fn resolve_ref<'m>(
                 .registry
                 .family_of(policy.kind)
                 .positional_rule_names();
-            let named = |rule: &&crate::model::gateway::RouteRule| rule.named || positional;
-            match route
-                .rules
-                .iter()
-                .position(|rule| named(&rule) && rule.name == section)
-            {
-                Some(k) => Ok(Target::RouteRule(r, k as u32)),
+            let section_names = || {
+                (route.rules.iter().enumerate())
+                    .filter_map(move |(k, rule)| Some((k, rule.section_name(k, positional)?)))
+            };
+            match section_names().find(|(_, name)| name == section) {
+                Some((k, _)) => Ok(Target::RouteRule(r, k as u32)),
                 None => {
-                    let names = route
-                        .rules
-                        .iter()
-                        .filter(named)
-                        .map(|rule| rule.name.as_str())
-                        .collect();
+                    let names = section_names().map(|(_, name)| name).collect();
                     not_found(
                         Missing::Section,
                         names,

@@ -246,6 +246,20 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         28,
     ),
     (
+        "DPL2013",
+        &["testdata/codes/listener-set-not-modelled"],
+        "info",
+        "testdata/codes/listener-set-not-modelled/manifests.yaml",
+        14,
+    ),
+    (
+        "DPL2014",
+        &["testdata/codes/parent-ref-listener-set"],
+        "info",
+        "testdata/codes/parent-ref-listener-set/manifests.yaml",
+        8,
+    ),
+    (
         "DPL3001",
         &["testdata/targets"],
         "error",

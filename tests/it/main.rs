@@ -22,6 +22,7 @@ mod envoy_realworld;
 mod families;
 mod fidelity;
 mod fidelity_request;
+mod fidelity_routes;
 mod fidelity_surface;
 mod filters;
 mod fuzz_regressions;

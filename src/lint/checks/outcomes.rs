@@ -126,7 +126,8 @@ pub fn in_path_to_nothing(
     target: Target,
     label: Span,
 ) -> Diagnostic {
-    let (target, root) = topology.unreached(model, target);
+    let family = model.registry.family_of(policy.kind);
+    let (target, root) = topology.unreached(model, target, family);
     let why = Unreachable::InPathToNothing(target);
     Diagnostic::from(PolicyUnreachable { policy, why })
         .with_label(label, "in the path to nothing")

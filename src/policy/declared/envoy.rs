@@ -45,6 +45,7 @@ pub fn envoy_spec(
         // not apply to declared kinds.
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
+        tcp_fields: None,
     };
     (&kinds[0], settings)
 }

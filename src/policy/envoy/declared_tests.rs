@@ -96,6 +96,7 @@ fn registry() -> Registry {
         rules: RuleCut::Custom(Arc::new(cut)),
         auth_fields: vec!["auth".into()],
         listener_style: ListenerStyle::Listener,
+        tcp_fields: None,
     };
     let mut registry = Registry::builtin();
     registry.add(Arc::new(EnvoyGateway::declared(kind, spec)));

@@ -1,7 +1,7 @@
 //! An Envoy Gateway object as a [`Policy`] (docs/families.md §3.1): a selector's target kind (which the
 //! CRDs leave to the controller; their shape rules, such as `mergeType` only with xRoute targets,
 //! are checked from the CRDs in [`crate::crd`] before this runs), what dopol does not
-//! model (TCPRoute/UDPRoute/TLSRoute/ListenerSet targets, a selector's `namespaces`), the pruning
+//! model (ListenerSet targets, a selector's `namespaces`), the pruning
 //! of `null`s the API server does, and the rule keys.
 //!
 //! The decode-time findings (`null-pruned`, `deprecated-target-ref`, `selector-selects-all`,
@@ -18,9 +18,6 @@ use crate::load::fields::{FieldPath, Fields};
 use crate::policy::diags::InvalidTargetKind;
 use crate::policy::{Block, BlockKind, Policy, PolicyKind, Strategy, decode};
 use crate::yaml::{Entry, Node, Shared, Value};
-
-/// Target kinds Envoy Gateway accepts but dopol does not model.
-const IGNORED_ROUTES: [&str; 3] = ["TCPRoute", "UDPRoute", "TLSRoute"];
 
 /// Decodes one object of `kind`; `None` when the API server would reject it.
 pub fn decode_policy(
@@ -42,7 +39,7 @@ pub fn decode_policy(
     if let Some(single) = spec.get("targetRef") {
         fields.report(deprecated_target_ref(object, single));
     }
-    let spec = unmodelled_targets(kind, &spec, fields);
+    let (spec, unmodelled) = unmodelled_targets(&spec, fields);
     let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
     for (i, selector) in targets.1.iter().enumerate() {
         check_selector(kind, selector, i, fields);
@@ -60,6 +57,7 @@ pub fn decode_policy(
     };
     Some(Policy {
         spec: Some(Box::new(spec)),
+        unmodelled_targets: unmodelled,
         ..Policy::new(kind, object, targets, vec![block])
     })
 }
@@ -105,23 +103,29 @@ fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields
     }
 }
 
-/// Whether `target` is a kind Envoy Gateway allows for `kind` but dopol does not model.
-fn unmodelled(kind: &PolicyKind, target: &str) -> bool {
-    let routes = kind.target_kinds.iter().any(|k| *k != "Gateway");
-    target == "ListenerSet" || (routes && IGNORED_ROUTES.contains(&target))
+/// The target kind Envoy Gateway allows but dopol does not model yet (TCPRoutes, TLSRoutes and
+/// UDPRoutes are modelled: docs/semantics.md §2).
+const UNMODELLED: &str = "ListenerSet";
+
+/// Whether `target` is [`UNMODELLED`].
+fn unmodelled(target: &str) -> bool {
+    target == UNMODELLED
 }
 
 /// `spec` without the targets of unmodelled kinds and without selectors' `namespaces`, each
-/// reported (info `ignored-target-kind`, warning `cross-namespace-selector`).
-fn unmodelled_targets(kind: &PolicyKind, spec: &Node, fields: &mut Fields) -> Node {
+/// reported (info `ignored-target-kind`, warning `cross-namespace-selector`), and the kinds of
+/// the targets left out.
+fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> (Node, thin_vec::ThinVec<&'static str>) {
     let Some(entries) = spec.as_map() else {
-        return spec.clone();
+        return (spec.clone(), thin_vec::ThinVec::new());
     };
-    let keep_target = |node: &Node, fields: &mut Fields| {
+    let mut left_out = thin_vec::ThinVec::new();
+    let mut keep_target = |node: &Node, fields: &mut Fields| {
         let target = node.get("kind").and_then(Node::as_str).unwrap_or_default();
-        if !unmodelled(kind, target) {
+        if !unmodelled(target) {
             return true;
         }
+        left_out.push(UNMODELLED);
         fields.report(
             Diagnostic::from(IgnoredTargetKind { kind: target }).with_label(node.span, "ignored"),
         );
@@ -143,10 +147,11 @@ fn unmodelled_targets(kind: &PolicyKind, spec: &Node, fields: &mut Fields) -> No
             value,
         });
     }
-    Node {
+    let spec = Node {
         span: spec.span,
         value: Value::Map(Shared::from(out)),
-    }
+    };
+    (spec, left_out)
 }
 
 fn filter_seq(node: &Node, mut keep: impl FnMut(&Node) -> bool) -> Node {

@@ -248,22 +248,22 @@ impl Violation for CrossNamespaceSelector {
 }
 
 impl Code {
-    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a TCPRoute, UDPRoute, TLSRoute or ListenerSet, which dopol does not model; the target is ignored.
+    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a ListenerSet, which dopol does not model yet; the target is ignored.
     pub const IGNORED_TARGET_KIND: Code = Code::new(&CodeDef {
         id: "DPL6007",
         name: "ignored-target-kind",
         severity: Severity::Info,
         class: Class::Finding,
-        summary: "An Envoy Gateway policy targets a TCPRoute, UDPRoute, TLSRoute or ListenerSet, which dopol does not model; the target is ignored.",
-        explanation: "Envoy Gateway policies may target TCPRoutes, UDPRoutes, TLSRoutes and ListenerSets, which dopol does not model: such a target is ignored, and the policy takes part only through its other targets.",
+        summary: "An Envoy Gateway policy targets a ListenerSet, which dopol does not model yet; the target is ignored.",
+        explanation: "Envoy Gateway policies may target ListenerSets, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (TCPRoute, TLSRoute and UDPRoute targets are modelled.)",
         fix: "Nothing to fix in the policy; evaluate those targets with the controller.",
-        example: "targetRefs: [{group: gateway.networking.k8s.io, kind: TCPRoute, name: db}]",
+        example: "targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]",
     });
 }
 
 /// A target of a kind dopol does not model (`ignored-target-kind`).
 pub struct IgnoredTargetKind<'a> {
-    /// The target's kind (TCPRoute, UDPRoute, TLSRoute, ListenerSet).
+    /// The target's kind (ListenerSet).
     pub kind: &'a str,
 }
 

@@ -199,7 +199,9 @@ impl<'m> EnvoyEvaluator<'m> {
                     let Some(decision) = self.decide(&holders) else {
                         continue;
                     };
-                    if let Some((parent, parent_slot, _)) = decision.parent {
+                    // An Invalid route policy merges into nothing (§3.7).
+                    let invalid = super::tcp::invalid_decision(self, index as u32, &decision);
+                    if let Some((parent, parent_slot, _)) = decision.parent.filter(|_| !invalid) {
                         records.push(MergeRecord {
                             path: index as u32,
                             winner: decision.winner,
@@ -218,9 +220,17 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
         let holders = Holders::of_levels(view.levels);
         let decision = self.decide(&holders);
-        let effective = self.effective(decision);
+        let effective = super::tcp::applied(self, view.path, decision, self.effective(decision));
         if let Some(decision) = decision {
-            report_outcomes(self.model, &holders, decision.winner, &effective, observer);
+            let not_applied = |policy: u32, key: &str| {
+                super::tcp::not_applied(self, view.path, &decision, policy, key)
+            };
+            let outcome = Outcome {
+                winner: decision.winner,
+                effective: &effective,
+                not_applied: &not_applied,
+            };
+            report_outcomes(self.model, &holders, &outcome, observer);
         }
         Folded {
             effective,
@@ -249,31 +259,46 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     }
 }
 
-/// Each rule of each slot holder on the path: effective, merged into the winner's value, or
-/// superseded (by the rule's origins, or by the winner when the key is absent).
+/// What a path's fold gave, for [`report_outcomes`].
+struct Outcome<'a, 'm> {
+    /// The most specific slot holder.
+    winner: u32,
+    /// The effective policy.
+    effective: &'a Effective<'m>,
+    /// Why a policy's rule is not applied on the path, when it is not for a reason of the route
+    /// (Envoy Gateway on a TCPRoute, §3.7).
+    not_applied: &'a dyn Fn(u32, &str) -> Option<crate::name::Name>,
+}
+
+/// Each rule of each slot holder on the path: effective, merged into the winner's value,
+/// superseded (by the rule's origins, or by the winner when the key is absent), or not applied
+/// (§3.7).
 fn report_outcomes<'m>(
     model: &'m Model,
     holders: &Holders,
-    winner: u32,
-    effective: &Effective<'m>,
+    outcome: &Outcome<'_, 'm>,
     observer: &mut dyn FoldObserver<'m>,
 ) {
     let policies: BTreeSet<u32> = holders.slots.iter().map(|&(_, p)| p).collect();
-    let by_winner = Shared::copied(&[winner]);
+    let by_winner = Shared::copied(&[outcome.winner]);
     for policy in policies {
         for (i, rule) in model.policies[policy as usize].blocks[0]
             .rules
             .iter()
             .enumerate()
         {
-            let event = match effective.get(rule.key.as_str()) {
+            let key = rule.key.as_str();
+            let event = match outcome.effective.get(key) {
                 Some(e) if e.policy == policy => RuleEvent::Added,
                 Some(e) if e.origins().contains(&policy) => RuleEvent::Merged { by: e.policy },
                 Some(e) => RuleEvent::Superseded {
                     by: e.origins().into(),
                 },
-                None => RuleEvent::Superseded {
-                    by: by_winner.clone(),
+                None => match (outcome.not_applied)(policy, key) {
+                    Some(reason) => RuleEvent::NotApplied { reason },
+                    None => RuleEvent::Superseded {
+                        by: by_winner.clone(),
+                    },
                 },
             };
             let rule = RuleRef::new(policy, 0, i);

@@ -37,6 +37,9 @@ pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExp
     if let Some(decision) = decision {
         steps.push(winner_step(evaluator, &holders, decision));
         steps.extend(merge_step(evaluator, decision, &effective));
+        steps.extend(super::tcp::explain_step(
+            evaluator, view.path, &decision, &effective,
+        ));
     }
     FamilyExplanation {
         order,

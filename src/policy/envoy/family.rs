@@ -92,6 +92,10 @@ impl PolicyFamily for EnvoyGateway {
         false
     }
 
+    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
+        &crate::model::gateway::RouteKind::ALL
+    }
+
     fn codes(&self) -> &'static [crate::diag::Code] {
         super::diags::CODES
     }

@@ -14,7 +14,8 @@
 //! - [`evaluate`], [`status`] (with [`overrides`]: the Merged and Overridden wording),
 //!   [`explain`], [`checks`]: the evaluator — effective policies and rule outcomes, per-ancestor
 //!   status with the controller's messages (§3.5), `explain`, and the family's lint checks
-//!   (§3.6).
+//!   (§3.6);
+//! - [`tcp`]: the fields a kind applies on a TCPRoute, and the Invalid route policy (§3.7).
 
 mod checks;
 pub mod decode;
@@ -27,6 +28,7 @@ mod overrides;
 pub mod slots;
 pub mod spec;
 mod status;
+mod tcp;
 
 pub use family::EnvoyGateway;
 pub use merge::MergeType;

@@ -32,6 +32,9 @@ pub struct EnvoyKindSpec {
     pub auth_fields: Vec<String>,
     /// How listener conflicts and Overridden are worded.
     pub listener_style: ListenerStyle,
+    /// The top-level fields Envoy Gateway applies on a TCPRoute (SecurityPolicy:
+    /// `authorization`), when it restricts them ([`super::tcp`]); `None`: no restriction known.
+    pub tcp_fields: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for EnvoyKindSpec {
@@ -115,7 +118,14 @@ pub const TARGET_FIELDS: TargetFields = TargetFields {
 /// `gateway.envoyproxy.io`.
 pub const GROUP: &str = "gateway.envoyproxy.io";
 
-const XROUTE_KINDS: &[&str] = &["Gateway", "HTTPRoute", "GRPCRoute"];
+const XROUTE_KINDS: &[&str] = &[
+    "Gateway",
+    "HTTPRoute",
+    "GRPCRoute",
+    "TCPRoute",
+    "UDPRoute",
+    "TLSRoute",
+];
 const XROUTE_MESSAGE: &str = "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TCPRoute', 'UDPRoute', 'TLSRoute' and 'ListenerSet'";
 
 const fn kind(
@@ -167,6 +177,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
         },
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
+        tcp_fields: None,
     };
     vec![
         EnvoyKindSpec {
@@ -193,6 +204,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
                 "extAuth",
                 "authorization",
             ]),
+            tcp_fields: Some(strings(&["authorization"])),
             ..base("securityPolicies")
         },
         base("envoyExtensionPolicies"),

@@ -72,6 +72,9 @@ pub fn conditions(
             ancestors: Some(Vec::new()),
         };
     }
+    if gathered.is_empty() && targets.is_empty() && !p.unmodelled_targets.is_empty() {
+        return not_modelled(p);
+    }
     if gathered.is_empty() {
         let message = evaluator.topology.targets.not_accepted[policy as usize]
             .clone()
@@ -84,6 +87,19 @@ pub fn conditions(
     PolicyConditions {
         conditions: top_level(&gathered),
         ancestors: Some(gathered.into_iter().map(ancestor).collect()),
+    }
+}
+
+/// The status of a policy whose only targets are of kinds dopol does not model yet
+/// (ListenerSets): not evaluated, rather than "has no targets".
+fn not_modelled(p: &crate::policy::Policy) -> PolicyConditions {
+    let message = format!(
+        "{} targets only {}s, which dopol does not model yet: its status is not evaluated",
+        p.kind.kind, p.unmodelled_targets[0]
+    );
+    PolicyConditions {
+        conditions: vec![condition("Accepted", "Unknown", "NotModelled", message)],
+        ancestors: Some(Vec::new()),
     }
 }
 
@@ -215,8 +231,13 @@ fn target_status(
     gathered: &mut BTreeMap<Key, Gathered>,
 ) {
     let holder = holder(evaluator.topology, target, evaluator.kind_index(policy)).unwrap_or(policy);
-    let (state, note) = acceptance(evaluator, policy, holder, target);
-    let accepted_here = holder == policy;
+    let (mut state, note) = acceptance(evaluator, policy, holder, target);
+    let mut accepted_here = holder == policy;
+    if accepted_here && super::tcp::invalid_at(evaluator, policy, target) {
+        let message = super::tcp::INVALID_MESSAGE.to_string();
+        state = condition("Accepted", "False", "Invalid", message);
+        accepted_here = false;
+    }
     let overridden = accepted_here
         .then(|| super::overrides::overridden(evaluator, policy, target))
         .flatten();

@@ -636,6 +636,7 @@ mod tests {
             selectors: thin_vec::ThinVec::new(),
             priority: 0,
             errors: thin_vec::ThinVec::new(),
+            unmodelled_targets: thin_vec::ThinVec::new(),
             blocks: thin_vec::ThinVec::new(),
             unset: thin_vec::ThinVec::new(),
             spec: None,

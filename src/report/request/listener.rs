@@ -34,7 +34,7 @@ impl ListenerReason {
 
 /// How specific a receiving listener is: higher wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Specificity {
+pub(super) enum Specificity {
     CatchAll,
     /// A wildcard, by the number of labels right of `*`.
     Wildcard(usize),
@@ -66,8 +66,13 @@ pub enum ListenerChoice {
     Conflicted(String),
 }
 
-/// How `listener` receives `request`, if it does.
-fn receives(gateway: &Gateway, listener: &Listener, request: &Request) -> Option<Specificity> {
+/// How `listener` (of `gateway`, or of a ListenerSet whose parent it is) receives `request`, if
+/// it does.
+pub(super) fn receives(
+    gateway: &Gateway,
+    listener: &Listener,
+    request: &Request,
+) -> Option<Specificity> {
     if gateway.assumed {
         return Some(Specificity::Exact);
     }
@@ -141,7 +146,7 @@ pub fn choose(
     Ok(pick(model, g, request))
 }
 
-fn find_gateway(model: &Model, name: &str) -> Result<u32, String> {
+pub(super) fn find_gateway(model: &Model, name: &str) -> Result<u32, String> {
     let matches: Vec<u32> = (0..model.gateways.len() as u32)
         .filter(|&g| {
             let gw = &model.gateways[g as usize];

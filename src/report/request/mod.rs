@@ -11,6 +11,7 @@
 pub mod backends;
 pub mod input;
 pub mod listener;
+pub mod listener_set;
 pub mod routing;
 
 use crate::diag::Diagnostic;
@@ -138,6 +139,9 @@ pub struct RequestTrace {
     pub backends: Vec<backends::BackendView>,
     /// The 500 that unresolvable backends cause, if any.
     pub backend_failure: Option<backends::BackendFailure>,
+    /// Why dopol does not answer (a ListenerSet, not modelled yet, may receive the request).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<listener_set::Unanswered>,
     /// Every other path through the chosen listener.
     pub candidates: Vec<CandidateView>,
     /// The effective policies of the matched path, with verdicts.
@@ -162,6 +166,7 @@ pub fn simulate(
         not_found: None,
         backends: Vec::new(),
         backend_failure: None,
+        unanswered: None,
         candidates: Vec::new(),
         policies: Vec::new(),
         notes: request.notes.clone(),
@@ -172,7 +177,12 @@ pub fn simulate(
                 .into(),
         );
     }
-    let chosen = match listener::choose(engine.model, request, gateway)? {
+    let choice = listener::choose(engine.model, request, gateway)?;
+    if let Some(unanswered) = listener_sets(engine, request, gateway, &choice) {
+        trace.unanswered = Some(unanswered);
+        return Ok((trace, Vec::new()));
+    }
+    let chosen = match choice {
         ListenerChoice::Chosen(chosen) => chosen,
         ListenerChoice::NoListener(message) => {
             trace.not_found = Some(not_found(request, "no-listener", None, message));
@@ -272,6 +282,26 @@ fn isolated_routes(engine: &Engine<'_>, chosen: &Chosen, request: &Request) -> V
         }
     }
     notes
+}
+
+/// Why dopol does not answer `choice`: a ListenerSet listener may receive the request instead.
+fn listener_sets(
+    engine: &Engine<'_>,
+    request: &Request,
+    gateway: Option<&str>,
+    choice: &ListenerChoice,
+) -> Option<listener_set::Unanswered> {
+    let model = engine.model;
+    match choice {
+        ListenerChoice::Chosen(chosen) => {
+            listener_set::unanswered(model, request, Some(chosen.gateway), Some(chosen))
+        }
+        ListenerChoice::NoListener(_) => {
+            let wanted = gateway.and_then(|name| listener::find_gateway(model, name).ok());
+            listener_set::unanswered(model, request, wanted, None)
+        }
+        ListenerChoice::Conflicted(_) => None,
+    }
 }
 
 fn not_found(

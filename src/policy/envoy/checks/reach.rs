@@ -50,7 +50,10 @@ fn overridden(
     let wins = observations
         .iter()
         .any(|o| matches!(o.outcome, RuleEvent::Added | RuleEvent::Merged { .. }));
-    if observations.is_empty() || wins {
+    // An Invalid route policy on a TCPRoute is reported by its status (§3.7).
+    let targets = &evaluator.topology.targets.of_policy[index as usize];
+    let invalid = || (targets.iter()).any(|&t| super::super::tcp::invalid_at(evaluator, index, t));
+    if observations.is_empty() || wins || invalid() {
         return None;
     }
     let policy = &evaluator.model.policies[index as usize];

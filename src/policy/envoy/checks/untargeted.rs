@@ -15,7 +15,10 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
         .iter()
         .enumerate()
         .filter(|(i, p)| {
-            evaluator.owns(*i as u32) && p.targets.is_empty() && p.selectors.is_empty()
+            evaluator.owns(*i as u32)
+                && p.targets.is_empty()
+                && p.selectors.is_empty()
+                && p.unmodelled_targets.is_empty()
         })
         .map(|(_, policy)| {
             Diagnostic::from(NoTargets { policy })

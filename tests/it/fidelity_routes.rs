@@ -1,0 +1,597 @@
+//! Issue 47, points 2, 4 and 6 and the rule-numbering friction, on upstream fixtures (their
+//! origins in each `testdata/fidelity2/<case>/ORIGIN.md`): TCPRoutes, TLSRoutes and UDPRoutes
+//! attach and have paths, and Envoy Gateway's SecurityPolicy applies only `authorization` on a
+//! TCPRoute; ListenerSets are never taken for nothing; every path has its own id, and
+//! `duplicate-rule-name` names the families it concerns.
+
+use crate::common::{GATEWAY, dopol, findings, root, rules, run_in};
+use serde_json::{Value, json};
+
+const TCP_AUTHZ: &str = "testdata/fidelity2/eg-tcproute-authorization/tcproute-securitypolicy-with-authorization-client-cidr.in.yaml";
+const TCP_MERGE_INVALID: &str = "testdata/fidelity2/eg-securitypolicy-merge-tcp-invalid/securitypolicy-with-merge-tcp-invalid.in.yaml";
+const LISTENER_SETS: &str =
+    "testdata/fidelity2/listenerset-http-routing/listenerset-http-routing.yaml";
+const RULE_NAMES: &str = "testdata/fidelity2/rule-name-collision/manifests.yaml";
+
+/// `dopol <args> -f -` on `input`.
+fn on_stdin(args: &[&str], input: &str) -> crate::common::Output {
+    let mut all = args.to_vec();
+    all.extend(["-f", "-"]);
+    run_in(&root(), &all, Some(input.as_bytes()))
+}
+
+/// The status item of `locator` in a `status -o json` document.
+fn status_of<'d>(doc: &'d Value, locator: &str) -> &'d Value {
+    doc["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["policy"] == locator)
+        .unwrap_or_else(|| panic!("no status for {locator}"))
+}
+
+/// `[(type, status, reason, message)]` of a list of conditions.
+fn conditions(list: &Value) -> Vec<(String, String, String, String)> {
+    let text = |c: &Value, k: &str| c[k].as_str().unwrap_or_default().to_string();
+    list.as_array()
+        .expect("conditions")
+        .iter()
+        .map(|c| {
+            (
+                text(c, "type"),
+                text(c, "status"),
+                text(c, "reason"),
+                text(c, "message"),
+            )
+        })
+        .collect()
+}
+
+fn condition(
+    kind: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+) -> (String, String, String, String) {
+    (kind.into(), status.into(), reason.into(), message.into())
+}
+
+const SP: &str = "securitypolicy.gateway.envoyproxy.io";
+
+fn tcp_path(gateway: &str, listener: &str, route: &str) -> String {
+    format!(
+        "envoy-gateway-class|envoy-gateway/{gateway}|envoy-gateway/{gateway}#{listener}|default/{route}|default/{route}#rule-1"
+    )
+}
+
+/// Upstream `tcproute-securitypolicy-with-authorization-client-cidr`: a SecurityPolicy on a
+/// TCPRoute is accepted on the route's listener and its authorization is the route's; the second
+/// one is Conflicted there; a Gateway policy with authorization and cors gives the TCP route only
+/// the authorization, the HTTP route both.
+#[test]
+fn a_securitypolicy_on_a_tcproute_is_accepted_and_applies_its_authorization() {
+    let status = dopol(&["status", "-o", "json", "-f", TCP_AUTHZ]);
+    let doc = status.json();
+    let bar = status_of(&doc, &format!("{SP}:default/sp-tcpr-app-bar"));
+    assert_eq!(
+        conditions(&bar["conditions"]),
+        [condition(
+            "Accepted",
+            "True",
+            "Accepted",
+            "Policy has been accepted."
+        )]
+    );
+    assert_eq!(bar["ancestors"][0]["ancestorRef"]["name"], "gateway-tcp");
+    assert_eq!(bar["ancestors"][0]["ancestorRef"]["sectionName"], "bar");
+    let conflict = status_of(&doc, &format!("{SP}:default/sp-tcpr-app-conflict"));
+    assert_eq!(
+        conditions(&conflict["conditions"]),
+        [condition(
+            "Accepted",
+            "False",
+            "Conflicted",
+            "Unable to target TCPRoute tcpr-app-bar, another SecurityPolicy has already attached to it"
+        )]
+    );
+    let mixed = status_of(&doc, &format!("{SP}:envoy-gateway/sp-mixed-gateway"));
+    assert_eq!(
+        conditions(&mixed["conditions"]),
+        [condition(
+            "Accepted",
+            "True",
+            "Accepted",
+            "Policy has been accepted."
+        )]
+    );
+
+    let effective = dopol(&["effective", "-o", "json", "-f", TCP_AUTHZ]);
+    effective.code(0);
+    let doc = effective.json();
+    let keys_and_sources = |path: &str| -> Vec<(String, String)> {
+        rules(&doc, "SecurityPolicy", path)
+            .into_iter()
+            .map(|r| (r.key, r.source))
+            .collect()
+    };
+    let own = |key: &str, policy: &str| (key.to_string(), format!("{SP}:{policy}"));
+    assert_eq!(
+        keys_and_sources(&tcp_path("gateway-tcp", "bar", "tcpr-app-bar")),
+        [own("authorization", "default/sp-tcpr-app-bar")]
+    );
+    assert_eq!(
+        rules(
+            &doc,
+            "SecurityPolicy",
+            &tcp_path("gateway-tcp", "bar", "tcpr-app-bar")
+        )[0]
+        .value,
+        json!({"defaultAction": "Deny", "rules": [{"action": "Allow", "name": "allow-route-bar", "principal": {"clientCIDRs": ["10.10.2.0/24"]}}]})
+    );
+    assert_eq!(
+        keys_and_sources(&tcp_path("gateway-tcp", "foo", "tcpr-app-foo")),
+        [own("authorization", "envoy-gateway/sp-gw-tcp-section-foo")]
+    );
+    assert_eq!(
+        keys_and_sources(&tcp_path("gateway-mixed", "foo", "tcpr-app-mixed")),
+        [own("authorization", "envoy-gateway/sp-mixed-gateway")]
+    );
+    assert_eq!(
+        keys_and_sources(&tcp_path("gateway-mixed", "http", "hr-app-mixed")),
+        [
+            own("authorization", "envoy-gateway/sp-mixed-gateway"),
+            own("cors", "envoy-gateway/sp-mixed-gateway")
+        ]
+    );
+
+    // `explain` says which fields are left out on the TCPRoute.
+    let explain = dopol(&[
+        "explain",
+        "-f",
+        TCP_AUTHZ,
+        "--route",
+        "default/tcpr-app-mixed",
+    ]);
+    explain.code(0).stdout_has(&[
+        "on a TCPRoute Envoy Gateway applies only authorization; the other fields are left out\n      ! cors\n  Result:\n      authorization ← envoy-gateway/sp-mixed-gateway\n",
+    ]);
+
+    // Nothing says "has no targets" or "no route is attached"; the one error is upstream's own
+    // TargetNotFound (sectionName `bogus`).
+    let lint = dopol(&["lint", "-o", "json", "-f", TCP_AUTHZ]);
+    let found = findings(&lint.json());
+    let errors: Vec<&str> = found
+        .iter()
+        .filter(|f| f.1 == "error")
+        .map(|f| f.0.as_str())
+        .collect();
+    assert_eq!(errors, ["DPL3002"]);
+    assert!(
+        found
+            .iter()
+            .all(|f| !f.3.contains("no targets") && !f.3.contains("no route is attached")),
+        "{found:?}"
+    );
+}
+
+/// Upstream `securitypolicy-with-merge-tcp-invalid`: the route policy merged with the Gateway's
+/// basicAuth is Invalid with upstream's message, merges into nothing, and the TCP path gets
+/// nothing; the Gateway policy is Overridden by it.
+#[test]
+fn a_merged_securitypolicy_with_more_than_authorization_is_invalid_on_a_tcproute() {
+    let doc = dopol(&["status", "-o", "json", "-f", TCP_MERGE_INVALID]).json();
+    let route = status_of(&doc, &format!("{SP}:default/policy-for-route"));
+    let invalid = condition(
+        "Accepted",
+        "False",
+        "Invalid",
+        "Only authorization is supported for TCP (routes/listeners).",
+    );
+    assert_eq!(
+        conditions(&route["conditions"]),
+        std::slice::from_ref(&invalid)
+    );
+    assert_eq!(route["ancestors"].as_array().unwrap().len(), 1);
+    assert_eq!(route["ancestors"][0]["ancestorRef"]["sectionName"], "tcp");
+    assert_eq!(conditions(&route["ancestors"][0]["conditions"]), [invalid]);
+    assert_eq!(
+        route["rules"][0]["outcomes"][0]["outcome"], "not-applied",
+        "{}",
+        route["rules"]
+    );
+    let gateway = status_of(&doc, &format!("{SP}:envoy-gateway/policy-for-gateway"));
+    assert_eq!(
+        conditions(&gateway["ancestors"][0]["conditions"]),
+        [
+            condition("Accepted", "True", "Accepted", "Policy has been accepted."),
+            condition(
+                "Overridden",
+                "True",
+                "Overridden",
+                "This policy is being overridden by other securityPolicies for these routes: [default/tcproute-1]"
+            )
+        ]
+    );
+    let effective = dopol(&["effective", "-o", "json", "-f", TCP_MERGE_INVALID]);
+    assert_eq!(effective.json()["items"], json!([]));
+}
+
+/// TCPRoute, TLSRoute and UDPRoute attachment: allowedRoutes kinds by listener protocol,
+/// sectionName, TLSRoute hostnames; a Kuadrant Gateway policy whose Gateway has only a TCPRoute
+/// is in the path to nothing for that reason, not "no route attached".
+#[test]
+fn xroutes_attach_by_protocol_section_and_hostname() {
+    let input = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: l4, namespace: infra}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: tcp, protocol: TCP, port: 9000, allowedRoutes: {namespaces: {from: All}}}
+  - {name: udp, protocol: UDP, port: 53, allowedRoutes: {namespaces: {from: All}}}
+  - {name: tls, protocol: TLS, port: 443, hostname: '*.example.com', tls: {mode: Passthrough}, allowedRoutes: {namespaces: {from: All}}}
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: db, namespace: app}
+spec:
+  parentRefs: [{name: l4, namespace: infra, sectionName: tcp}]
+  rules: [{backendRefs: [{name: db, port: 5432}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: UDPRoute
+metadata: {name: dns, namespace: app}
+spec:
+  parentRefs: [{name: l4, namespace: infra}]
+  rules: [{backendRefs: [{name: dns, port: 53}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha3
+kind: TLSRoute
+metadata: {name: web, namespace: app}
+spec:
+  parentRefs: [{name: l4, namespace: infra}]
+  hostnames: [www.example.com]
+  rules: [{backendRefs: [{name: web, port: 443}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: TLSRoute
+metadata: {name: other, namespace: app}
+spec:
+  parentRefs: [{name: l4, namespace: infra, sectionName: tls}]
+  hostnames: [www.example.org]
+  rules: [{backendRefs: [{name: other, port: 443}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TCPRoute
+metadata: {name: wrong, namespace: app}
+spec:
+  parentRefs: [{name: l4, namespace: infra, sectionName: udp}]
+  rules: [{backendRefs: [{name: db, port: 5432}]}]
+---
+apiVersion: kuadrant.io/v1
+kind: RateLimitPolicy
+metadata: {name: gw-limit, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: l4, sectionName: tcp}
+  limits:
+    all: {rates: [{limit: 5, window: 1s}]}
+";
+    // Every path, none with the Kuadrant policy (which applies to HTTP routes only).
+    let doc = on_stdin(&["effective", "--uncovered", "-o", "json"], input).json();
+    let mut ids = Vec::new();
+    collect_path_ids(&doc, &mut ids);
+    assert_eq!(
+        ids,
+        [
+            "eg|infra/l4|infra/l4#tcp|app/db|app/db#rule-1",
+            "eg|infra/l4|infra/l4#udp|app/dns|app/dns#rule-1",
+            "eg|infra/l4|infra/l4#tls|app/web|app/web#rule-1",
+        ]
+    );
+    let topology = on_stdin(&["topology", "-o", "json"], input).json();
+    let refused: Vec<(&str, &str)> = topology["refused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["route"].as_str().unwrap(), r["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            ("app/other", "NoMatchingListenerHostname"),
+            ("app/wrong", "NotAllowedByListeners")
+        ]
+    );
+    let lint = on_stdin(&["lint", "-o", "json"], input);
+    let found = findings(&lint.json());
+    let messages: Vec<(&str, &str)> = found.iter().map(|f| (f.0.as_str(), f.3.as_str())).collect();
+    assert_eq!(
+        messages[..2],
+        [
+            (
+                "DPL2004",
+                "the hostnames of TLSRoute app/other (www.example.org) intersect no listener hostname of Gateway infra/l4 (*.example.com) (NoMatchingListenerHostname)"
+            ),
+            (
+                "DPL2003",
+                "no listener of Gateway infra/l4 allows TCPRoute app/wrong: listener `udp` (protocol UDP) does not accept TCPRoute (NotAllowedByListeners)"
+            ),
+        ]
+    );
+    let unreached: Vec<&str> = messages
+        .iter()
+        .filter(|(code, _)| *code == "DPL4002")
+        .map(|(_, m)| *m)
+        .collect();
+    assert_eq!(
+        unreached,
+        [
+            "RateLimitPolicy infra/gw-limit targets listener infra/l4#tcp, to which only TCPRoutes are attached, which kuadrant policies do not apply to; the policy is in the path to nothing"
+        ],
+    );
+}
+
+/// Conformance `listenerset-http-routing`, unchanged: an info on each ListenerSet and each
+/// parentRef to one, no "attached to no listener"; `request` answers for the Gateway's own
+/// hostnames as upstream does, and says it cannot answer for a ListenerSet's.
+#[test]
+fn listener_sets_are_reported_and_request_does_not_answer_404_for_their_hosts() {
+    let lint = dopol(&["lint", "-o", "json", "-f", LISTENER_SETS]);
+    lint.code(0);
+    let found = findings(&lint.json());
+    let count = |code: &str| found.iter().filter(|f| f.0 == code).count();
+    assert_eq!(count("DPL2013"), 2);
+    assert_eq!(count("DPL2014"), 5);
+    assert_eq!(count("DPL2005"), 0);
+    let set = found.iter().find(|f| f.0 == "DPL2013").unwrap();
+    assert_eq!(
+        set.3,
+        "ListenerSet gateway-conformance-infra/listener-set-http-routing-1 adds listeners (listener-set-http-routing-1-listener-1, listener-set-http-routing-1-listener-2) to Gateway gateway-conformance-infra/gateway-with-listener-sets-http-routing; dopol does not model ListenerSets yet, so its listeners are not evaluated; routes naming it: HTTPRoute gateway-conformance-infra/attaches-to-all-listeners, HTTPRoute gateway-conformance-infra/listener-set-http-routing-1-route, HTTPRoute gateway-conformance-infra/listener-set-http-routing-1-section-route"
+    );
+    assert!(found.iter().any(|f| f.0 == "DPL2014"
+        && f.3 == "HTTPRoute gateway-conformance-infra/listener-set-http-routing-1-section-route names ListenerSet gateway-conformance-infra/listener-set-http-routing-1 (listener listener-set-http-routing-1-listener-1) as a parent; dopol does not model ListenerSets yet, so no path goes through it"));
+
+    // Upstream: 200 from infra-backend-v1 through `attaches-to-all-listeners`.
+    let served = dopol(&[
+        "request",
+        "-o",
+        "json",
+        "-f",
+        LISTENER_SETS,
+        "GET",
+        "http://gateway-listener-1.com/route",
+    ]);
+    served.code(0);
+    let trace = served.json();
+    assert_eq!(
+        trace["match"]["rule"],
+        "gateway-conformance-infra/attaches-to-all-listeners#rule-1"
+    );
+    assert_eq!(trace["match"]["matchIndex"], 0);
+    assert!(trace.get("unanswered").is_none());
+
+    // Upstream: 200 through the ListenerSet's listener; dopol cannot say, and does not say 404.
+    let host = "listener-set-http-routing-1-listener-1.com";
+    let unknown = dopol(&[
+        "request",
+        "-o",
+        "json",
+        "-f",
+        LISTENER_SETS,
+        "GET",
+        &format!("http://{host}/route"),
+    ]);
+    unknown.code(1);
+    let trace = unknown.json();
+    assert_eq!(trace["notFound"], Value::Null);
+    assert_eq!(trace["match"], Value::Null);
+    assert_eq!(trace["unanswered"]["reason"], "listener-set");
+    assert_eq!(
+        trace["unanswered"]["listeners"],
+        json!([
+            "gateway-conformance-infra/listener-set-http-routing-1#listener-set-http-routing-1-listener-1"
+        ])
+    );
+    let text = dopol(&[
+        "request",
+        "-f",
+        LISTENER_SETS,
+        "GET",
+        &format!("http://{host}/route"),
+    ]);
+    text.code(1).stdout_has(&[
+        "Match     unknown (listener-set): ListenerSet listener gateway-conformance-infra/listener-set-http-routing-1#listener-set-http-routing-1-listener-1 may receive HTTP on port 80 for host listener-set-http-routing-1-listener-1.com and no Gateway listener does; dopol does not model ListenerSets yet (DPL2013), so it cannot say which route serves the request",
+    ]);
+
+    // A host neither a Gateway listener nor a ListenerSet listener receives is still a 404.
+    let nobody = dopol(&[
+        "request",
+        "-o",
+        "json",
+        "-f",
+        LISTENER_SETS,
+        "GET",
+        "http://nobody.example/route",
+    ]);
+    nobody.code(1);
+    assert_eq!(nobody.json()["notFound"]["reason"], "no-listener");
+}
+
+/// A route whose only parent is a ListenerSet: a policy on it is not "attached to no listener".
+#[test]
+fn a_policy_on_a_route_of_a_listener_set_names_the_listener_set() {
+    let input = format!(
+        "{GATEWAY}---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: extra, namespace: infra}}
+spec:
+  parentRefs: [{{group: gateway.networking.k8s.io, kind: ListenerSet, name: more}}]
+---
+apiVersion: kuadrant.io/v1
+kind: AuthPolicy
+metadata: {{name: extra-auth, namespace: infra}}
+spec:
+  targetRef: {{group: gateway.networking.k8s.io, kind: HTTPRoute, name: extra}}
+  rules:
+    authentication:
+      key: {{apiKey: {{selector: {{}}}}, credentials: {{authorizationHeader: {{prefix: KEY}}}}}}
+"
+    );
+    let lint = on_stdin(&["lint", "-o", "json"], &input);
+    let found = findings(&lint.json());
+    let codes: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+    assert!(!codes.contains(&"DPL2005"), "{codes:?}");
+    let unreached = found.iter().find(|f| f.0 == "DPL4002").expect("DPL4002");
+    assert_eq!(
+        unreached.3,
+        "AuthPolicy infra/extra-auth targets HTTPRoute infra/extra, whose parents are ListenerSets, which dopol does not model yet (see DPL2014 on the route); the policy is in the path to nothing"
+    );
+    let parent = found.iter().find(|f| f.0 == "DPL2014").expect("DPL2014");
+    assert_eq!(
+        parent.3,
+        "HTTPRoute infra/extra names ListenerSet infra/more, not in the input, as a parent; dopol does not model ListenerSets yet, so no path goes through it"
+    );
+}
+
+/// An unnamed rule followed by a rule named `rule-1`: two paths, two ids (the written name keeps
+/// `rule-1`, the unnamed rule is `rules[0]`); Kuadrant's sectionName `rule-1` takes the unnamed
+/// rule (its positional name, first), Envoy Gateway's the written one; DPL2007 names kuadrant
+/// only. A GRPCRoute of the same namespace and name on the listener has its kind in its ids.
+#[test]
+fn every_path_has_its_own_id_and_duplicate_rule_name_names_its_families() {
+    let effective = dopol(&["effective", "-o", "json", "-f", RULE_NAMES]);
+    let doc = effective.json();
+    let prefix = "kuadrant|infra/gw|infra/gw#http|";
+    let unnamed = format!("{prefix}app/shop|app/shop#rules[0]");
+    let named = format!("{prefix}app/shop|app/shop#rule-1");
+    let grpc = format!("{prefix}app/shop[GRPCRoute]|app/shop[GRPCRoute]#rule-1");
+    let keys = |kind: &str, path: &str| -> Vec<(String, String)> {
+        rules(&doc, kind, path)
+            .into_iter()
+            .map(|r| (r.key, r.source))
+            .collect()
+    };
+    assert_eq!(
+        keys("RateLimitPolicy", &unnamed),
+        [(
+            "one".to_string(),
+            "ratelimitpolicy.kuadrant.io:app/rule-one".to_string()
+        )]
+    );
+    assert_eq!(keys("RateLimitPolicy", &named), []);
+    assert_eq!(
+        keys("BackendTrafficPolicy", &named),
+        [(
+            "retry".to_string(),
+            "backendtrafficpolicy.gateway.envoyproxy.io:app/rule-one".to_string()
+        )]
+    );
+    assert_eq!(keys("BackendTrafficPolicy", &unnamed), []);
+
+    let every = dopol(&["effective", "--uncovered", "-o", "json", "-f", RULE_NAMES]).json();
+    let mut ids: Vec<String> = Vec::new();
+    collect_path_ids(&every, &mut ids);
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    ids.sort();
+    let before = ids.len();
+    ids.dedup();
+    assert_eq!(before, ids.len(), "duplicate path ids: {ids:?}");
+    for id in [&unnamed, &named, &grpc] {
+        assert!(ids.contains(id), "{id} not in {ids:?}");
+    }
+
+    let lint = dopol(&["lint", "-o", "json", "-f", RULE_NAMES]);
+    lint.code(0);
+    let doc = lint.json();
+    let duplicate: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "DPL2007")
+        .collect();
+    assert_eq!(duplicate.len(), 1);
+    assert_eq!(duplicate[0]["severity"], "warning");
+    assert_eq!(
+        duplicate[0]["message"],
+        "the unnamed rule rules[0] has the positional name `rule-1`, which another rule writes; dopol calls it `rules[0]` in path ids; for kuadrant (which read positional names) a sectionName `rule-1` is ambiguous"
+    );
+    assert_eq!(
+        duplicate[0]["help"],
+        "give rules[0] a name, or rename the rule that writes `rule-1` (avoid the `rule-N` pattern for written names)"
+    );
+}
+
+/// Every string under a `pathId` key, anywhere in `doc`.
+fn collect_path_ids(doc: &Value, ids: &mut Vec<String>) {
+    match doc {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value.as_str()) {
+                    ("pathId", Some(id)) => ids.push(id.to_string()),
+                    _ => collect_path_ids(value, ids),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_path_ids(v, ids)),
+        _ => {}
+    }
+}
+
+/// The request trace names the deciding match by its 0-based index in the rule's `matches`
+/// (`matches[1]`), beside the rule's 1-based positional name (`rule-2`).
+#[test]
+fn request_names_the_match_by_its_index_beside_the_rule_name() {
+    let input = format!(
+        "{GATEWAY}---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: shop, namespace: app}}
+spec:
+  parentRefs: [{{name: gw, namespace: infra}}]
+  rules:
+  - matches: [{{path: {{type: Exact, value: /a}}}}]
+  - matches: [{{path: {{type: Exact, value: /b}}}}, {{path: {{type: Exact, value: /c}}}}]
+"
+    );
+    let out = on_stdin(&["request", "GET", "http://x.example/c"], &input);
+    out.code(0)
+        .stdout_has(&["Match     app/shop#rule-2 (matches[1]; no other rule matched)"]);
+}
+
+/// An Envoy Gateway policy whose only target is a ListenerSet (not modelled yet) is not "without
+/// targets": its status is not evaluated, and lint finds no error.
+#[test]
+fn a_policy_targeting_only_a_listener_set_is_not_said_to_have_no_targets() {
+    let input = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: shop}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata: {name: ls, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]
+  cors: {allowOrigins: ['https://a.example']}
+";
+    let lint = on_stdin(&["lint", "-o", "json"], input);
+    lint.code(0);
+    let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
+    assert_eq!(codes, ["DPL6007"]);
+    let doc = on_stdin(&["status", "-o", "json"], input).json();
+    let status = status_of(&doc, &format!("{SP}:shop/ls"));
+    assert_eq!(
+        conditions(&status["conditions"]),
+        [condition(
+            "Accepted",
+            "Unknown",
+            "NotModelled",
+            "SecurityPolicy targets only ListenerSets, which dopol does not model yet: its status is not evaluated"
+        )]
+    );
+    let topology = on_stdin(&["topology", "-o", "json"], input).json();
+    assert_eq!(topology["notAccepted"], json!([]));
+}
