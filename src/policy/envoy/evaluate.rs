@@ -140,7 +140,7 @@ impl<'m> EnvoyEvaluator<'m> {
             return Effective::new();
         };
         let spec = &self.specs[w.spec];
-        let merged = merge(merge_type, p.node, w.node, &spec.list_merge_keys);
+        let merged = merge_with_fields(spec, merge_type, p.node, w.node);
         let index = |policy: u32, key: &str| {
             let block = &model.policies[policy as usize].blocks[0];
             block.rule_index(key)
@@ -246,6 +246,37 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
 
     fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
         super::checks::check(self, observed)
+    }
+}
+
+/// `route` merged into `parent` with `merge_type`: the generic merge, then each field the kind
+/// merges its own way where both set it (§3.4).
+pub(super) fn merge_with_fields(
+    spec: &EnvoyKindSpec,
+    merge_type: MergeType,
+    parent: &Node,
+    route: &Node,
+) -> Node {
+    let merged = merge(merge_type, parent, route, &spec.list_merge_keys);
+    let Some(entries) = merged.as_map() else {
+        return merged;
+    };
+    let mut entries = entries.to_vec();
+    for (field, how) in &spec.field_merges {
+        let (Some(p), Some(r)) = (parent.get(field), route.get(field)) else {
+            continue;
+        };
+        let (Some(value), Some(entry)) = (
+            how.merge(merge_type, p, r),
+            entries.iter_mut().find(|e| *e.key.text == **field),
+        ) else {
+            continue;
+        };
+        entry.value = value;
+    }
+    Node {
+        span: merged.span,
+        value: crate::yaml::Value::Map(Shared::from(entries)),
     }
 }
 

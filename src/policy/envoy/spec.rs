@@ -32,6 +32,33 @@ pub struct EnvoyKindSpec {
     pub auth_fields: Vec<String>,
     /// How listener conflicts and Overridden are worded.
     pub listener_style: ListenerStyle,
+    /// Top-level fields Envoy Gateway merges its own way when both sides of a `mergeType`
+    /// merge set them (§3.4).
+    pub field_merges: Vec<(String, FieldMerge)>,
+}
+
+/// A field Envoy Gateway merges outside the generic merge of two specs (§3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldMerge {
+    /// BackendTrafficPolicy `rateLimit`: both policies' rules are enforced
+    /// ([`super::ratelimit::merge_rate_limit`]).
+    RateLimitRules,
+}
+
+impl FieldMerge {
+    /// The merged value of the field, or `None` when the generic merge stands.
+    pub fn merge(
+        self,
+        merge_type: super::MergeType,
+        parent: &Node,
+        route: &Node,
+    ) -> Option<Node> {
+        match self {
+            FieldMerge::RateLimitRules => {
+                super::ratelimit::merge_rate_limit(merge_type, parent, route)
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for EnvoyKindSpec {
@@ -167,6 +194,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
         },
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
+        field_merges: Vec::new(),
     };
     vec![
         EnvoyKindSpec {
@@ -176,6 +204,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
                 keyed(&["compressor"], "type"),
                 keyed(&["httpUpgrade"], "type"),
             ],
+            field_merges: vec![("rateLimit".to_string(), FieldMerge::RateLimitRules)],
             ..base("backendTrafficPolicies")
         },
         EnvoyKindSpec {
