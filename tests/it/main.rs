@@ -21,6 +21,7 @@ mod envoy;
 mod envoy_realworld;
 mod families;
 mod fidelity;
+mod fidelity_envoy;
 mod fidelity_surface;
 mod filters;
 mod fuzz_regressions;
