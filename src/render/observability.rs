@@ -350,6 +350,15 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
     out
 }
 
+/// A merged key's origins, highest priority first: `a & b`.
+fn join_merged(origins: &[String]) -> String {
+    origins
+        .iter()
+        .map(|o| short(o))
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
 fn action_symbol(action: &str) -> &'static str {
     match action {
         "added" => "+",
@@ -436,7 +445,12 @@ fn explain_kind(out: &mut String, kind: &KindExplanation, layout: Layout) {
     } else {
         out.push_str("  Result:\n");
         for (key, source) in &kind.effective {
-            let _ = writeln!(out, "      {key} ← {}", short(source));
+            let origins = kind.origins.iter().find(|o| o.key == *key);
+            let from = match origins {
+                Some(merged) => join_merged(&merged.origins),
+                None => short(source).to_string(),
+            };
+            let _ = writeln!(out, "      {key} ← {from}");
         }
     }
 }
@@ -495,7 +509,7 @@ fn superseded_detail(step: &ExplainedStep, change: &Change) -> String {
 /// `dopol explain` as text.
 pub fn explain_text(report: &ExplainReport, layout: Layout) -> String {
     let mut out = String::from(
-        "Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  x deactivated  ! not applied\n",
+        "Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  & merged  x deactivated  ! not applied\n",
     );
     for item in &report.items {
         let _ = writeln!(out, "\nPath {}", item.path_id);

@@ -49,10 +49,7 @@ const GW2: &str = "envoy-gateway-class|envoy-gateway/gateway-2|envoy-gateway/gat
 /// on gateway-2 (no Gateway policy) the route's alone.
 #[test]
 fn merge_type_enforces_the_rate_limit_rules_of_the_route_and_its_parent() {
-    for (block, ty, shared) in [
-        ("local", "Local", None),
-        ("global", "Global", Some(true)),
-    ] {
+    for (block, ty, shared) in [("local", "Local", None), ("global", "Global", Some(true))] {
         let dir = format!("testdata/fidelity2/envoy-merge-{block}-ratelimit/as-manifests.yaml");
         let out = effective(&[&dir], &[]);
         out.code(0);
@@ -92,7 +89,11 @@ fn merge_type_enforces_the_rate_limit_rules_of_the_route_and_its_parent() {
         let lint = dopol(&["lint", "-o", "json", "-f", &dir]);
         lint.code(0);
         let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
-        assert_eq!(codes, ["DPL6004", "DPL6004"], "{block}: only deprecated-target-ref");
+        assert_eq!(
+            codes,
+            ["DPL6004", "DPL6004"],
+            "{block}: only deprecated-target-ref"
+        );
     }
 }
 
@@ -128,3 +129,73 @@ fn the_concept_page_example_enforces_both_rate_limits() {
     lint.code(0);
     assert_eq!(findings(&lint.json()), Vec::new());
 }
+
+/// `explain` of a `mergeType` route policy (point 8): the winner step says its fields are merged
+/// with its parent's, the merge step says what is inherited, merged and how `rateLimit`
+/// combines, the Legend has `&`, and "Result:" names every origin of a merged key. The whole
+/// text, reviewed.
+#[test]
+fn explain_says_what_merge_type_merges_from_whom() {
+    let out = dopol(&[
+        "explain",
+        "-f",
+        "testdata/fidelity2/envoy-merge-local-ratelimit/as-manifests.yaml",
+        "--path",
+        GW1,
+    ]);
+    out.code(0);
+    assert_eq!(out.stdout, EXPLAIN_GW1);
+    let json = dopol(&[
+        "explain",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fidelity2/envoy-merge-local-ratelimit/as-manifests.yaml",
+        "--path",
+        GW1,
+    ]);
+    json.code(0);
+    let both = json!([
+        btp("default/policy-for-route"),
+        btp("envoy-gateway/policy-for-gateway1")
+    ]);
+    assert_eq!(
+        json.json()["items"][0]["kinds"][0]["origins"],
+        json!([
+            {"key": "httpUpgrade", "origins": both},
+            {"key": "rateLimit", "origins": both},
+            {"key": "timeout", "origins": both},
+        ])
+    );
+}
+
+const EXPLAIN_GW1: &str = r#"Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  & merged  x deactivated  ! not applied
+
+Path envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#http|default/httproute-1|default/httproute-1#rule-1
+
+BackendTrafficPolicy — 2 policies, most specific slot first (route rule, route, listener, Gateway); on each slot the oldest policy, then namespace/name, holds it and the others are Conflicted there:
+  #  POLICY                             TARGET                           BLOCKS  CREATED  WHY HERE
+  1  default/policy-for-route           HTTPRoute default/httproute-1            -        holds the route slot HTTPRoute default/httproute-1 (first in age order)
+  2  envoy-gateway/policy-for-gateway1  Gateway envoy-gateway/gateway-1          -        holds the Gateway slot Gateway envoy-gateway/gateway-1 (first in age order)
+
+  Defaulted by the CRD (the API server adds them; the fold reads them as written):
+  [1] spec.rateLimit.local.rules[0].clientSelectors[0].headers[0].invert = false
+  [2] spec.rateLimit.local.rules[0].clientSelectors[0].headers[0].invert = false
+
+  Merge steps, in order:
+  [1] default/policy-for-route, BackendTrafficPolicy default/policy-for-route holds the most specific slot of the path: with mergeType StrategicMerge, its fields are merged with those of its parent BackendTrafficPolicy envoy-gateway/policy-for-gateway1 in the next step
+      + connection
+      + httpUpgrade
+      + rateLimit
+      + timeout
+  [1] default/policy-for-route, mergeType StrategicMerge: merged with its parent BackendTrafficPolicy envoy-gateway/policy-for-gateway1 (the holder of Gateway envoy-gateway/gateway-1): keys only the parent sets are inherited from it (none here); keys both set are merged, the route policy's values winning (`httpUpgrade`, `rateLimit`, `timeout`; `rateLimit`: the rate-limit rules of both are enforced, the route policy's first); keys only the route policy sets (`connection`)
+      + connection
+      & httpUpgrade  with default/policy-for-route
+      & rateLimit  with default/policy-for-route
+      & timeout  with default/policy-for-route
+  Result:
+      connection ← default/policy-for-route
+      httpUpgrade ← default/policy-for-route & envoy-gateway/policy-for-gateway1
+      rateLimit ← default/policy-for-route & envoy-gateway/policy-for-gateway1
+      timeout ← default/policy-for-route & envoy-gateway/policy-for-gateway1
+"#;

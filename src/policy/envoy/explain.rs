@@ -122,13 +122,21 @@ fn winner_step(
         );
     }
     let empty = changes.iter().all(|c| c.source != winner);
+    let what = match decision.parent {
+        Some((parent, _, merge_type)) => format!(
+            "with mergeType {}, its fields are merged with those of its parent {} in the next step",
+            merge_type.as_str(),
+            model.policies[parent as usize].display()
+        ),
+        None => "its fields are the effective policy as a whole, nothing is inherited from less specific policies".to_string(),
+    };
     ExplainedMerge {
         policy: Some(winner),
         subject: decision.slot.describe(model),
         scope: level(decision.slot),
         strategy: "most specific slot",
         summary: format!(
-            "{} holds the most specific slot of the path: its fields are the effective policy as a whole, nothing is inherited from less specific policies{}",
+            "{} holds the most specific slot of the path: {what}{}",
             model.policies[winner as usize].display(),
             if empty { " (it sets no field)" } else { "" }
         ),
@@ -148,6 +156,7 @@ fn merge_step(
     let winner = decision.winner;
     let parent_keys = &model.policies[parent as usize].blocks[0];
     let mut changes = Vec::new();
+    let mut keys = MergeKeys::default();
     for (key, rule) in effective {
         let (action, source, by) = match rule.origins() {
             [only] if *only == parent => ("added", parent, Vec::new()),
@@ -155,6 +164,7 @@ fn merge_step(
             _ if parent_keys.rule(key).is_some() => ("replaced", parent, vec![winner]),
             _ => ("added", winner, Vec::new()),
         };
+        keys.note(key, action, source == parent);
         changes.push(MergeChange {
             key: key.to_string(),
             action,
@@ -162,18 +172,95 @@ fn merge_step(
             by,
         });
     }
+    let parent_name = model.policies[parent as usize].display();
     Some(ExplainedMerge {
         policy: Some(winner),
-        subject: format!("into {}", model.policies[parent as usize].display()),
+        subject: format!("into {parent_name}"),
         scope: level(decision.slot),
         strategy: merge_type.as_str(),
         summary: format!(
-            "mergeType {}: merged into its parent {} (the holder of {}); keys only the parent sets are kept, keys both set are merged with the route policy winning",
+            "mergeType {}: merged with its parent {parent_name} (the holder of {}): {}",
             merge_type.as_str(),
-            model.policies[parent as usize].display(),
-            slot.describe(model)
+            slot.describe(model),
+            keys.describe(&field_notes(evaluator, decision))
         ),
         skipped: None,
         changes,
     })
+}
+
+/// The keys of a merge step by what happened to them.
+#[derive(Default)]
+struct MergeKeys {
+    inherited: Vec<String>,
+    merged: Vec<String>,
+    replaced: Vec<String>,
+    own: Vec<String>,
+}
+
+impl MergeKeys {
+    fn note(&mut self, key: &str, action: &str, from_parent: bool) {
+        let list = match action {
+            "added" if from_parent => &mut self.inherited,
+            "merged" => &mut self.merged,
+            "replaced" => &mut self.replaced,
+            _ => &mut self.own,
+        };
+        list.push(format!("`{key}`"));
+    }
+
+    /// In words: what is inherited from the parent, what is merged, what keeps the route
+    /// policy's value, what only it sets; `notes` says how fields merged their own way combine.
+    fn describe(&self, notes: &[String]) -> String {
+        let list = |keys: &[String]| keys.join(", ");
+        let inherited = if self.inherited.is_empty() {
+            "none here".to_string()
+        } else {
+            list(&self.inherited)
+        };
+        let mut parts = vec![format!(
+            "keys only the parent sets are inherited from it ({inherited})"
+        )];
+        if !self.merged.is_empty() {
+            let notes: String = notes.iter().map(|n| format!("; {n}")).collect();
+            parts.push(format!(
+                "keys both set are merged, the route policy's values winning ({}{notes})",
+                list(&self.merged)
+            ));
+        }
+        if !self.replaced.is_empty() {
+            parts.push(format!(
+                "keys both set keep the route policy's value ({})",
+                list(&self.replaced)
+            ));
+        }
+        if !self.own.is_empty() {
+            parts.push(format!(
+                "keys only the route policy sets ({})",
+                list(&self.own)
+            ));
+        }
+        parts.join("; ")
+    }
+}
+
+/// How the fields a kind merges its own way (§3.4) combined on this path, where both policies
+/// set them.
+fn field_notes(evaluator: &EnvoyEvaluator<'_>, decision: Decision) -> Vec<String> {
+    let Some((parent, ..)) = decision.parent else {
+        return Vec::new();
+    };
+    let model = evaluator.model;
+    let sets = |policy: u32, field: &str| {
+        model.policies[policy as usize].blocks[0]
+            .rule(field)
+            .is_some()
+    };
+    evaluator
+        .spec(decision.winner)
+        .field_merges
+        .iter()
+        .filter(|(field, _)| sets(decision.winner, field) && sets(parent, field))
+        .map(|(field, how)| format!("`{field}`: {}", how.describe()))
+        .collect()
 }

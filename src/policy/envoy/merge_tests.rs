@@ -154,8 +154,10 @@ fn rate_limit(merge_type: MergeType, parent: &str, route: &str) -> Option<String
     super::ratelimit::merge_rate_limit(merge_type, &yaml(parent), &yaml(route)).map(|n| json(&n))
 }
 
-const G1: &str = "{clientSelectors: [{headers: [{name: x, value: one}]}], limit: {requests: 5, unit: Hour}}";
-const G2: &str = "{clientSelectors: [{headers: [{name: x, value: two}]}], limit: {requests: 9, unit: Hour}}";
+const G1: &str =
+    "{clientSelectors: [{headers: [{name: x, value: one}]}], limit: {requests: 5, unit: Hour}}";
+const G2: &str =
+    "{clientSelectors: [{headers: [{name: x, value: two}]}], limit: {requests: 9, unit: Hour}}";
 const DEFAULT: &str = "{limit: {requests: 100, unit: Second}}";
 
 #[test]
@@ -163,8 +165,14 @@ fn rate_limit_rules_of_both_policies_are_enforced_route_first_under_strategic_me
     for block in ["global", "local"] {
         let out = rate_limit(
             MergeType::StrategicMerge,
-            &format!("{{type: {t}, {block}: {{rules: [{G2}]}}}}", t = title(block)),
-            &format!("{{type: {t}, {block}: {{rules: [{G1}]}}}}", t = title(block)),
+            &format!(
+                "{{type: {t}, {block}: {{rules: [{G2}]}}}}",
+                t = title(block)
+            ),
+            &format!(
+                "{{type: {t}, {block}: {{rules: [{G1}]}}}}",
+                t = title(block)
+            ),
         );
         assert_eq!(
             out.unwrap(),
@@ -236,7 +244,9 @@ fn the_route_default_replaces_the_parents_and_a_block_one_side_has_is_kept() {
             &format!("{{type: Global, global: {{rules: [{G1}]}}}}"),
         )
         .unwrap(),
-        j(&format!("{{type: Global, global: {{rules: [{G1}, {G2}]}}}}"))
+        j(&format!(
+            "{{type: Global, global: {{rules: [{G1}, {G2}]}}}}"
+        ))
     );
 }
 

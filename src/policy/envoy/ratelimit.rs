@@ -111,7 +111,10 @@ fn merge_block(
 
 /// A block's `rules` (empty when absent).
 fn rules(block: &Node) -> &[Node] {
-    block.get("rules").and_then(Node::as_seq).unwrap_or_default()
+    block
+        .get("rules")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
 }
 
 /// Whether a rule has at least one client selector.

@@ -46,13 +46,17 @@ pub enum FieldMerge {
 }
 
 impl FieldMerge {
+    /// What the merge keeps, in words (for `explain`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            FieldMerge::RateLimitRules => {
+                "the rate-limit rules of both are enforced, the route policy's first"
+            }
+        }
+    }
+
     /// The merged value of the field, or `None` when the generic merge stands.
-    pub fn merge(
-        self,
-        merge_type: super::MergeType,
-        parent: &Node,
-        route: &Node,
-    ) -> Option<Node> {
+    pub fn merge(self, merge_type: super::MergeType, parent: &Node, route: &Node) -> Option<Node> {
         match self {
             FieldMerge::RateLimitRules => {
                 super::ratelimit::merge_rate_limit(merge_type, parent, route)
