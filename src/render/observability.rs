@@ -306,15 +306,31 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
         Some(key) => format!("rule {key} of {}", short(&report.policy)),
         None => format!("{} {}", report.policy_kind, short(&report.policy)),
     };
+    let listeners = match report.listeners_reached {
+        0 => String::new(),
+        n => format!(
+            ", and {} no route is attached to",
+            crate::words::counted(n, "listener")
+        ),
+    };
     let _ = writeln!(
         out,
-        "{subject} reaches {} of {}",
+        "{subject} reaches {} of {}{listeners}",
         report.reached,
         crate::words::counted(report.paths, "path")
     );
     for gateway in &report.effective {
         let _ = writeln!(out, "\nGateway {}", gateway.gateway);
         for listener in &gateway.listeners {
+            if listener.listener_id.is_some() {
+                let _ = writeln!(
+                    out,
+                    "  listener {} (no route): {}",
+                    listener.listener,
+                    listener.keys.join(", ")
+                );
+                continue;
+            }
             let _ = writeln!(out, "  listener {}", listener.listener);
             for route in &listener.routes {
                 let _ = writeln!(out, "    {} {}", route.kind, route.route);

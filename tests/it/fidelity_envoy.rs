@@ -199,3 +199,163 @@ BackendTrafficPolicy — 2 policies, most specific slot first (route rule, route
       rateLimit ← default/policy-for-route & envoy-gateway/policy-for-gateway1
       timeout ← default/policy-for-route & envoy-gateway/policy-for-gateway1
 "#;
+
+const CTP: &str = "testdata/fidelity2/envoy-ctp-no-route/as-manifests.yaml";
+const CTP_LOCATOR: &str = "clienttrafficpolicy.gateway.envoyproxy.io:envoy-gateway/";
+
+/// A ClientTrafficPolicy configures listeners no route is attached to (point 7): `effective`
+/// shows each listener's settings as the golden's IR has them, `reach` names the listener, and
+/// `lint` does not call the policies "in the path to nothing".
+#[test]
+fn client_traffic_policy_configures_listeners_without_routes() {
+    let out = effective(&[CTP], &[]);
+    out.code(0);
+    let doc = out.json();
+    assert_eq!(doc["items"], json!([]));
+    let listener = |name: &str, policy: &str, value: Value| {
+        let source = format!("{CTP_LOCATOR}{policy}");
+        json!({
+            "policyKind": "ClientTrafficPolicy",
+            "policyGroup": "gateway.envoyproxy.io",
+            "listenerId": format!("envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#{name}"),
+            "gateway": "envoy-gateway/gateway-1",
+            "listener": name,
+            "rules": {"tcpKeepalive": {"value": value, "source": source, "origins": [source]}},
+            "sources": [source],
+        })
+    };
+    assert_eq!(
+        doc["listeners"],
+        json!([
+            listener(
+                "http-1",
+                "target-gateway-1-section-http-1",
+                json!({"probes": 3, "idleTime": "20m", "interval": "60s"})
+            ),
+            listener("http-2", "target-gateway-1", json!({})),
+        ])
+    );
+    let table = dopol(&["effective", "-f", CTP]);
+    table.code(0);
+    assert_eq!(
+        table.stdout,
+        "Gateway envoy-gateway/gateway-1 (class envoy-gateway-class)
+LISTENER  ROUTE RULE  KIND                 RULE KEY      SOURCE                                         VALUE
+http-1    (no route)  ClientTrafficPolicy  tcpKeepalive  envoy-gateway/target-gateway-1-section-http-1  {probes: 3, idleTime: 20m, interval: 60s}
+http-2    (no route)  ClientTrafficPolicy  tcpKeepalive  envoy-gateway/target-gateway-1                 {}
+"
+    );
+    let reach = dopol(&["reach", "envoy-gateway/target-gateway-1", "-f", CTP]);
+    reach.code(0);
+    assert_eq!(
+        reach.stdout,
+        "ClientTrafficPolicy envoy-gateway/target-gateway-1 reaches 0 of 0 paths, and 1 listener no route is attached to
+
+Gateway envoy-gateway/gateway-1
+  listener http-2 (no route): tcpKeepalive
+"
+    );
+    let reach = dopol(&[
+        "reach",
+        "envoy-gateway/target-gateway-1-section-http-1",
+        "-o",
+        "json",
+        "-f",
+        CTP,
+    ]);
+    reach.code(0);
+    let doc = reach.json();
+    assert_eq!(doc["listenersReached"], 1);
+    assert_eq!(
+        doc["effective"],
+        json!([{"gateway": "envoy-gateway/gateway-1", "listeners": [{
+            "listener": "http-1",
+            "routes": [],
+            "listenerId": "envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#http-1",
+            "keys": ["tcpKeepalive"],
+        }]}])
+    );
+    let lint = dopol(&["lint", "-o", "json", "-f", CTP]);
+    lint.code(0);
+    let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
+    assert_eq!(codes, ["DPL6004", "DPL6004"], "only deprecated-target-ref");
+}
+
+/// A Gateway ClientTrafficPolicy every listener of which has its own is overridden everywhere
+/// (DPL4001, info), not in the path to nothing; a listener with routes keeps its paths (and
+/// gets no listener item).
+#[test]
+fn a_gateway_client_traffic_policy_overridden_on_every_listener_is_dpl4001() {
+    let dir = std::env::temp_dir().join(format!("dopol-fid-envoy-ctp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = dir.join("ctp.yaml");
+    let upstream = std::fs::read_to_string(crate::common::root().join(CTP)).unwrap();
+    // Listener http-2 gets its own policy: the Gateway policy wins nowhere.
+    let http2 = "---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: ClientTrafficPolicy
+metadata:
+  namespace: envoy-gateway
+  name: target-gateway-1-section-http-2
+spec:
+  tcpKeepalive: {}
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: Gateway
+    name: gateway-1
+    sectionName: http-2
+";
+    std::fs::write(&manifest, format!("{upstream}\n{http2}")).unwrap();
+    let path = manifest.to_str().unwrap();
+    let lint = dopol(&["lint", "-o", "json", "-f", path]);
+    lint.code(0);
+    let found = findings(&lint.json());
+    let dpl4001: Vec<_> = found.iter().filter(|f| f.0 == "DPL4001").collect();
+    assert_eq!(dpl4001.len(), 1, "{found:?}");
+    assert_eq!(dpl4001[0].1, "info");
+    assert!(
+        dpl4001[0].3.contains("envoy-gateway/target-gateway-1:"),
+        "{}",
+        dpl4001[0].3
+    );
+    assert!(found.iter().all(|f| f.0 != "DPL4002"), "{found:?}");
+    // With a route on http-1, its path carries the listener policy and http-1 has no listener
+    // item; http-2 still has one.
+    let route = "---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  namespace: envoy-gateway
+  name: r
+spec:
+  parentRefs:
+  - name: gateway-1
+    sectionName: http-1
+  rules:
+  - backendRefs:
+    - name: s
+      port: 80
+";
+    std::fs::write(&manifest, format!("{upstream}\n{route}")).unwrap();
+    let out = effective(&[path], &[]);
+    out.code(0);
+    let doc = out.json();
+    let on_path = rule(
+        &doc,
+        "ClientTrafficPolicy",
+        "envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#http-1|envoy-gateway/r|envoy-gateway/r#rule-1",
+        "tcpKeepalive",
+    );
+    assert_eq!(
+        on_path["source"],
+        format!("{CTP_LOCATOR}target-gateway-1-section-http-1")
+    );
+    let listeners: Vec<&str> = doc["listeners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["listener"].as_str().unwrap())
+        .collect();
+    assert_eq!(listeners, ["http-2"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -45,6 +45,7 @@ pub fn envoy_spec(
         // not apply to declared kinds.
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
+        acts_on_listeners: false,
         field_merges: Vec::new(),
     };
     (&kinds[0], settings)

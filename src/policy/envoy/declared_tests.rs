@@ -96,6 +96,7 @@ fn registry() -> Registry {
         rules: RuleCut::Custom(Arc::new(cut)),
         auth_fields: vec!["auth".into()],
         listener_style: ListenerStyle::Listener,
+        acts_on_listeners: false,
         field_merges: Vec::new(),
     };
     let mut registry = Registry::builtin();

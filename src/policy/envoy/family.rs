@@ -92,6 +92,10 @@ impl PolicyFamily for EnvoyGateway {
         false
     }
 
+    fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {
+        self.spec(kind).is_some_and(|s| s.acts_on_listeners)
+    }
+
     fn codes(&self) -> &'static [crate::diag::Code] {
         super::diags::CODES
     }

@@ -32,6 +32,9 @@ pub struct EnvoyKindSpec {
     pub auth_fields: Vec<String>,
     /// How listener conflicts and Overridden are worded.
     pub listener_style: ListenerStyle,
+    /// Whether its policies configure listeners, routes or not (CTP; docs/families.md
+    /// "Listener-level settings").
+    pub acts_on_listeners: bool,
     /// Top-level fields Envoy Gateway merges its own way when both sides of a `mergeType`
     /// merge set them (§3.4).
     pub field_merges: Vec<(String, FieldMerge)>,
@@ -198,6 +201,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
         },
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
+        acts_on_listeners: false,
         field_merges: Vec::new(),
     };
     vec![
@@ -214,6 +218,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
         EnvoyKindSpec {
             merge_type: false,
             listener_style: ListenerStyle::Section,
+            acts_on_listeners: true,
             ..base("clientTrafficPolicies")
         },
         EnvoyKindSpec {
