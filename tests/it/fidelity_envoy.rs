@@ -8,7 +8,7 @@
 //!   `reach` and `lint` say so;
 //! - `explain` of a `mergeType` policy says what is merged from whom.
 
-use crate::common::{dopol, effective, findings};
+use crate::common::{GATEWAY, dopol, effective, findings, run_in, stream};
 use serde_json::{Value, json};
 
 const BTP: &str = "BackendTrafficPolicy";
@@ -358,4 +358,84 @@ spec:
         .collect();
     assert_eq!(listeners, ["http-2"]);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `routingType` as Envoy Gateway's precedence index resolves it: the golden (a rule policy
+/// without `mergeType` pins it unset, one with `mergeType` takes the Gateway's), and, from the
+/// controller's code (`policyindex.go`; no golden covers it), a listener policy that does not
+/// set it lets the Gateway's through, with or without `mergeType`.
+#[test]
+fn routing_type_is_resolved_as_the_precedence_index_does() {
+    let dir = "testdata/fidelity2/envoy-routing-type-mergetype-unset/as-manifests.yaml";
+    let out = effective(&[dir], &[]);
+    out.code(0);
+    let doc = out.json();
+    let path = |rule: &str| {
+        format!(
+            "envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#http|default/httproute-1|default/httproute-1#{rule}"
+        )
+    };
+    let btp_items = |rule: &str| {
+        doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["policyKind"] == BTP && i["pathId"] == path(rule))
+            .count()
+    };
+    assert_eq!(btp_items("rule-0"), 0, "no routingType on rule-0");
+    let routing = rule(&doc, BTP, &path("rule-1"), "routingType");
+    assert_eq!(routing["value"], "Service");
+    assert_eq!(
+        routing["origins"],
+        json!([btp("envoy-gateway/policy-for-gateway")])
+    );
+
+    let route = "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {namespace: shop, name: r}
+spec:
+  parentRefs: [{namespace: infra, name: gw, sectionName: http}]
+  rules: [{backendRefs: [{name: s, port: 80}]}]
+";
+    let policy = |name: &str, section: &str, fields: &str| {
+        format!(
+            "apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: BackendTrafficPolicy
+metadata:
+  namespace: infra
+  name: {name}
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: Gateway
+    name: gw{section}
+{fields}"
+        )
+    };
+    let gateway_policy = policy(
+        "gateway",
+        "",
+        "  routingType: Service\n  timeout: {http: {requestTimeout: 30s}}\n",
+    );
+    let listener_policy = policy(
+        "listener",
+        "\n    sectionName: http",
+        "  timeout: {http: {requestTimeout: 5s}}\n",
+    );
+    let input = stream(&[GATEWAY, route, &gateway_policy, &listener_policy]);
+    let out = run_in(
+        &crate::common::root(),
+        &["effective", "-o", "json", "-f", "-"],
+        Some(&input),
+    );
+    out.code(0);
+    let doc = out.json();
+    let path = "kuadrant|infra/gw|infra/gw#http|shop/r|shop/r#rule-1";
+    let routing = rule(&doc, BTP, path, "routingType");
+    assert_eq!(routing["value"], "Service");
+    assert_eq!(routing["origins"], json!([btp("infra/gateway")]));
+    let timeout = rule(&doc, BTP, path, "timeout");
+    assert_eq!(timeout["value"], json!({"http": {"requestTimeout": "5s"}}));
+    assert_eq!(timeout["source"], btp("infra/listener"));
 }

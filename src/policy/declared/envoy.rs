@@ -46,6 +46,7 @@ pub fn envoy_spec(
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
         acts_on_listeners: false,
+        indexed_fields: Vec::new(),
         field_merges: Vec::new(),
     };
     (&kinds[0], settings)

@@ -97,6 +97,7 @@ fn registry() -> Registry {
         auth_fields: vec!["auth".into()],
         listener_style: ListenerStyle::Listener,
         acts_on_listeners: false,
+        indexed_fields: Vec::new(),
         field_merges: Vec::new(),
     };
     let mut registry = Registry::builtin();

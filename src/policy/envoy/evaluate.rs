@@ -12,7 +12,7 @@ use crate::engine::fold::{
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{Evaluator, PathView, PolicyConditions, PolicyKind};
+use crate::policy::{Evaluator, Level, PathView, PolicyConditions, PolicyKind};
 use crate::topology::{NO_CHAIN, Target, Topology};
 use crate::yaml::Node;
 use crate::yaml::Shared;
@@ -117,8 +117,60 @@ impl<'m> EnvoyEvaluator<'m> {
         Decision::of(holders, |p| self.merge_type(p))
     }
 
-    /// The effective rules a decision gives (§3.3–3.4).
-    pub(super) fn effective(&self, decision: Option<Decision>) -> Effective<'m> {
+    /// The effective rules of a path with `holders` (§3.3–3.4): the decision's, then each
+    /// indexed field resolved as Envoy Gateway's precedence index does.
+    pub(super) fn effective(&self, holders: &Holders, decision: Option<Decision>) -> Effective<'m> {
+        let mut effective = self.decided(decision);
+        if let Some(decision) = decision {
+            for field in &self.spec(decision.winner).indexed_fields {
+                self.resolve_indexed(holders, field, &mut effective);
+            }
+        }
+        effective
+    }
+
+    /// Sets `field` of `effective` from the holder Envoy Gateway's precedence index
+    /// (`policyindex.go`) takes it from (§3.4, BTP `routingType`): a route-rule or route holder
+    /// (the most specific) decides when it sets the field or has no `mergeType` — its value, or
+    /// none; otherwise the listener holder when it sets the field, else the Gateway holder when
+    /// it does. The field is then a whole rule of that policy.
+    fn resolve_indexed(&self, holders: &Holders, field: &str, effective: &mut Effective<'m>) {
+        let model: &'m Model = self.model;
+        let sets = |p: u32| model.policies[p as usize].blocks[0].rule_index(field);
+        let is_route = |t: &Target| matches!(t.level(), Level::Route | Level::RouteRule);
+        let route_holder = holders.slots.iter().find(|(t, _)| is_route(t));
+        let source = match route_holder {
+            Some(&(_, p)) if sets(p).is_some() || self.merge_type(p).is_none() => {
+                sets(p).map(|i| (p, i))
+            }
+            _ => holders
+                .slots
+                .iter()
+                .filter(|(t, _)| !is_route(t))
+                .find_map(|&(_, p)| sets(p).map(|i| (p, i))),
+        };
+        match source {
+            Some((policy, i)) => {
+                let rule = &model.policies[policy as usize].blocks[0].rules[i];
+                if effective
+                    .get(field)
+                    .is_some_and(|e| e.rule.policy == policy && e.merged.is_none())
+                {
+                    return;
+                }
+                effective.insert(
+                    rule.key.as_str(),
+                    EffectiveRule::whole(RuleRef::new(policy, 0, i)),
+                );
+            }
+            None => {
+                effective.remove(field);
+            }
+        }
+    }
+
+    /// The effective rules a decision gives: the winner's whole, or merged into its parent.
+    fn decided(&self, decision: Option<Decision>) -> Effective<'m> {
         let Some(decision) = decision else {
             return Effective::new();
         };
@@ -218,7 +270,7 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
         let holders = Holders::of_levels(view.levels);
         let decision = self.decide(&holders);
-        let effective = self.effective(decision);
+        let effective = self.effective(&holders, decision);
         if let Some(decision) = decision {
             report_outcomes(self.model, &holders, decision.winner, &effective, observer);
         }

@@ -32,7 +32,7 @@ pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExp
     let elements: Vec<Target> = view.levels.iter().map(|l| l.target).collect();
     let holders = evaluator.holders(&elements, kind);
     let decision = evaluator.decide(&holders);
-    let effective = evaluator.effective(decision);
+    let effective = evaluator.effective(&holders, decision);
     let mut steps = Vec::new();
     if let Some(decision) = decision {
         steps.push(winner_step(evaluator, &holders, decision));

@@ -35,6 +35,9 @@ pub struct EnvoyKindSpec {
     /// Whether its policies configure listeners, routes or not (CTP; docs/families.md
     /// "Listener-level settings").
     pub acts_on_listeners: bool,
+    /// Top-level fields Envoy Gateway resolves through its precedence index instead of taking
+    /// them from the path's winner (BTP `routingType`; §3.4).
+    pub indexed_fields: Vec<String>,
     /// Top-level fields Envoy Gateway merges its own way when both sides of a `mergeType`
     /// merge set them (§3.4).
     pub field_merges: Vec<(String, FieldMerge)>,
@@ -202,6 +205,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
         acts_on_listeners: false,
+        indexed_fields: Vec::new(),
         field_merges: Vec::new(),
     };
     vec![
@@ -213,6 +217,7 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
                 keyed(&["httpUpgrade"], "type"),
             ],
             field_merges: vec![("rateLimit".to_string(), FieldMerge::RateLimitRules)],
+            indexed_fields: strings(&["routingType"]),
             ..base("backendTrafficPolicies")
         },
         EnvoyKindSpec {
