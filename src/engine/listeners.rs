@@ -29,7 +29,8 @@ pub struct ListenerFold<'m> {
 
 impl<'m> Engine<'m> {
     /// Every listener no path goes through, for each kind whose family acts on listeners, with
-    /// a non-empty effective policy; in Gateway, listener, then kind order.
+    /// a non-empty effective policy; in path order (Gateways by namespace and name, then
+    /// listener order), then kind order.
     pub fn listener_folds(&self) -> Vec<ListenerFold<'m>> {
         let registry = &self.model.registry;
         let kinds: Vec<usize> = (0..registry.kind_count())
@@ -46,10 +47,16 @@ impl<'m> Engine<'m> {
             .collect();
         on_paths.sort_unstable();
         on_paths.dedup();
+        let gateways = &self.model.gateways;
+        // In path order: Gateways by namespace and name.
+        let mut order: Vec<u32> = (0..gateways.len() as u32).collect();
+        order.sort_by_key(|&g| {
+            let gateway = &gateways[g as usize];
+            (gateway.namespace.as_str(), gateway.name.as_str())
+        });
         let mut folds = Vec::new();
-        for (g, gateway) in self.model.gateways.iter().enumerate() {
-            let g = g as u32;
-            for l in 0..gateway.listeners.len() as u32 {
+        for g in order {
+            for l in 0..gateways[g as usize].listeners.len() as u32 {
                 if on_paths.binary_search(&(g, l)).is_ok() {
                     continue;
                 }

@@ -161,18 +161,24 @@ impl Sections<'_> {
     }
 }
 
-/// The rows of the listener items of Gateways up to `upto` (all when `None`) not written yet:
-/// each listener no route is attached to, `(no route)` in the route rule column, at the end of
-/// its Gateway's section (a section of its own when the Gateway has no path shown).
+/// Where a Gateway's section comes: paths are ordered by the Gateway's namespace and name.
+fn gateway_rank(model: &Model, gateway: u32) -> (&str, &str, u32) {
+    let g = &model.gateways[gateway as usize];
+    (g.namespace.as_str(), g.name.as_str(), gateway)
+}
+
+/// The rows of the listener items not written yet whose Gateway `due` accepts: each listener no
+/// route is attached to, `(no route)` in the route rule column, at the end of its Gateway's
+/// section (a section of its own when the Gateway has no path shown).
 fn listener_rows(
     report: &EffectiveReport<'_, '_>,
     next: &mut usize,
-    upto: Option<u32>,
+    due: &dyn Fn(u32) -> bool,
     sections: &mut Sections<'_>,
     model: &Model,
 ) -> io::Result<()> {
     while let Some(item) = report.listeners.get(*next) {
-        if upto.is_some_and(|g| item.gateway > g) {
+        if !due(item.gateway) {
             break;
         }
         *next += 1;
@@ -228,25 +234,10 @@ pub fn render_table(
         let path = topology.paths[path_index as usize];
         let gateway = &model.gateways[path.gateway as usize];
         if sections.gateway != Some(path.gateway) {
-            let before = path.gateway.checked_sub(1);
-            if let Some(current) = sections.gateway.filter(|&g| g < path.gateway) {
-                listener_rows(
-                    report,
-                    &mut next_listener,
-                    Some(current),
-                    &mut sections,
-                    model,
-                )?;
-            }
-            if let Some(before) = before {
-                listener_rows(
-                    report,
-                    &mut next_listener,
-                    Some(before),
-                    &mut sections,
-                    model,
-                )?;
-            }
+            // The sections closing, then those of Gateways with listener items only.
+            let rank = gateway_rank(model, path.gateway);
+            let due = |g: u32| gateway_rank(model, g) < rank;
+            listener_rows(report, &mut next_listener, &due, &mut sections, model)?;
             sections.enter(model, path.gateway)?;
         }
         let table = sections.table();
@@ -281,7 +272,7 @@ pub fn render_table(
             }
         }
     }
-    listener_rows(report, &mut next_listener, None, &mut sections, model)?;
+    listener_rows(report, &mut next_listener, &|_| true, &mut sections, model)?;
     sections.finish()
 }
 

@@ -234,11 +234,20 @@ fn add_listeners(
         let at = match gateways.iter().position(|g| g.gateway == name) {
             Some(at) => at,
             None => {
-                gateways.push(ReachedGateway {
-                    gateway: name,
-                    listeners: Vec::new(),
-                });
-                gateways.len() - 1
+                // In path order: by namespace, then name.
+                let key = (gateway.namespace.as_str(), gateway.name.as_str());
+                let at = gateways
+                    .iter()
+                    .position(|g| g.gateway.split_once('/').is_some_and(|other| other > key))
+                    .unwrap_or(gateways.len());
+                gateways.insert(
+                    at,
+                    ReachedGateway {
+                        gateway: name,
+                        listeners: Vec::new(),
+                    },
+                );
+                at
             }
         };
         let index =

@@ -439,3 +439,68 @@ spec:
     assert_eq!(timeout["value"], json!({"http": {"requestTimeout": "5s"}}));
     assert_eq!(timeout["source"], btp("infra/listener"));
 }
+
+/// Listener rows take their Gateway's place in path order (namespace, then name), whatever the
+/// order of the input: Gateway `a` (listeners only) before Gateway `b` (a path), and `reach`
+/// lists them the same way.
+#[test]
+fn listener_rows_follow_path_order() {
+    let gateway = |name: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{namespace: infra, name: {name}}}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {{name: http, protocol: HTTP, port: 80, allowedRoutes: {{namespaces: {{from: All}}}}}}
+"
+        )
+    };
+    let route = "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {namespace: infra, name: r}
+spec:
+  parentRefs: [{name: b}]
+  rules: [{backendRefs: [{name: s, port: 80}]}]
+";
+    let ctp = "apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: ClientTrafficPolicy
+metadata: {namespace: infra, name: both}
+spec:
+  targetRefs:
+  - {group: gateway.networking.k8s.io, kind: Gateway, name: b}
+  - {group: gateway.networking.k8s.io, kind: Gateway, name: a}
+  timeout: {http: {idleTimeout: 10s}}
+";
+    let input = stream(&[&gateway("b"), route, ctp, &gateway("a")]);
+    let root = crate::common::root();
+    let table = run_in(&root, &["effective", "-f", "-"], Some(&input));
+    table.code(0);
+    assert_eq!(
+        table.stdout,
+        "Gateway infra/a (class eg)
+LISTENER  ROUTE RULE  KIND                 RULE KEY  SOURCE      VALUE
+http      (no route)  ClientTrafficPolicy  timeout   infra/both  {http: {idleTimeout: 10s}}
+
+Gateway infra/b (class eg)
+LISTENER  ROUTE RULE      KIND                 RULE KEY  SOURCE      VALUE
+http      infra/r#rule-1  ClientTrafficPolicy  timeout   infra/both  {http: {idleTimeout: 10s}}
+"
+    );
+    let reach = run_in(&root, &["reach", "infra/both", "-f", "-"], Some(&input));
+    reach.code(0);
+    assert_eq!(
+        reach.stdout,
+        "ClientTrafficPolicy infra/both reaches 1 of 1 path, and 1 listener no route is attached to
+
+Gateway infra/a
+  listener http (no route): timeout
+
+Gateway infra/b
+  listener http
+    HTTPRoute infra/r
+      rule rule-1: timeout
+"
+    );
+}
