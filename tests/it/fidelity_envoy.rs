@@ -468,10 +468,14 @@ spec:
 kind: ClientTrafficPolicy
 metadata: {namespace: infra, name: both}
 spec:
-  targetRefs:
-  - {group: gateway.networking.k8s.io, kind: Gateway, name: b}
-  - {group: gateway.networking.k8s.io, kind: Gateway, name: a}
   timeout: {http: {idleTimeout: 10s}}
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: Gateway
+    name: b
+  - group: gateway.networking.k8s.io
+    kind: Gateway
+    name: a
 ";
     let input = stream(&[&gateway("b"), route, ctp, &gateway("a")]);
     let root = crate::common::root();
