@@ -50,7 +50,9 @@ const GW2: &str = "envoy-gateway-class|envoy-gateway/gateway-2|envoy-gateway/gat
 #[test]
 fn merge_type_enforces_the_rate_limit_rules_of_the_route_and_its_parent() {
     for (block, ty, shared) in [("local", "Local", None), ("global", "Global", Some(true))] {
-        let dir = format!("testdata/fidelity2/envoy-merge-{block}-ratelimit/as-manifests.yaml");
+        let dir = format!(
+            "testdata/fidelity2/envoy-merge-{block}-ratelimit/backendtrafficpolicy-strategic-merge-{block}-ratelimit.in.yaml"
+        );
         let out = effective(&[&dir], &[]);
         out.code(0);
         let doc = out.json();
@@ -139,7 +141,7 @@ fn explain_says_what_merge_type_merges_from_whom() {
     let out = dopol(&[
         "explain",
         "-f",
-        "testdata/fidelity2/envoy-merge-local-ratelimit/as-manifests.yaml",
+        "testdata/fidelity2/envoy-merge-local-ratelimit/backendtrafficpolicy-strategic-merge-local-ratelimit.in.yaml",
         "--path",
         GW1,
     ]);
@@ -150,7 +152,7 @@ fn explain_says_what_merge_type_merges_from_whom() {
         "-o",
         "json",
         "-f",
-        "testdata/fidelity2/envoy-merge-local-ratelimit/as-manifests.yaml",
+        "testdata/fidelity2/envoy-merge-local-ratelimit/backendtrafficpolicy-strategic-merge-local-ratelimit.in.yaml",
         "--path",
         GW1,
     ]);
@@ -200,7 +202,7 @@ BackendTrafficPolicy — 2 policies, most specific slot first (route rule, route
       timeout ← default/policy-for-route & envoy-gateway/policy-for-gateway1
 "#;
 
-const CTP: &str = "testdata/fidelity2/envoy-ctp-no-route/as-manifests.yaml";
+const CTP: &str = "testdata/fidelity2/envoy-ctp-no-route";
 const CTP_LOCATOR: &str = "clienttrafficpolicy.gateway.envoyproxy.io:envoy-gateway/";
 
 /// A ClientTrafficPolicy configures listeners no route is attached to (point 7): `effective`
@@ -286,13 +288,9 @@ Gateway envoy-gateway/gateway-1
 /// gets no listener item).
 #[test]
 fn a_gateway_client_traffic_policy_overridden_on_every_listener_is_dpl4001() {
-    let dir = std::env::temp_dir().join(format!("dopol-fid-envoy-ctp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let manifest = dir.join("ctp.yaml");
-    let upstream = std::fs::read_to_string(crate::common::root().join(CTP)).unwrap();
-    // Listener http-2 gets its own policy: the Gateway policy wins nowhere.
-    let http2 = "---
-apiVersion: gateway.envoyproxy.io/v1alpha1
+    // Beside the upstream input, piped in: listener http-2 gets its own policy, so the Gateway
+    // policy wins nowhere.
+    let http2 = "apiVersion: gateway.envoyproxy.io/v1alpha1
 kind: ClientTrafficPolicy
 metadata:
   namespace: envoy-gateway
@@ -305,9 +303,12 @@ spec:
     name: gateway-1
     sectionName: http-2
 ";
-    std::fs::write(&manifest, format!("{upstream}\n{http2}")).unwrap();
-    let path = manifest.to_str().unwrap();
-    let lint = dopol(&["lint", "-o", "json", "-f", path]);
+    let root = crate::common::root();
+    let lint = run_in(
+        &root,
+        &["lint", "-o", "json", "-f", CTP, "-f", "-"],
+        Some(http2.as_bytes()),
+    );
     lint.code(0);
     let found = findings(&lint.json());
     let dpl4001: Vec<_> = found.iter().filter(|f| f.0 == "DPL4001").collect();
@@ -321,8 +322,7 @@ spec:
     assert!(found.iter().all(|f| f.0 != "DPL4002"), "{found:?}");
     // With a route on http-1, its path carries the listener policy and http-1 has no listener
     // item; http-2 still has one.
-    let route = "---
-apiVersion: gateway.networking.k8s.io/v1
+    let route = "apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
   namespace: envoy-gateway
@@ -336,8 +336,11 @@ spec:
     - name: s
       port: 80
 ";
-    std::fs::write(&manifest, format!("{upstream}\n{route}")).unwrap();
-    let out = effective(&[path], &[]);
+    let out = run_in(
+        &root,
+        &["effective", "-o", "json", "-f", CTP, "-f", "-"],
+        Some(route.as_bytes()),
+    );
     out.code(0);
     let doc = out.json();
     let on_path = rule(
@@ -357,7 +360,6 @@ spec:
         .map(|l| l["listener"].as_str().unwrap())
         .collect();
     assert_eq!(listeners, ["http-2"]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `routingType` as Envoy Gateway's precedence index resolves it: the golden (a rule policy
@@ -366,7 +368,7 @@ spec:
 /// set it lets the Gateway's through, with or without `mergeType`.
 #[test]
 fn routing_type_is_resolved_as_the_precedence_index_does() {
-    let dir = "testdata/fidelity2/envoy-routing-type-mergetype-unset/as-manifests.yaml";
+    let dir = "testdata/fidelity2/envoy-routing-type-mergetype-unset";
     let out = effective(&[dir], &[]);
     out.code(0);
     let doc = out.json();
