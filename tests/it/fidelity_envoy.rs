@@ -440,6 +440,31 @@ spec:
     let timeout = rule(&doc, BTP, path, "timeout");
     assert_eq!(timeout["value"], json!({"http": {"requestTimeout": "5s"}}));
     assert_eq!(timeout["source"], btp("infra/listener"));
+    // `explain` says where `routingType` comes from.
+    let explain = run_in(
+        &crate::common::root(),
+        &["explain", "--path", path, "-f", "-"],
+        Some(&input),
+    );
+    explain.code(0);
+    let steps: Vec<&str> = explain
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("Merge steps, in order:"))
+        .skip(1)
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "  [1] infra/listener, BackendTrafficPolicy infra/listener holds the most specific slot of the path: its fields are the effective policy as a whole but for `routingType` from BackendTrafficPolicy infra/gateway, which Envoy Gateway resolves through its precedence index; nothing else is inherited from less specific policies",
+            "      + timeout",
+            "      + routingType",
+            "      = timeout  the value from infra/listener stays",
+            "  Result:",
+            "      routingType ← infra/gateway",
+            "      timeout ← infra/listener",
+        ]
+    );
 }
 
 /// Listener rows take their Gateway's place in path order (namespace, then name), whatever the

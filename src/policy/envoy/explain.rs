@@ -35,7 +35,7 @@ pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExp
     let effective = evaluator.effective(&holders, decision);
     let mut steps = Vec::new();
     if let Some(decision) = decision {
-        steps.push(winner_step(evaluator, &holders, decision));
+        steps.push(winner_step(evaluator, &holders, decision, &effective));
         steps.extend(merge_step(evaluator, decision, &effective));
     }
     FamilyExplanation {
@@ -92,6 +92,7 @@ fn winner_step(
     evaluator: &EnvoyEvaluator<'_>,
     holders: &super::slots::Holders,
     decision: Decision,
+    effective: &Effective<'_>,
 ) -> ExplainedMerge {
     let model = evaluator.model;
     let winner = decision.winner;
@@ -109,26 +110,42 @@ fn winner_step(
         if decision.parent.is_some_and(|(parent, ..)| parent == policy) {
             continue;
         }
-        changes.extend(
-            model.policies[policy as usize].blocks[0]
-                .rules
-                .iter()
-                .map(|r| MergeChange {
-                    key: r.key.to_string(),
-                    action: "superseded",
-                    source: policy,
-                    by: vec![winner],
-                }),
-        );
+        for r in &model.policies[policy as usize].blocks[0].rules {
+            // An indexed field (§3.4, `routingType`) a less specific holder gives.
+            let taken = effective
+                .get(r.key.as_str())
+                .is_some_and(|e| e.rule.policy == policy);
+            changes.push(MergeChange {
+                key: r.key.to_string(),
+                action: if taken { "added" } else { "superseded" },
+                source: policy,
+                by: if taken { Vec::new() } else { vec![winner] },
+            });
+        }
     }
     let empty = changes.iter().all(|c| c.source != winner);
+    let taken: Vec<String> = changes
+        .iter()
+        .filter(|c| c.source != winner && c.action == "added")
+        .map(|c| {
+            format!(
+                "`{}` from {}",
+                c.key,
+                model.policies[c.source as usize].display()
+            )
+        })
+        .collect();
     let what = match decision.parent {
         Some((parent, _, merge_type)) => format!(
             "with mergeType {}, its fields are merged with those of its parent {} in the next step",
             merge_type.as_str(),
             model.policies[parent as usize].display()
         ),
-        None => "its fields are the effective policy as a whole, nothing is inherited from less specific policies".to_string(),
+        None if taken.is_empty() => "its fields are the effective policy as a whole, nothing is inherited from less specific policies".to_string(),
+        None => format!(
+            "its fields are the effective policy as a whole but for {}, which Envoy Gateway resolves through its precedence index; nothing else is inherited from less specific policies",
+            taken.join(", ")
+        ),
     };
     ExplainedMerge {
         policy: Some(winner),
@@ -160,11 +177,12 @@ fn merge_step(
     for (key, rule) in effective {
         let (action, source, by) = match rule.origins() {
             [only] if *only == parent => ("added", parent, Vec::new()),
+            [only] if *only != winner => ("added", *only, Vec::new()),
             [_, ..] if rule.origins().len() > 1 => ("merged", parent, vec![winner]),
             _ if parent_keys.rule(key).is_some() => ("replaced", parent, vec![winner]),
             _ => ("added", winner, Vec::new()),
         };
-        keys.note(key, action, source == parent);
+        keys.note(key, action, source, (winner, parent), model);
         changes.push(MergeChange {
             key: key.to_string(),
             action,
@@ -196,12 +214,28 @@ struct MergeKeys {
     merged: Vec<String>,
     replaced: Vec<String>,
     own: Vec<String>,
+    /// Indexed fields (§3.4) another holder gives: "`key` from ns/name".
+    elsewhere: Vec<String>,
 }
 
 impl MergeKeys {
-    fn note(&mut self, key: &str, action: &str, from_parent: bool) {
+    /// Files `key`, whose `source` is the route policy, its parent or (an indexed field)
+    /// another holder.
+    fn note(
+        &mut self,
+        key: &str,
+        action: &str,
+        source: u32,
+        (winner, parent): (u32, u32),
+        model: &crate::model::Model,
+    ) {
         let list = match action {
-            "added" if from_parent => &mut self.inherited,
+            "added" if source == parent => &mut self.inherited,
+            "added" if source != winner => {
+                let from = model.policies[source as usize].display();
+                self.elsewhere.push(format!("`{key}` from {from}"));
+                return;
+            }
             "merged" => &mut self.merged,
             "replaced" => &mut self.replaced,
             _ => &mut self.own,
@@ -238,6 +272,12 @@ impl MergeKeys {
             parts.push(format!(
                 "keys only the route policy sets ({})",
                 list(&self.own)
+            ));
+        }
+        if !self.elsewhere.is_empty() {
+            parts.push(format!(
+                "Envoy Gateway resolves {} through its precedence index",
+                list(&self.elsewhere)
             ));
         }
         parts.join("; ")
