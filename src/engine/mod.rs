@@ -8,6 +8,7 @@
 //! one fold when the family says its folds depend on nothing else.
 
 pub mod fold;
+pub mod listeners;
 pub mod observed;
 pub mod outcomes;
 pub mod trace;

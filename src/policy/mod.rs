@@ -492,6 +492,13 @@ pub trait PolicyFamily: Send + Sync {
     fn follows_delegation(&self) -> bool {
         false
     }
+    /// Whether policies of `kind` configure the listeners they reach themselves, routes or
+    /// not (Envoy Gateway's ClientTrafficPolicy): a listener no route is attached to then has
+    /// an effective policy of that kind, folded over its Gateway and itself
+    /// (`Engine::listener_folds`), which `effective` and `reach` show and `lint` counts.
+    fn acts_on_listeners(&self, _kind: &PolicyKind) -> bool {
+        false
+    }
     /// Attachments other than targets and selectors (kgateway's ExtensionRef filters), in no
     /// particular order; the diagnostics say which ones do not resolve.
     fn extra_attachments(&self, _model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {

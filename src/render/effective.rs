@@ -122,8 +122,99 @@ fn gateway_heading(model: &Model, gateway: u32) -> String {
     )
 }
 
+/// The tables being written: one per Gateway (one in all with `-o wide`), each opened by its
+/// heading and written out when the next Gateway starts.
+struct Sections<'w> {
+    layout: Layout,
+    out: &'w mut dyn io::Write,
+    table: Option<Table>,
+    gateway: Option<u32>,
+}
+
+impl Sections<'_> {
+    /// Makes `gateway` the current section (a new table and heading unless `-o wide`).
+    fn enter(&mut self, model: &Model, gateway: u32) -> io::Result<()> {
+        if self.layout.wide || self.gateway == Some(gateway) {
+            self.gateway = Some(gateway);
+            return Ok(());
+        }
+        if let Some(t) = self.table.take() {
+            write(&t, self.layout.width, self.out)?;
+            self.out.write_all(b"\n")?;
+        }
+        self.out
+            .write_all(gateway_heading(model, gateway).as_bytes())?;
+        self.gateway = Some(gateway);
+        Ok(())
+    }
+
+    fn table(&mut self) -> &mut Table {
+        let layout = self.layout;
+        self.table.get_or_insert_with(|| effective_table(layout))
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self.table {
+            Some(t) => write(&t, self.layout.width, self.out),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Where a Gateway's section comes: paths are ordered by the Gateway's namespace and name.
+fn gateway_rank(model: &Model, gateway: u32) -> (&str, &str, u32) {
+    let g = &model.gateways[gateway as usize];
+    (g.namespace.as_str(), g.name.as_str(), gateway)
+}
+
+/// The rows of the listener items not written yet whose Gateway `due` accepts: each listener no
+/// route is attached to, `(no route)` in the route rule column, at the end of its Gateway's
+/// section (a section of its own when the Gateway has no path shown).
+fn listener_rows(
+    report: &EffectiveReport<'_, '_>,
+    next: &mut usize,
+    due: &dyn Fn(u32) -> bool,
+    sections: &mut Sections<'_>,
+    model: &Model,
+) -> io::Result<()> {
+    while let Some(item) = report.listeners.get(*next) {
+        if !due(item.gateway) {
+            break;
+        }
+        *next += 1;
+        sections.enter(model, item.gateway)?;
+        let gateway = &model.gateways[item.gateway as usize];
+        let mut prefix = Vec::new();
+        if sections.layout.wide {
+            prefix.push(format!("{}/{}", gateway.namespace, gateway.name));
+        }
+        prefix.push(gateway.listeners[item.listener as usize].name.clone());
+        prefix.push("(no route)".to_string());
+        let layout = sections.layout;
+        let table = sections.table();
+        let mut last_kind = String::new();
+        for (i, rule) in crate::report::effective::rules_of(model, &item.effective)
+            .iter()
+            .enumerate()
+        {
+            let mut row: Vec<String> = if i == 0 || layout.wide {
+                prefix.clone()
+            } else {
+                vec![String::new(); prefix.len()]
+            };
+            row.push(blank_if_same(layout, &mut last_kind, item.kind.kind));
+            row.push(rule.key.to_string());
+            row.push(model.policies[rule.policy as usize].namespaced_name());
+            row.push(compact(rule.value));
+            table.add_row(row);
+        }
+    }
+    Ok(())
+}
+
 /// Writes the report as tables, one per Gateway, each as soon as its rows are known; `none`
-/// lists the kinds each path lacks ("(none)" rows).
+/// lists the kinds each path lacks ("(none)" rows). Listeners no route is attached to close
+/// their Gateway's section ([`listener_rows`]).
 pub fn render_table(
     report: &EffectiveReport<'_, '_>,
     none: &[UncoveredPath<'_>],
@@ -131,21 +222,25 @@ pub fn render_table(
     layout: Layout,
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
-    let mut current_gateway: Option<u32> = None;
-    let mut table: Option<Table> = None;
+    let mut sections = Sections {
+        layout,
+        out,
+        table: None,
+        gateway: None,
+    };
+    let mut next_listener = 0;
     let mut recent = RecentFolds::default();
     for (path_index, entries) in entries_by_path(report, none, model) {
         let path = topology.paths[path_index as usize];
         let gateway = &model.gateways[path.gateway as usize];
-        if !layout.wide && current_gateway != Some(path.gateway) {
-            if let Some(t) = table.take() {
-                write(&t, layout.width, out)?;
-                out.write_all(b"\n")?;
-            }
-            out.write_all(gateway_heading(model, path.gateway).as_bytes())?;
-            current_gateway = Some(path.gateway);
+        if sections.gateway != Some(path.gateway) {
+            // The sections closing, then those of Gateways with listener items only.
+            let rank = gateway_rank(model, path.gateway);
+            let due = |g: u32| gateway_rank(model, g) < rank;
+            listener_rows(report, &mut next_listener, &due, &mut sections, model)?;
+            sections.enter(model, path.gateway)?;
         }
-        let table = table.get_or_insert_with(|| effective_table(layout));
+        let table = sections.table();
         let mut prefix = Vec::new();
         if layout.wide {
             prefix.push(format!("{}/{}", gateway.namespace, gateway.name));
@@ -177,10 +272,8 @@ pub fn render_table(
             }
         }
     }
-    if let Some(t) = table {
-        write(&t, layout.width, out)?;
-    }
-    Ok(())
+    listener_rows(report, &mut next_listener, &|_| true, &mut sections, model)?;
+    sections.finish()
 }
 
 /// `dopol effective --uncovered` as a table: every row a whole path and the kinds it lacks.

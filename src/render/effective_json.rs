@@ -105,6 +105,9 @@ const ITEMS_PER_BUFFER: usize = 128;
 /// Writes the report as pretty JSON (docs/json.md `EffectivePolicyList`).
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
     if report.items.is_empty() {
+        if !report.listeners.is_empty() {
+            return crate::render::write_json(out, report);
+        }
         let empty: [(); 0] = [];
         return crate::render::json::write_items(out, "EffectivePolicyList", &empty);
     }
@@ -166,5 +169,19 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
             }
         }
     }
-    out.write_all(b"  ]\n}\n")
+    out.write_all(b"  ]")?;
+    write_listeners(out, report)?;
+    out.write_all(b"\n}\n")
+}
+
+/// `,\n  "listeners": [...]` when the report has listener items (few: one per listener no
+/// route is attached to), as the pretty printer indents it inside the document.
+fn write_listeners(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
+    if report.listeners.is_empty() {
+        return Ok(());
+    }
+    let list = serde_json::to_string_pretty(&crate::report::effective::ListenerItems(report))
+        .map_err(io::Error::other)?;
+    out.write_all(b",\n  \"listeners\": ")?;
+    out.write_all(list.replace('\n', "\n  ").as_bytes())
 }

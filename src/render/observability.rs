@@ -306,15 +306,31 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
         Some(key) => format!("rule {key} of {}", short(&report.policy)),
         None => format!("{} {}", report.policy_kind, short(&report.policy)),
     };
+    let listeners = match report.listeners_reached {
+        0 => String::new(),
+        n => format!(
+            ", and {} no route is attached to",
+            crate::words::counted(n, "listener")
+        ),
+    };
     let _ = writeln!(
         out,
-        "{subject} reaches {} of {}",
+        "{subject} reaches {} of {}{listeners}",
         report.reached,
         crate::words::counted(report.paths, "path")
     );
     for gateway in &report.effective {
         let _ = writeln!(out, "\nGateway {}", gateway.gateway);
         for listener in &gateway.listeners {
+            if listener.listener_id.is_some() {
+                let _ = writeln!(
+                    out,
+                    "  listener {} (no route): {}",
+                    listener.listener,
+                    listener.keys.join(", ")
+                );
+                continue;
+            }
             let _ = writeln!(out, "  listener {}", listener.listener);
             for route in &listener.routes {
                 let _ = writeln!(out, "    {} {}", route.kind, route.route);
@@ -348,6 +364,15 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
         out.push_str(&finish_indented(&table, layout.width, "  "));
     }
     out
+}
+
+/// A merged key's origins, highest priority first: `a & b`.
+fn join_merged(origins: &[String]) -> String {
+    origins
+        .iter()
+        .map(|o| short(o))
+        .collect::<Vec<_>>()
+        .join(" & ")
 }
 
 fn action_symbol(action: &str) -> &'static str {
@@ -436,7 +461,12 @@ fn explain_kind(out: &mut String, kind: &KindExplanation, layout: Layout) {
     } else {
         out.push_str("  Result:\n");
         for (key, source) in &kind.effective {
-            let _ = writeln!(out, "      {key} ← {}", short(source));
+            let origins = kind.origins.iter().find(|o| o.key == *key);
+            let from = match origins {
+                Some(merged) => join_merged(&merged.origins),
+                None => short(source).to_string(),
+            };
+            let _ = writeln!(out, "      {key} ← {from}");
         }
     }
 }
@@ -495,7 +525,7 @@ fn superseded_detail(step: &ExplainedStep, change: &Change) -> String {
 /// `dopol explain` as text.
 pub fn explain_text(report: &ExplainReport, layout: Layout) -> String {
     let mut out = String::from(
-        "Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  x deactivated  ! not applied\n",
+        "Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  & merged  x deactivated  ! not applied\n",
     );
     for item in &report.items {
         let _ = writeln!(out, "\nPath {}", item.path_id);

@@ -84,10 +84,61 @@ impl ItemList<'_> {
     }
 }
 
+/// The effective policy of one kind on a listener no route is attached to, for a family whose
+/// policies of that kind act on listeners (docs/families.md, "Listener-level settings").
+pub struct ListenerItem<'m> {
+    /// The kind.
+    pub kind: &'static PolicyKind,
+    /// Index into `Model::gateways`.
+    pub gateway: u32,
+    /// Index into the Gateway's listeners.
+    pub listener: u32,
+    /// The listener's effective policy.
+    pub effective: Effective<'m>,
+}
+
+impl ListenerItem<'_> {
+    /// Its listener's id ([`listener_id`]).
+    pub fn listener_id(&self, model: &Model) -> String {
+        listener_id(model, self.gateway, self.listener)
+    }
+}
+
+/// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>`: the first three parts of the id of a path through
+/// listener `listener` of Gateway `gateway`.
+pub fn listener_id(model: &Model, gateway: u32, listener: u32) -> String {
+    let mut id = crate::topology::listener_prefix(model, gateway, listener);
+    id.pop();
+    id
+}
+
+/// The listener items `filters` shows, in Gateway, listener, then kind order.
+fn listener_items<'m>(engine: &Engine<'m>, filters: &Filters) -> Vec<ListenerItem<'m>> {
+    let model = engine.model;
+    engine
+        .listener_folds()
+        .into_iter()
+        .filter(|f| {
+            filters.shows_kind(model.registry.kind(f.kind))
+                && filters.shows_listener(model, f.gateway)
+                && (filters.policies.is_none() || filters.shows_policies(&f.policies))
+        })
+        .map(|f| ListenerItem {
+            kind: model.registry.kind(f.kind),
+            gateway: f.gateway,
+            listener: f.listener,
+            effective: f.folded.effective,
+        })
+        .collect()
+}
+
 /// `EffectivePolicyList`.
 pub struct EffectiveReport<'s, 'm> {
     /// Items in path order, then kind order.
     pub items: ItemList<'s>,
+    /// Listener-level items: listeners no route is attached to, for kinds whose policies act
+    /// on listeners.
+    pub listeners: Vec<ListenerItem<'m>>,
     set: &'s EffectiveSet<'m>,
     model: &'m Model,
     topology: &'m Topology,
@@ -128,6 +179,7 @@ pub fn build<'s, 'm>(
             fold_kinds: &set.kinds,
             kept,
         },
+        listeners: listener_items(engine, filters),
         set,
         model,
         topology,
@@ -264,6 +316,50 @@ impl Serialize for ItemView<'_, '_, '_> {
     }
 }
 
+/// One listener item in JSON: kind, listener id, Gateway, listener, rules and sources.
+pub(crate) struct ListenerView<'r, 'm> {
+    pub(crate) model: &'m Model,
+    pub(crate) item: &'r ListenerItem<'m>,
+}
+
+impl Serialize for ListenerView<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rules = rules_of(self.model, &self.item.effective);
+        let gateway = &self.model.gateways[self.item.gateway as usize];
+        let mut s = serializer.serialize_struct("ListenerPolicy", 7)?;
+        s.serialize_field("policyKind", self.item.kind.kind)?;
+        s.serialize_field("policyGroup", self.item.kind.group)?;
+        s.serialize_field("listenerId", &self.item.listener_id(self.model))?;
+        s.serialize_field(
+            "gateway",
+            &format!("{}/{}", gateway.namespace, gateway.name),
+        )?;
+        s.serialize_field(
+            "listener",
+            &gateway.listeners[self.item.listener as usize].name,
+        )?;
+        s.serialize_field("rules", &RuleMap(&rules))?;
+        s.serialize_field("sources", &sources_of(&rules))?;
+        s.end()
+    }
+}
+
+/// The listener items of a report, as a JSON list.
+pub(crate) struct ListenerItems<'r, 's, 'm>(pub(crate) &'r EffectiveReport<'s, 'm>);
+
+impl Serialize for ListenerItems<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.listeners.len()))?;
+        for item in &self.0.listeners {
+            seq.serialize_element(&ListenerView {
+                model: self.0.model,
+                item,
+            })?;
+        }
+        seq.end()
+    }
+}
+
 struct Items<'r, 's, 'm>(&'r EffectiveReport<'s, 'm>);
 
 impl Serialize for Items<'_, '_, '_> {
@@ -281,10 +377,15 @@ impl Serialize for Items<'_, '_, '_> {
 
 impl Serialize for EffectiveReport<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("EffectivePolicyList", 3)?;
+        let mut s = serializer.serialize_struct("EffectivePolicyList", 4)?;
         s.serialize_field("apiVersion", crate::report::API_VERSION)?;
         s.serialize_field("kind", "EffectivePolicyList")?;
         s.serialize_field("items", &Items(self))?;
+        if self.listeners.is_empty() {
+            s.skip_field("listeners")?;
+        } else {
+            s.serialize_field("listeners", &ListenerItems(self))?;
+        }
         s.end()
     }
 }

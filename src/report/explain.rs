@@ -97,6 +97,19 @@ pub struct KindExplanation {
     pub steps: Vec<ExplainedStep>,
     /// The final effective policy: key → source locator.
     pub effective: Vec<(String, String)>,
+    /// Every origin of each effective key more than one policy contributed to, highest
+    /// priority first (`origins[0]` is the key's source).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub origins: Vec<MergedOrigins>,
+}
+
+/// The origins of one effective key more than one policy contributed to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MergedOrigins {
+    /// Rule key.
+    pub key: String,
+    /// Locators, highest priority first.
+    pub origins: Vec<String>,
 }
 
 /// The explanation of one path.
@@ -232,6 +245,7 @@ pub fn explain_path(
                 policies,
                 steps,
                 effective: effective_list(model, &folded.effective),
+                origins: merged_origins(model, &folded.effective),
             })
         })
         .collect();
@@ -299,6 +313,7 @@ fn family_explanation(
         policies,
         steps,
         effective: effective_list(model, &folded.effective),
+        origins: merged_origins(model, &folded.effective),
     }
 }
 
@@ -317,6 +332,24 @@ fn effective_list(
                 key.to_string(),
                 model.policies[r.policy as usize].locator.clone(),
             )
+        })
+        .collect()
+}
+
+fn merged_origins(
+    model: &Model,
+    effective: &crate::engine::fold::Effective<'_>,
+) -> Vec<MergedOrigins> {
+    effective
+        .iter()
+        .filter(|(_, r)| r.origins().len() > 1)
+        .map(|(key, r)| MergedOrigins {
+            key: key.to_string(),
+            origins: r
+                .origins()
+                .iter()
+                .map(|&p| model.policies[p as usize].locator.clone())
+                .collect(),
         })
         .collect()
 }

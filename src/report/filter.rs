@@ -157,6 +157,21 @@ impl Filters {
             })
     }
 
+    /// Whether a listener no route is attached to is shown (namespace and Gateway filters;
+    /// `--route` shows none).
+    pub fn shows_listener(&self, model: &Model, gateway: u32) -> bool {
+        let gateway = &model.gateways[gateway as usize];
+        self.route.is_none()
+            && self
+                .namespace
+                .as_ref()
+                .is_none_or(|ns| *ns == gateway.namespace)
+            && self
+                .gateway
+                .as_ref()
+                .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
+    }
+
     /// Whether a path's ordered policy list passes `--policy`.
     pub fn shows_policies(&self, ordered: &[u32]) -> bool {
         self.policies

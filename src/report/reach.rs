@@ -37,6 +37,13 @@ pub struct ReachedListener {
     pub listener: String,
     /// Routes reached.
     pub routes: Vec<ReachedRoute>,
+    /// For a listener no route is attached to, which a policy acting on listeners configures
+    /// (docs/families.md, "Listener-level settings"): its listener id.
+    #[serde(rename = "listenerId", skip_serializing_if = "Option::is_none")]
+    pub listener_id: Option<String>,
+    /// The policy's rule keys effective on such a listener.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
 }
 
 /// A Gateway.
@@ -78,6 +85,9 @@ pub struct ReachReport<'a> {
     pub reached: usize,
     /// Paths the policy is on (its target is on them).
     pub paths: usize,
+    /// Listeners no route is attached to where the policy (or rule) is effective.
+    #[serde(rename = "listenersReached", skip_serializing_if = "is_zero")]
+    pub listeners_reached: usize,
     /// Where it is effective.
     pub effective: Vec<ReachedGateway>,
     /// Where its rules lost, in path order.
@@ -144,6 +154,8 @@ pub fn build<'a>(
             listeners.push(ReachedListener {
                 listener: listener.name.clone(),
                 routes: Vec::new(),
+                listener_id: None,
+                keys: Vec::new(),
             });
         }
         let routes = &mut listeners.last_mut().expect("just pushed").routes;
@@ -168,6 +180,7 @@ pub fn build<'a>(
                 keys,
             });
     }
+    let listeners_reached = add_listeners(observed, policy, key, filters, &mut gateways);
     ReachReport {
         api_version: crate::report::API_VERSION,
         kind: "PolicyReach",
@@ -176,7 +189,85 @@ pub fn build<'a>(
         rule: key.map(str::to_string),
         reached,
         paths: on_paths.len(),
+        listeners_reached,
         effective: gateways,
         lost,
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Adds each listener no route is attached to where `policy` (or its rule `key`) is among the
+/// origins of an effective rule (`Engine::listener_folds`) to `gateways`, in listener order;
+/// returns how many.
+fn add_listeners(
+    observed: &Observed<'_, '_>,
+    policy: u32,
+    key: Option<&str>,
+    filters: &Filters,
+    gateways: &mut Vec<ReachedGateway>,
+) -> usize {
+    let engine = observed.engine;
+    let model = engine.model;
+    let mut count = 0;
+    for fold in engine.listener_folds() {
+        if !filters.shows_listener(model, fold.gateway) {
+            continue;
+        }
+        let keys: Vec<String> = fold
+            .folded
+            .effective
+            .iter()
+            .filter(|(k, rule)| {
+                key.is_none_or(|want| want == **k) && rule.origins().contains(&policy)
+            })
+            .map(|(k, _)| k.to_string())
+            .collect();
+        if keys.is_empty() {
+            continue;
+        }
+        count += 1;
+        let gateway = &model.gateways[fold.gateway as usize];
+        let name = format!("{}/{}", gateway.namespace, gateway.name);
+        let at = match gateways.iter().position(|g| g.gateway == name) {
+            Some(at) => at,
+            None => {
+                // In path order: by namespace, then name.
+                let key = (gateway.namespace.as_str(), gateway.name.as_str());
+                let at = gateways
+                    .iter()
+                    .position(|g| g.gateway.split_once('/').is_some_and(|other| other > key))
+                    .unwrap_or(gateways.len());
+                gateways.insert(
+                    at,
+                    ReachedGateway {
+                        gateway: name,
+                        listeners: Vec::new(),
+                    },
+                );
+                at
+            }
+        };
+        let index =
+            |l: &ReachedListener| gateway.listeners.iter().position(|x| x.name == l.listener);
+        let listener = ReachedListener {
+            listener: gateway.listeners[fold.listener as usize].name.clone(),
+            routes: Vec::new(),
+            listener_id: Some(crate::report::effective::listener_id(
+                model,
+                fold.gateway,
+                fold.listener,
+            )),
+            keys,
+        };
+        let listeners = &mut gateways[at].listeners;
+        let place = listeners
+            .iter()
+            .position(|l| index(l) > Some(fold.listener as usize))
+            .unwrap_or(listeners.len());
+        listeners.insert(place, listener);
+    }
+    count
 }

@@ -434,7 +434,7 @@ fn chain_prefix(model: &Model, chains: &[Vec<(u32, u32)>], chain: u32) -> String
 }
 
 /// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>|`.
-fn listener_prefix(model: &Model, gateway: u32, listener: u32) -> String {
+pub fn listener_prefix(model: &Model, gateway: u32, listener: u32) -> String {
     let gateway = &model.gateways[gateway as usize];
     let gw = nn(&gateway.namespace, &gateway.name);
     format!(

@@ -21,6 +21,7 @@ mod envoy;
 mod envoy_realworld;
 mod families;
 mod fidelity;
+mod fidelity_envoy;
 mod fidelity_request;
 mod fidelity_routes;
 mod fidelity_surface;

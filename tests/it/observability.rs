@@ -397,7 +397,7 @@ fn explain_shows_order_reasons_and_each_step() {
     ]);
     out.code(0);
     let expected = "\
-Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  x deactivated  ! not applied
+Legend: + added  = superseded (a default that lost to E)  ~ replaced  - dropped  & merged  x deactivated  ! not applied
 
 Path kuadrant|infra/gw|infra/gw#http|app/route|app/route#rule-1
 

@@ -46,6 +46,9 @@ pub fn envoy_spec(
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
         tcp_fields: None,
+        acts_on_listeners: false,
+        indexed_fields: Vec::new(),
+        field_merges: Vec::new(),
     };
     (&kinds[0], settings)
 }

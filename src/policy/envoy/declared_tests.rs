@@ -97,6 +97,9 @@ fn registry() -> Registry {
         auth_fields: vec!["auth".into()],
         listener_style: ListenerStyle::Listener,
         tcp_fields: None,
+        acts_on_listeners: false,
+        indexed_fields: Vec::new(),
+        field_merges: Vec::new(),
     };
     let mut registry = Registry::builtin();
     registry.add(Arc::new(EnvoyGateway::declared(kind, spec)));

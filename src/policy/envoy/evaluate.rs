@@ -12,7 +12,7 @@ use crate::engine::fold::{
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{Evaluator, PathView, PolicyConditions, PolicyKind};
+use crate::policy::{Evaluator, Level, PathView, PolicyConditions, PolicyKind};
 use crate::topology::{NO_CHAIN, Target, Topology};
 use crate::yaml::Node;
 use crate::yaml::Shared;
@@ -117,8 +117,60 @@ impl<'m> EnvoyEvaluator<'m> {
         Decision::of(holders, |p| self.merge_type(p))
     }
 
-    /// The effective rules a decision gives (§3.3–3.4).
-    pub(super) fn effective(&self, decision: Option<Decision>) -> Effective<'m> {
+    /// The effective rules of a path with `holders` (§3.3–3.4): the decision's, then each
+    /// indexed field resolved as Envoy Gateway's precedence index does.
+    pub(super) fn effective(&self, holders: &Holders, decision: Option<Decision>) -> Effective<'m> {
+        let mut effective = self.decided(decision);
+        if let Some(decision) = decision {
+            for field in &self.spec(decision.winner).indexed_fields {
+                self.resolve_indexed(holders, field, &mut effective);
+            }
+        }
+        effective
+    }
+
+    /// Sets `field` of `effective` from the holder Envoy Gateway's precedence index
+    /// (`policyindex.go`) takes it from (§3.4, BTP `routingType`): a route-rule or route holder
+    /// (the most specific) decides when it sets the field or has no `mergeType` — its value, or
+    /// none; otherwise the listener holder when it sets the field, else the Gateway holder when
+    /// it does. The field is then a whole rule of that policy.
+    fn resolve_indexed(&self, holders: &Holders, field: &str, effective: &mut Effective<'m>) {
+        let model: &'m Model = self.model;
+        let sets = |p: u32| model.policies[p as usize].blocks[0].rule_index(field);
+        let is_route = |t: &Target| matches!(t.level(), Level::Route | Level::RouteRule);
+        let route_holder = holders.slots.iter().find(|(t, _)| is_route(t));
+        let source = match route_holder {
+            Some(&(_, p)) if sets(p).is_some() || self.merge_type(p).is_none() => {
+                sets(p).map(|i| (p, i))
+            }
+            _ => holders
+                .slots
+                .iter()
+                .filter(|(t, _)| !is_route(t))
+                .find_map(|&(_, p)| sets(p).map(|i| (p, i))),
+        };
+        match source {
+            Some((policy, i)) => {
+                let rule = &model.policies[policy as usize].blocks[0].rules[i];
+                if effective
+                    .get(field)
+                    .is_some_and(|e| e.rule.policy == policy && e.merged.is_none())
+                {
+                    return;
+                }
+                effective.insert(
+                    rule.key.as_str(),
+                    EffectiveRule::whole(RuleRef::new(policy, 0, i)),
+                );
+            }
+            None => {
+                effective.remove(field);
+            }
+        }
+    }
+
+    /// The effective rules a decision gives: the winner's whole, or merged into its parent.
+    pub(super) fn decided(&self, decision: Option<Decision>) -> Effective<'m> {
         let Some(decision) = decision else {
             return Effective::new();
         };
@@ -140,7 +192,7 @@ impl<'m> EnvoyEvaluator<'m> {
             return Effective::new();
         };
         let spec = &self.specs[w.spec];
-        let merged = merge(merge_type, p.node, w.node, &spec.list_merge_keys);
+        let merged = merge_with_fields(spec, merge_type, p.node, w.node);
         let index = |policy: u32, key: &str| {
             let block = &model.policies[policy as usize].blocks[0];
             block.rule_index(key)
@@ -220,7 +272,12 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
         let holders = Holders::of_levels(view.levels);
         let decision = self.decide(&holders);
-        let effective = super::tcp::applied(self, view.path, decision, self.effective(decision));
+        let effective = super::tcp::applied(
+            self,
+            view.path,
+            decision,
+            self.effective(&holders, decision),
+        );
         if let Some(decision) = decision {
             let not_applied = |policy: u32, key: &str| {
                 super::tcp::not_applied(self, view.path, &decision, policy, key)
@@ -256,6 +313,37 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
 
     fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
         super::checks::check(self, observed)
+    }
+}
+
+/// `route` merged into `parent` with `merge_type`: the generic merge, then each field the kind
+/// merges its own way where both set it (§3.4).
+pub(super) fn merge_with_fields(
+    spec: &EnvoyKindSpec,
+    merge_type: MergeType,
+    parent: &Node,
+    route: &Node,
+) -> Node {
+    let merged = merge(merge_type, parent, route, &spec.list_merge_keys);
+    let Some(entries) = merged.as_map() else {
+        return merged;
+    };
+    let mut entries = entries.to_vec();
+    for (field, how) in &spec.field_merges {
+        let (Some(p), Some(r)) = (parent.get(field), route.get(field)) else {
+            continue;
+        };
+        let (Some(value), Some(entry)) = (
+            how.merge(merge_type, p, r),
+            entries.iter_mut().find(|e| *e.key.text == **field),
+        ) else {
+            continue;
+        };
+        entry.value = value;
+    }
+    Node {
+        span: merged.span,
+        value: crate::yaml::Value::Map(Shared::from(entries)),
     }
 }
 

@@ -96,6 +96,10 @@ impl PolicyFamily for EnvoyGateway {
         &crate::model::gateway::RouteKind::ALL
     }
 
+    fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {
+        self.spec(kind).is_some_and(|s| s.acts_on_listeners)
+    }
+
     fn codes(&self) -> &'static [crate::diag::Code] {
         super::diags::CODES
     }

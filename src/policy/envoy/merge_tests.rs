@@ -149,3 +149,115 @@ fn merge_type_values_are_exact() {
     );
     assert_eq!(MergeType::parse("jsonmerge"), None);
 }
+
+fn rate_limit(merge_type: MergeType, parent: &str, route: &str) -> Option<String> {
+    super::ratelimit::merge_rate_limit(merge_type, &yaml(parent), &yaml(route)).map(|n| json(&n))
+}
+
+const G1: &str =
+    "{clientSelectors: [{headers: [{name: x, value: one}]}], limit: {requests: 5, unit: Hour}}";
+const G2: &str =
+    "{clientSelectors: [{headers: [{name: x, value: two}]}], limit: {requests: 9, unit: Hour}}";
+const DEFAULT: &str = "{limit: {requests: 100, unit: Second}}";
+
+#[test]
+fn rate_limit_rules_of_both_policies_are_enforced_route_first_under_strategic_merge() {
+    for block in ["global", "local"] {
+        let out = rate_limit(
+            MergeType::StrategicMerge,
+            &format!(
+                "{{type: {t}, {block}: {{rules: [{G2}]}}}}",
+                t = title(block)
+            ),
+            &format!(
+                "{{type: {t}, {block}: {{rules: [{G1}]}}}}",
+                t = title(block)
+            ),
+        );
+        assert_eq!(
+            out.unwrap(),
+            j(&format!(
+                "{{type: {t}, {block}: {{rules: [{G1}, {G2}]}}}}",
+                t = title(block)
+            )),
+            "{block}"
+        );
+    }
+}
+
+fn title(block: &str) -> &'static str {
+    if block == "global" { "Global" } else { "Local" }
+}
+
+#[test]
+fn json_merge_keeps_the_route_rules_and_the_parents_only_when_the_route_lists_none() {
+    assert_eq!(
+        rate_limit(
+            MergeType::JsonMerge,
+            &format!("{{global: {{rules: [{G2}]}}}}"),
+            &format!("{{global: {{rules: [{G1}]}}}}"),
+        )
+        .unwrap(),
+        j(&format!("{{global: {{rules: [{G1}]}}}}"))
+    );
+    // A local block whose only rule is the default lists no rule: the parent's stay.
+    assert_eq!(
+        rate_limit(
+            MergeType::JsonMerge,
+            &format!("{{local: {{rules: [{G2}]}}}}"),
+            &format!("{{local: {{rules: [{DEFAULT}]}}}}"),
+        )
+        .unwrap(),
+        j(&format!("{{local: {{rules: [{DEFAULT}, {G2}]}}}}"))
+    );
+}
+
+#[test]
+fn the_route_default_replaces_the_parents_and_a_block_one_side_has_is_kept() {
+    // The parent's default limit goes even when the route has none (unlimited then).
+    assert_eq!(
+        rate_limit(
+            MergeType::StrategicMerge,
+            &format!("{{local: {{rules: [{DEFAULT}, {G2}]}}}}"),
+            &format!("{{local: {{rules: [{G1}]}}}}"),
+        )
+        .unwrap(),
+        j(&format!("{{local: {{rules: [{G1}, {G2}]}}}}"))
+    );
+    // One local, one global: both blocks, no `type` (it would pick one).
+    assert_eq!(
+        rate_limit(
+            MergeType::JsonMerge,
+            &format!("{{type: Global, global: {{rules: [{G2}]}}}}"),
+            &format!("{{type: Local, local: {{rules: [{G1}]}}}}"),
+        )
+        .unwrap(),
+        j(&format!(
+            "{{global: {{rules: [{G2}]}}, local: {{rules: [{G1}]}}}}"
+        ))
+    );
+    // `type` selects the block a side builds: the parent's `local` is not enforced.
+    assert_eq!(
+        rate_limit(
+            MergeType::StrategicMerge,
+            &format!("{{type: Global, global: {{rules: [{G2}]}}, local: {{rules: [{G2}]}}}}"),
+            &format!("{{type: Global, global: {{rules: [{G1}]}}}}"),
+        )
+        .unwrap(),
+        j(&format!(
+            "{{type: Global, global: {{rules: [{G1}, {G2}]}}}}"
+        ))
+    );
+}
+
+#[test]
+fn a_side_that_fails_to_build_leaves_the_generic_merge() {
+    assert_eq!(
+        rate_limit(
+            MergeType::StrategicMerge,
+            &format!("{{type: Local, global: {{rules: [{G2}]}}}}"),
+            &format!("{{global: {{rules: [{G1}]}}}}"),
+        ),
+        None
+    );
+}

@@ -25,6 +25,7 @@ mod explain;
 mod family;
 pub mod merge;
 mod overrides;
+mod ratelimit;
 pub mod slots;
 pub mod spec;
 mod status;
@@ -32,7 +33,7 @@ mod tcp;
 
 pub use family::EnvoyGateway;
 pub use merge::MergeType;
-pub use spec::{EnvoyKindSpec, ListenerStyle, RuleCut};
+pub use spec::{EnvoyKindSpec, FieldMerge, ListenerStyle, RuleCut};
 
 #[cfg(test)]
 mod declared_tests;

@@ -35,6 +35,43 @@ pub struct EnvoyKindSpec {
     /// The top-level fields Envoy Gateway applies on a TCPRoute (SecurityPolicy:
     /// `authorization`), when it restricts them ([`super::tcp`]); `None`: no restriction known.
     pub tcp_fields: Option<Vec<String>>,
+    /// Whether its policies configure listeners, routes or not (CTP; docs/families.md
+    /// "Listener-level settings").
+    pub acts_on_listeners: bool,
+    /// Top-level fields Envoy Gateway resolves through its precedence index instead of taking
+    /// them from the path's winner (BTP `routingType`; §3.4).
+    pub indexed_fields: Vec<String>,
+    /// Top-level fields Envoy Gateway merges its own way when both sides of a `mergeType`
+    /// merge set them (§3.4).
+    pub field_merges: Vec<(String, FieldMerge)>,
+}
+
+/// A field Envoy Gateway merges outside the generic merge of two specs (§3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldMerge {
+    /// BackendTrafficPolicy `rateLimit`: both policies' rules are enforced
+    /// ([`super::ratelimit::merge_rate_limit`]).
+    RateLimitRules,
+}
+
+impl FieldMerge {
+    /// What the merge keeps, in words (for `explain`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            FieldMerge::RateLimitRules => {
+                "the rate-limit rules of both are enforced, the route policy's first"
+            }
+        }
+    }
+
+    /// The merged value of the field, or `None` when the generic merge stands.
+    pub fn merge(self, merge_type: super::MergeType, parent: &Node, route: &Node) -> Option<Node> {
+        match self {
+            FieldMerge::RateLimitRules => {
+                super::ratelimit::merge_rate_limit(merge_type, parent, route)
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for EnvoyKindSpec {
@@ -178,6 +215,9 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
         auth_fields: Vec::new(),
         listener_style: ListenerStyle::Listener,
         tcp_fields: None,
+        acts_on_listeners: false,
+        indexed_fields: Vec::new(),
+        field_merges: Vec::new(),
     };
     vec![
         EnvoyKindSpec {
@@ -187,11 +227,14 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
                 keyed(&["compressor"], "type"),
                 keyed(&["httpUpgrade"], "type"),
             ],
+            field_merges: vec![("rateLimit".to_string(), FieldMerge::RateLimitRules)],
+            indexed_fields: strings(&["routingType"]),
             ..base("backendTrafficPolicies")
         },
         EnvoyKindSpec {
             merge_type: false,
             listener_style: ListenerStyle::Section,
+            acts_on_listeners: true,
             ..base("clientTrafficPolicies")
         },
         EnvoyKindSpec {

@@ -23,7 +23,8 @@ fn tcp_fields<'e>(
     path: u32,
     policy: u32,
 ) -> Option<&'e [String]> {
-    let route = evaluator.topology.paths[path as usize].route;
+    // A listener fold has no path (`engine::listeners::NO_PATH`), and no route.
+    let route = evaluator.topology.paths.get(path as usize)?.route;
     if evaluator.model.routes[route as usize].kind != RouteKind::Tcp {
         return None;
     }
@@ -101,7 +102,9 @@ pub(super) fn invalid_decision(
             evaluator,
             path,
             decision,
-            &evaluator.effective(Some(*decision)),
+            // The decision's own rules: the indexed fields (BTP `routingType`) belong to kinds
+            // without a TCP restriction.
+            &evaluator.decided(Some(*decision)),
         )
 }
 

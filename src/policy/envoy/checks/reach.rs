@@ -1,6 +1,9 @@
 //! The generic `policy-unreachable` and `policy-overridden` for Envoy Gateway kinds: an
 //! accepted policy in the path to no route, and one that holds a slot on paths but whose
 //! rules are effective or merged on none of them (more specific policies win everywhere).
+//! A kind whose policies act on listeners (ClientTrafficPolicy) is judged on the listeners it
+//! targets, routes or not: it is never "in the path to nothing" when it configures a
+//! listener, and is overridden everywhere only when a more specific holder wins on every one.
 
 use super::super::diags::OverriddenEverywhere;
 use super::super::evaluate::EnvoyEvaluator;
@@ -8,6 +11,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::engine::fold::RuleEvent;
 use crate::engine::observed::Observed;
 use crate::policy::Level;
+use crate::topology::Target;
 
 /// Both checks over the family's policies.
 pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
@@ -17,13 +21,62 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
             evaluator.owns(p) && !evaluator.topology.targets.of_policy[p as usize].is_empty()
         })
         .filter_map(|p| {
-            if observed.entries_of_policy[p as usize].is_empty() {
-                Some(unreachable(evaluator, p))
-            } else {
-                overridden(evaluator, observed, p)
+            let on_listeners = listener_outcome(evaluator, p);
+            match (
+                on_listeners,
+                observed.entries_of_policy[p as usize].is_empty(),
+            ) {
+                (Some(OnListeners::Wins), _) => None,
+                (Some(OnListeners::Held), true) => Some(overridden_everywhere(evaluator, p)),
+                (Some(OnListeners::NotHeld), true) => None,
+                (None, true) => Some(unreachable(evaluator, p)),
+                (_, false) => overridden(evaluator, observed, p),
             }
         })
         .collect()
+}
+
+/// How a policy of a kind that acts on listeners fares on the listeners it targets (its
+/// Gateway's every listener for a Gateway target), routes or not (docs/families.md,
+/// "Listener-level settings").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnListeners {
+    /// It is the listener-level winner of at least one listener: it configures it.
+    Wins,
+    /// It holds a slot but a more specific holder wins on every listener.
+    Held,
+    /// It holds no slot (Conflicted everywhere, which `conflicted` reports).
+    NotHeld,
+}
+
+/// `None` for a kind that does not act on listeners.
+fn listener_outcome(evaluator: &EnvoyEvaluator<'_>, policy: u32) -> Option<OnListeners> {
+    if !evaluator.spec(policy).acts_on_listeners {
+        return None;
+    }
+    let model = evaluator.model;
+    let kind = evaluator.kind_index(policy);
+    let mut outcome = OnListeners::NotHeld;
+    for &target in &evaluator.topology.targets.of_policy[policy as usize] {
+        let (g, listeners) = match target {
+            Target::Gateway(g) => (g, 0..model.gateways[g as usize].listeners.len() as u32),
+            Target::Listener(g, l) => (g, l..l + 1),
+            _ => continue,
+        };
+        for l in listeners {
+            let holders = evaluator.holders(&[Target::Gateway(g), Target::Listener(g, l)], kind);
+            if evaluator
+                .decide(&holders)
+                .is_some_and(|d| d.winner == policy)
+            {
+                return Some(OnListeners::Wins);
+            }
+            if holders.holds(policy) {
+                outcome = OnListeners::Held;
+            }
+        }
+    }
+    Some(outcome)
 }
 
 /// An accepted policy on no path.
@@ -56,6 +109,12 @@ fn overridden(
     if observations.is_empty() || wins || invalid() {
         return None;
     }
+    Some(overridden_everywhere(evaluator, index))
+}
+
+/// `policy-overridden` for `index`: info for a Gateway or listener policy (the documented
+/// layout), else a warning.
+fn overridden_everywhere(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
     let policy = &evaluator.model.policies[index as usize];
     // A Gateway or listener policy every route replaces is the documented layout.
     let wide = evaluator.topology.targets.of_policy[index as usize]
@@ -66,9 +125,8 @@ fn overridden(
     } else {
         Severity::Warning
     };
-    let diagnostic = Diagnostic::from(OverriddenEverywhere { policy })
+    Diagnostic::from(OverriddenEverywhere { policy })
         .with_severity(severity)
         .with_label(policy.name_span, "overridden everywhere")
-        .with_object(policy.display());
-    Some(diagnostic)
+        .with_object(policy.display())
 }
