@@ -6,7 +6,8 @@
 //! again: their paths already carry the policy.
 
 use super::Engine;
-use super::fold::{Folded, NoObserver};
+use super::fold::{Folded, RuleRef};
+use super::outcomes::{Outcome, OutcomeRecorder};
 use crate::topology::Target;
 
 /// The view's `path` of a listener fold, which has no path (families that act on listeners
@@ -25,6 +26,8 @@ pub struct ListenerFold<'m> {
     pub policies: Vec<u32>,
     /// The fold's result (never empty).
     pub folded: Folded<'m>,
+    /// The outcome of each rule of the policies on the listener (`status` counts them).
+    pub outcomes: Vec<(RuleRef, Outcome)>,
 }
 
 impl<'m> Engine<'m> {
@@ -81,12 +84,17 @@ impl<'m> Engine<'m> {
         if levels.iter().all(|(_, p)| p.is_empty()) {
             return None;
         }
-        let (policies, folded) = self.fold_levels(NO_PATH, kind, &levels, &mut NoObserver);
-        (!folded.effective.is_empty()).then_some(ListenerFold {
+        let mut recorder = OutcomeRecorder::default();
+        let (policies, folded) = self.fold_levels(NO_PATH, kind, &levels, &mut recorder);
+        if folded.effective.is_empty() {
+            return None;
+        }
+        Some(ListenerFold {
             gateway: g,
             listener: l,
             kind,
             policies,
+            outcomes: recorder.finish(&folded.effective),
             folded,
         })
     }

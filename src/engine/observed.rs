@@ -14,6 +14,8 @@ pub struct Observed<'e, 'm> {
     pub shared: SharedFolds<PathOutcomes<'m>>,
     /// For each policy: indices into `shared.entries` of the paths whose list contains it.
     pub entries_of_policy: PolicyEntries,
+    /// The listener-level folds ([`Engine::listener_folds`]), computed when first asked for.
+    listener_folds: std::sync::OnceLock<Vec<super::listeners::ListenerFold<'m>>>,
 }
 
 /// For each policy, indices into [`SharedFolds::entries`] (`entries_of_policy[p]` is a
@@ -132,9 +134,17 @@ impl<'e, 'm> Observed<'e, 'm> {
                 engine,
                 shared,
                 entries_of_policy,
+                listener_folds: std::sync::OnceLock::new(),
             },
             diagnostics,
         )
+    }
+
+    /// The effective policy of each listener no route is attached to, for kinds whose policies
+    /// configure listeners (empty when no family's do), with its rule outcomes.
+    pub fn listener_folds(&self) -> &[super::listeners::ListenerFold<'m>] {
+        self.listener_folds
+            .get_or_init(|| self.engine.listener_folds())
     }
 
     /// The entry and fold of `shared.entries[index]`.

@@ -5,7 +5,7 @@ use crate::policy::locator_name as short;
 use crate::report::explain::{Change, ExplainReport, ExplainedStep, KindExplanation};
 use crate::report::overridden::LostRule;
 use crate::report::reach::ReachReport;
-use crate::report::status::{PathOutcome, PolicyStatus, outcome_counts};
+use crate::report::status::{PolicyStatus, RuleStatus, outcome_counts};
 use crate::topology::PathId;
 use crate::words::{counted, counted_as};
 use rayon::prelude::*;
@@ -166,7 +166,7 @@ pub fn status_table<'a>(
             rules.add_row(vec![
                 blank_if_same(layout, &mut last_rule, short(item.policy)),
                 rule.key.to_string(),
-                outcome_summary(&rule.outcomes),
+                outcome_summary(rule),
             ]);
         }
     }
@@ -205,17 +205,38 @@ fn add_conditions(table: &mut Table, item: &PolicyStatus<'_>, layout: Layout) {
     }
 }
 
-/// `effective ×3, overridden ×1`, or `on no path`.
-fn outcome_summary(outcomes: &[PathOutcome<'_>]) -> String {
-    let counts = outcome_counts(outcomes);
-    if counts.is_empty() {
+/// `effective ×3, overridden ×1`, or `on no path`; for a rule that configures listeners no
+/// route is attached to, with `on listeners without routes: effective ×2` instead or after.
+fn outcome_summary(rule: &RuleStatus<'_>) -> String {
+    let counted = |counts: Vec<(&str, usize)>| {
+        (counts.iter())
+            .map(|(name, n)| format!("{name} ×{n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let on_paths = outcome_counts(&rule.outcomes);
+    if on_paths.is_empty() && rule.listener_outcomes.is_empty() {
         return "on no path".to_string();
     }
-    counts
-        .iter()
-        .map(|(name, n)| format!("{name} ×{n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut summary = counted(on_paths);
+    if !rule.listener_outcomes.is_empty() {
+        let counts = crate::report::status::OUTCOMES
+            .into_iter()
+            .map(|name| {
+                let n = (rule.listener_outcomes.iter())
+                    .filter(|o| o.outcome == name)
+                    .count();
+                (name, n)
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        if !summary.is_empty() {
+            summary.push_str("; ");
+        }
+        summary.push_str("on listeners without routes: ");
+        summary.push_str(&counted(counts));
+    }
+    summary
 }
 
 /// The targets a policy lost to another policy of its kind (per-ancestor `conflictedBy`),

@@ -40,7 +40,7 @@ pub fn push_item(out: &mut Vec<u8>, status: &PolicyStatus<'_>) -> io::Result<()>
         for (j, outcome) in rule.outcomes.iter().enumerate() {
             push_outcome(out, j == 0, outcome);
         }
-        push_rule_tail(out, !rule.outcomes.is_empty());
+        push_rule_tail(out, !rule.outcomes.is_empty(), &rule.listener_outcomes)?;
     }
     push_tail(out, !status.rules.is_empty());
     Ok(())
@@ -84,6 +84,7 @@ fn write_in_runs(
         conditions.ancestors.as_deref(),
     )?;
     let keys = status::rule_keys(observed, p);
+    let on_listeners = status::listener_outcomes(observed, filters, p);
     let runs: Vec<&[u32]> = observed.entries_of_policy[p as usize].chunks(run).collect();
     for (i, &key) in keys.iter().enumerate() {
         push_rule_head(&mut buffer, i == 0, key);
@@ -96,7 +97,11 @@ fn write_in_runs(
                 .for_each(|o| push_outcome(part, false, &status::path_outcome(observed, &o)));
             Ok(())
         })?;
-        push_rule_tail(&mut buffer, outcomes.written());
+        let listener_outcomes: Vec<_> = (on_listeners.iter())
+            .filter(|(k, _)| *k == key)
+            .map(|(_, o)| o.clone())
+            .collect();
+        push_rule_tail(&mut buffer, outcomes.written(), &listener_outcomes)?;
     }
     push_tail(&mut buffer, !keys.is_empty());
     out.write_all(&buffer)
@@ -129,12 +134,23 @@ fn push_rule_head(out: &mut Vec<u8>, first: bool, key: &str) {
     out.extend_from_slice(b",\n          \"outcomes\": [");
 }
 
-/// A rule from its outcomes' closing bracket (`any`: it listed outcomes).
-fn push_rule_tail(out: &mut Vec<u8>, any: bool) {
+/// A rule from its outcomes' closing bracket (`any`: it listed outcomes), with its outcomes on
+/// listeners when there are any.
+fn push_rule_tail(
+    out: &mut Vec<u8>,
+    any: bool,
+    on_listeners: &[status::ListenerOutcome<'_>],
+) -> io::Result<()> {
     if any {
         out.extend_from_slice(b"\n          ");
     }
-    out.extend_from_slice(b"]\n        }");
+    out.push(b']');
+    if !on_listeners.is_empty() {
+        out.extend_from_slice(b",\n          \"listenerOutcomes\": ");
+        push_pretty(out, on_listeners, 5)?;
+    }
+    out.extend_from_slice(b"\n        }");
+    Ok(())
 }
 
 /// The item from its rules' closing bracket (`any`: it listed rules).
@@ -219,10 +235,16 @@ mod tests {
                     outcome(id(1), vec!["a:ns/one"], Some("why \"not\"")),
                     outcome(id(2), vec!["a:ns/one", escaped], None),
                 ],
+                listener_outcomes: vec![status::ListenerOutcome {
+                    listener_id: "eg|ns/gw|ns/gw#tcp".into(),
+                    outcome: "superseded",
+                    by: vec!["ns/listener-policy", escaped],
+                }],
             },
             RuleStatus {
                 key: escaped,
                 outcomes: vec![],
+                listener_outcomes: vec![],
             },
         ];
         let ancestors = vec![AncestorStatus {

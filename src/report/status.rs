@@ -32,6 +32,22 @@ pub struct RuleStatus<'a> {
     pub key: &'a str,
     /// Outcomes in path order.
     pub outcomes: Vec<PathOutcome<'a>>,
+    /// Outcomes on listeners no route is attached to, for kinds whose policies configure
+    /// listeners (docs/families.md, "Listener-level settings"); in listener order.
+    #[serde(rename = "listenerOutcomes", skip_serializing_if = "Vec::is_empty")]
+    pub listener_outcomes: Vec<ListenerOutcome<'a>>,
+}
+
+/// What happened to a rule on a listener no route is attached to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListenerOutcome<'a> {
+    /// The listener id (`<class>|<ns>/<gw>|<ns>/<gw>#<listener>`).
+    #[serde(rename = "listenerId")]
+    pub listener_id: String,
+    /// As [`PathOutcome::outcome`].
+    pub outcome: &'static str,
+    /// Locators of the deciding policies.
+    pub by: Vec<&'a str>,
 }
 
 /// A policy's status.
@@ -113,6 +129,10 @@ pub fn policy_status<'a>(
             .or_default()
             .push(path_outcome(observed, &observation));
     }
+    let mut on_listeners: BTreeMap<&str, Vec<ListenerOutcome<'a>>> = BTreeMap::new();
+    for (key, outcome) in listener_outcomes(observed, filters, p) {
+        on_listeners.entry(key).or_default().push(outcome);
+    }
     let status = policy_conditions(observed, p);
     PolicyStatus {
         policy: &policy.locator,
@@ -120,11 +140,46 @@ pub fn policy_status<'a>(
         ancestors: status.ancestors,
         rules: rules
             .into_iter()
-            .map(|(key, outcomes)| RuleStatus { key, outcomes })
+            .map(|(key, outcomes)| RuleStatus {
+                key,
+                outcomes,
+                listener_outcomes: on_listeners.remove(key).unwrap_or_default(),
+            })
             .collect(),
         index: p,
         policy_kind: policy.kind.kind,
     }
+}
+
+/// The outcomes of policy `p`'s rules on the listeners no route is attached to that `filters`
+/// shows (`Engine::listener_folds`), keyed by rule key, in listener order.
+pub fn listener_outcomes<'a>(
+    observed: &'a Observed<'_, '_>,
+    filters: &Filters,
+    p: u32,
+) -> Vec<(&'a str, ListenerOutcome<'a>)> {
+    let model = observed.engine.model;
+    let policy = &model.policies[p as usize];
+    let folds = observed.listener_folds();
+    let shown = folds
+        .iter()
+        .filter(|f| f.policies.contains(&p) && filters.shows_listener(model, f.gateway));
+    let mut outcomes = Vec::new();
+    for fold in shown {
+        let id = crate::report::effective::listener_id(model, fold.gateway, fold.listener);
+        for (rule, outcome) in fold.outcomes.iter().filter(|(r, _)| r.policy == p) {
+            let key = policy.blocks[rule.block()].rules[rule.rule()].key.as_str();
+            outcomes.push((
+                key,
+                ListenerOutcome {
+                    listener_id: id.clone(),
+                    outcome: outcome.as_str(),
+                    by: observed.locators(outcome.by()),
+                },
+            ));
+        }
+    }
+    outcomes
 }
 
 /// The keys of policy `p`'s rules, sorted and each once: its status lists each with its outcomes
@@ -162,20 +217,23 @@ pub fn stream<'a>(
     }
 }
 
+/// The outcomes, in the order summaries count them.
+pub const OUTCOMES: [&str; 6] = [
+    "effective",
+    "superseded",
+    "overridden",
+    "deactivated",
+    "merged",
+    "not-applied",
+];
+
 /// Counts of each outcome, in a fixed order, for summaries.
 pub fn outcome_counts(outcomes: &[PathOutcome<'_>]) -> Vec<(&'static str, usize)> {
-    [
-        "effective",
-        "superseded",
-        "overridden",
-        "deactivated",
-        "merged",
-        "not-applied",
-    ]
-    .into_iter()
-    .map(|name| (name, outcomes.iter().filter(|o| o.outcome == name).count()))
-    .filter(|(_, n)| *n > 0)
-    .collect()
+    OUTCOMES
+        .into_iter()
+        .map(|name| (name, outcomes.iter().filter(|o| o.outcome == name).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect()
 }
 
 /// Whether an outcome means the rule lost.

@@ -535,3 +535,48 @@ Gateway infra/b
 "
     );
 }
+
+/// `status` counts a ClientTrafficPolicy's outcomes on the listeners it configures without
+/// routes (the golden `clienttrafficpolicy-tcp-keepalive`): never "on no path" for a policy
+/// that configures a listener.
+#[test]
+fn status_gives_the_outcomes_on_listeners_without_routes() {
+    let table = dopol(&["status", "-f", CTP]);
+    table.code(0);
+    assert!(
+        table.stdout.ends_with(
+            "POLICY                                         RULE KEY      OUTCOMES
+envoy-gateway/target-gateway-1                 tcpKeepalive  on listeners without routes: effective ×1, superseded ×1
+envoy-gateway/target-gateway-1-section-http-1  tcpKeepalive  on listeners without routes: effective ×1
+"
+        ),
+        "{}",
+        table.stdout
+    );
+    let doc = dopol(&["status", "-f", CTP, "-o", "json"]).json();
+    let listener = |name: &str| {
+        format!("envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#{name}")
+    };
+    let rules = |policy: &str| {
+        let items = doc["items"].as_array().unwrap();
+        let item = items
+            .iter()
+            .find(|i| i["policy"] == format!("{CTP_LOCATOR}{policy}"))
+            .unwrap();
+        item["rules"].clone()
+    };
+    assert_eq!(
+        rules("target-gateway-1"),
+        json!([{"key": "tcpKeepalive", "outcomes": [], "listenerOutcomes": [
+            {"listenerId": listener("http-1"), "outcome": "superseded",
+             "by": [format!("{CTP_LOCATOR}target-gateway-1-section-http-1")]},
+            {"listenerId": listener("http-2"), "outcome": "effective", "by": []},
+        ]}])
+    );
+    assert_eq!(
+        rules("target-gateway-1-section-http-1"),
+        json!([{"key": "tcpKeepalive", "outcomes": [], "listenerOutcomes": [
+            {"listenerId": listener("http-1"), "outcome": "effective", "by": []},
+        ]}])
+    );
+}
