@@ -390,3 +390,59 @@ fn the_hostname_label_of_dpl2004_points_at_the_listener_hostname() {
         (Some(26), Some(15), Some("hostname of listener `public`"))
     );
 }
+
+/// The rate limit CRDs reject bare `limits` beside `defaults`, not a bare `when`
+/// (`!(has(self.defaults) && has(self.limits))`), and the operator reads only the block
+/// (`Spec.Proper()`): the top-level `when` is no error, takes no part in the effective policy,
+/// and is reported as ignored. AuthPolicy's CRD names `when`: still `exclusive-blocks`.
+#[test]
+fn a_rate_limit_policys_top_level_when_beside_defaults_is_accepted_and_ignored() {
+    let dir = "testdata/codes/bare-field-ignored";
+    let (found, _, code) = lint(dir, &[]);
+    assert_eq!(code, 0);
+    let codes: Vec<(&str, &str, u64)> = found
+        .iter()
+        .map(|f| (f.0.as_str(), f.1.as_str(), f.2))
+        .collect();
+    assert_eq!(codes, [("DPL4015", "warning", 22)]);
+    let doc = crate::common::effective(&[dir], &[]).json();
+    let keys: Vec<String> = rules(
+        &doc,
+        "RateLimitPolicy",
+        "istio|infra/gw|infra/gw#http|infra/shop|infra/shop#rule-1",
+    )
+    .into_iter()
+    .map(|r| format!("{} {}", r.key, r.source))
+    .collect();
+    assert_eq!(
+        keys,
+        ["per-client ratelimitpolicy.kuadrant.io:infra/gw-limits"]
+    );
+    let auth = "apiVersion: kuadrant.io/v1
+kind: AuthPolicy
+metadata: {name: a, namespace: infra}
+spec:
+  targetRef: {group: gateway.networking.k8s.io, kind: Gateway, name: gw}
+  when:
+  - predicate: \"request.method == 'GET'\"
+  defaults:
+    rules: {authentication: {anon: {anonymous: {}}}}
+";
+    let out = crate::common::run_in(
+        &crate::common::root(),
+        &["lint", "-o", "json", "-f", "-"],
+        Some(auth.as_bytes()),
+    );
+    let found: Vec<(String, String)> = findings(&out.json())
+        .into_iter()
+        .map(|f| (f.0, f.3))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "DPL1016", "{found:?}");
+    assert!(
+        found[0]
+            .1
+            .contains("Implicit and explicit defaults are mutually exclusive"),
+        "{found:?}"
+    );
+}

@@ -449,6 +449,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         17,
     ),
     (
+        "DPL4015",
+        &["testdata/codes/bare-field-ignored/manifests.yaml"],
+        "warning",
+        "testdata/codes/bare-field-ignored/manifests.yaml",
+        22,
+    ),
+    (
         "DPL4014",
         &[
             "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection/manifests.yaml",

@@ -6,7 +6,7 @@
 //! a [`RuleShape`]. The built-in kinds have theirs in [`super::Shape`]; a kind declared in a
 //! families file brings a declared layout (`crate::policy::declared`).
 
-use super::diags::{EmptyBlock, ExclusiveBlocks};
+use super::diags::{BareFieldIgnored, EmptyBlock, ExclusiveBlocks};
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
@@ -55,6 +55,12 @@ pub trait RuleShape: Send + Sync {
     fn blocks(&self) -> &BlockRules;
     /// Whether `field` of a block (or of the spec, for bare rules) holds rules.
     fn is_rule_field(&self, field: &str) -> bool;
+    /// Whether the CRD rejects bare `field` beside `defaults` or `overrides` (its
+    /// `x-kubernetes-validations` name it). A bare rule field it does not name is accepted
+    /// there and ignored: the operator reads only the explicit block (`Spec.Proper()`).
+    fn clashes_with_blocks(&self, _field: &str) -> bool {
+        true
+    }
     /// The fields a block may hold (rule fields and `when`), for unknown-field warnings;
     /// `None` when every field is a rule.
     fn known_fields(&self) -> Option<Vec<&str>>;
@@ -169,13 +175,17 @@ impl Decoder<'_, '_> {
         };
         let defaults = block_entry("defaults", blocks_allowed.defaults);
         let overrides = block_entry("overrides", blocks_allowed.overrides);
-        let bare_fields: Vec<&Entry> = spec_entries
+        let (bare_fields, ignored): (Vec<&Entry>, Vec<&Entry>) = spec_entries
             .iter()
             .filter(|e| {
                 blocks_allowed.bare && self.shape.is_rule_field(&e.key.text) && !e.value.is_null()
             })
-            .collect();
+            .partition(|e| {
+                self.shape.clashes_with_blocks(&e.key.text)
+                    || (defaults.is_none() && overrides.is_none())
+            });
         self.check_exclusive(defaults, overrides, &bare_fields);
+        self.report_ignored(defaults.or(overrides), &ignored);
 
         let mut blocks = Vec::new();
         if let Some(entry) = defaults {
@@ -232,6 +242,26 @@ impl Decoder<'_, '_> {
         let label = finding.label();
         self.fields
             .report(Diagnostic::from(finding).with_label(span, label));
+    }
+
+    /// Bare rule fields the CRD accepts beside the explicit `block` and the operator ignores
+    /// (a rate limit policy's top-level `when` beside `defaults`).
+    fn report_ignored(&mut self, block: Option<&Entry>, ignored: &[&Entry]) {
+        let Some(block) = block else {
+            return;
+        };
+        for entry in ignored {
+            let finding = BareFieldIgnored {
+                field: &entry.key.text,
+                block: &block.key.text,
+            };
+            let (here, beside) = (finding.label(), finding.block_label());
+            self.fields.report(
+                Diagnostic::from(finding)
+                    .with_label(entry.key.span, here)
+                    .with_label(block.key.span, beside),
+            );
+        }
     }
 
     /// The CRD forbids `defaults` with `overrides`, and either beside bare rules.

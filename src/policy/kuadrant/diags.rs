@@ -17,6 +17,7 @@ pub const CODES: &[Code] = &[
     Code::RFC_EXTENSION,
     Code::CONSTRAINT_INVALID,
     Code::CONSTRAINT_EVALUATION,
+    Code::BARE_FIELD_IGNORED,
 ];
 
 impl Code {
@@ -103,6 +104,64 @@ impl Code {
         fix: "Guard optional keys with has(), e.g. `has(spec.limits.a) && spec.limits.a.rates.exists(r, r.limit > 50)`.",
         example: "when: spec.limits.zz.rates.size() > 0",
     });
+}
+
+impl Code {
+    /// DPL4015 `bare-field-ignored`: A bare rule field beside `defaults` or `overrides` that the CRD accepts and the operator ignores.
+    pub const BARE_FIELD_IGNORED: Code = Code::new(&CodeDef {
+        id: "DPL4015",
+        name: "bare-field-ignored",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A top-level `when` of a RateLimitPolicy or TokenRateLimitPolicy sits beside `defaults` or `overrides`: the API server accepts it and the operator ignores it.",
+        explanation: "The rate limit CRDs reject bare `limits` beside `defaults` or `overrides`, but not a bare `when`: their rule is `!(has(self.defaults) && has(self.limits))`. The operator then reads only the explicit block (`Spec.Proper()`), so the top-level predicates never apply: requests that should have been excluded are limited. dopol evaluates the policy as the operator does, without them (AuthPolicy's CRD rejects a bare `when` beside a block: `exclusive-blocks`).",
+        fix: "Move the `when` into the block (`defaults.when`), where it applies to the block's limits.",
+        example: "spec:
+  when:
+  - predicate: request.method == 'GET'
+  defaults:
+    limits:
+      a: {rates: [{limit: 5, window: 1m}]}",
+    });
+}
+
+/// A bare rule field beside an explicit block, accepted by the CRD and ignored by the operator
+/// (`bare-field-ignored`).
+pub struct BareFieldIgnored<'a> {
+    /// The bare field (`when`).
+    pub field: &'a str,
+    /// The explicit block (`defaults`, `overrides`).
+    pub block: &'a str,
+}
+
+impl BareFieldIgnored<'_> {
+    /// The label of the bare field.
+    pub fn label(&self) -> String {
+        format!("`{}` ignored", self.field)
+    }
+
+    /// The label of the block.
+    pub fn block_label(&self) -> String {
+        format!("only `{}` is read", self.block)
+    }
+}
+
+impl Violation for BareFieldIgnored<'_> {
+    fn code(&self) -> Code {
+        Code::BARE_FIELD_IGNORED
+    }
+    fn message(&self) -> String {
+        format!(
+            "the top-level `{}` beside `{}` is ignored: the CRD accepts it, but the operator reads only `spec.{}`, so its predicates never apply",
+            self.field, self.block, self.block
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(format!(
+            "move it into the block (`spec.{}.{}`) to make its predicates apply to the block's limits",
+            self.block, self.field
+        ))
+    }
 }
 
 /// Two blocks the CRD forbids together (`exclusive-blocks`).

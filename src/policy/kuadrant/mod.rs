@@ -131,6 +131,13 @@ impl RuleShape for Shape {
         self.rule_fields().contains(&field)
     }
 
+    /// AuthPolicy's CRD names `patterns`, `when` and `rules`; the rate limit kinds' name only
+    /// `limits` (`!(has(self.defaults) && has(self.limits))`), so their top-level `when` beside
+    /// `defaults` or `overrides` is accepted, and ignored.
+    fn clashes_with_blocks(&self, field: &str) -> bool {
+        *self == Shape::Auth || field == "limits"
+    }
+
     fn known_fields(&self) -> Option<Vec<&str>> {
         Some(self.rule_fields().to_vec())
     }
