@@ -762,3 +762,30 @@ fn odd_requests_never_break_the_answer() {
         }
     }
 }
+
+/// `--kind` chooses the kinds shown, not what the data plane has: a RateLimitPolicy reading
+/// `auth.identity` still sees the AuthPolicy that exports it.
+#[test]
+fn kind_filter_keeps_what_other_kinds_give_the_shown_ones() {
+    let args = [
+        "GET",
+        "http://api.toystore.com/toys",
+        "--kind",
+        "RateLimitPolicy",
+    ];
+    let (doc, code) = trace("testdata/request/kuadrant", &args);
+    assert_eq!(code, 0);
+    let kinds: Vec<&str> = doc["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["policyKind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["RateLimitPolicy"]);
+    assert_eq!(
+        doc["notes"],
+        serde_json::json!([
+            "RateLimitPolicy reads auth.identity: the data plane has it only when an AuthPolicy on the same path exports it in its success response; the effective AuthPolicy exports it (response.success.filters.identity, from authpolicy.kuadrant.io:shop/toystore-auth)"
+        ])
+    );
+}

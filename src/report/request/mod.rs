@@ -429,8 +429,10 @@ fn candidate_views(engine: &Engine<'_>, routed: &Routed) -> Vec<CandidateView> {
         .collect()
 }
 
-/// Folds the matched path's effective policy of every shown kind and asks each family for its
-/// verdicts; returns the constraint warnings of that fold.
+/// Folds the matched path's effective policy of every kind and asks each family for the
+/// verdicts of its shown kinds (a family may read another kind's rules: a RateLimitPolicy reads
+/// what the AuthPolicy exports, `--kind RateLimitPolicy` or not); returns the constraint
+/// warnings of the shown kinds' folds.
 fn policies(
     engine: &Engine<'_>,
     path: usize,
@@ -444,22 +446,21 @@ fn policies(
     let mut kinds: Vec<KindRules<'_>> = Vec::new();
     let mut sources: Vec<Vec<&str>> = Vec::new();
     let mut folds = Vec::new();
-    for (k, kind) in model
-        .registry
-        .kinds()
-        .enumerate()
-        .filter(|(k, _)| show_kind(*k))
-    {
+    let mut shown = Vec::new();
+    for (k, kind) in model.registry.kinds().enumerate() {
         let levels = engine.levels(&topology_path, k);
         if levels.iter().all(|(_, p)| p.is_empty()) {
             continue;
         }
         let (_, folded) = engine.fold_levels(path as u32, k, &levels, &mut NoObserver);
-        for failure in &folded.failures {
-            diagnostics.push(engine.fold_warning(path as u32, k, failure));
+        if show_kind(k) {
+            for failure in &folded.failures {
+                diagnostics.push(engine.fold_warning(path as u32, k, failure));
+            }
         }
         if !folded.effective.is_empty() {
             folds.push((kind, folded));
+            shown.push(show_kind(k));
         }
     }
     for (kind, folded) in &folds {
@@ -482,7 +483,8 @@ fn policies(
         attributes: &attributes,
         route: &route,
     };
-    for (kind_rules, sources) in kinds.iter().zip(sources) {
+    let shown_kinds = kinds.iter().zip(sources).zip(shown);
+    for ((kind_rules, sources), _) in shown_kinds.filter(|(_, shown)| *shown) {
         let family = model.registry.family_of(kind_rules.kind);
         let verdicts = family.request_verdicts(kind_rules, &kinds, &context);
         trace.notes.extend(verdicts.notes);
