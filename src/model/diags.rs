@@ -115,8 +115,10 @@ pub struct UnsupportedApiVersion<'a> {
     pub object: &'a str,
     /// Its `apiVersion`.
     pub api_version: &'a str,
-    /// The versions dopol reads.
-    pub supported: &'a [&'a str],
+    /// The versions the API serves (dopol reads them).
+    pub served: &'a [&'a str],
+    /// Older versions the API no longer serves, which dopol still reads (with an error).
+    pub unserved: &'a [&'a str],
 }
 
 impl Violation for UnsupportedApiVersion<'_> {
@@ -125,12 +127,28 @@ impl Violation for UnsupportedApiVersion<'_> {
     }
 
     fn message(&self) -> String {
+        let unserved = match self.unserved {
+            [] => String::new(),
+            versions => format!(
+                "; also read, though no longer served: {}",
+                versions.join(", ")
+            ),
+        };
         format!(
-            "{} uses apiVersion `{}`, which dopol does not read (supported: {}); skipped",
+            "{} uses apiVersion `{}`, which dopol does not read (served: {}{unserved}); skipped",
             self.object,
             self.api_version,
-            self.supported.join(", ")
+            self.served.join(", ")
         )
+    }
+
+    fn help(&self) -> Option<String> {
+        let group = self.api_version.rsplit_once('/').map(|(group, _)| group);
+        let current = self.served.first()?;
+        Some(match group {
+            Some(group) => format!("change `apiVersion` to {group}/{current}"),
+            None => format!("change `apiVersion` to {current}"),
+        })
     }
 }
 

@@ -449,20 +449,23 @@ fn other_than_service(backend: &Node) -> bool {
     !matches!(text("group"), None | Some("")) || !matches!(text("kind"), None | Some("Service"))
 }
 
-/// Warns and returns `false` when a Gateway API object uses an unknown version.
+/// Warns and returns `false` when an object uses a version dopol does not read: neither one the
+/// API serves (`served`) nor an older one it still reads (`unserved`).
 pub fn check_version(
     object: &Object,
     diagnostics: &mut Vec<Diagnostic>,
-    versions: &[&str],
+    (served, unserved): (&[&str], &[&str]),
 ) -> bool {
-    if versions.contains(&&*object.version) {
+    let version = &*object.version;
+    if served.contains(&version) || unserved.contains(&version) {
         return true;
     }
     let display = object.display();
     let unsupported = super::diags::UnsupportedApiVersion {
         object: &display,
         api_version: &object.api_version(),
-        supported: versions,
+        served,
+        unserved,
     };
     diagnostics.push(
         Diagnostic::from(unsupported)

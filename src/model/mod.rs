@@ -264,11 +264,15 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
         fields.set_schema_checked();
     }
     let decoded = match (&*object.group, &*object.kind) {
-        ("", "Namespace") if gateway::check_version(object, &mut diagnostics, &["v1"]) => {
+        ("", "Namespace") if gateway::check_version(object, &mut diagnostics, (&["v1"], &[])) => {
             Decoded::Namespace(gateway::decode_namespace(object))
         }
         (gateway::GATEWAY_GROUP, kind)
-            if gateway::check_version(object, &mut diagnostics, gateway::versions_of(kind)) =>
+            if gateway::check_version(
+                object,
+                &mut diagnostics,
+                (gateway::versions_of(kind), &[]),
+            ) =>
         {
             match kind {
                 "GatewayClass" => Decoded::Class(gateway::decode_gateway_class(object)),
@@ -313,13 +317,8 @@ fn decode_policy(
     fields: &mut Fields,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Decoded {
-    let all_versions: Vec<&str> = kind
-        .versions
-        .iter()
-        .chain(kind.unserved_versions)
-        .copied()
-        .collect();
-    if !gateway::check_version(object, diagnostics, &all_versions) {
+    let versions = (kind.versions, kind.unserved_versions);
+    if !gateway::check_version(object, diagnostics, versions) {
         return Decoded::Rejected;
     }
     if kind.unserved_versions.contains(&&*object.version) {

@@ -25,6 +25,13 @@ const EXCEPTIONS: &[(&str, &str)] = &[
         "testdata/crd/upstream/kuadrant-operator",
         "empty-block message",
     ),
+    // A top-level `when` beside `defaults`: RateLimitPolicy's CRD names only `limits` in its
+    // exclusive-blocks rule (accepted, ignored: `bare-field-ignored`); for a declaration every
+    // bare rule clashes with a block (`exclusive-blocks`).
+    (
+        "testdata/codes/bare-field-ignored",
+        "top-level when beside defaults",
+    ),
 ];
 
 /// Every directory under testdata holding a RateLimitPolicy manifest directly.
@@ -175,6 +182,15 @@ fn what_a_declaration_cannot_reproduce() {
     ])
     .code(0)
     .stderr_has(&["[DPL1012]"]);
+    // A top-level `when` beside `defaults`: ignored by the built-in kind, an error for a
+    // declaration.
+    let dir = "testdata/codes/bare-field-ignored";
+    dopol(&["lint", "-f", dir])
+        .code(0)
+        .stderr_has(&["0 errors"]);
+    dopol(&["lint", "-f", dir, "--families", RLP_FAMILIES])
+        .code(3)
+        .stdout_has(&["[DPL1010] Implicit and explicit defaults are mutually exclusive"]);
     // The CRD's shape rules inside a limit: objects are validated against the CRD of their
     // group and kind, so the declared kind (which takes limits whole) rejects the object too
     // (testdata/families/limit-shape, also checked byte for byte above).
