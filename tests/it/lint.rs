@@ -383,7 +383,7 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         &["testdata/kgateway/invalid-weight/manifests.yaml"],
         "error",
         "testdata/kgateway/invalid-weight/manifests.yaml",
-        57,
+        61,
     ),
     (
         "DPL5004",

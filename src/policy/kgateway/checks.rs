@@ -10,6 +10,7 @@ use super::diags::{
 };
 use super::evaluate::KgatewayEvaluator;
 use super::evaluate::PRIORITY_ANNOTATION;
+use super::family::WEIGHT_ANNOTATION;
 use crate::diag::Diagnostic;
 use crate::engine::observed::Observed;
 use crate::load::Object;
@@ -69,11 +70,15 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
         if !std::ptr::eq(policy.kind, evaluator.kind()) {
             continue;
         }
-        // DPL5003 and DPL5010: the errors kgateway records (the type tells them apart).
+        // DPL5003 and DPL5010: the errors kgateway records (the type tells them apart), at the
+        // weight annotation's value when it is the weight's.
         for error in &policy.errors {
+            let weight = error.contains(WEIGHT_ANNOTATION);
+            let span =
+                (weight.then(|| weight_span(model, policy)).flatten()).unwrap_or(policy.name_span);
             diagnostics.push(
                 Diagnostic::from(PolicyRejected { policy, error })
-                    .with_label(policy.name_span, "rejected by kgateway")
+                    .with_label(span, "rejected by kgateway")
                     .with_object(policy.display()),
             );
         }
@@ -120,6 +125,23 @@ fn duplicates(model: &Model, topology: &Topology, policy: u32) -> Vec<Diagnostic
         .collect()
 }
 
+/// Where the value of `policy`'s weight annotation is written.
+fn weight_span(model: &Model, policy: &crate::policy::Policy) -> Option<Span> {
+    let object = model.objects.iter().find(|o| {
+        &*o.kind == policy.kind.kind
+            && &*o.group == policy.kind.group
+            && *o.name == *policy.name
+            && o.namespace.as_deref() == Some(&*policy.namespace)
+    })?;
+    annotation_span(object, WEIGHT_ANNOTATION)
+}
+
+/// Where the value of annotation `key` of `object` is written.
+fn annotation_span(object: &Object, key: &str) -> Option<Span> {
+    let annotations = object.metadata("annotations")?;
+    annotations.get(key).map(|n| n.span)
+}
+
 /// DPL5014 for near-miss annotation keys; DPL5004, DPL5005 and DPL5015: the inheritance
 /// annotation where it is unknown, has no effect, or has a kgateway 2.0 value.
 fn annotations(model: &Model) -> Vec<Diagnostic> {
@@ -137,26 +159,19 @@ fn annotations(model: &Model) -> Vec<Diagnostic> {
         let Some(value) = object.annotation(PRIORITY_ANNOTATION) else {
             continue;
         };
-        let span = object
-            .metadata("annotations")
-            .and_then(|annotations| annotations.get(PRIORITY_ANNOTATION))
-            .map_or(object.name_span(), |n| n.span);
+        let span = annotation_span(object, PRIORITY_ANNOTATION).unwrap_or(object.name_span());
         let is = |kind: &str| &*object.group == GATEWAY_GROUP && &*object.kind == kind;
         let ignored = if is("Gateway") {
             PriorityIgnored::OnGateway
         } else if !is("HTTPRoute") || !super::Strategy::from_annotation(Some(value)).1 {
             continue;
         } else if let Some(new) = current_priority_value(value) {
-            let value_span = object
-                .metadata("annotations")
-                .and_then(|annotations| annotations.get(PRIORITY_ANNOTATION))
-                .map_or(span, |n| n.span);
             diagnostics.push(near_miss(
                 object,
                 PRIORITY_ANNOTATION,
                 value,
                 Miss::OldValue(new),
-                value_span,
+                span,
             ));
             continue;
         } else {
