@@ -858,6 +858,14 @@ pub enum UnreachedCause {
     ThroughListenerSets,
     /// A route whose only parents are ListenerSets (not modelled yet).
     ListenerSetParents,
+    /// A route reached only through route delegation, which the policy's family does not
+    /// follow.
+    Delegated {
+        /// The routes that delegate to it (`HTTPRoute ns/name`).
+        parents: Vec<String>,
+        /// The family.
+        family: &'static str,
+    },
 }
 
 impl fmt::Display for Unreached {
@@ -878,6 +886,11 @@ impl fmt::Display for Unreached {
             UnreachedCause::ListenerSetParents => write!(
                 f,
                 "{target}, whose parents are ListenerSets, which dopol does not model yet (see DPL2014 on the route)"
+            ),
+            UnreachedCause::Delegated { parents, family } => write!(
+                f,
+                "{target}, which is reached only through route delegation (from {}), which {family} policies do not follow",
+                parents.join(", ")
             ),
             UnreachedCause::NotAttached(codes) => {
                 let codes: Vec<String> =

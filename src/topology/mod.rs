@@ -178,6 +178,19 @@ impl RoutePaths {
 }
 
 impl Topology {
+    /// The routes that delegate to `route` on some path (its direct parents), as `ns/name`,
+    /// sorted.
+    fn delegating_parents(&self, model: &Model, route: u32) -> Vec<String> {
+        let mut parents: Vec<String> = (self.paths.iter())
+            .filter(|p| p.route == route && p.chain != NO_CHAIN)
+            .filter_map(|p| self.chains.get(p.chain as usize)?.last())
+            .map(|&(parent, _)| model.routes[parent as usize].display())
+            .collect();
+        parents.sort();
+        parents.dedup();
+        parents
+    }
+
     /// Why a policy target is in the path to nothing, naming the root cause a user fixes, with
     /// that cause's span when a finding reports it: `Gateway infra/gw, which no route is attached
     /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
@@ -217,6 +230,16 @@ impl Topology {
         codes.dedup();
         if codes.is_empty() && self.listener_set_refs.iter().any(|&(r, _)| r == route) {
             return (unreached(UnreachedCause::ListenerSetParents), None);
+        }
+        if codes.is_empty() && !family.follows_delegation() {
+            let parents = self.delegating_parents(model, route);
+            if !parents.is_empty() {
+                let family = family.name();
+                return (
+                    unreached(UnreachedCause::Delegated { parents, family }),
+                    None,
+                );
+            }
         }
         if codes.is_empty() {
             codes.push(Code::ROUTE_NOT_ATTACHED);
