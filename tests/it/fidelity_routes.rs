@@ -94,6 +94,33 @@ fn a_securitypolicy_on_a_tcproute_is_accepted_and_applies_its_authorization() {
             "Unable to target TCPRoute tcpr-app-bar, another SecurityPolicy has already attached to it"
         )]
     );
+    // The golden's lines 396–397: the listener with its own policy and the route with its own.
+    let whole = status_of(&doc, &format!("{SP}:envoy-gateway/sp-gw-tcp-whole"));
+    assert_eq!(
+        conditions(&whole["conditions"]),
+        [
+            condition("Accepted", "True", "Accepted", "Policy has been accepted."),
+            condition(
+                "Overridden",
+                "True",
+                "Overridden",
+                "This policy is being overridden by other securityPolicies for these gateway listeners: [envoy-gateway/gateway-tcp/foo] and these routes: [default/tcpr-app-bar]"
+            ),
+        ]
+    );
+    let section = status_of(
+        &doc,
+        &format!("{SP}:envoy-gateway/sp-tcpr-app-invalid-section"),
+    );
+    assert_eq!(
+        conditions(&section["conditions"]),
+        [condition(
+            "Accepted",
+            "False",
+            "TargetNotFound",
+            "No section name bogus found for Gateway envoy-gateway/gateway-tcp"
+        )]
+    );
     let mixed = status_of(&doc, &format!("{SP}:envoy-gateway/sp-mixed-gateway"));
     assert_eq!(
         conditions(&mixed["conditions"]),
