@@ -8,21 +8,59 @@
 //! intermediate representations (`xdsIR:`, `infraIR:`), which are no Kubernetes objects.
 //!
 //! Users run dopol on these files to compare it with upstream, so such a document is read as
-//! the objects it holds, each with its own place in the file, as if each were a document. The
-//! key names are not checked (upstream's loader knows them; dopol reads any kind it knows from
-//! any key). A key that holds no object is reported as an info, never dropped silently.
+//! the objects it holds, each with its own place in the file, as if each were a document. A
+//! document is taken for a fixture only when a key upstream's loader knows ([`FIXTURE_KEYS`],
+//! its `resource.Resources` fields, in any case as its files write them) holds an object: a
+//! Helm values file with an `extraObjects:` list stays "not a Kubernetes object". In a fixture,
+//! every key holding objects is read (dopol reads any kind it knows from any key), and a key
+//! that holds no object is reported as an info, never dropped silently.
 
 use super::diags::FixtureKeyIgnored;
 use crate::diag::Diagnostic;
 use crate::yaml::{Entry, Node};
 
+/// The fields of Envoy Gateway's `resource.Resources` (`internal/gatewayapi/resource/resource.go`),
+/// the keys of its translator fixtures.
+const FIXTURE_KEYS: &[&str] = &[
+    "envoyProxyForGatewayClass",
+    "envoyProxiesForGateways",
+    "envoyProxyDefaultSpec",
+    "gatewayClass",
+    "gateways",
+    "listenerSets",
+    "httpRoutes",
+    "grpcRoutes",
+    "tlsRoutes",
+    "tcpRoutes",
+    "udpRoutes",
+    "referenceGrants",
+    "namespaces",
+    "services",
+    "serviceImports",
+    "endpointSlices",
+    "secrets",
+    "configMaps",
+    "extensionRefFilters",
+    "envoyPatchPolicies",
+    "clientTrafficPolicies",
+    "backendTrafficPolicies",
+    "securityPolicies",
+    "backendTLSPolicies",
+    "envoyExtensionPolicies",
+    "extensionServerPolicies",
+    "backends",
+    "httpFilters",
+    "clusterTrustBundles",
+];
+
 /// The keys of `root`, when it is a translator fixture: a mapping (the caller has found no
-/// `apiVersion` and `kind` in it) at least one of whose values holds an object.
+/// `apiVersion` and `kind` in it) in which a key of [`FIXTURE_KEYS`] holds an object.
 pub(super) fn entries(root: &Node) -> Option<&[Entry]> {
     let entries = root.as_map()?;
+    let known = |key: &str| FIXTURE_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key));
     entries
         .iter()
-        .any(|entry| holds_objects(&entry.value))
+        .any(|entry| known(&entry.key.text) && holds_objects(&entry.value))
         .then_some(entries)
 }
 
@@ -137,6 +175,21 @@ mod tests {
         assert!(object.document.is_some());
         let again = reread(&loaded.sources, object).expect("found again");
         assert_eq!(again.span, object.root.span);
+    }
+
+    /// A mapping whose objects sit under keys Envoy Gateway's loader does not know (a Helm
+    /// values file's `extraObjects`) is no fixture either; upstream's lowercase keys are known.
+    #[test]
+    fn objects_under_keys_upstream_does_not_know_make_no_fixture() {
+        let values = format!("replicaCount: 1\nextraObjects:\n-{}", &GATEWAY[1..]);
+        let (objects, codes, loaded) = read(&values);
+        assert!(objects.is_empty(), "{objects:?}");
+        assert_eq!(codes, ["DPL1004"]);
+        assert_eq!(loaded.stats.fixtures, 0);
+        let lowercase = format!("endpointslices: []\ngateways:\n-{}", &GATEWAY[1..]);
+        let (objects, codes, _) = read(&lowercase);
+        assert_eq!(objects, [("Gateway default/gw".to_string(), 5)]);
+        assert!(codes.is_empty(), "{codes:?}");
     }
 
     /// A mapping without any object stays "not a Kubernetes object".
