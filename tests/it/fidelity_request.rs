@@ -612,3 +612,28 @@ fn delegating_rule(prefix: &str, child: &str) -> String {
         "  - matches: [{{path: {{type: PathPrefix, value: {prefix}}}}}]\n    backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {child}}}]\n"
     )
 }
+
+/// A backendRef of weight 0 receives no request: unresolvable or not, it causes no 500 while
+/// another backend has weight.
+#[test]
+fn an_unresolvable_backend_of_weight_zero_causes_no_500() {
+    let input = b"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: ns}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: ns}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - backendRefs: [{name: good, port: 80, weight: 1}, {name: bad, namespace: other, port: 80, weight: 0}]
+";
+    let trace = request(input, &["GET", "http://h/a", "-o", "json"], 0).json();
+    assert_eq!(trace["backends"][1]["resolution"], "ref-not-permitted");
+    assert_eq!(trace["backendFailure"], serde_json::Value::Null);
+}

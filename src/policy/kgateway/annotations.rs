@@ -42,11 +42,21 @@ fn last_segment(key: &str) -> &str {
     key.rsplit('/').next().unwrap_or(key)
 }
 
+/// Whether a key's prefix is kgateway's, or a typo of it: `example.com/policy-weight` or a
+/// bare `policy-weight` belong to someone else.
+fn kgateway_prefix(key: &str) -> bool {
+    let Some((prefix, _)) = key.rsplit_once('/') else {
+        return false;
+    };
+    prefix.contains("kgateway")
+        || crate::suggest::closest(prefix, ["kgateway.dev", "delegation.kgateway.dev"]).is_some()
+}
+
 /// The known key an annotation key nearly is, if any: the same last segment under another
 /// prefix (`delegation.kgateway.dev/inherited-policy-priority`), or a kgateway key a plausible
 /// typo away (`kgateway.dev/policy-wieght`). A known key is no near miss of itself.
 pub fn near_miss(key: &str) -> Option<&'static str> {
-    if KNOWN_KEYS.contains(&key) {
+    if KNOWN_KEYS.contains(&key) || !kgateway_prefix(key) {
         return None;
     }
     let same_segment = KNOWN_KEYS
@@ -54,9 +64,6 @@ pub fn near_miss(key: &str) -> Option<&'static str> {
         .find(|known| last_segment(known) == last_segment(key));
     if let Some(known) = same_segment {
         return Some(known);
-    }
-    if !key.contains("kgateway") {
-        return None;
     }
     let closest = crate::suggest::closest(key, KNOWN_KEYS)?;
     KNOWN_KEYS.iter().copied().find(|k| *k == closest)
@@ -140,6 +147,17 @@ mod tests {
             None
         );
         assert_eq!(near_miss("example.com/weight"), None);
+        // Another project's key with a kgateway key's last segment is not kgateway's.
+        assert_eq!(near_miss("example.com/policy-weight"), None);
+        assert_eq!(
+            near_miss("argocd.argoproj.io/inherited-policy-priority"),
+            None
+        );
+        assert_eq!(near_miss("policy-weight"), None);
+        assert_eq!(
+            near_miss("kgatway.dev/policy-weight"),
+            Some(WEIGHT_ANNOTATION)
+        );
         assert_eq!(
             current_priority_value("PreferChild"),
             Some("ShallowMergePreferChild")

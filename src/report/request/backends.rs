@@ -213,6 +213,9 @@ fn failure(rule: &Node, views: &[BackendView]) -> Option<BackendFailure> {
         |list: &mut dyn Iterator<Item = &BackendView>| list.map(|v| v.weight.max(0)).sum::<i64>();
     let total = weight(&mut views.iter());
     let bad = weight(&mut failing.iter().copied());
+    if bad == 0 && total > 0 {
+        return None; // the unresolvable backends have weight 0: no request goes there
+    }
     let has_filters = rule
         .get("filters")
         .and_then(Node::as_seq)
