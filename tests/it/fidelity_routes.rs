@@ -622,3 +622,49 @@ spec:
     let topology = on_stdin(&["topology", "-o", "json"], input).json();
     assert_eq!(topology["notAccepted"], json!([]));
 }
+
+/// A route SecurityPolicy Invalid on a TCPRoute sets nothing there, and the Gateway policy's
+/// `authorization` applies, as Envoy Gateway gives it to every TCP route without one; the
+/// Invalid message says whether the policy's own spec or its merge failed.
+#[test]
+fn an_invalid_route_policy_leaves_the_tcproute_to_the_gateway_authorization() {
+    let dir = "testdata/fidelity2/eg-tcp-invalid-fallback";
+    let doc = dopol(&["effective", "-o", "json", "-f", dir]).json();
+    let path = |route: &str| format!("eg|ns/gw|ns/gw#tcp|ns/{route}|ns/{route}#rule-1");
+    for route in ["t", "u"] {
+        let found: Vec<(String, Value, String)> = rules(&doc, "SecurityPolicy", &path(route))
+            .into_iter()
+            .map(|r| (r.key, r.value, r.source))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "authorization".to_string(),
+                json!({"defaultAction": "Deny"}),
+                format!("{SP}:ns/gw-sp")
+            )],
+            "{route}"
+        );
+    }
+    let doc = dopol(&["status", "-o", "json", "-f", dir]).json();
+    let accepted =
+        |policy: &str| conditions(&status_of(&doc, &format!("{SP}:ns/{policy}"))["conditions"]);
+    assert_eq!(
+        accepted("route-sp"),
+        [condition(
+            "Accepted",
+            "False",
+            "Invalid",
+            "Only authorization is supported for TCP (routes/listeners)."
+        )]
+    );
+    assert_eq!(
+        accepted("own-cors"),
+        [condition(
+            "Accepted",
+            "False",
+            "Invalid",
+            "Invalid SecurityPolicy for TCP route: only authorization is supported for TCP (routes/listeners)."
+        )]
+    );
+}

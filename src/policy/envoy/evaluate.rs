@@ -275,6 +275,7 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
         let effective = super::tcp::applied(
             self,
             view.path,
+            &holders,
             decision,
             self.effective(&holders, decision),
         );

@@ -234,7 +234,7 @@ fn target_status(
     let (mut state, note) = acceptance(evaluator, policy, holder, target);
     let mut accepted_here = holder == policy;
     if accepted_here && super::tcp::invalid_at(evaluator, policy, target) {
-        let message = super::tcp::INVALID_MESSAGE.to_string();
+        let message = super::tcp::invalid_message(evaluator, policy);
         state = condition("Accepted", "False", "Invalid", message);
         accepted_here = false;
     }

@@ -6,7 +6,7 @@
 //! route, as the controller applies "only what is supported".
 
 use super::evaluate::EnvoyEvaluator;
-use super::slots::Decision;
+use super::slots::{Decision, Holders};
 use crate::engine::fold::Effective;
 use crate::model::gateway::RouteKind;
 use crate::policy::{ExplainedMerge, Level, MergeChange};
@@ -15,6 +15,9 @@ use crate::topology::{NO_CHAIN, Target};
 /// Envoy Gateway's status message for an Invalid policy on a TCPRoute.
 pub(super) const INVALID_MESSAGE: &str =
     "Only authorization is supported for TCP (routes/listeners).";
+
+/// Envoy Gateway's status message for a policy whose own spec is Invalid on a TCPRoute.
+const INVALID_OWN_MESSAGE: &str = "Invalid SecurityPolicy for TCP route: only authorization is supported for TCP (routes/listeners).";
 
 /// The fields `policy`'s kind applies on path `path`, when the path goes through a TCPRoute and
 /// the kind restricts them.
@@ -46,11 +49,15 @@ fn invalid(
     effective.keys().any(|key| !fields.iter().any(|f| f == key))
 }
 
-/// `effective`, decided by `decision` on path `path`, as Envoy Gateway applies it: nothing from
-/// an Invalid winner, only the supported fields of a Gateway or listener winner.
+/// `effective`, decided by `decision` on path `path` with `holders`, as Envoy Gateway applies
+/// it: nothing from an Invalid winner, only the supported fields of a Gateway or listener
+/// winner. A route winner that leaves the TCPRoute without them (Invalid, or setting none) lets
+/// the most specific Gateway or listener holder's apply, as Envoy Gateway gives a Gateway
+/// policy's `authorization` to every TCP route that has none (`securitypolicy.go`).
 pub(super) fn applied<'m>(
     evaluator: &EnvoyEvaluator<'m>,
     path: u32,
+    holders: &Holders,
     decision: Option<Decision>,
     mut effective: Effective<'m>,
 ) -> Effective<'m> {
@@ -61,10 +68,51 @@ pub(super) fn applied<'m>(
         return effective;
     };
     if invalid(evaluator, path, &decision, &effective) {
-        return Effective::new();
+        effective = Effective::new();
     }
     effective.retain(|key, _| fields.iter().any(|f| f == key));
+    if effective.is_empty() && is_route_level(decision.slot) {
+        return fallback(evaluator, path, holders).unwrap_or(effective);
+    }
     effective
+}
+
+/// Whether a slot is a route's or a route rule's.
+fn is_route_level(slot: Target) -> bool {
+    matches!(slot.level(), Level::Route | Level::RouteRule)
+}
+
+/// The supported fields of the most specific Gateway or listener holder of a TCP path, alone.
+fn fallback<'m>(
+    evaluator: &EnvoyEvaluator<'m>,
+    path: u32,
+    holders: &Holders,
+) -> Option<Effective<'m>> {
+    let &(slot, winner) = holders.slots.iter().find(|(t, _)| !is_route_level(*t))?;
+    let fields = tcp_fields(evaluator, path, winner)?;
+    let mut effective = evaluator.decided(Some(Decision {
+        winner,
+        slot,
+        parent: None,
+    }));
+    effective.retain(|key, _| fields.iter().any(|f| f == key));
+    Some(effective)
+}
+
+/// The Accepted=False message of `policy`, Invalid on a TCPRoute: Envoy Gateway validates the
+/// policy's own spec first (`invalid SecurityPolicy for TCP route: …`, capitalised), then the
+/// spec merged with its parent (`Only authorization is supported …`).
+pub(super) fn invalid_message(evaluator: &EnvoyEvaluator<'_>, policy: u32) -> String {
+    let fields = evaluator
+        .spec(policy)
+        .tcp_fields
+        .as_deref()
+        .unwrap_or_default();
+    let own = &evaluator.model.policies[policy as usize].blocks[0].rules;
+    match own.iter().all(|r| fields.iter().any(|f| *f == *r.key)) {
+        true => INVALID_MESSAGE.to_string(),
+        false => INVALID_OWN_MESSAGE.to_string(),
+    }
 }
 
 /// Why `policy`'s rule `key` is not applied on path `path` (decided by `decision`) although it
@@ -157,7 +205,9 @@ pub(super) fn explain_step(
     }
     let supported = fields.join(", ");
     let summary = if invalid {
-        format!("on a TCPRoute: Invalid ({INVALID_MESSAGE}); the path gets nothing from it")
+        format!(
+            "on a TCPRoute: Invalid ({INVALID_MESSAGE}); the path gets nothing from it, and a Gateway or listener policy's authorization applies instead, if one holds a slot"
+        )
     } else {
         format!(
             "on a TCPRoute Envoy Gateway applies only {supported}; the other fields are left out"
