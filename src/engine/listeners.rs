@@ -2,8 +2,9 @@
 //! of a kind configure listeners themselves (`PolicyFamily::acts_on_listeners`, Envoy Gateway's
 //! ClientTrafficPolicy) has an effective policy on a listener even when no route is attached to
 //! it, so no path goes through it. Such a listener is folded over its two elements, the Gateway
-//! and the listener, with the family's own fold. Listeners that paths go through are not folded
-//! again: their paths already carry the policy.
+//! and the listener, with the family's own fold. Listeners that paths of the kind go through are
+//! not folded again: their paths already carry the policy (a path the kind does not fold — through
+//! delegation its family does not follow, or a route kind it does not apply to — does not count).
 
 use super::Engine;
 use super::fold::{Folded, RuleRef};
@@ -42,14 +43,19 @@ impl<'m> Engine<'m> {
         if kinds.is_empty() {
             return Vec::new();
         }
-        let mut on_paths: Vec<(u32, u32)> = self
-            .topology
-            .paths
-            .iter()
-            .map(|p| (p.gateway, p.listener))
+        // Per kind, the listeners of the paths it folds (a path through delegation a family
+        // does not follow, or through a route kind it does not apply to, gives it nothing).
+        let on_paths: Vec<Vec<(u32, u32)>> = (kinds.iter())
+            .map(|&kind| {
+                let mut on: Vec<(u32, u32)> = (self.topology.paths.iter())
+                    .filter(|p| self.folds_path(p, kind))
+                    .map(|p| (p.gateway, p.listener))
+                    .collect();
+                on.sort_unstable();
+                on.dedup();
+                on
+            })
             .collect();
-        on_paths.sort_unstable();
-        on_paths.dedup();
         let gateways = &self.model.gateways;
         // In path order: Gateways by namespace and name.
         let mut order: Vec<u32> = (0..gateways.len() as u32).collect();
@@ -60,13 +66,10 @@ impl<'m> Engine<'m> {
         let mut folds = Vec::new();
         for g in order {
             for l in 0..gateways[g as usize].listeners.len() as u32 {
-                if on_paths.binary_search(&(g, l)).is_ok() {
-                    continue;
-                }
                 folds.extend(
-                    kinds
-                        .iter()
-                        .filter_map(|&kind| self.listener_fold(g, l, kind)),
+                    (kinds.iter().zip(&on_paths))
+                        .filter(|(_, on)| on.binary_search(&(g, l)).is_err())
+                        .filter_map(|(&kind, _)| self.listener_fold(g, l, kind)),
                 );
             }
         }

@@ -187,10 +187,7 @@ impl<'m> Engine<'m> {
     /// whose policies take part once keeps each at its most specific element.
     pub fn levels(&self, path: &Path, kind: usize) -> Vec<(Target, Vec<u32>)> {
         let family = self.model.registry.family_at(kind);
-        if path.chain != crate::topology::NO_CHAIN && !family.follows_delegation() {
-            return Vec::new();
-        }
-        if !self.applies_to_route(path, kind) {
+        if !self.folds_path(path, kind) {
             return Vec::new();
         }
         let targets = &self.topology.targets;
@@ -208,6 +205,14 @@ impl<'m> Engine<'m> {
             }
         }
         levels
+    }
+
+    /// Whether `kind`'s policies take part in the path at all: its family follows the
+    /// delegation the path goes through, and applies to the kind of its route.
+    pub fn folds_path(&self, path: &Path, kind: usize) -> bool {
+        let family = self.model.registry.family_at(kind);
+        (path.chain == crate::topology::NO_CHAIN || family.follows_delegation())
+            && self.applies_to_route(path, kind)
     }
 
     /// Whether the family of `kind` applies to the kind of the path's route

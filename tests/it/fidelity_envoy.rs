@@ -580,3 +580,58 @@ envoy-gateway/target-gateway-1-section-http-1  tcpKeepalive  on listeners withou
         ]}])
     );
 }
+
+/// A listener whose only paths go through route delegation, which Envoy Gateway policies do not
+/// follow, still gets its ClientTrafficPolicy: the kind folds no path through it.
+#[test]
+fn a_listener_with_only_delegated_paths_keeps_its_client_traffic_policy() {
+    let input = b"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: ns}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: a, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parent, namespace: ns}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: c1}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: c1, namespace: ns}
+spec:
+  parentRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: parent}]
+  rules: [{}]
+---
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: ClientTrafficPolicy
+metadata: {name: ctp, namespace: ns}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeout: {http: {idleTimeout: 5s}}
+";
+    let out = crate::common::run_in(
+        &crate::common::root(),
+        &["effective", "-o", "json", "-f", "-"],
+        Some(input),
+    );
+    let doc = out.json();
+    let source = "clienttrafficpolicy.gateway.envoyproxy.io:ns/ctp";
+    assert_eq!(
+        doc["listeners"],
+        json!([{
+            "policyKind": "ClientTrafficPolicy",
+            "policyGroup": "gateway.envoyproxy.io",
+            "listenerId": "eg|ns/gw|ns/gw#a",
+            "gateway": "ns/gw",
+            "listener": "a",
+            "rules": {"timeout": {"value": {"http": {"idleTimeout": "5s"}}, "source": source, "origins": [source]}},
+            "sources": [source],
+        }])
+    );
+}
