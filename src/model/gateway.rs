@@ -28,6 +28,9 @@ pub fn versions_of(kind: &str) -> &'static [&'static str] {
     }
 }
 
+/// The API group of Gateway API's experimental-channel kinds (`XListenerSet`).
+pub const X_GATEWAY_GROUP: &str = "gateway.networking.x-k8s.io";
+
 /// Gateway API and core kinds dopol reads.
 pub const GATEWAY_KINDS: &[KindSpec] = &[
     KindSpec {
@@ -68,6 +71,12 @@ pub const GATEWAY_KINDS: &[KindSpec] = &[
     KindSpec {
         group: GATEWAY_GROUP,
         kind: "ListenerSet",
+        cluster_scoped: false,
+    },
+    // The experimental channel's earlier name of ListenerSet, which kgateway serves.
+    KindSpec {
+        group: X_GATEWAY_GROUP,
+        kind: "XListenerSet",
         cluster_scoped: false,
     },
     KindSpec {
@@ -256,7 +265,7 @@ pub struct ListenerSet {
 pub fn is_listener_set(group: &str, kind: &str) -> bool {
     matches!(
         (group, kind),
-        (GATEWAY_GROUP, "ListenerSet") | ("gateway.networking.x-k8s.io", "XListenerSet")
+        (GATEWAY_GROUP, "ListenerSet") | (X_GATEWAY_GROUP, "XListenerSet")
     )
 }
 

@@ -288,6 +288,12 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
                     .map_or(Decoded::Rejected, Decoded::Route),
             }
         }
+        (gateway::X_GATEWAY_GROUP, "XListenerSet")
+            if gateway::check_version(object, &mut diagnostics, (&["v1alpha1"], &[])) =>
+        {
+            gateway::decode_listener_set(object, &mut fields)
+                .map_or(Decoded::Rejected, Decoded::ListenerSet)
+        }
         (group, kind) => match registry.find(group, kind) {
             Some((family, kind)) => {
                 decode_policy(family, kind, object, &mut fields, &mut diagnostics)

@@ -458,11 +458,13 @@ impl Violation for ListenerSetNotModelled<'_> {
             [] => String::new(),
             routes => format!("; routes naming it: {}", routes.join(", ")),
         };
+        let adds = match listeners.as_slice() {
+            [] => format!("has no listeners for {parent}"),
+            names => format!("adds listeners ({}) to {parent}", names.join(", ")),
+        };
         format!(
-            "ListenerSet {}/{} adds listeners ({}) to {parent}; dopol does not model ListenerSets yet, so its listeners are not evaluated{routes}",
-            set.namespace,
-            set.name,
-            listeners.join(", ")
+            "ListenerSet {}/{} {adds}; dopol does not model ListenerSets yet, so its listeners are not evaluated{routes}",
+            set.namespace, set.name,
         )
     }
 }

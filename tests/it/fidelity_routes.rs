@@ -668,3 +668,47 @@ fn an_invalid_route_policy_leaves_the_tcproute_to_the_gateway_authorization() {
         )]
     );
 }
+
+/// The experimental channel's XListenerSet (which kgateway serves) is read as a ListenerSet:
+/// reported, and `request` does not answer for a host one of its listeners may take.
+#[test]
+fn an_xlistenerset_is_a_listener_set() {
+    let input = b"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: ns}
+spec:
+  gatewayClassName: kgateway
+  allowedListeners: {namespaces: {from: All}}
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, hostname: '*.example.com'}
+---
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: ls, namespace: ns}
+spec:
+  parentRef: {name: gw}
+  listeners:
+  - {name: a, port: 80, protocol: HTTP, hostname: a.example.com}
+";
+    let root = crate::common::root();
+    let lint = run_in(&root, &["lint", "-o", "json", "-f", "-"], Some(input));
+    let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
+    assert_eq!(codes, ["DPL2013"]);
+    let out = run_in(
+        &root,
+        &[
+            "request",
+            "GET",
+            "http://a.example.com/x",
+            "-o",
+            "json",
+            "-f",
+            "-",
+        ],
+        Some(input),
+    );
+    out.code(1);
+    let trace = out.json();
+    assert_eq!(trace["unanswered"]["reason"], "listener-set");
+    assert_eq!(trace["unanswered"]["listeners"], json!(["ns/ls#a"]));
+}
