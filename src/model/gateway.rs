@@ -288,6 +288,46 @@ pub struct Gateway {
     pub namespace_defaulted: bool,
     /// Index into `Model::objects` (set by [`super::Model::build`]; unused for a stand-in).
     pub object: u32,
+    /// `spec.allowedListeners.namespaces.from`: which ListenerSets the Gateway admits.
+    pub allowed_listeners: AllowedListeners,
+}
+
+/// Which ListenerSets a Gateway admits (`spec.allowedListeners.namespaces.from`; GEP-1713).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllowedListeners {
+    /// None (the default when `allowedListeners` is absent).
+    None,
+    /// ListenerSets in the Gateway's namespace.
+    Same,
+    /// ListenerSets in namespaces a label selector picks (not decided here).
+    Selector,
+    /// Every ListenerSet.
+    All,
+}
+
+impl AllowedListeners {
+    /// Reads `spec.allowedListeners.namespaces.from` of a Gateway's `spec`.
+    fn of(spec: &Node) -> AllowedListeners {
+        let from = spec
+            .get_path(&["allowedListeners", "namespaces", "from"])
+            .and_then(Node::as_str);
+        match from {
+            Some("All") => AllowedListeners::All,
+            Some("Same") => AllowedListeners::Same,
+            Some("Selector") => AllowedListeners::Selector,
+            _ => AllowedListeners::None,
+        }
+    }
+
+    /// Whether a ListenerSet in `namespace` may be admitted by a Gateway in
+    /// `gateway_namespace` (a selector counts as may: dopol does not decide it here).
+    pub fn may_admit(self, namespace: &str, gateway_namespace: &str) -> bool {
+        match self {
+            AllowedListeners::None => false,
+            AllowedListeners::Same => namespace == gateway_namespace,
+            AllowedListeners::Selector | AllowedListeners::All => true,
+        }
+    }
 }
 
 /// A route kind. The order is that of paths whose routes share a namespace and name, and of
@@ -565,6 +605,7 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
         name_span: object.name_span(),
         assumed: false,
         object: 0,
+        allowed_listeners: AllowedListeners::of(spec),
     })
 }
 

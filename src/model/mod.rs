@@ -632,6 +632,7 @@ impl Model {
                 assumed: true,
                 namespace_defaulted: false,
                 object: u32::MAX,
+                allowed_listeners: gateway::AllowedListeners::None,
             });
         }
     }

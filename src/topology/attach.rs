@@ -209,13 +209,17 @@ fn listener_sets(model: &Model, refs: &[(u32, u32)]) -> Vec<Diagnostic> {
             .map(|(_, &(r, _))| model.routes[r as usize].display())
             .collect();
         routes.dedup();
-        let parent_found = set.parent.as_ref().is_some_and(|(ns, name)| {
-            (model.gateways.iter()).any(|g| !g.assumed && g.namespace == *ns && g.name == *name)
+        let parent = set.parent.as_ref().and_then(|(ns, name)| {
+            (model.gateways.iter()).find(|g| !g.assumed && g.namespace == *ns && g.name == *name)
         });
+        let parent_found = parent.is_some();
+        let admitted =
+            parent.is_none_or(|g| g.allowed_listeners.may_admit(&set.namespace, &g.namespace));
         let object = format!("ListenerSet {}/{}", set.namespace, set.name);
         let finding = ListenerSetNotModelled {
             listener_set: set,
             parent_found,
+            admitted,
             routes,
         };
         found.push(

@@ -438,6 +438,8 @@ pub struct ListenerSetNotModelled<'a> {
     pub listener_set: &'a crate::model::gateway::ListenerSet,
     /// Whether its parent Gateway is in the input.
     pub parent_found: bool,
+    /// Whether the parent may admit it (`allowedListeners`; true when the parent is not found).
+    pub admitted: bool,
     /// The routes whose parentRefs name it (`HTTPRoute ns/name`).
     pub routes: Vec<String>,
 }
@@ -450,6 +452,9 @@ impl Violation for ListenerSetNotModelled<'_> {
         let set = self.listener_set;
         let listeners: Vec<&str> = set.listeners.iter().map(|l| l.name.as_str()).collect();
         let parent = match &set.parent {
+            Some((ns, name)) if !self.admitted => format!(
+                "Gateway {ns}/{name}, which does not admit it (`spec.allowedListeners`; absent means none)"
+            ),
             Some((ns, name)) if self.parent_found => format!("Gateway {ns}/{name}"),
             Some((ns, name)) => format!("Gateway {ns}/{name} (not in the input)"),
             None => "a parent that is not a Gateway".to_string(),

@@ -712,3 +712,60 @@ spec:
     assert_eq!(trace["unanswered"]["reason"], "listener-set");
     assert_eq!(trace["unanswered"]["listeners"], json!(["ns/ls#a"]));
 }
+
+/// A Gateway admits no ListenerSet unless `spec.allowedListeners` says so (GEP-1713: absent
+/// means none): such a set takes no request, `request` answers through the Gateway's listener,
+/// and DPL2013 says the set is not admitted.
+#[test]
+fn a_listener_set_the_gateway_does_not_admit_takes_no_request() {
+    let input = b"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: ns}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, hostname: '*.example.com'}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: ls, namespace: ns}
+spec:
+  parentRef: {name: gw}
+  listeners:
+  - {name: a, port: 80, protocol: HTTP, hostname: a.example.com}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: ns}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: s, port: 80}]}]
+";
+    let root = crate::common::root();
+    let out = run_in(
+        &root,
+        &[
+            "request",
+            "GET",
+            "http://a.example.com/x",
+            "-o",
+            "json",
+            "-f",
+            "-",
+        ],
+        Some(input),
+    );
+    out.code(0);
+    let trace = out.json();
+    assert_eq!(
+        trace["match"]["pathId"],
+        "eg|ns/gw|ns/gw#http|ns/r|ns/r#rule-1"
+    );
+    assert!(trace.get("unanswered").is_none(), "{trace}");
+    let lint = run_in(&root, &["lint", "-o", "json", "-f", "-"], Some(input));
+    let doc = lint.json();
+    assert_eq!(
+        doc["diagnostics"][0]["message"],
+        "ListenerSet ns/ls adds listeners (a) to Gateway ns/gw, which does not admit it (`spec.allowedListeners`; absent means none); dopol does not model ListenerSets yet, so its listeners are not evaluated"
+    );
+}

@@ -49,6 +49,12 @@ pub fn unanswered(
             continue;
         };
         let gw = &model.gateways[parent as usize];
+        if !gw
+            .allowed_listeners
+            .may_admit(&set.namespace, &gw.namespace)
+        {
+            continue; // the Gateway admits no such ListenerSet (`allowedListeners`)
+        }
         for listener in &set.listeners {
             let Some(specificity) = receives(gw, listener, request) else {
                 continue;
