@@ -62,7 +62,7 @@ ClientTrafficPolicy\t'clienttrafficpolicy.gateway.envoyproxy.io'
 SecurityPolicy\t'securitypolicy.gateway.envoyproxy.io'
 EnvoyExtensionPolicy\t'envoyextensionpolicy.gateway.envoyproxy.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
@@ -100,7 +100,7 @@ ClientTrafficPolicy\t'clienttrafficpolicy.gateway.envoyproxy.io'
 SecurityPolicy\t'securitypolicy.gateway.envoyproxy.io'
 EnvoyExtensionPolicy\t'envoyextensionpolicy.gateway.envoyproxy.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
@@ -136,7 +136,7 @@ ClientTrafficPolicy\t'clienttrafficpolicy.gateway.envoyproxy.io'
 SecurityPolicy\t'securitypolicy.gateway.envoyproxy.io'
 EnvoyExtensionPolicy\t'envoyextensionpolicy.gateway.envoyproxy.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
@@ -601,7 +601,7 @@ ClientTrafficPolicy\t'clienttrafficpolicy.gateway.envoyproxy.io'
 SecurityPolicy\t'securitypolicy.gateway.envoyproxy.io'
 EnvoyExtensionPolicy\t'envoyextensionpolicy.gateway.envoyproxy.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'

@@ -187,7 +187,7 @@ pub struct FilterArgs {
     /// Only paths through this Gateway (`name` or `ns/name`).
     #[arg(long, value_name = "[NS/]NAME")]
     pub gateway: Option<String>,
-    /// Only paths through this route (`name` or `ns/name`).
+    /// Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind).
     #[arg(long, value_name = "[NS/]NAME")]
     pub route: Option<String>,
     /// Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator).

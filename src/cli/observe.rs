@@ -198,7 +198,7 @@ fn unknown_rule(model: &crate::model::Model, route: &str, rule: &str) -> Option<
     let names: Vec<&str> = model
         .routes
         .iter()
-        .filter(|r| matches_name(route, &r.namespace, &r.name))
+        .filter(|r| crate::report::filter::matches_route(route, r))
         .flat_map(|r| r.rules.iter().map(|rule| rule.name.as_str()))
         .collect();
     if names.contains(&rule) {
@@ -239,7 +239,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
                     let r = &model.routes[p.route as usize];
                     let gateway = &model.gateways[p.gateway as usize];
                     let listener = &gateway.listeners[p.listener as usize];
-                    matches_name(route, &r.namespace, &r.name)
+                    crate::report::filter::matches_route(route, r)
                         && args
                             .gateway
                             .as_ref()

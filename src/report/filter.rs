@@ -124,6 +124,22 @@ pub fn matches_name(pattern: &str, namespace: &str, name: &str) -> bool {
     }
 }
 
+/// A `--route` pattern without its `[Kind]` suffix (path ids write `ns/name[GRPCRoute]` for a
+/// route sharing its namespace and name with a route of an earlier kind), and that kind.
+pub fn route_pattern(pattern: &str) -> (&str, Option<&str>) {
+    match pattern.strip_suffix(']').and_then(|p| p.rsplit_once('[')) {
+        Some((name, kind)) => (name, Some(kind)),
+        None => (pattern, None),
+    }
+}
+
+/// Whether a `--route` pattern (`name`, `ns/name`, either with `[Kind]`) names `route`.
+pub fn matches_route(pattern: &str, route: &crate::model::gateway::Route) -> bool {
+    let (name, kind) = route_pattern(pattern);
+    kind.is_none_or(|k| k == route.kind.as_str())
+        && matches_name(name, &route.namespace, &route.name)
+}
+
 /// Whether `--kind` (`kinds`, empty for all) shows the kind at `index` in `registry`.
 pub fn shows_kind_index(registry: &Registry, kinds: &[&PolicyKind], index: usize) -> bool {
     kinds.is_empty() || kinds.iter().any(|k| std::ptr::eq(*k, registry.kind(index)))
@@ -153,7 +169,7 @@ impl Filters {
                     .map_or(&[][..], Vec::as_slice);
                 std::iter::once(route)
                     .chain(chain.iter().map(|&(c, _)| &model.routes[c as usize]))
-                    .any(|route| matches_name(r, &route.namespace, &route.name))
+                    .any(|route| matches_route(r, route))
             })
     }
 
@@ -227,6 +243,7 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
         ("--gateway", &filters.gateway, "Gateway", &gateways),
         ("--route", &filters.route, "route", &routes),
     ] {
+        let pattern = pattern.as_deref().map(|p| route_pattern(p).0);
         if let Some(pattern) = pattern
             && !objects.iter().any(|(ns, n)| matches_name(pattern, ns, n))
         {

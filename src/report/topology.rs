@@ -102,7 +102,7 @@ impl Scope {
         let f = &self.filters;
         f.route
             .as_ref()
-            .is_none_or(|r| matches_name(r, &route.namespace, &route.name))
+            .is_none_or(|r| crate::report::filter::matches_route(r, route))
             && f.gateway
                 .as_ref()
                 .is_none_or(|g| matches_name(g, &parent.namespace, &parent.name))

@@ -769,3 +769,58 @@ spec:
         "ListenerSet ns/ls adds listeners (a) to Gateway ns/gw, which does not admit it (`spec.allowedListeners`; absent means none); dopol does not model ListenerSets yet, so its listeners are not evaluated"
     );
 }
+
+/// `--route ns/name[Kind]`, as path ids write a route sharing its namespace and name with a
+/// route of an earlier kind, picks that route only.
+#[test]
+fn route_filters_take_the_kind_suffix_of_path_ids() {
+    let input = b"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: ns}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: ns}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: s, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: r, namespace: ns}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: s, port: 80}]}]
+";
+    let root = crate::common::root();
+    let kinds = |route: &str| -> Vec<String> {
+        let out = run_in(
+            &root,
+            &["topology", "-o", "json", "--route", route, "-f", "-"],
+            Some(input),
+        );
+        out.code(0);
+        let doc = out.json();
+        let routes = doc["gateways"][0]["listeners"][0]["routes"]
+            .as_array()
+            .unwrap()
+            .clone();
+        routes
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    r["kind"].as_str().unwrap(),
+                    r["name"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(kinds("ns/r[GRPCRoute]"), ["GRPCRoute ns/r"]);
+    assert_eq!(kinds("ns/r[HTTPRoute]"), ["HTTPRoute ns/r"]);
+    assert_eq!(kinds("ns/r"), ["HTTPRoute ns/r", "GRPCRoute ns/r"]);
+}
