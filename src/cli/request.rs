@@ -35,7 +35,7 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
     let every_500 = trace
         .backend_failure
         .as_ref()
-        .is_some_and(|f| f.share == "all");
+        .is_some_and(|f| f.share == crate::report::request::backends::Share::All);
     let found = if trace.matched.is_some() && !every_500 {
         Exit::Success
     } else {

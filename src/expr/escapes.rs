@@ -28,8 +28,15 @@ pub fn string_escape_help(text: &str, error: &ExprError) -> Option<String> {
         last = at;
     }
     doubled.push_str(&body[last..]);
+    let what = match escape.as_bytes().get(1) {
+        Some(b'x' | b'X') => format!("`{escape}` starts an escape that takes two hex digits"),
+        Some(b'u') => format!("`{escape}` starts an escape that takes four hex digits"),
+        Some(b'U') => format!("`{escape}` starts an escape that takes eight hex digits"),
+        Some(b'0'..=b'3') => format!("`{escape}` starts an escape that takes three octal digits"),
+        _ => format!("`{escape}` is not an escape of CEL strings"),
+    };
     Some(format!(
-        "`{escape}` is not an escape of CEL strings: write the backslash twice (`{doubled}`), or make the string raw, without escapes (`r{written}`); CEL's escapes are \\a \\b \\f \\n \\r \\t \\v \\\" \\' \\\\ \\? \\`, \\xHH, \\uHHHH, \\UHHHHHHHH and octal \\NNN"
+        "{what}: write the backslash twice (`{doubled}`), or make the string raw, without escapes (`r{written}`); CEL's escapes are \\a \\b \\f \\n \\r \\t \\v \\\" \\' \\\\ \\? \\`, \\xHH, \\uHHHH, \\UHHHHHHHH and octal \\NNN"
     ))
 }
 

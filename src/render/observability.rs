@@ -214,22 +214,13 @@ fn outcome_summary(rule: &RuleStatus<'_>) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let on_paths = outcome_counts(&rule.outcomes);
+    let on_paths = outcome_counts(rule.outcomes.iter().map(|o| o.outcome));
     if on_paths.is_empty() && rule.listener_outcomes.is_empty() {
         return "on no path".to_string();
     }
     let mut summary = counted(on_paths);
     if !rule.listener_outcomes.is_empty() {
-        let counts = crate::report::status::OUTCOMES
-            .into_iter()
-            .map(|name| {
-                let n = (rule.listener_outcomes.iter())
-                    .filter(|o| o.outcome == name)
-                    .count();
-                (name, n)
-            })
-            .filter(|(_, n)| *n > 0)
-            .collect();
+        let counts = outcome_counts(rule.listener_outcomes.iter().map(|o| o.outcome));
         if !summary.is_empty() {
             summary.push_str("; ");
         }

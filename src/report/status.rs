@@ -227,11 +227,13 @@ pub const OUTCOMES: [&str; 6] = [
     "not-applied",
 ];
 
-/// Counts of each outcome, in a fixed order, for summaries.
-pub fn outcome_counts(outcomes: &[PathOutcome<'_>]) -> Vec<(&'static str, usize)> {
+/// Counts of each outcome (`outcomes`: their names), in a fixed order, for summaries.
+pub fn outcome_counts<'o>(
+    outcomes: impl Iterator<Item = &'o str> + Clone,
+) -> Vec<(&'static str, usize)> {
     OUTCOMES
         .into_iter()
-        .map(|name| (name, outcomes.iter().filter(|o| o.outcome == name).count()))
+        .map(|name| (name, outcomes.clone().filter(|o| *o == name).count()))
         .filter(|(_, n)| *n > 0)
         .collect()
 }

@@ -183,8 +183,13 @@ impl Violation for ShadowedByListener<'_> {
         )
     }
     fn help(&self) -> Option<String> {
-        let mut names: Vec<&str> = self.taken.iter().map(|(_, l)| l.name.as_str()).collect();
-        names.dedup();
+        // Each listener once, in the order they take the hostnames.
+        let mut names: Vec<&str> = Vec::new();
+        for (_, listener) in self.taken {
+            if !names.contains(&listener.name.as_str()) {
+                names.push(&listener.name);
+            }
+        }
         Some(format!(
             "attach the route to {} too (parentRefs with sectionName), or remove those hostnames from it",
             names

@@ -46,10 +46,20 @@ pub struct BackendView {
 pub struct BackendFailure {
     /// `500`.
     pub status: u16,
-    /// `all` when every request of the rule gets it, else `some` (by weight).
-    pub share: &'static str,
+    /// Whether every request of the rule gets it, or some (by weight).
+    pub share: Share,
     /// In words, with the reason.
     pub message: String,
+}
+
+/// Which requests of a rule an unresolvable backend answers with a 500.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Share {
+    /// Every request the rule matches.
+    All,
+    /// Their share by weight.
+    Some,
 }
 
 /// A backendRef read from the rule.
@@ -223,7 +233,7 @@ fn failure(rule: &Node, views: &[BackendView]) -> Option<BackendFailure> {
     let names: Vec<&str> = failing.iter().map(|v| v.backend.as_str()).collect();
     let (share, message) = if bad >= total && !has_filters {
         (
-            "all",
+            Share::All,
             format!(
                 "500: no backend of the rule can be resolved ({}: no ReferenceGrant permits it), so every request it matches receives a 500 (Gateway API; conformance httproute-invalid-cross-namespace-backend-ref)",
                 names.join(", ")
@@ -231,7 +241,7 @@ fn failure(rule: &Node, views: &[BackendView]) -> Option<BackendFailure> {
         )
     } else {
         (
-            "some",
+            Share::Some,
             format!(
                 "500 for {bad} of {total} (by weight): {} cannot be resolved (no ReferenceGrant permits it), and the requests that would go there receive a 500{}",
                 names.join(", "),

@@ -16,12 +16,28 @@ use serde::Serialize;
 /// `unanswered` of the trace: why dopol does not answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct Unanswered {
-    /// `listener-set`.
-    pub reason: &'static str,
+    /// Why.
+    pub reason: UnansweredReason,
     /// The ListenerSet listeners that may receive the request, as `ns/set#listener`.
     pub listeners: Vec<String>,
     /// In words.
     pub message: String,
+}
+
+/// Why dopol does not answer a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnansweredReason {
+    /// A listener of a ListenerSet (not modelled yet) may receive it.
+    ListenerSet,
+}
+
+impl std::fmt::Display for UnansweredReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            UnansweredReason::ListenerSet => "listener-set",
+        })
+    }
 }
 
 /// Why dopol cannot answer: ListenerSet listeners of Gateway `gateway` (every Gateway of the
@@ -79,7 +95,7 @@ pub fn unanswered(
         None => "and no Gateway listener does".to_string(),
     };
     Some(Unanswered {
-        reason: "listener-set",
+        reason: UnansweredReason::ListenerSet,
         message: format!(
             "ListenerSet listener {} may receive {} on port {} for host {} {instead}; dopol does not model ListenerSets yet (DPL2013), so it cannot say which route serves the request",
             listeners.join(", "),

@@ -150,6 +150,67 @@ pub struct RequestTrace {
     pub notes: Vec<String>,
 }
 
+impl RequestTrace {
+    /// The trace of `request` before any answer: the request and the notes on it.
+    fn of(request: &Request) -> RequestTrace {
+        let mut notes = request.notes.clone();
+        if request.scheme == input::Scheme::Https {
+            notes.push(
+                "TLS is not modelled: certificates, SNI and 421 Misdirected Request play no part here"
+                    .into(),
+            );
+        }
+        RequestTrace {
+            api_version: crate::report::API_VERSION,
+            kind: "RequestTrace",
+            request: request.clone(),
+            listener: None,
+            matched: None,
+            not_found: None,
+            backends: Vec::new(),
+            backend_failure: None,
+            unanswered: None,
+            candidates: Vec::new(),
+            policies: Vec::new(),
+            notes,
+        }
+    }
+}
+
+/// The answer when no rule of the chosen listener matches: a 500 when a delegating rule
+/// matches with no valid child, else a 404 naming the nearest miss (and the routes listener
+/// isolation keeps out).
+fn no_match(
+    engine: &Engine<'_>,
+    routed: &routing::Routed,
+    chosen: &Chosen,
+    request: &Request,
+    trace: &mut RequestTrace,
+) {
+    if !routed.childless.is_empty() {
+        trace.not_found = Some(NotFound {
+            status: serde_json::json!(500),
+            reason: "invalid-delegation",
+            nearest: None,
+            message: routed.childless.join("; "),
+        });
+        return;
+    }
+    let nearest = routed.candidates.first();
+    let message = match nearest {
+        Some(c) => format!(
+            "no rule through listener {} matches; the nearest miss is {} ({})",
+            trace.listener.as_ref().map_or("", |l| l.listener.as_str()),
+            engine.topology.path_id(c.path),
+            failure_text(c)
+        ),
+        None => "no route is attached to the listener".into(),
+    };
+    let nearest = nearest.map(|c| engine.topology.path_id(c.path).to_string());
+    trace.not_found = Some(not_found(request, "no-route", nearest, message));
+    trace.notes.extend(isolated_routes(engine, chosen, request));
+}
+
 /// Simulates `request`. `Err` is a usage error (an unknown or ambiguous Gateway).
 pub fn simulate(
     engine: &Engine<'_>,
@@ -157,26 +218,7 @@ pub fn simulate(
     gateway: Option<&str>,
     show_kind: impl Fn(usize) -> bool,
 ) -> Result<(RequestTrace, Vec<Diagnostic>), String> {
-    let mut trace = RequestTrace {
-        api_version: crate::report::API_VERSION,
-        kind: "RequestTrace",
-        request: request.clone(),
-        listener: None,
-        matched: None,
-        not_found: None,
-        backends: Vec::new(),
-        backend_failure: None,
-        unanswered: None,
-        candidates: Vec::new(),
-        policies: Vec::new(),
-        notes: request.notes.clone(),
-    };
-    if request.scheme == input::Scheme::Https {
-        trace.notes.push(
-            "TLS is not modelled: certificates, SNI and 421 Misdirected Request play no part here"
-                .into(),
-        );
-    }
+    let mut trace = RequestTrace::of(request);
     let choice = listener::choose(engine.model, request, gateway)?;
     if let Some(unanswered) = listener_sets(engine, request, gateway, &choice) {
         trace.unanswered = Some(unanswered);
@@ -218,31 +260,8 @@ pub fn simulate(
             (trace.backends, trace.backend_failure) = backends::check(engine.model, route, p.rule);
             policies(engine, path, request, &show_kind, &mut trace)
         }
-        None if !routed.childless.is_empty() => {
-            trace.not_found = Some(NotFound {
-                status: serde_json::json!(500),
-                reason: "invalid-delegation",
-                nearest: None,
-                message: routed.childless.join("; "),
-            });
-            Vec::new()
-        }
         None => {
-            let nearest = routed.candidates.first();
-            let message = match nearest {
-                Some(c) => format!(
-                    "no rule through listener {} matches; the nearest miss is {} ({})",
-                    trace.listener.as_ref().map_or("", |l| l.listener.as_str()),
-                    engine.topology.path_id(c.path),
-                    failure_text(c)
-                ),
-                None => "no route is attached to the listener".into(),
-            };
-            let nearest = nearest.map(|c| engine.topology.path_id(c.path).to_string());
-            trace.not_found = Some(not_found(request, "no-route", nearest, message));
-            trace
-                .notes
-                .extend(isolated_routes(engine, &chosen, request));
+            no_match(engine, &routed, &chosen, request, &mut trace);
             Vec::new()
         }
     };
