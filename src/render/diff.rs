@@ -4,7 +4,7 @@
 //! `--stat`, one line per path. Each ends with the same totals line.
 
 use crate::policy::locator_name as short;
-use crate::report::diff::{ChangeKind, DiffReport, RuleChange};
+use crate::report::diff::{ChangeKind, DiffReport, ListenerChange, RuleChange, RuleVersion};
 use crate::report::diff_scope::{Part, Scope, ScopePart, parts};
 use crate::report::status::Condition;
 use crate::topology::PathId;
@@ -40,21 +40,54 @@ impl Palette {
 
 /// A change's first line: `+`, `-` or `~`, the label (the rule key, or kind and key), and what
 /// happened.
-fn headline(change: &RuleChange<'_>, label: &str, palette: Palette) -> String {
+/// What a rendering reads of a change, a path's or a listener's.
+struct Shown<'c, 'a> {
+    change: ChangeKind,
+    before: Option<&'c RuleVersion<'a>>,
+    after: Option<&'c RuleVersion<'a>>,
+    value_changed: bool,
+    source_changed: bool,
+    value_diff: Option<&'c str>,
+}
+
+impl<'c, 'a> From<&'c RuleChange<'a>> for Shown<'c, 'a> {
+    fn from(c: &'c RuleChange<'a>) -> Self {
+        Shown {
+            change: c.change,
+            before: c.before.as_ref(),
+            after: c.after.as_ref(),
+            value_changed: c.value_changed,
+            source_changed: c.source_changed,
+            value_diff: c.value_diff.as_deref(),
+        }
+    }
+}
+
+impl<'c, 'a> From<&'c ListenerChange<'a>> for Shown<'c, 'a> {
+    fn from(c: &'c ListenerChange<'a>) -> Self {
+        Shown {
+            change: c.change,
+            before: c.before.as_ref(),
+            after: c.after.as_ref(),
+            value_changed: c.value_changed,
+            source_changed: c.source_changed,
+            value_diff: c.value_diff.as_deref(),
+        }
+    }
+}
+
+fn headline(change: &Shown<'_, '_>, label: &str, palette: Palette) -> String {
     match change.change {
         ChangeKind::Added => {
-            let after = change.after.as_ref().expect("added rules have an after");
+            let after = change.after.expect("added rules have an after");
             palette.added(&format!("+ {label}  from {}", short(after.source())))
         }
         ChangeKind::Removed => {
-            let before = change.before.as_ref().expect("removed rules have a before");
+            let before = change.before.expect("removed rules have a before");
             palette.removed(&format!("- {label}  was from {}", short(before.source())))
         }
         ChangeKind::Changed => {
-            let (before, after) = (
-                change.before.as_ref().expect("before"),
-                change.after.as_ref().expect("after"),
-            );
+            let (before, after) = (change.before.expect("before"), change.after.expect("after"));
             let what = match (change.value_changed, change.source_changed) {
                 (true, true) => format!(
                     "value and source changed ({} → {})",
@@ -74,8 +107,8 @@ fn headline(change: &RuleChange<'_>, label: &str, palette: Palette) -> String {
 }
 
 /// The value's line diff of a changed rule, indented by four spaces, one line each.
-fn value_lines(change: &RuleChange<'_>, palette: Palette) -> Vec<String> {
-    let Some(diff) = &change.value_diff else {
+fn value_lines(change: &Shown<'_, '_>, palette: Palette) -> Vec<String> {
+    let Some(diff) = change.value_diff else {
         return Vec::new();
     };
     diff.lines()
@@ -91,9 +124,10 @@ fn value_lines(change: &RuleChange<'_>, palette: Palette) -> Vec<String> {
 }
 
 fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
-    let mut out = headline(change, change.key, palette);
+    let shown = Shown::from(change);
+    let mut out = headline(&shown, change.key, palette);
     out.push('\n');
-    for line in value_lines(change, palette) {
+    for line in value_lines(&shown, palette) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -167,9 +201,10 @@ pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
     for group in report.groups() {
         let change = &report.changes[group.changes[0]];
         let label = format!("{} {}", change.policy_kind, change.key);
-        let _ = writeln!(out, "{}", headline(change, &label, palette));
+        let shown = Shown::from(change);
+        let _ = writeln!(out, "{}", headline(&shown, &label, palette));
         scope_lines(&mut out, "  on ", &group.scope, "    ");
-        for line in value_lines(change, palette) {
+        for line in value_lines(&shown, palette) {
             let _ = writeln!(out, "{line}");
         }
     }
@@ -187,6 +222,7 @@ pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
             }
         }
     }
+    listener_section(&mut out, report, palette);
     status_section(&mut out, report);
     out.push_str(&totals(report));
     out
@@ -255,9 +291,32 @@ pub fn by_path(report: &DiffReport<'_>, palette: Palette) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
+    listener_section(&mut out, report, palette);
     status_section(&mut out, report);
     out.push_str(&totals(report));
     out
+}
+
+/// `Listeners without routes:` and, listener by listener, the rules that changed there (kinds
+/// whose policies configure listeners).
+fn listener_section(out: &mut String, report: &DiffReport<'_>, palette: Palette) {
+    if report.listeners.is_empty() {
+        return;
+    }
+    out.push_str("Listeners without routes:\n");
+    let mut last = "";
+    for change in &report.listeners {
+        if change.listener_id != last {
+            let _ = writeln!(out, "  {}", change.listener_id);
+            last = &change.listener_id;
+        }
+        let shown = Shown::from(change);
+        let label = format!("{} {}", change.policy_kind, change.key);
+        let _ = writeln!(out, "    {}", headline(&shown, &label, palette));
+        for line in value_lines(&shown, palette) {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
 }
 
 /// `Status:` and, policy by policy, the conditions that changed.
@@ -304,8 +363,15 @@ pub fn totals(report: &DiffReport<'_>) -> String {
     let [added, removed, changed] = per_path.iter().fold([0; 3], |sum, (_, counts)| {
         [0, 1, 2].map(|i| sum[i] + counts[i])
     });
+    let listeners = match report.listeners.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} changed on listeners without routes",
+            counted(n, "rule")
+        ),
+    };
     format!(
-        "{} changed: {} added, {removed} removed, {changed} changed; {}\n",
+        "{} changed: {} added, {removed} removed, {changed} changed; {}{listeners}\n",
         counted(per_path.len(), "path"),
         counted(added, "rule"),
         counted(report.status.len(), "status change")

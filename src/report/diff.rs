@@ -157,6 +157,123 @@ pub struct DiffReport<'a> {
     pub status: Vec<StatusChange>,
     /// Every path id of either side (unfiltered), to say where a change happens.
     pub universe: Universe<'a>,
+    /// Changed rules of listeners no route is attached to (kinds whose policies configure
+    /// listeners), by listener id, kind and key.
+    pub listeners: Vec<ListenerChange<'a>>,
+}
+
+/// A changed rule of a listener no route is attached to, for a kind whose policies configure
+/// listeners (docs/families.md, "Listener-level settings").
+#[derive(Clone, Debug)]
+pub struct ListenerChange<'a> {
+    /// The listener id (`<class>|<ns>/<gw>|<ns>/<gw>#<listener>`).
+    pub listener_id: String,
+    /// The policy kind.
+    pub policy_kind: &'static str,
+    /// The rule key.
+    pub key: &'a str,
+    /// What changed.
+    pub change: ChangeKind,
+    /// Before (absent when added).
+    pub before: Option<RuleVersion<'a>>,
+    /// After (absent when removed).
+    pub after: Option<RuleVersion<'a>>,
+    /// For `changed`: whether the value differs.
+    pub value_changed: bool,
+    /// For `changed`: whether the source differs.
+    pub source_changed: bool,
+    /// For a changed value: a line diff of its YAML rendering.
+    pub value_diff: Option<Arc<str>>,
+}
+
+impl Serialize for ListenerChange<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("ListenerChange", 6)?;
+        s.serialize_field("listenerId", &self.listener_id)?;
+        s.serialize_field("policyKind", self.policy_kind)?;
+        s.serialize_field("key", self.key)?;
+        s.serialize_field("change", self.change.as_str())?;
+        if let Some(before) = &self.before {
+            s.serialize_field("before", &VersionView(before))?;
+        }
+        if let Some(after) = &self.after {
+            s.serialize_field("after", &VersionView(after))?;
+        }
+        if self.change == ChangeKind::Changed {
+            s.serialize_field("valueChanged", &self.value_changed)?;
+            s.serialize_field("sourceChanged", &self.source_changed)?;
+        }
+        if let Some(diff) = &self.value_diff {
+            s.serialize_field("valueDiff", &**diff)?;
+        }
+        s.end()
+    }
+}
+
+/// One side's listener-level rules the filters show: (listener id, kind, key) → the rule.
+type ListenerRules<'a> = BTreeMap<(String, &'static str, &'a str), RuleVersion<'a>>;
+
+/// The listener-level rules of one side that `filters` shows.
+fn listener_rules<'a>(side: &'a Observed<'_, '_>, filters: &Filters) -> ListenerRules<'a> {
+    let model = side.engine.model;
+    let mut rules = BTreeMap::new();
+    for fold in side.listener_folds() {
+        let kind = model.registry.kind(fold.kind);
+        if !filters.shows_kind(kind) || !filters.shows_listener(model, fold.gateway) {
+            continue;
+        }
+        let id = super::effective::listener_id(model, fold.gateway, fold.listener);
+        for (key, rule) in fold.folded.effective.iter() {
+            let version = RuleVersion { rule, model };
+            rules.insert((id.clone(), kind.kind, *key), version);
+        }
+    }
+    rules
+}
+
+/// How the listener-level rules differ between the two sides, by listener id, kind and key.
+fn listener_changes<'a>(
+    old: &'a Observed<'_, '_>,
+    new: &'a Observed<'_, '_>,
+    filters: &DiffFilters,
+) -> Vec<ListenerChange<'a>> {
+    let mut before = listener_rules(old, &filters.old);
+    let after = listener_rules(new, &filters.new);
+    let mut keys: BTreeSet<(String, &'static str, &'a str)> = before.keys().cloned().collect();
+    keys.extend(after.keys().cloned());
+    let mut changes = Vec::new();
+    for key in keys {
+        let (b, a) = (before.remove(&key), after.get(&key).copied());
+        let (change, value_changed, source_changed) = match (&b, &a) {
+            (None, Some(_)) => (ChangeKind::Added, false, false),
+            (Some(_), None) => (ChangeKind::Removed, false, false),
+            (Some(b), Some(a)) => {
+                let (value, source) = (!same_value(b, a), b.source() != a.source());
+                if !value && !source && b.origins().eq(a.origins()) {
+                    continue;
+                }
+                (ChangeKind::Changed, value, source)
+            }
+            (None, None) => continue,
+        };
+        let value_diff = match (&b, &a) {
+            (Some(b), Some(a)) if value_changed => Some(value_diff(b.value(), a.value()).into()),
+            _ => None,
+        };
+        let (listener_id, policy_kind, key) = key;
+        changes.push(ListenerChange {
+            listener_id,
+            policy_kind,
+            key,
+            change,
+            before: b,
+            after: a,
+            value_changed,
+            source_changed,
+            value_diff,
+        });
+    }
+    changes
 }
 
 /// The same change on a set of paths.
@@ -171,7 +288,10 @@ pub struct ChangeGroup {
 impl DiffReport<'_> {
     /// Whether the two sides have the same effective policies and statuses.
     pub fn is_empty(&self) -> bool {
-        self.changes.is_empty() && self.paths.is_empty() && self.status.is_empty()
+        self.changes.is_empty()
+            && self.paths.is_empty()
+            && self.status.is_empty()
+            && self.listeners.is_empty()
     }
 
     /// Identical changes gathered (same policy kind, rule key and kind of change, same values,
@@ -445,6 +565,7 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         paths,
         status,
         universe,
+        listeners: listener_changes(old, new, filters),
     }
 }
 
@@ -695,12 +816,15 @@ impl Serialize for RuleChange<'_> {
 
 impl Serialize for DiffReport<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("EffectivePolicyDiff", 5)?;
+        let mut s = serializer.serialize_struct("EffectivePolicyDiff", 6)?;
         s.serialize_field("apiVersion", crate::report::API_VERSION)?;
         s.serialize_field("kind", "EffectivePolicyDiff")?;
         s.serialize_field("changes", &self.changes)?;
         s.serialize_field("paths", &self.paths)?;
         s.serialize_field("status", &self.status)?;
+        if !self.listeners.is_empty() {
+            s.serialize_field("listeners", &self.listeners)?;
+        }
         s.end()
     }
 }

@@ -635,3 +635,51 @@ spec:
         }])
     );
 }
+
+/// `diff` compares the listener-level settings too: a new ClientTrafficPolicy on a listener no
+/// route is attached to is a change (never "No differences"), in text and JSON.
+#[test]
+fn diff_shows_changes_on_listeners_without_routes() {
+    let args = [
+        "diff",
+        "-f",
+        CTP,
+        "--with",
+        "testdata/whatif/ctp-section-http-2.yaml",
+    ];
+    let out = dopol(&args);
+    out.code(1);
+    assert_eq!(
+        out.stdout,
+        "Listeners without routes:
+  envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#http-2
+    ~ ClientTrafficPolicy tcpKeepalive  value and source changed (envoy-gateway/target-gateway-1 → envoy-gateway/target-gateway-1-section-http-2)
+        - {}
+        + probes: 5
+Status:
+  envoy-gateway/target-gateway-1
+    Overridden True (Overridden): \"There are existing ClientTrafficPolicies that are overriding these sections [http-1]\" → \"There are existing ClientTrafficPolicies that are overriding these sections [http-1 http-2]\"
+  envoy-gateway/target-gateway-1-section-http-2
+    Accepted (absent) → True (Accepted): Policy has been accepted.
+0 paths changed: 0 rules added, 0 removed, 0 changed; 2 status changes; 1 rule changed on listeners without routes
+"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let doc = dopol(&json_args).json();
+    let source = |name: &str| format!("{CTP_LOCATOR}{name}");
+    assert_eq!(
+        doc["listeners"],
+        json!([{
+            "listenerId": "envoy-gateway-class|envoy-gateway/gateway-1|envoy-gateway/gateway-1#http-2",
+            "policyKind": "ClientTrafficPolicy",
+            "key": "tcpKeepalive",
+            "change": "changed",
+            "before": {"value": {}, "source": source("target-gateway-1")},
+            "after": {"value": {"probes": 5}, "source": source("target-gateway-1-section-http-2")},
+            "valueChanged": true,
+            "sourceChanged": true,
+            "valueDiff": "- {}\n+ probes: 5\n",
+        }])
+    );
+}
