@@ -4,7 +4,7 @@
 //! `--stat`, one line per path. Each ends with the same totals line.
 
 use crate::policy::locator_name as short;
-use crate::report::diff::{ChangeKind, DiffReport, ListenerChange, RuleChange, RuleVersion};
+use crate::report::diff::{ChangeKind, DiffReport, KeyChange, RuleChange};
 use crate::report::diff_scope::{Part, Scope, ScopePart, parts};
 use crate::report::status::Condition;
 use crate::topology::PathId;
@@ -40,54 +40,21 @@ impl Palette {
 
 /// A change's first line: `+`, `-` or `~`, the label (the rule key, or kind and key), and what
 /// happened.
-/// What a rendering reads of a change, a path's or a listener's.
-struct Shown<'c, 'a> {
-    change: ChangeKind,
-    before: Option<&'c RuleVersion<'a>>,
-    after: Option<&'c RuleVersion<'a>>,
-    value_changed: bool,
-    source_changed: bool,
-    value_diff: Option<&'c str>,
-}
-
-impl<'c, 'a> From<&'c RuleChange<'a>> for Shown<'c, 'a> {
-    fn from(c: &'c RuleChange<'a>) -> Self {
-        Shown {
-            change: c.change,
-            before: c.before.as_ref(),
-            after: c.after.as_ref(),
-            value_changed: c.value_changed,
-            source_changed: c.source_changed,
-            value_diff: c.value_diff.as_deref(),
-        }
-    }
-}
-
-impl<'c, 'a> From<&'c ListenerChange<'a>> for Shown<'c, 'a> {
-    fn from(c: &'c ListenerChange<'a>) -> Self {
-        Shown {
-            change: c.change,
-            before: c.before.as_ref(),
-            after: c.after.as_ref(),
-            value_changed: c.value_changed,
-            source_changed: c.source_changed,
-            value_diff: c.value_diff.as_deref(),
-        }
-    }
-}
-
-fn headline(change: &Shown<'_, '_>, label: &str, palette: Palette) -> String {
+fn headline(change: &KeyChange<'_>, label: &str, palette: Palette) -> String {
     match change.change {
         ChangeKind::Added => {
-            let after = change.after.expect("added rules have an after");
+            let after = change.after.as_ref().expect("added rules have an after");
             palette.added(&format!("+ {label}  from {}", short(after.source())))
         }
         ChangeKind::Removed => {
-            let before = change.before.expect("removed rules have a before");
+            let before = change.before.as_ref().expect("removed rules have a before");
             palette.removed(&format!("- {label}  was from {}", short(before.source())))
         }
         ChangeKind::Changed => {
-            let (before, after) = (change.before.expect("before"), change.after.expect("after"));
+            let (before, after) = (
+                change.before.as_ref().expect("before"),
+                change.after.as_ref().expect("after"),
+            );
             let what = match (change.value_changed, change.source_changed) {
                 (true, true) => format!(
                     "value and source changed ({} → {})",
@@ -107,8 +74,8 @@ fn headline(change: &Shown<'_, '_>, label: &str, palette: Palette) -> String {
 }
 
 /// The value's line diff of a changed rule, indented by four spaces, one line each.
-fn value_lines(change: &Shown<'_, '_>, palette: Palette) -> Vec<String> {
-    let Some(diff) = change.value_diff else {
+fn value_lines(change: &KeyChange<'_>, palette: Palette) -> Vec<String> {
+    let Some(diff) = &change.value_diff else {
         return Vec::new();
     };
     diff.lines()
@@ -124,10 +91,9 @@ fn value_lines(change: &Shown<'_, '_>, palette: Palette) -> Vec<String> {
 }
 
 fn describe(change: &RuleChange<'_>, palette: Palette) -> String {
-    let shown = Shown::from(change);
-    let mut out = headline(&shown, change.key, palette);
+    let mut out = headline(change, change.key, palette);
     out.push('\n');
-    for line in value_lines(&shown, palette) {
+    for line in value_lines(change, palette) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -201,10 +167,9 @@ pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
     for group in report.groups() {
         let change = &report.changes[group.changes[0]];
         let label = format!("{} {}", change.policy_kind, change.key);
-        let shown = Shown::from(change);
-        let _ = writeln!(out, "{}", headline(&shown, &label, palette));
+        let _ = writeln!(out, "{}", headline(change, &label, palette));
         scope_lines(&mut out, "  on ", &group.scope, "    ");
-        for line in value_lines(&shown, palette) {
+        for line in value_lines(change, palette) {
             let _ = writeln!(out, "{line}");
         }
     }
@@ -310,10 +275,9 @@ fn listener_section(out: &mut String, report: &DiffReport<'_>, palette: Palette)
             let _ = writeln!(out, "  {}", change.listener_id);
             last = &change.listener_id;
         }
-        let shown = Shown::from(change);
         let label = format!("{} {}", change.policy_kind, change.key);
-        let _ = writeln!(out, "    {}", headline(&shown, &label, palette));
-        for line in value_lines(&shown, palette) {
+        let _ = writeln!(out, "    {}", headline(change, &label, palette));
+        for line in value_lines(change, palette) {
             let _ = writeln!(out, "    {line}");
         }
     }

@@ -100,15 +100,10 @@ impl ChangeKind {
     }
 }
 
-/// A changed rule of one path's effective policy.
+/// How one rule key differs between the two sides: what the renderings and the JSON read of a
+/// change, a path's ([`RuleChange`]) or a listener's ([`ListenerChange`]).
 #[derive(Clone, Debug)]
-pub struct RuleChange<'a> {
-    /// The policy kind.
-    pub policy_kind: &'static str,
-    /// The path id.
-    pub path_id: PathId<'a>,
-    /// The rule key.
-    pub key: &'a str,
+pub struct KeyChange<'a> {
     /// What changed.
     pub change: ChangeKind,
     /// Before (absent when added).
@@ -123,6 +118,81 @@ pub struct RuleChange<'a> {
     /// by every change of the same pair of values (an edited limit changes it on every path
     /// the policy reaches).
     pub value_diff: Option<Arc<str>>,
+}
+
+impl<'a> KeyChange<'a> {
+    /// How `b` and `a` differ (`None` when they do not): `same` says whether two versions have
+    /// the same value, `diff` gives the line diff of two values.
+    fn of(
+        b: Option<RuleVersion<'a>>,
+        a: Option<RuleVersion<'a>>,
+        same: impl FnOnce(&RuleVersion<'a>, &RuleVersion<'a>) -> bool,
+        diff: impl FnOnce(&'a Node, &'a Node) -> Arc<str>,
+    ) -> Option<KeyChange<'a>> {
+        let (change, value_changed, source_changed) = match (&b, &a) {
+            (None, Some(_)) => (ChangeKind::Added, false, false),
+            (Some(_), None) => (ChangeKind::Removed, false, false),
+            (Some(b), Some(a)) => {
+                let (value, source) = (!same(b, a), b.source() != a.source());
+                if !value && !source && b.origins().eq(a.origins()) {
+                    return None;
+                }
+                (ChangeKind::Changed, value, source)
+            }
+            (None, None) => return None,
+        };
+        let value_diff = match (&b, &a) {
+            (Some(b), Some(a)) if value_changed => Some(diff(b.value(), a.value())),
+            _ => None,
+        };
+        Some(KeyChange {
+            change,
+            before: b,
+            after: a,
+            value_changed,
+            source_changed,
+            value_diff,
+        })
+    }
+
+    /// Writes the fields after `change`: `before`, `after`, and for a change the flags and the
+    /// value diff.
+    fn write_fields<S: SerializeStruct>(&self, s: &mut S) -> Result<(), S::Error> {
+        if let Some(before) = &self.before {
+            s.serialize_field("before", &VersionView(before))?;
+        }
+        if let Some(after) = &self.after {
+            s.serialize_field("after", &VersionView(after))?;
+        }
+        if self.change == ChangeKind::Changed {
+            s.serialize_field("valueChanged", &self.value_changed)?;
+            s.serialize_field("sourceChanged", &self.source_changed)?;
+        }
+        if let Some(diff) = &self.value_diff {
+            s.serialize_field("valueDiff", &**diff)?;
+        }
+        Ok(())
+    }
+}
+
+/// A changed rule of one path's effective policy.
+#[derive(Clone, Debug)]
+pub struct RuleChange<'a> {
+    /// The policy kind.
+    pub policy_kind: &'static str,
+    /// The path id.
+    pub path_id: PathId<'a>,
+    /// The rule key.
+    pub key: &'a str,
+    /// How it changed.
+    pub sides: KeyChange<'a>,
+}
+
+impl<'a> std::ops::Deref for RuleChange<'a> {
+    type Target = KeyChange<'a>;
+    fn deref(&self) -> &KeyChange<'a> {
+        &self.sides
+    }
 }
 
 /// A path that appeared or disappeared.
@@ -172,40 +242,25 @@ pub struct ListenerChange<'a> {
     pub policy_kind: &'static str,
     /// The rule key.
     pub key: &'a str,
-    /// What changed.
-    pub change: ChangeKind,
-    /// Before (absent when added).
-    pub before: Option<RuleVersion<'a>>,
-    /// After (absent when removed).
-    pub after: Option<RuleVersion<'a>>,
-    /// For `changed`: whether the value differs.
-    pub value_changed: bool,
-    /// For `changed`: whether the source differs.
-    pub source_changed: bool,
-    /// For a changed value: a line diff of its YAML rendering.
-    pub value_diff: Option<Arc<str>>,
+    /// How it changed.
+    pub sides: KeyChange<'a>,
+}
+
+impl<'a> std::ops::Deref for ListenerChange<'a> {
+    type Target = KeyChange<'a>;
+    fn deref(&self) -> &KeyChange<'a> {
+        &self.sides
+    }
 }
 
 impl Serialize for ListenerChange<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("ListenerChange", 6)?;
+        let mut s = serializer.serialize_struct("ListenerChange", 9)?;
         s.serialize_field("listenerId", &self.listener_id)?;
         s.serialize_field("policyKind", self.policy_kind)?;
         s.serialize_field("key", self.key)?;
         s.serialize_field("change", self.change.as_str())?;
-        if let Some(before) = &self.before {
-            s.serialize_field("before", &VersionView(before))?;
-        }
-        if let Some(after) = &self.after {
-            s.serialize_field("after", &VersionView(after))?;
-        }
-        if self.change == ChangeKind::Changed {
-            s.serialize_field("valueChanged", &self.value_changed)?;
-            s.serialize_field("sourceChanged", &self.source_changed)?;
-        }
-        if let Some(diff) = &self.value_diff {
-            s.serialize_field("valueDiff", &**diff)?;
-        }
+        self.sides.write_fields(&mut s)?;
         s.end()
     }
 }
@@ -244,33 +299,15 @@ fn listener_changes<'a>(
     let mut changes = Vec::new();
     for key in keys {
         let (b, a) = (before.remove(&key), after.get(&key).copied());
-        let (change, value_changed, source_changed) = match (&b, &a) {
-            (None, Some(_)) => (ChangeKind::Added, false, false),
-            (Some(_), None) => (ChangeKind::Removed, false, false),
-            (Some(b), Some(a)) => {
-                let (value, source) = (!same_value(b, a), b.source() != a.source());
-                if !value && !source && b.origins().eq(a.origins()) {
-                    continue;
-                }
-                (ChangeKind::Changed, value, source)
-            }
-            (None, None) => continue,
-        };
-        let value_diff = match (&b, &a) {
-            (Some(b), Some(a)) if value_changed => Some(value_diff(b.value(), a.value()).into()),
-            _ => None,
+        let Some(sides) = KeyChange::of(b, a, same_value, |b, a| value_diff(b, a).into()) else {
+            continue;
         };
         let (listener_id, policy_kind, key) = key;
         changes.push(ListenerChange {
             listener_id,
             policy_kind,
             key,
-            change,
-            before: b,
-            after: a,
-            value_changed,
-            source_changed,
-            value_diff,
+            sides,
         });
     }
     changes
@@ -735,43 +772,26 @@ fn key_change<'a>(
     path_id: PathId<'a>,
     memo: &mut Memo,
 ) -> Option<RuleChange<'a>> {
-    let (change, value_changed, source_changed) = match (&b, &a) {
-        (None, Some(_)) => (ChangeKind::Added, false, false),
-        (Some(_), None) => (ChangeKind::Removed, false, false),
-        (Some(b), Some(a)) => {
-            let value_changed = !*(memo.same)
-                .entry((
-                    b.rule as *const EffectiveRule,
-                    a.rule as *const EffectiveRule,
-                ))
-                .or_insert_with(|| same_value(b, a));
-            let source_changed = b.source() != a.source();
-            if !value_changed && !source_changed && b.origins().eq(a.origins()) {
-                return None;
-            }
-            (ChangeKind::Changed, value_changed, source_changed)
-        }
-        (None, None) => return None,
+    let Memo { same, diffs } = memo;
+    let same = |b: &RuleVersion<'a>, a: &RuleVersion<'a>| {
+        let pair = (
+            b.rule as *const EffectiveRule,
+            a.rule as *const EffectiveRule,
+        );
+        *same.entry(pair).or_insert_with(|| same_value(b, a))
     };
-    let value_diff = match (&b, &a) {
-        (Some(b), Some(a)) if value_changed => Some(
-            (memo.diffs)
-                .entry((b.value() as *const Node, a.value() as *const Node))
-                .or_insert_with(|| value_diff(b.value(), a.value()).into())
-                .clone(),
-        ),
-        _ => None,
+    let diff = |b: &'a Node, a: &'a Node| {
+        let pair = (b as *const Node, a as *const Node);
+        diffs
+            .entry(pair)
+            .or_insert_with(|| value_diff(b, a).into())
+            .clone()
     };
     Some(RuleChange {
         policy_kind: "",
         path_id,
         key: "",
-        change,
-        before: b,
-        after: a,
-        value_changed,
-        source_changed,
-        value_diff,
+        sides: KeyChange::of(b, a, same, diff)?,
     })
 }
 
@@ -797,19 +817,7 @@ impl Serialize for RuleChange<'_> {
         s.serialize_field("pathId", &self.path_id)?;
         s.serialize_field("key", self.key)?;
         s.serialize_field("change", self.change.as_str())?;
-        if let Some(before) = &self.before {
-            s.serialize_field("before", &VersionView(before))?;
-        }
-        if let Some(after) = &self.after {
-            s.serialize_field("after", &VersionView(after))?;
-        }
-        if self.change == ChangeKind::Changed {
-            s.serialize_field("valueChanged", &self.value_changed)?;
-            s.serialize_field("sourceChanged", &self.source_changed)?;
-        }
-        if let Some(diff) = &self.value_diff {
-            s.serialize_field("valueDiff", &**diff)?;
-        }
+        self.sides.write_fields(&mut s)?;
         s.end()
     }
 }
