@@ -305,6 +305,9 @@ impl Violation for NoTargets<'_> {
 pub struct OverriddenEverywhere<'a> {
     /// The policy.
     pub policy: &'a Policy,
+    /// When no more specific policy is the cause, but none of its fields is applied where it
+    /// holds a slot: why (a field Envoy Gateway does not apply on a TCPRoute).
+    pub not_applied: Option<&'a str>,
 }
 
 impl Violation for OverriddenEverywhere<'_> {
@@ -312,11 +315,17 @@ impl Violation for OverriddenEverywhere<'_> {
         Code::POLICY_OVERRIDDEN
     }
     fn message(&self) -> String {
-        format!(
-            "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
-            self.policy.display(),
-            self.policy.kind.kind
-        )
+        match self.not_applied {
+            Some(why) => format!(
+                "{}: none of its fields is effective on any path: none is applied where it holds a slot ({why})",
+                self.policy.display(),
+            ),
+            None => format!(
+                "{}: none of its fields is effective on any path: a more specific {} wins everywhere",
+                self.policy.display(),
+                self.policy.kind.kind
+            ),
+        }
     }
     fn help(&self) -> Option<String> {
         Some(crate::diag::see_command(format_args!(

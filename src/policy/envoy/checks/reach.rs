@@ -27,7 +27,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
                 observed.entries_of_policy[p as usize].is_empty(),
             ) {
                 (Some(OnListeners::Wins), _) => None,
-                (Some(OnListeners::Held), true) => Some(overridden_everywhere(evaluator, p)),
+                (Some(OnListeners::Held), true) => Some(overridden_everywhere(evaluator, p, None)),
                 (Some(OnListeners::NotHeld), true) => None,
                 (None, true) => Some(unreachable(evaluator, p)),
                 (_, false) => overridden(evaluator, observed, p),
@@ -109,12 +109,24 @@ fn overridden(
     if observations.is_empty() || wins || invalid() {
         return None;
     }
-    Some(overridden_everywhere(evaluator, index))
+    // Not a more specific policy's doing when every field is only not applied (on a TCPRoute).
+    let reasons: Option<Vec<&str>> = (observations.iter())
+        .map(|o| match o.outcome {
+            RuleEvent::NotApplied { reason } => Some(&**reason),
+            _ => None,
+        })
+        .collect();
+    let not_applied = reasons.and_then(|r| r.first().copied());
+    Some(overridden_everywhere(evaluator, index, not_applied))
 }
 
 /// `policy-overridden` for `index`: info for a Gateway or listener policy (the documented
 /// layout), else a warning.
-fn overridden_everywhere(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
+fn overridden_everywhere(
+    evaluator: &EnvoyEvaluator<'_>,
+    index: u32,
+    not_applied: Option<&str>,
+) -> Diagnostic {
     let policy = &evaluator.model.policies[index as usize];
     // A Gateway or listener policy every route replaces is the documented layout.
     let wide = evaluator.topology.targets.of_policy[index as usize]
@@ -125,8 +137,11 @@ fn overridden_everywhere(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnost
     } else {
         Severity::Warning
     };
-    Diagnostic::from(OverriddenEverywhere { policy })
-        .with_severity(severity)
-        .with_label(policy.name_span, "overridden everywhere")
-        .with_object(policy.display())
+    Diagnostic::from(OverriddenEverywhere {
+        policy,
+        not_applied,
+    })
+    .with_severity(severity)
+    .with_label(policy.name_span, "overridden everywhere")
+    .with_object(policy.display())
 }
