@@ -222,74 +222,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     )?;
     let topology = &run.evaluated.topology;
     let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
-    let paths: Vec<usize> = match (&args.path, &args.route) {
-        (Some(id), _) => match topology.find_path(id) {
-            Some(index) => vec![index],
-            None => {
-                let hint = crate::suggest::did_you_mean(id, topology.written_path_ids().iter());
-                return Err(UsageError(format!("no path has id `{id}`{hint}")));
-            }
-        },
-        (None, Some(route)) => {
-            let found: Vec<usize> = topology
-                .paths
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| {
-                    let r = &model.routes[p.route as usize];
-                    let gateway = &model.gateways[p.gateway as usize];
-                    let listener = &gateway.listeners[p.listener as usize];
-                    crate::report::filter::matches_route(route, r)
-                        && args
-                            .gateway
-                            .as_ref()
-                            .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
-                        && args
-                            .rule
-                            .as_ref()
-                            .is_none_or(|rule| *rule == r.rules[p.rule as usize].name)
-                        && args
-                            .listener
-                            .as_ref()
-                            .is_none_or(|l| match l.split_once('#') {
-                                Some((gw, name)) => {
-                                    matches_name(gw, &gateway.namespace, &gateway.name)
-                                        && name == listener.name
-                                }
-                                None => *l == listener.name,
-                            })
-                })
-                .map(|(i, _)| i)
-                .collect();
-            if found.is_empty() {
-                if let Some(message) = args
-                    .rule
-                    .as_deref()
-                    .and_then(|r| unknown_rule(model, route, r))
-                {
-                    return Err(UsageError(message));
-                }
-                let also = |what: &str, value: &Option<String>| {
-                    value
-                        .as_ref()
-                        .map(|v| format!(", {what} `{v}`"))
-                        .unwrap_or_default()
-                };
-                return Err(UsageError(format!(
-                    "no path matches route `{route}`{}{}{} (is the route attached to a listener?)",
-                    also("rule", &args.rule),
-                    also("listener", &args.listener),
-                    also("gateway", &args.gateway),
-                )));
-            }
-            found
-        }
-        (None, None) => {
-            return Err(UsageError(
-                "name a path with --path, or a route with --route".into(),
-            ));
-        }
-    };
+    let paths = explained_paths(args, model, topology)?;
     let (engine, diagnostics) = Engine::new(model, topology);
     let report = explain::ExplainReport {
         items: paths
@@ -307,6 +240,74 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
         session::write_report_with(args.output, &report, |layout| {
             observability::explain_text(&report, layout)
         }),
+    ))
+}
+
+/// The paths `explain` explains: `--path`'s, or those of `--route` the other filters keep.
+fn explained_paths(
+    args: &ExplainArgs,
+    model: &crate::model::Model,
+    topology: &crate::topology::Topology,
+) -> Result<Vec<usize>, UsageError> {
+    match (&args.path, &args.route) {
+        (Some(id), _) => match topology.find_path(id) {
+            Some(index) => Ok(vec![index]),
+            None => {
+                let hint = crate::suggest::did_you_mean(id, topology.written_path_ids().iter());
+                Err(UsageError(format!("no path has id `{id}`{hint}")))
+            }
+        },
+        (None, Some(route)) => {
+            let found: Vec<usize> = (topology.paths.iter().enumerate())
+                .filter(|(_, p)| explains(args, model, route, p))
+                .map(|(i, _)| i)
+                .collect();
+            match found.is_empty() {
+                true => Err(no_explained_path(args, model, route)),
+                false => Ok(found),
+            }
+        }
+        (None, None) => Err(UsageError(
+            "name a path with --path, or a route with --route".into(),
+        )),
+    }
+}
+
+/// Whether `explain --route route` (with `--gateway`, `--rule`, `--listener`) takes `path`.
+fn explains(
+    args: &ExplainArgs,
+    model: &crate::model::Model,
+    route: &str,
+    path: &crate::topology::Path,
+) -> bool {
+    let r = &model.routes[path.route as usize];
+    let gateway = &model.gateways[path.gateway as usize];
+    let listener = &gateway.listeners[path.listener as usize];
+    let named = |g: &str| matches_name(g, &gateway.namespace, &gateway.name);
+    crate::report::filter::matches_route(route, r)
+        && args.gateway.as_deref().is_none_or(named)
+        && (args.rule.as_ref()).is_none_or(|rule| *rule == r.rules[path.rule as usize].name)
+        && (args.listener.as_ref()).is_none_or(|l| match l.split_once('#') {
+            Some((gw, name)) => named(gw) && name == listener.name,
+            None => *l == listener.name,
+        })
+}
+
+/// Why `explain --route route` took no path: an unknown `--rule`, or the filters together.
+fn no_explained_path(args: &ExplainArgs, model: &crate::model::Model, route: &str) -> UsageError {
+    if let Some(message) = (args.rule.as_deref()).and_then(|r| unknown_rule(model, route, r)) {
+        return UsageError(message);
+    }
+    let also = |what: &str, value: &Option<String>| {
+        (value.as_ref())
+            .map(|v| format!(", {what} `{v}`"))
+            .unwrap_or_default()
+    };
+    UsageError(format!(
+        "no path matches route `{route}`{}{}{} (is the route attached to a listener?)",
+        also("rule", &args.rule),
+        also("listener", &args.listener),
+        also("gateway", &args.gateway),
     ))
 }
 
