@@ -202,6 +202,28 @@ fn is_zero(n: &usize) -> bool {
 /// Adds each listener no route is attached to where `policy` (or its rule `key`) is among the
 /// origins of an effective rule (`Engine::listener_folds`) to `gateways`, in listener order;
 /// returns how many.
+/// The index of `gateway`'s entry in `gateways`, inserted in path order (by namespace, then
+/// name) when it is not there yet.
+fn gateway_entry(
+    gateways: &mut Vec<ReachedGateway>,
+    gateway: &crate::model::gateway::Gateway,
+) -> usize {
+    let name = format!("{}/{}", gateway.namespace, gateway.name);
+    if let Some(at) = gateways.iter().position(|g| g.gateway == name) {
+        return at;
+    }
+    let key = (gateway.namespace.as_str(), gateway.name.as_str());
+    let at = (gateways.iter())
+        .position(|g| g.gateway.split_once('/').is_some_and(|other| other > key))
+        .unwrap_or(gateways.len());
+    let entry = ReachedGateway {
+        gateway: name,
+        listeners: Vec::new(),
+    };
+    gateways.insert(at, entry);
+    at
+}
+
 fn add_listeners(
     observed: &Observed<'_, '_>,
     policy: u32,
@@ -212,7 +234,7 @@ fn add_listeners(
     let engine = observed.engine;
     let model = engine.model;
     let mut count = 0;
-    for fold in engine.listener_folds() {
+    for fold in observed.listener_folds() {
         if !filters.shows_listener(model, fold.gateway) {
             continue;
         }
@@ -230,26 +252,7 @@ fn add_listeners(
         }
         count += 1;
         let gateway = &model.gateways[fold.gateway as usize];
-        let name = format!("{}/{}", gateway.namespace, gateway.name);
-        let at = match gateways.iter().position(|g| g.gateway == name) {
-            Some(at) => at,
-            None => {
-                // In path order: by namespace, then name.
-                let key = (gateway.namespace.as_str(), gateway.name.as_str());
-                let at = gateways
-                    .iter()
-                    .position(|g| g.gateway.split_once('/').is_some_and(|other| other > key))
-                    .unwrap_or(gateways.len());
-                gateways.insert(
-                    at,
-                    ReachedGateway {
-                        gateway: name,
-                        listeners: Vec::new(),
-                    },
-                );
-                at
-            }
-        };
+        let at = gateway_entry(gateways, gateway);
         let index =
             |l: &ReachedListener| gateway.listeners.iter().position(|x| x.name == l.listener);
         let listener = ReachedListener {

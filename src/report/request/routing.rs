@@ -521,6 +521,17 @@ fn compare(a: &Candidate, b: &Candidate) -> Ordering {
     }
 }
 
+/// The matches of each rule of route `route` reached through `chain` (its own, or for a
+/// delegated route those it has on that chain).
+fn matches_on(model: &Model, chain: &[(u32, u32)], route: u32) -> Vec<RuleMatches> {
+    if chain.is_empty() {
+        return crate::model::matches::of_route(model, &model.routes[route as usize]);
+    }
+    (delegation::matches_on_chain(model, chain, route).into_iter())
+        .map(RuleMatches::Http)
+        .collect()
+}
+
 /// Routes the request through the chosen listener.
 pub fn route(
     model: &Model,
@@ -529,10 +540,9 @@ pub fn route(
     listener: u32,
     request: &Request,
 ) -> Routed {
-    let kind = if request.grpc.is_some() {
-        RouteKind::Grpc
-    } else {
-        RouteKind::Http
+    let kind = match request.grpc {
+        Some(_) => RouteKind::Grpc,
+        None => RouteKind::Http,
     };
     let listener_hostname = model.gateways[gateway as usize].listeners[listener as usize]
         .hostname
@@ -562,16 +572,8 @@ pub fn route(
         let hostnames = hostnames
             .entry(root)
             .or_insert_with(|| applicable_hostnames(root_route, listener_hostname, request));
-        let rules = matches.entry((p.chain, p.route)).or_insert_with(|| {
-            if chain.is_empty() {
-                crate::model::matches::of_route(model, route)
-            } else {
-                delegation::matches_on_chain(model, chain, p.route)
-                    .into_iter()
-                    .map(RuleMatches::Http)
-                    .collect()
-            }
-        });
+        let rules = (matches.entry((p.chain, p.route)))
+            .or_insert_with(|| matches_on(model, chain, p.route));
         let Some(rule) = rules.get(p.rule as usize) else {
             continue;
         };
