@@ -4,6 +4,29 @@
 //! `*.example.com` matches names with one or more extra labels (`a.example.com`,
 //! `a.b.example.com`) but never `example.com` itself.
 
+/// How specific a listener hostname is (higher wins; Gateway API listener precedence): none,
+/// a wildcard by the number of labels right of `*`, precise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Specificity {
+    /// No hostname: every host.
+    CatchAll,
+    /// A wildcard, by the number of labels right of `*`.
+    Wildcard(usize),
+    /// A precise hostname.
+    Exact,
+}
+
+impl Specificity {
+    /// The specificity of a listener's `hostname`.
+    pub fn of(hostname: Option<&str>) -> Specificity {
+        match hostname.map(|h| h.strip_prefix("*.")) {
+            None => Specificity::CatchAll,
+            Some(Some(suffix)) => Specificity::Wildcard(suffix.split('.').count()),
+            Some(None) => Specificity::Exact,
+        }
+    }
+}
+
 /// Whether a listener hostname and a route hostname can both match some request host.
 pub fn hostnames_intersect(listener: &str, route: &str) -> bool {
     let listener = listener.to_ascii_lowercase();

@@ -617,14 +617,7 @@ fn delegating_rule(prefix: &str, child: &str) -> String {
 /// another backend has weight.
 #[test]
 fn an_unresolvable_backend_of_weight_zero_causes_no_500() {
-    let input = b"apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: ns}
-spec:
-  gatewayClassName: eg
-  listeners:
-  - {name: http, port: 80, protocol: HTTP}
----
+    let route = "---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: r, namespace: ns}
@@ -633,7 +626,8 @@ spec:
   rules:
   - backendRefs: [{name: good, port: 80, weight: 1}, {name: bad, namespace: other, port: 80, weight: 0}]
 ";
-    let trace = request(input, &["GET", "http://h/a", "-o", "json"], 0).json();
+    let input = [crate::common::EG_GATEWAY, route].concat();
+    let trace = request(input.as_bytes(), &["GET", "http://h/a", "-o", "json"], 0).json();
     assert_eq!(trace["backends"][1]["resolution"], "ref-not-permitted");
     assert_eq!(trace["backendFailure"], serde_json::Value::Null);
 }

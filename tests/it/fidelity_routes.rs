@@ -669,44 +669,61 @@ fn an_invalid_route_policy_leaves_the_tcproute_to_the_gateway_authorization() {
     );
 }
 
+/// A Gateway `ns/gw` of class `class` with one listener, `http` on port 80 for
+/// `*.example.com` (`admit`: its `allowedListeners` line, or nothing), and a ListenerSet `ns/ls`
+/// of `set_kind` (`api`) with listener `a` for `a.example.com`.
+fn listener_set_input(class: &str, admit: &str, set_kind: &str, api: &str) -> String {
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw, namespace: ns}}
+spec:
+  gatewayClassName: {class}
+{admit}  listeners:
+  - {{name: http, port: 80, protocol: HTTP, hostname: '*.example.com'}}
+---
+apiVersion: {api}
+kind: {set_kind}
+metadata: {{name: ls, namespace: ns}}
+spec:
+  parentRef: {{name: gw}}
+  listeners:
+  - {{name: a, port: 80, protocol: HTTP, hostname: a.example.com}}
+"
+    )
+}
+
+/// An HTTPRoute `ns/r` on `ns/gw`, one rule; `kind` may be `GRPCRoute`.
+fn ns_route(kind: &str) -> String {
+    format!(
+        "---
+apiVersion: gateway.networking.k8s.io/v1
+kind: {kind}
+metadata: {{name: r, namespace: ns}}
+spec:
+  parentRefs: [{{name: gw}}]
+  rules: [{{backendRefs: [{{name: s, port: 80}}]}}]
+"
+    )
+}
+
+/// `request GET http://a.example.com/x -o json`.
+const TO_A: &[&str] = &["request", "GET", "http://a.example.com/x", "-o", "json"];
+
 /// The experimental channel's XListenerSet (which kgateway serves) is read as a ListenerSet:
 /// reported, and `request` does not answer for a host one of its listeners may take.
 #[test]
 fn an_xlistenerset_is_a_listener_set() {
-    let input = b"apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: ns}
-spec:
-  gatewayClassName: kgateway
-  allowedListeners: {namespaces: {from: All}}
-  listeners:
-  - {name: http, port: 80, protocol: HTTP, hostname: '*.example.com'}
----
-apiVersion: gateway.networking.x-k8s.io/v1alpha1
-kind: XListenerSet
-metadata: {name: ls, namespace: ns}
-spec:
-  parentRef: {name: gw}
-  listeners:
-  - {name: a, port: 80, protocol: HTTP, hostname: a.example.com}
-";
-    let root = crate::common::root();
-    let lint = run_in(&root, &["lint", "-o", "json", "-f", "-"], Some(input));
+    let input = listener_set_input(
+        "kgateway",
+        "  allowedListeners: {namespaces: {from: All}}\n",
+        "XListenerSet",
+        "gateway.networking.x-k8s.io/v1alpha1",
+    );
+    let lint = on_stdin(&["lint", "-o", "json"], &input);
     let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
     assert_eq!(codes, ["DPL2013"]);
-    let out = run_in(
-        &root,
-        &[
-            "request",
-            "GET",
-            "http://a.example.com/x",
-            "-o",
-            "json",
-            "-f",
-            "-",
-        ],
-        Some(input),
-    );
+    let out = on_stdin(TO_A, &input);
     out.code(1);
     let trace = out.json();
     assert_eq!(trace["unanswered"]["reason"], "listener-set");
@@ -718,43 +735,9 @@ spec:
 /// and DPL2013 says the set is not admitted.
 #[test]
 fn a_listener_set_the_gateway_does_not_admit_takes_no_request() {
-    let input = b"apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: ns}
-spec:
-  gatewayClassName: eg
-  listeners:
-  - {name: http, port: 80, protocol: HTTP, hostname: '*.example.com'}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: ListenerSet
-metadata: {name: ls, namespace: ns}
-spec:
-  parentRef: {name: gw}
-  listeners:
-  - {name: a, port: 80, protocol: HTTP, hostname: a.example.com}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r, namespace: ns}
-spec:
-  parentRefs: [{name: gw}]
-  rules: [{backendRefs: [{name: s, port: 80}]}]
-";
-    let root = crate::common::root();
-    let out = run_in(
-        &root,
-        &[
-            "request",
-            "GET",
-            "http://a.example.com/x",
-            "-o",
-            "json",
-            "-f",
-            "-",
-        ],
-        Some(input),
-    );
+    let sets = listener_set_input("eg", "", "ListenerSet", "gateway.networking.k8s.io/v1");
+    let input = sets + &ns_route("HTTPRoute");
+    let out = on_stdin(TO_A, &input);
     out.code(0);
     let trace = out.json();
     assert_eq!(
@@ -762,8 +745,7 @@ spec:
         "eg|ns/gw|ns/gw#http|ns/r|ns/r#rule-1"
     );
     assert!(trace.get("unanswered").is_none(), "{trace}");
-    let lint = run_in(&root, &["lint", "-o", "json", "-f", "-"], Some(input));
-    let doc = lint.json();
+    let doc = on_stdin(&["lint", "-o", "json"], &input).json();
     assert_eq!(
         doc["diagnostics"][0]["message"],
         "ListenerSet ns/ls adds listeners (a) to Gateway ns/gw, which does not admit it (`spec.allowedListeners`; absent means none); dopol does not model ListenerSets yet, so its listeners are not evaluated"
@@ -774,35 +756,14 @@ spec:
 /// route of an earlier kind, picks that route only.
 #[test]
 fn route_filters_take_the_kind_suffix_of_path_ids() {
-    let input = b"apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gw, namespace: ns}
-spec:
-  gatewayClassName: eg
-  listeners:
-  - {name: http, port: 80, protocol: HTTP}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r, namespace: ns}
-spec:
-  parentRefs: [{name: gw}]
-  rules: [{backendRefs: [{name: s, port: 80}]}]
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: GRPCRoute
-metadata: {name: r, namespace: ns}
-spec:
-  parentRefs: [{name: gw}]
-  rules: [{backendRefs: [{name: s, port: 80}]}]
-";
-    let root = crate::common::root();
+    let input = [
+        crate::common::EG_GATEWAY,
+        &ns_route("HTTPRoute"),
+        &ns_route("GRPCRoute"),
+    ]
+    .concat();
     let kinds = |route: &str| -> Vec<String> {
-        let out = run_in(
-            &root,
-            &["topology", "-o", "json", "--route", route, "-f", "-"],
-            Some(input),
-        );
+        let out = on_stdin(&["topology", "-o", "json", "--route", route], &input);
         out.code(0);
         let doc = out.json();
         let routes = doc["gateways"][0]["listeners"][0]["routes"]

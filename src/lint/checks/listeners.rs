@@ -16,7 +16,7 @@ use crate::diag::{Class, Code, CodeDef, Diagnostic, Severity, Violation};
 use crate::model::Model;
 use crate::model::gateway::{Gateway, Listener, Route};
 use crate::topology::Topology;
-use crate::topology::hostname::{hostnames_intersect, matches_wildcard};
+use crate::topology::hostname::{Specificity, hostnames_intersect, matches_wildcard};
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[Code::SHADOWED_BY_LISTENER];
@@ -35,17 +35,6 @@ impl Code {
     });
 }
 
-/// How specific a listener hostname is (higher wins): none, a wildcard by its labels, precise.
-fn specificity(hostname: Option<&str>) -> usize {
-    match hostname {
-        None => 0,
-        Some(h) => match h.strip_prefix("*.") {
-            Some(suffix) => 1 + suffix.split('.').count(),
-            None => usize::MAX,
-        },
-    }
-}
-
 /// Whether a listener hostname matches every host of a route hostname.
 fn covers(listener: &str, route: &str) -> bool {
     let (listener, route) = (listener.to_ascii_lowercase(), route.to_ascii_lowercase());
@@ -61,13 +50,13 @@ fn covers(listener: &str, route: &str) -> bool {
 /// most specific one on the same port and protocol that covers it and is more specific.
 fn taker(gateway: &Gateway, listener: u32, hostname: &str) -> Option<u32> {
     let own = &gateway.listeners[listener as usize];
-    let own_rank = specificity(own.hostname.as_deref());
+    let own_rank = Specificity::of(own.hostname.as_deref());
     (0..gateway.listeners.len() as u32)
         .filter(|&other| other != listener)
         .filter_map(|other| {
             let l = &gateway.listeners[other as usize];
             let h = l.hostname.as_deref()?;
-            let rank = specificity(Some(h));
+            let rank = Specificity::of(Some(h));
             (l.port == own.port
                 && l.protocol == own.protocol
                 && rank > own_rank
@@ -214,8 +203,8 @@ mod tests {
         assert!(!covers("a.example.com", "*.example.com"));
         assert!(covers("A.example.com", "a.example.com"));
         assert!(!covers("*.example.com", "example.com"));
-        assert!(specificity(Some("a.b")) > specificity(Some("*.x.a.b")));
-        assert!(specificity(Some("*.x.a.b")) > specificity(Some("*.a.b")));
-        assert!(specificity(Some("*.a.b")) > specificity(None));
+        assert!(Specificity::of(Some("a.b")) > Specificity::of(Some("*.x.a.b")));
+        assert!(Specificity::of(Some("*.x.a.b")) > Specificity::of(Some("*.a.b")));
+        assert!(Specificity::of(Some("*.a.b")) > Specificity::of(None));
     }
 }

@@ -272,16 +272,18 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
         let holders = Holders::of_levels(view.levels);
         let decision = self.decide(&holders);
+        // Whether the winner is Invalid on a TCPRoute, found once for the fold and its outcomes.
+        let invalid = decision.is_some_and(|d| super::tcp::invalid_decision(self, view.path, &d));
         let effective = super::tcp::applied(
             self,
             view.path,
             &holders,
-            decision,
+            (decision, invalid),
             self.effective(&holders, decision),
         );
         if let Some(decision) = decision {
             let not_applied = |policy: u32, key: &str| {
-                super::tcp::not_applied(self, view.path, &decision, policy, key)
+                super::tcp::not_applied(self, view.path, (&decision, invalid), policy, key)
             };
             let outcome = Outcome {
                 winner: decision.winner,

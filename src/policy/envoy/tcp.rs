@@ -34,6 +34,11 @@ fn tcp_fields<'e>(
     evaluator.spec(policy).tcp_fields.as_deref()
 }
 
+/// Whether `key` is among the fields a kind applies on a TCPRoute.
+fn supported(fields: &[String], key: &str) -> bool {
+    fields.iter().any(|f| f == key)
+}
+
 /// Whether `decision`'s winner, giving `effective` on path `path`, is Invalid there: it holds a
 /// route slot on a TCPRoute and sets a field its kind does not apply on TCP.
 fn invalid(
@@ -46,19 +51,19 @@ fn invalid(
     let Some(fields) = tcp_fields(evaluator, path, decision.winner).filter(|_| route_slot) else {
         return false;
     };
-    effective.keys().any(|key| !fields.iter().any(|f| f == key))
+    effective.keys().any(|key| !supported(fields, key))
 }
 
 /// `effective`, decided by `decision` on path `path` with `holders`, as Envoy Gateway applies
-/// it: nothing from an Invalid winner, only the supported fields of a Gateway or listener
-/// winner. A route winner that leaves the TCPRoute without them (Invalid, or setting none) lets
+/// it (`invalid`: [`invalid_decision`] of the decision): nothing from an Invalid winner, only
+/// the supported fields of a Gateway or listener winner. A route winner that leaves the TCPRoute without them (Invalid, or setting none) lets
 /// the most specific Gateway or listener holder's apply, as Envoy Gateway gives a Gateway
 /// policy's `authorization` to every TCP route that has none (`securitypolicy.go`).
 pub(super) fn applied<'m>(
     evaluator: &EnvoyEvaluator<'m>,
     path: u32,
     holders: &Holders,
-    decision: Option<Decision>,
+    (decision, invalid): (Option<Decision>, bool),
     mut effective: Effective<'m>,
 ) -> Effective<'m> {
     let Some(decision) = decision else {
@@ -67,10 +72,10 @@ pub(super) fn applied<'m>(
     let Some(fields) = tcp_fields(evaluator, path, decision.winner) else {
         return effective;
     };
-    if invalid(evaluator, path, &decision, &effective) {
+    if invalid {
         effective = Effective::new();
     }
-    effective.retain(|key, _| fields.iter().any(|f| f == key));
+    effective.retain(|key, _| supported(fields, key));
     if effective.is_empty() && is_route_level(decision.slot) {
         return fallback(evaluator, path, holders).unwrap_or(effective);
     }
@@ -95,7 +100,7 @@ fn fallback<'m>(
         slot,
         parent: None,
     }));
-    effective.retain(|key, _| fields.iter().any(|f| f == key));
+    effective.retain(|key, _| supported(fields, key));
     Some(effective)
 }
 
@@ -109,29 +114,30 @@ pub(super) fn invalid_message(evaluator: &EnvoyEvaluator<'_>, policy: u32) -> St
         .as_deref()
         .unwrap_or_default();
     let own = &evaluator.model.policies[policy as usize].blocks[0].rules;
-    match own.iter().all(|r| fields.iter().any(|f| *f == *r.key)) {
+    match own.iter().all(|r| supported(fields, &r.key)) {
         true => INVALID_MESSAGE.to_string(),
         false => INVALID_OWN_MESSAGE.to_string(),
     }
 }
 
-/// Why `policy`'s rule `key` is not applied on path `path` (decided by `decision`) although it
-/// would be on an HTTP route: the winner is Invalid there, or the kind does not apply `key` on a
-/// TCPRoute. `None` elsewhere (the common outcomes then say what happened to it).
+/// Why `policy`'s rule `key` is not applied on path `path` (decided by `decision`; `invalid`:
+/// [`invalid_decision`] of it) although it would be on an HTTP route: the winner is Invalid
+/// there, or the kind does not apply `key` on a TCPRoute. `None` elsewhere (the common outcomes
+/// then say what happened to it).
 pub(super) fn not_applied(
     evaluator: &EnvoyEvaluator<'_>,
     path: u32,
-    decision: &Decision,
+    (decision, invalid): (&Decision, bool),
     policy: u32,
     key: &str,
 ) -> Option<crate::name::Name> {
     let fields = tcp_fields(evaluator, path, decision.winner)?;
-    if policy == decision.winner && invalid_decision(evaluator, path, decision) {
+    if policy == decision.winner && invalid {
         return Some(crate::name::Name::new(&format!(
             "Invalid: {INVALID_MESSAGE}"
         )));
     }
-    (!fields.iter().any(|f| f == key)).then(|| {
+    (!supported(fields, key)).then(|| {
         let supported = fields.join(", ");
         crate::name::Name::new(&format!(
             "Envoy Gateway applies only {supported} on a TCPRoute"
@@ -192,7 +198,7 @@ pub(super) fn explain_step(
     let invalid = invalid(evaluator, path, decision, before);
     let changes: Vec<MergeChange> = before
         .iter()
-        .filter(|(key, _)| invalid || !fields.iter().any(|f| f == *key))
+        .filter(|(key, _)| invalid || !supported(fields, key))
         .map(|(key, rule)| MergeChange {
             key: key.to_string(),
             action: "not-applied",

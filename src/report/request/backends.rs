@@ -106,10 +106,14 @@ fn backend_refs<'n>(rule: &'n Node, route: &'n Route) -> Vec<BackendRef<'n>> {
         .collect()
 }
 
-/// Whether an item of a ReferenceGrant's `from` or `to` list matches (`name` absent: any).
-fn grant_item_matches(item: &Node, group: &str, kind: &str, third: (&str, &str)) -> bool {
+/// What an item of a ReferenceGrant's list must say: group, kind, and a third field with its
+/// value.
+type GrantItem<'a> = (&'a str, &'a str, (&'a str, &'a str));
+
+/// Whether an item of a ReferenceGrant's `from` or `to` list matches `(group, kind, (key,
+/// value))`, the third field being `namespace` for `from` and `name` for `to` (absent: any).
+fn grant_item_matches(item: &Node, (group, kind, (key, value)): GrantItem<'_>) -> bool {
     let text = |key: &str| item.get(key).and_then(Node::as_str);
-    let (key, value) = third;
     text("group").unwrap_or("") == group
         && text("kind") == Some(kind)
         && match text(key) {
@@ -141,12 +145,8 @@ fn grant<'m>(model: &'m Model, route: &Route, backend: &BackendRef<'_>) -> Optio
                 ("namespace", &*route.namespace),
             );
             let to = (backend.group, backend.kind, ("name", backend.name));
-            list("from")
-                .iter()
-                .any(|i| grant_item_matches(i, from.0, from.1, from.2))
-                && list("to")
-                    .iter()
-                    .any(|i| grant_item_matches(i, to.0, to.1, to.2))
+            list("from").iter().any(|i| grant_item_matches(i, from))
+                && list("to").iter().any(|i| grant_item_matches(i, to))
         })
         .map(|o| &*o.name)
 }

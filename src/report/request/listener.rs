@@ -32,14 +32,7 @@ impl ListenerReason {
     }
 }
 
-/// How specific a receiving listener is: higher wins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Specificity {
-    CatchAll,
-    /// A wildcard, by the number of labels right of `*`.
-    Wildcard(usize),
-    Exact,
-}
+pub(super) use crate::topology::hostname::Specificity;
 
 /// The chosen listener.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,15 +72,10 @@ pub(super) fn receives(
     if listener.port != i64::from(request.port) || listener.protocol != request.scheme.protocol() {
         return None;
     }
-    let Some(hostname) = listener.hostname.as_deref() else {
-        return Some(Specificity::CatchAll);
-    };
-    request
-        .host_matches(hostname)
-        .then(|| match hostname.strip_prefix("*.") {
-            Some(suffix) => Specificity::Wildcard(suffix.split('.').count()),
-            None => Specificity::Exact,
-        })
+    let hostname = listener.hostname.as_deref();
+    hostname
+        .is_none_or(|h| request.host_matches(h))
+        .then(|| Specificity::of(hostname))
 }
 
 /// The receiving listeners of one Gateway, most specific first.

@@ -23,6 +23,16 @@ spec:
   - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}
 ";
 
+/// An Envoy Gateway Gateway `ns/gw` (class `eg`) with one listener, `http` on port 80.
+pub const EG_GATEWAY: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: ns}
+spec:
+  gatewayClassName: eg
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+";
+
 /// An HTTPRoute `app/route` (one rule, `rule-1`) attached to [`GATEWAY`].
 pub const ROUTE: &str = "apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
