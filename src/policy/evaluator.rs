@@ -228,6 +228,11 @@ pub trait Evaluator<'m>: Sync {
     fn lint(&self, _observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
         Vec::new()
     }
+    /// The paths of the family's own hierarchy with their effective policies, for a family
+    /// whose policies do not attach to the Gateway API hierarchy (`super::owned`).
+    fn owned_paths(&self) -> Option<&super::owned::OwnedPaths> {
+        None
+    }
 }
 
 /// The common order on one element (docs/families.md §1): older `creationTimestamp` first, a missing

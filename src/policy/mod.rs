@@ -13,6 +13,7 @@ pub mod evaluator;
 pub mod expressions;
 pub mod kgateway;
 pub mod kuadrant;
+pub mod owned;
 pub mod registry;
 pub mod request;
 
@@ -432,6 +433,11 @@ pub trait PolicyFamily: Send + Sync {
     fn name(&self) -> &'static str;
     /// The policy kinds it defines.
     fn kinds(&self) -> &'static [PolicyKind];
+    /// The other kinds its evaluation reads (Kuma's Mesh, Dataplane, MeshService): the loader
+    /// keeps their objects in `Model::objects`, CRD-validated, for the family to read.
+    fn object_kinds(&self) -> &'static [KindSpec] {
+        &[]
+    }
     /// Decodes an object of one of its kinds; `None` (with errors in `fields`) when the API
     /// server would reject it.
     fn decode(
