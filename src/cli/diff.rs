@@ -147,6 +147,7 @@ fn diff_filters(
         route: args.route.clone(),
         policies: None,
         chains: Vec::new(),
+        owned: Vec::new(),
     };
     session::check_matches(&filters, &[old_model, new_model])?;
     let policies = match &args.policy {

@@ -49,7 +49,7 @@ fn write_effective<'m>(
         ReportFormat::Json => render::effective_json::write(out, &report),
         ReportFormat::Yaml => render::write_yaml(out, &report),
         ReportFormat::Table | ReportFormat::Wide => {
-            if report.items.is_empty() && report.listeners.is_empty() {
+            if report.items.is_empty() && report.listeners.is_empty() && report.owned.is_empty() {
                 return nothing_shown(engine, "No effective policies");
             }
             let none = effective::none_rows(engine, set, filters, &report);

@@ -267,6 +267,7 @@ pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Fi
         route: args.route.clone(),
         policies,
         chains: Vec::new(),
+        owned: Vec::new(),
     };
     check_matches(&filters, &[model])?;
     Ok(filters)

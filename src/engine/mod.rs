@@ -182,6 +182,12 @@ impl<'m> Engine<'m> {
         self.evaluators.iter().map(|e| e.as_ref())
     }
 
+    /// The hierarchies families build themselves, with their effective policies, in registry
+    /// order ([`crate::policy::owned`]).
+    pub fn owned(&self) -> impl Iterator<Item = &crate::policy::owned::OwnedPaths> {
+        self.evaluators().filter_map(|e| e.owned_paths())
+    }
+
     /// The policies of `kind` on each element of `path`, least specific element first; empty
     /// when the kind's family does not follow the delegation the path goes through. A family
     /// whose policies take part once keeps each at its most specific element.

@@ -5,7 +5,7 @@
 //! table of `--uncovered`.
 
 use super::table::{Column, Layout, Table, blank_if_same, finish, write};
-use super::value::compact;
+use super::value::{compact, compact_json};
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::report::effective::{EffectiveItem, EffectiveReport};
@@ -273,7 +273,78 @@ pub fn render_table(
         }
     }
     listener_rows(report, &mut next_listener, &|_| true, &mut sections, model)?;
-    sections.finish()
+    let written = sections.table.is_some();
+    sections.finish()?;
+    owned_tables(report, layout, written, out)
+}
+
+/// The items of the hierarchies families build themselves: per hierarchy, one section per
+/// value of its first column (`Mesh default`), the other columns grouping the rule rows (with
+/// `-o wide`, one table whose every row names every column).
+fn owned_tables(
+    report: &EffectiveReport<'_, '_>,
+    layout: Layout,
+    mut written: bool,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let model = report.model();
+    for shown in &report.owned {
+        let columns = shown.paths.columns;
+        let first = if layout.wide { 0 } else { 1 };
+        let new_table = || {
+            let mut cols: Vec<Column> = columns[first..].iter().map(|c| Column::Group(c)).collect();
+            cols.extend(RULE_COLUMNS);
+            Table::new(cols)
+        };
+        let mut table: Option<Table> = None;
+        let mut section: Option<&str> = None;
+        for item in &shown.items {
+            let head = item.segments.first().map_or("", String::as_str);
+            if !layout.wide && section != Some(head) {
+                if let Some(t) = table.take() {
+                    write(&t, layout.width, out)?;
+                }
+                if written {
+                    out.write_all(b"\n")?;
+                }
+                writeln!(
+                    out,
+                    "{} {head}",
+                    title(columns.first().copied().unwrap_or(""))
+                )?;
+                section = Some(head);
+            }
+            written = true;
+            let table = table.get_or_insert_with(new_table);
+            let mut last_kind = String::new();
+            for (i, rule) in item.rules.iter().enumerate() {
+                let mut row: Vec<String> = if i == 0 || layout.wide {
+                    item.segments[first..].to_vec()
+                } else {
+                    vec![String::new(); columns.len() - first]
+                };
+                row.push(blank_if_same(layout, &mut last_kind, item.kind.kind));
+                row.push(rule.key.clone());
+                row.push(model.policies[rule.source as usize].namespaced_name());
+                row.push(compact_json(&rule.value));
+                table.add_row(row);
+            }
+        }
+        if let Some(t) = table {
+            write(&t, layout.width, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// `MESH` → `Mesh`: a column heading as a section title.
+fn title(column: &str) -> String {
+    let lower = column.to_ascii_lowercase();
+    let mut chars = lower.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
 }
 
 /// `dopol effective --uncovered` as a table: every row a whole path and the kinds it lacks.

@@ -104,8 +104,9 @@ const ITEMS_PER_BUFFER: usize = 128;
 
 /// Writes the report as pretty JSON (docs/json.md `EffectivePolicyList`).
 pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
+    let owned = crate::report::owned::count(&report.owned);
     if report.items.is_empty() {
-        if !report.listeners.is_empty() {
+        if !report.listeners.is_empty() || owned > 0 {
             return crate::render::write_json(out, report);
         }
         let empty: [(); 0] = [];
@@ -154,7 +155,8 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
                 for index in from..to {
                     let item = report.items.get(index);
                     let body = bodies[item.fold as usize].as_deref().unwrap_or_default();
-                    push_item(&mut buffer, report, &item, body, index + 1 == total);
+                    let last = index + 1 == total && owned == 0;
+                    push_item(&mut buffer, report, &item, body, last);
                 }
                 buffer
             })
@@ -169,9 +171,28 @@ pub fn write(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Resul
             }
         }
     }
+    write_owned(out, report)?;
     out.write_all(b"  ]")?;
     write_listeners(out, report)?;
     out.write_all(b"\n}\n")
+}
+
+/// The items of the hierarchies families build themselves (few: one per proxy, key and kind),
+/// after the Gateway API items, as the pretty printer indents them inside `items`.
+fn write_owned(out: &mut dyn Write, report: &EffectiveReport<'_, '_>) -> io::Result<()> {
+    let items: Vec<_> = report.owned.iter().flat_map(|o| &o.items).collect();
+    for (index, item) in items.iter().enumerate() {
+        let view = crate::report::owned::OwnedItemView(report.model(), item);
+        let text = serde_json::to_string_pretty(&view).map_err(io::Error::other)?;
+        out.write_all(b"    ")?;
+        out.write_all(text.replace('\n', "\n    ").as_bytes())?;
+        out.write_all(if index + 1 == items.len() {
+            b"\n"
+        } else {
+            b",\n"
+        })?;
+    }
+    Ok(())
 }
 
 /// `,\n  "listeners": [...]` when the report has listener items (few: one per listener no

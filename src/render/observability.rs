@@ -79,6 +79,8 @@ struct Places<'m> {
     paths: Vec<u32>,
     /// Per row: where its paths start in `paths`, and how many paths it counts.
     rows: Vec<(u32, u32)>,
+    /// The cells of the rows about owned hierarchies' paths, by row (few, and written out).
+    texts: Vec<(usize, String)>,
 }
 
 impl<'m> Places<'m> {
@@ -90,8 +92,18 @@ impl<'m> Places<'m> {
         self.paths.extend(shown.iter().map(|id| id.index() as u32));
     }
 
+    /// A row whose cell is `text` (paths of an owned hierarchy).
+    fn push_text(&mut self, text: String) {
+        self.texts.push((self.rows.len(), text));
+        self.rows.push((self.paths.len() as u32, 0));
+    }
+
     /// Row `row`'s cell: its path's id with `-o wide` (a row per path), else [`place`].
     fn write(&self, row: usize, wide: bool, out: &mut String) {
+        if let Ok(found) = self.texts.binary_search_by_key(&row, |(r, _)| *r) {
+            out.push_str(&self.texts[found].1);
+            return;
+        }
         let (start, total) = self.rows[row];
         let end = self
             .rows
@@ -289,6 +301,16 @@ pub fn overridden_table<'m>(
                 last_rule.clear();
             }
             let rule_cell = blank_if_same(layout, &mut last_rule, &item.key);
+            if !item.owned_path_ids.is_empty() {
+                owned_rows(
+                    item,
+                    (&cells, &policy_cell, &rule_cell),
+                    layout,
+                    &mut table,
+                    &mut places,
+                );
+                continue;
+            }
             if layout.wide {
                 for id in &item.path_ids {
                     let cells = vec![&*cells.policy, &item.key, item.outcome, &cells.by];
@@ -309,6 +331,33 @@ pub fn overridden_table<'m>(
     let late = |row: usize, out: &mut String| places.write(row, layout.wide, out);
     write_late(&table, layout.width, out, &late)?;
     Ok(true)
+}
+
+/// The rows of a rule that lost on paths of an owned hierarchy: its path ids in one cell (the
+/// first few and a count), or with `-o wide` a row per path.
+fn owned_rows(
+    item: &LostRule<'_>,
+    (cells, policy_cell, rule_cell): (&LostCells, &str, &str),
+    layout: Layout,
+    table: &mut Table,
+    places: &mut Places<'_>,
+) {
+    let ids = &item.owned_path_ids;
+    if layout.wide {
+        for id in ids {
+            let row = vec![&*cells.policy, &item.key, item.outcome, &cells.by];
+            table.add_row_late(row, id);
+            places.push_text(id.clone());
+        }
+        return;
+    }
+    let mut lines: Vec<String> = ids.iter().take(PATHS_SHOWN).cloned().collect();
+    if ids.len() > PATHS_SHOWN {
+        lines.push(format!("… and {} more", ids.len() - PATHS_SHOWN));
+    }
+    let text = format!("{}:\n{}", counted(ids.len(), "path"), lines.join("\n"));
+    table.add_row_late(vec![policy_cell, rule_cell, item.outcome, &cells.by], &text);
+    places.push_text(text);
 }
 
 /// `dopol reach` as text.

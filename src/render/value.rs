@@ -11,6 +11,14 @@ pub fn compact(node: &Node) -> String {
     out
 }
 
+/// Renders a JSON value on one line, as [`compact`] renders the same value read from YAML.
+pub fn compact_json(json: &serde_json::Value) -> String {
+    compact(&crate::crd::defaults::from_json(
+        json,
+        crate::source::Span::default(),
+    ))
+}
+
 fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),

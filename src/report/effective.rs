@@ -8,6 +8,7 @@ use crate::engine::{EffectiveSet, Engine};
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::report::filter::Filters;
+use crate::report::owned::{OwnedItemView, OwnedShown};
 use crate::report::path_fields::{PathFields, PathParts};
 use crate::report::uncovered::{UncoveredPath, missing_kinds};
 use crate::topology::{PathId, Topology};
@@ -139,6 +140,8 @@ pub struct EffectiveReport<'s, 'm> {
     /// Listener-level items: listeners no route is attached to, for kinds whose policies act
     /// on listeners.
     pub listeners: Vec<ListenerItem<'m>>,
+    /// The items of the hierarchies families build themselves, after the Gateway API items.
+    pub owned: Vec<OwnedShown<'s>>,
     set: &'s EffectiveSet<'m>,
     model: &'m Model,
     topology: &'m Topology,
@@ -146,7 +149,7 @@ pub struct EffectiveReport<'s, 'm> {
 
 /// Builds the report from the engine's results, applying the filters.
 pub fn build<'s, 'm>(
-    engine: &Engine<'m>,
+    engine: &'s Engine<'m>,
     set: &'s EffectiveSet<'m>,
     filters: &Filters,
 ) -> EffectiveReport<'s, 'm> {
@@ -180,6 +183,7 @@ pub fn build<'s, 'm>(
             kept,
         },
         listeners: listener_items(engine, filters),
+        owned: crate::report::owned::shown(engine, filters),
         set,
         model,
         topology,
@@ -262,6 +266,11 @@ impl<'s, 'm> EffectiveReport<'s, 'm> {
     /// The parts of an item's path, borrowed.
     pub fn parts(&self, item: &EffectiveItem) -> PathParts<'m> {
         PathParts::of(self.model, self.topology, item.path)
+    }
+
+    /// The model the report is about.
+    pub fn model(&self) -> &'m Model {
+        self.model
     }
 
     /// How many distinct folds the engine produced (fold ids are below this).
@@ -364,12 +373,16 @@ struct Items<'r, 's, 'm>(&'r EffectiveReport<'s, 'm>);
 
 impl Serialize for Items<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.items.len()))?;
+        let owned = crate::report::owned::count(&self.0.owned);
+        let mut seq = serializer.serialize_seq(Some(self.0.items.len() + owned))?;
         for item in self.0.items.iter() {
             seq.serialize_element(&ItemView {
                 report: self.0,
                 item: &item,
             })?;
+        }
+        for item in self.0.owned.iter().flat_map(|o| &o.items) {
+            seq.serialize_element(&OwnedItemView(self.0.model, item))?;
         }
         seq.end()
     }

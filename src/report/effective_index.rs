@@ -8,7 +8,9 @@
 //! (`jq '.paths["<pathId>"]'`) and its policy with one more lookup.
 
 use crate::engine::fold::Effective;
+use crate::policy::owned::OwnedItem;
 use crate::report::effective::{EffectiveReport, RuleMap, sources_of};
+use crate::report::owned::OwnedPolicyView;
 use rustc_hash::FxHashMap;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -24,6 +26,13 @@ pub struct EffectiveIndex<'r, 's, 'm> {
     number_of_fold: Vec<u32>,
     /// For each policy number, the index of the first item that has it.
     first_item: Vec<usize>,
+    /// The items of the hierarchies families build themselves, in order.
+    owned: Vec<&'r OwnedItem>,
+    /// Per owned item, its policy number (numbered after the Gateway API policies; items
+    /// with the same body share one).
+    owned_number: Vec<u32>,
+    /// Per owned policy number (from the first), the owned item that has it first.
+    owned_first: Vec<usize>,
 }
 
 impl<'r, 's, 'm> EffectiveIndex<'r, 's, 'm> {
@@ -46,10 +55,33 @@ impl<'r, 's, 'm> EffectiveIndex<'r, 's, 'm> {
                 });
             number_of_fold[item.fold as usize] = number;
         }
+        let owned: Vec<&OwnedItem> = report
+            .owned
+            .iter()
+            .flat_map(|o| o.items.iter().copied())
+            .collect();
+        let mut number_of_body: FxHashMap<String, u32> = FxHashMap::default();
+        let mut owned_first = Vec::new();
+        let owned_number = owned
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let body = serde_json::to_string(&OwnedPolicyView(report.model(), item))
+                    .unwrap_or_default();
+                let next = (first_item.len() + owned_first.len()) as u32;
+                *number_of_body.entry(body).or_insert_with(|| {
+                    owned_first.push(index);
+                    next
+                })
+            })
+            .collect();
         EffectiveIndex {
             report,
             number_of_fold,
             first_item,
+            owned,
+            owned_number,
+            owned_first,
         }
     }
 
@@ -79,9 +111,16 @@ struct Policies<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>);
 
 impl Serialize for Policies<'_, '_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.first_item.len()))?;
-        for (number, &index) in self.0.first_item.iter().enumerate() {
-            map.serialize_entry(&format!("p{number}"), &PolicyView(self.0, index))?;
+        let index = self.0;
+        let count = index.first_item.len() + index.owned_first.len();
+        let mut map = serializer.serialize_map(Some(count))?;
+        for (number, &item) in index.first_item.iter().enumerate() {
+            map.serialize_entry(&format!("p{number}"), &PolicyView(index, item))?;
+        }
+        for &item in &index.owned_first {
+            let number = index.owned_number[item];
+            let view = OwnedPolicyView(index.report.model(), index.owned[item]);
+            map.serialize_entry(&format!("p{number}"), &view)?;
         }
         map.end()
     }
@@ -117,6 +156,31 @@ impl Serialize for Paths<'_, '_, '_, '_> {
                 map.serialize_entry(&self.0.report.path_id(&item), &PathView(self.0, &group))?;
                 group.clear();
             }
+        }
+        let owned = &self.0.owned;
+        let mut start = 0;
+        for end in 1..=owned.len() {
+            if end < owned.len() && owned[end].path_id == owned[start].path_id {
+                continue;
+            }
+            let kinds: Vec<(&str, String)> = (start..end)
+                .map(|i| (owned[i].kind.kind, format!("p{}", self.0.owned_number[i])))
+                .collect();
+            map.serialize_entry(&owned[start].path_id, &KindIds(&kinds))?;
+            start = end;
+        }
+        map.end()
+    }
+}
+
+/// An owned path's entry: policy kind → policy id.
+struct KindIds<'a>(&'a [(&'a str, String)]);
+
+impl Serialize for KindIds<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (kind, id) in self.0 {
+            map.serialize_entry(kind, id)?;
         }
         map.end()
     }

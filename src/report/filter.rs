@@ -4,6 +4,7 @@
 //! computed from every input object, then shown or not.
 
 use crate::model::Model;
+use crate::policy::owned::{OwnedItem, OwnedPaths};
 use crate::policy::{PolicyKind, Registry};
 use crate::topology::{Path, Topology};
 
@@ -24,6 +25,10 @@ pub struct Filters {
     /// The topology's delegation chains (`Topology::chains`), so that `--route` also shows the
     /// paths delegated through a route.
     pub chains: Vec<Vec<(u32, u32)>>,
+    /// Filters of the hierarchies families build themselves (`--mesh`, `--dataplane`): flag
+    /// and pattern. Any of them hides every Gateway API path, as `--gateway` and `--route`
+    /// hide every path of those hierarchies.
+    pub owned: Vec<(&'static str, String)>,
 }
 
 /// Parses `--kind` values (`AuthPolicy`, `authpolicy`, `ratelimitpolicies`,
@@ -153,6 +158,9 @@ impl Filters {
 
     /// Whether a path is shown (namespace, Gateway and route filters).
     pub fn shows_path(&self, model: &Model, path: &Path) -> bool {
+        if !self.owned.is_empty() {
+            return false;
+        }
         let gateway = &model.gateways[path.gateway as usize];
         let route = &model.routes[path.route as usize];
         self.namespace
@@ -178,6 +186,7 @@ impl Filters {
     pub fn shows_listener(&self, model: &Model, gateway: u32) -> bool {
         let gateway = &model.gateways[gateway as usize];
         self.route.is_none()
+            && self.owned.is_empty()
             && self
                 .namespace
                 .as_ref()
@@ -193,6 +202,36 @@ impl Filters {
         self.policies
             .as_ref()
             .is_none_or(|wanted| ordered.iter().any(|p| wanted.contains(p)))
+    }
+
+    /// Whether an item of an owned hierarchy is shown: its kind, `--policy`, `-n` (the
+    /// namespace of a `ns/name` segment), and the hierarchy's own filters; `--gateway` and
+    /// `--route` show none, and a filter the hierarchy does not declare hides all of it.
+    pub fn shows_owned(&self, paths: &OwnedPaths, item: &OwnedItem) -> bool {
+        let segment_matches = |segment: &str, pattern: &str| match segment.split_once('/') {
+            Some((namespace, name)) => matches_name(pattern, namespace, name),
+            None => segment == pattern,
+        };
+        let in_namespace = |ns: &str| {
+            item.segments
+                .iter()
+                .filter_map(|s| s.split_once('/'))
+                .any(|(namespace, _)| namespace == ns)
+        };
+        self.gateway.is_none()
+            && self.route.is_none()
+            && self.shows_kind(item.kind)
+            && self.namespace.as_deref().is_none_or(in_namespace)
+            && self.shows_policies(&item.policies)
+            && self.owned.iter().all(|(flag, pattern)| {
+                paths.filters.iter().any(|f| {
+                    f.flag == *flag
+                        && item
+                            .segments
+                            .get(f.segment)
+                            .is_some_and(|s| segment_matches(s, pattern))
+                })
+            })
     }
 
     /// Whether a policy passes the kind, namespace and `--policy` filters (policy-centred reports).

@@ -11,6 +11,7 @@ pub mod effective_index;
 pub mod explain;
 pub mod filter;
 pub mod overridden;
+pub mod owned;
 pub mod path_fields;
 pub mod reach;
 pub mod request;

@@ -11,12 +11,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A rule that lost on some paths, for one reason.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LostRule<'m> {
     /// Locator of the rule's policy.
     pub policy: String,
     /// The policy's kind (for tables).
-    #[serde(skip)]
     pub policy_kind: &'static str,
     /// The block the rule is in (`defaults`, `bare`, `overrides`).
     pub block: &'static str,
@@ -27,14 +26,39 @@ pub struct LostRule<'m> {
     /// Locators of the deciding policies.
     pub by: Vec<String>,
     /// Why, for `not-applied`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Path ids, in path order.
-    #[serde(rename = "pathIds")]
     pub path_ids: Vec<PathId<'m>>,
     /// Path indices (not serialized), parallel to `path_ids`.
-    #[serde(skip)]
     pub paths: Vec<u32>,
+    /// The ids of the paths of an owned hierarchy where it lost (written after `path_ids`).
+    pub owned_path_ids: Vec<String>,
+}
+
+impl Serialize for LostRule<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Ids<'a, 'm>(&'a LostRule<'m>);
+        impl Serialize for Ids<'_, '_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let gateway = self.0.path_ids.iter().map(|id| id.to_string());
+                let owned = self.0.owned_path_ids.iter().map(|id| id.to_string());
+                serializer.collect_seq(gateway.chain(owned))
+            }
+        }
+        let mut s = serializer.serialize_struct("LostRule", 7)?;
+        s.serialize_field("policy", &self.policy)?;
+        s.serialize_field("block", self.block)?;
+        s.serialize_field("key", &self.key)?;
+        s.serialize_field("outcome", self.outcome)?;
+        s.serialize_field("by", &self.by)?;
+        match &self.reason {
+            Some(reason) => s.serialize_field("reason", reason)?,
+            None => s.skip_field("reason")?,
+        }
+        s.serialize_field("pathIds", &Ids(self))?;
+        s.end()
+    }
 }
 
 /// The lost rules of one policy, on the paths passing the filters, sorted by block, key,
@@ -96,7 +120,48 @@ pub fn lost_rules<'m>(
                     .map(|&i| engine.topology.path_id(i as usize))
                     .collect(),
                 paths,
+                owned_path_ids: Vec::new(),
             }
+        })
+        .chain(owned_lost_rules(engine, filters, policy))
+        .collect()
+}
+
+/// The values of `policy` that lost on the paths of owned hierarchies the filters show,
+/// grouped by rule key and winner (their outcome is `superseded`: a later contribution replaced
+/// the value).
+fn owned_lost_rules<'m>(
+    engine: &crate::engine::Engine<'m>,
+    filters: &Filters,
+    policy: u32,
+) -> Vec<LostRule<'m>> {
+    let model = engine.model;
+    let mut groups: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for paths in engine.owned() {
+        for item in paths.items.iter().filter(|i| filters.shows_owned(paths, i)) {
+            for lost in item.lost.iter().filter(|l| l.policy == policy) {
+                let winner = model.policies[lost.winner as usize].locator.as_str();
+                let ids = groups.entry((&lost.key, winner)).or_default();
+                if ids.last() != Some(&item.path_id.as_str()) {
+                    ids.push(&item.path_id);
+                }
+            }
+        }
+    }
+    let p = &model.policies[policy as usize];
+    groups
+        .into_iter()
+        .map(|((key, winner), ids)| LostRule {
+            policy: p.locator.clone(),
+            policy_kind: p.kind.kind,
+            block: crate::policy::BlockKind::Spec.as_str(),
+            key: key.to_string(),
+            outcome: "superseded",
+            by: vec![winner.to_string()],
+            reason: None,
+            path_ids: Vec::new(),
+            paths: Vec::new(),
+            owned_path_ids: ids.into_iter().map(str::to_string).collect(),
         })
         .collect()
 }
