@@ -222,10 +222,15 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     )?;
     let topology = &run.evaluated.topology;
     let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
-    let paths = explained_paths(args, model, topology)?;
     let (engine, diagnostics) = Engine::new(model, topology);
-    let report = explain::ExplainReport {
-        items: paths
+    let owned = (args.path.as_deref()).and_then(|id| {
+        explain::explain_owned(&engine, id, |k| {
+            kinds.is_empty() || kinds.iter().any(|s| std::ptr::eq(*s, k))
+        })
+    });
+    let items = match owned {
+        Some(explained) => vec![explained],
+        None => explained_paths(args, model, topology, &engine)?
             .into_iter()
             .map(|p| {
                 explain::explain_path(&engine, p, |k| {
@@ -234,6 +239,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
             })
             .collect(),
     };
+    let report = explain::ExplainReport { items };
     let exit = run.finish(diagnostics);
     Ok(worst(
         exit,
@@ -248,12 +254,17 @@ fn explained_paths(
     args: &ExplainArgs,
     model: &crate::model::Model,
     topology: &crate::topology::Topology,
+    engine: &Engine<'_>,
 ) -> Result<Vec<usize>, UsageError> {
     match (&args.path, &args.route) {
         (Some(id), _) => match topology.find_path(id) {
             Some(index) => Ok(vec![index]),
             None => {
-                let hint = crate::suggest::did_you_mean(id, topology.written_path_ids().iter());
+                let owned = engine
+                    .owned()
+                    .flat_map(|o| o.items.iter().map(|i| i.path_id.as_str()));
+                let ids = topology.written_path_ids();
+                let hint = crate::suggest::did_you_mean(id, ids.iter().chain(owned));
                 Err(UsageError(format!("no path has id `{id}`{hint}")))
             }
         },

@@ -454,7 +454,7 @@ fn explain_kind(out: &mut String, kind: &KindExplanation, layout: Layout) {
         "\n{} — {}, {}:",
         kind.policy_kind,
         counted_as(kind.policies.len(), "policy", "policies"),
-        kind.order.unwrap_or("least specific first")
+        kind.order.as_deref().unwrap_or("least specific first")
     );
     let mut table = Table::new(vec![
         Column::Id("#"),

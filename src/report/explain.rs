@@ -90,7 +90,7 @@ pub struct KindExplanation {
     pub policy_kind: &'static str,
     /// How `policies` is ordered, when not least specific first (for the text heading).
     #[serde(skip)]
-    pub order: Option<&'static str>,
+    pub order: Option<String>,
     /// Policies, least specific first (or in the family's merge order).
     pub policies: Vec<OrderedPolicy>,
     /// Fold steps, most specific first.
@@ -309,11 +309,124 @@ fn family_explanation(
         .collect();
     KindExplanation {
         policy_kind: kind,
-        order: Some(own.order),
+        order: Some(own.order.to_string()),
         policies,
         steps,
         effective: effective_list(model, &folded.effective),
         origins: merged_origins(model, &folded.effective),
+    }
+}
+
+/// The explanation of the items of an owned hierarchy on path `path_id`, for the kinds passing
+/// `show_kind` (their families' own account: each contribution in merge order with its sort key
+/// and why it is relevant, and the keys each one added or replaced).
+pub fn explain_owned(
+    engine: &Engine<'_>,
+    path_id: &str,
+    show_kind: impl Fn(&crate::policy::PolicyKind) -> bool,
+) -> Option<PathExplanation> {
+    let items: Vec<&crate::policy::owned::OwnedItem> = engine
+        .owned()
+        .flat_map(|o| o.items.iter())
+        .filter(|i| i.path_id == path_id && show_kind(i.kind))
+        .collect();
+    if items.is_empty() {
+        return None;
+    }
+    let kinds = items
+        .into_iter()
+        .map(|item| owned_kind(engine.model, item))
+        .collect();
+    Some(PathExplanation {
+        path_id: path_id.to_string(),
+        kinds,
+    })
+}
+
+/// One owned item's explanation, in the shape of a family's own account.
+fn owned_kind(model: &Model, item: &crate::policy::owned::OwnedItem) -> KindExplanation {
+    let own = &item.explanation;
+    let locator = |p: u32| model.policies[p as usize].locator.clone();
+    let policies = (own.steps.iter().enumerate())
+        .map(|(i, step)| {
+            let key: Vec<String> = (own.key_columns.iter().zip(&step.key))
+                .map(|(column, value)| format!("{column} {value}"))
+                .collect();
+            let policy = &model.policies[step.policy as usize];
+            OrderedPolicy {
+                position: i + 1,
+                policy: policy.locator.clone(),
+                name: policy.namespaced_name(),
+                target: format!("{} ({})", step.entry, step.relevance),
+                level: "",
+                created: creation_text(model, step.policy),
+                blocks: Vec::new(),
+                why: key.join(", "),
+                defaulted: defaulted(model, step.policy),
+            }
+        })
+        .collect();
+    let mut setters: std::collections::BTreeMap<&str, u32> = Default::default();
+    let steps = (own.steps.iter().enumerate())
+        .map(|(i, step)| {
+            let mut changes: Vec<Change> = Vec::new();
+            for key in &step.added {
+                changes.push(Change {
+                    key: key.clone(),
+                    action: "added",
+                    source: locator(step.policy),
+                    by: Vec::new(),
+                });
+            }
+            for key in &step.replaced {
+                let before = setters.get(key.as_str()).copied().unwrap_or(step.policy);
+                changes.push(Change {
+                    key: key.clone(),
+                    action: "replaced",
+                    source: locator(before),
+                    by: vec![locator(step.policy)],
+                });
+            }
+            for key in step.added.iter().chain(&step.replaced) {
+                setters.insert(key, step.policy);
+            }
+            changes.sort_by(|a, b| a.key.cmp(&b.key));
+            ExplainedStep {
+                position: i + 1,
+                policy: locator(step.policy),
+                block: "spec",
+                strategy: "merge",
+                summary: format!(
+                    "{}: {} added, {} replaced",
+                    step.entry,
+                    step.added.len(),
+                    step.replaced.len()
+                ),
+                applied: true,
+                reason: None,
+                changes,
+                effective: setters
+                    .iter()
+                    .map(|(k, &p)| (k.to_string(), locator(p)))
+                    .collect(),
+            }
+        })
+        .collect();
+    KindExplanation {
+        policy_kind: item.kind.kind,
+        order: Some(own.order.clone()),
+        policies,
+        steps,
+        effective: (item.rules.iter())
+            .map(|r| (r.key.clone(), locator(r.source)))
+            .collect(),
+        origins: (item.rules.iter())
+            .filter(|r| r.origins.len() > 1)
+            .map(|r| MergedOrigins {
+                key: r.key.clone(),
+                origins: r.origins.iter().map(|&p| locator(p)).collect(),
+            })
+            .collect(),
     }
 }
 
