@@ -360,6 +360,38 @@ fn owned_rows(
     places.push_text(text);
 }
 
+/// The owned paths of a reach report, grouped by their first two parts (`mesh default`,
+/// `ns/dp`), each path's last parts with the keys effective there and those lost.
+fn owned_reach_text(out: &mut String, report: &ReachReport<'_>) {
+    let mut group: Option<&[String]> = None;
+    for reach in &report.owned {
+        let split = reach.segments.len().min(2);
+        let (head, tail) = reach.segments.split_at(split);
+        if group != Some(head) {
+            let _ = writeln!(out, "\n{}", head.join(" "));
+            group = Some(head);
+        }
+        let place = tail
+            .iter()
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .collect::<Vec<_>>();
+        let mut line = format!(
+            "  {} {}: {}",
+            reach.kind,
+            place.join(" "),
+            reach.keys.join(", ")
+        );
+        if !reach.lost.is_empty() {
+            let lost: Vec<String> = (reach.lost.iter())
+                .map(|(key, by)| format!("{key} (to {})", short(by)))
+                .collect();
+            line.push_str(&format!("; lost {}", lost.join(", ")));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
 /// `dopol reach` as text.
 pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
     let mut out = String::new();
@@ -401,6 +433,7 @@ pub fn reach_text(report: &ReachReport<'_>, layout: Layout) -> String {
             }
         }
     }
+    owned_reach_text(&mut out, report);
     if !report.lost.is_empty() {
         out.push_str("\nLost:\n");
         let mut table = Table::new(vec![

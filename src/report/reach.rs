@@ -92,6 +92,71 @@ pub struct ReachReport<'a> {
     pub effective: Vec<ReachedGateway>,
     /// Where its rules lost, in path order.
     pub lost: Vec<LostOutcome<'a>>,
+    /// The paths of owned hierarchies (a mesh's proxies) it takes part in, in path order.
+    #[serde(rename = "ownedPaths", skip_serializing_if = "Vec::is_empty")]
+    pub owned: Vec<OwnedReach>,
+}
+
+/// A path of an owned hierarchy a policy takes part in: where its rules are effective and
+/// where they lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OwnedReach {
+    /// The path id.
+    #[serde(rename = "pathId")]
+    pub path_id: String,
+    /// The path's parts, one per column of its hierarchy.
+    pub segments: Vec<String>,
+    /// The policy kind.
+    #[serde(rename = "policyKind")]
+    pub kind: &'static str,
+    /// The policy's rule keys effective there (it is among their origins).
+    pub keys: Vec<String>,
+    /// Its values that lost there: rule key and the winner's locator.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<(String, String)>,
+}
+
+/// The owned paths `policy` (or its rule `key`) takes part in, among those `filters` shows.
+fn owned_reach(
+    engine: &crate::engine::Engine<'_>,
+    policy: u32,
+    key: Option<&str>,
+    filters: &Filters,
+) -> Vec<OwnedReach> {
+    let model = engine.model;
+    let wanted = |k: &str| key.is_none_or(|want| want == k);
+    let mut found = Vec::new();
+    for paths in engine.owned() {
+        for item in paths.items.iter().filter(|i| filters.shows_owned(paths, i)) {
+            if !item.policies.contains(&policy) {
+                continue;
+            }
+            let keys: Vec<String> = (item.rules.iter())
+                .filter(|r| wanted(&r.key) && r.origins.contains(&policy))
+                .map(|r| r.key.clone())
+                .collect();
+            let lost: Vec<(String, String)> = (item.lost.iter())
+                .filter(|l| l.policy == policy && wanted(&l.key))
+                .map(|l| {
+                    (
+                        l.key.clone(),
+                        model.policies[l.winner as usize].locator.clone(),
+                    )
+                })
+                .collect();
+            if keys.is_empty() && lost.is_empty() && key.is_some() {
+                continue;
+            }
+            found.push(OwnedReach {
+                path_id: item.path_id.clone(),
+                segments: item.segments.clone(),
+                kind: item.kind.kind,
+                keys,
+                lost,
+            });
+        }
+    }
+    found
 }
 
 /// Builds the reach of `policy` (or of its rule `key`).
@@ -181,17 +246,20 @@ pub fn build<'a>(
             });
     }
     let listeners_reached = add_listeners(observed, policy, key, filters, &mut gateways);
+    let owned = owned_reach(engine, policy, key, filters);
+    let owned_reached = owned.iter().filter(|o| !o.keys.is_empty()).count();
     ReachReport {
         api_version: crate::report::API_VERSION,
         kind: "PolicyReach",
         policy: model.policies[policy as usize].locator.clone(),
         policy_kind: model.policies[policy as usize].kind.kind,
         rule: key.map(str::to_string),
-        reached,
-        paths: on_paths.len(),
+        reached: reached + owned_reached,
+        paths: on_paths.len() + owned.len(),
         listeners_reached,
         effective: gateways,
         lost,
+        owned,
     }
 }
 
