@@ -334,14 +334,16 @@ pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
     let mut filters = session::filters(&wanted, &args.input, model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let scope = Scope::new(model, &run.evaluated.topology, &filters);
-    let (_, diagnostics) = Engine::new(model, &run.evaluated.topology);
+    let (engine, diagnostics) = Engine::new(model, &run.evaluated.topology);
+    let owned = crate::report::topology::owned_trees(engine.owned(), &filters);
+    let parts = (model, &run.evaluated.topology);
     let exit = run.finish(diagnostics);
     let format = match args.output {
         TopologyOutput::Tree => TopologyFormat::Tree,
         TopologyOutput::Dot => TopologyFormat::Dot,
         TopologyOutput::Mermaid => TopologyFormat::Mermaid,
         TopologyOutput::Json | TopologyOutput::Yaml => {
-            let document = topology::document(model, &run.evaluated.topology, &scope);
+            let document = topology::document(parts, &scope, &owned);
             let written = session::write_document(|out| match args.output {
                 TopologyOutput::Json => crate::render::write_json(out, &document),
                 _ => crate::render::write_yaml(out, &document),
@@ -349,8 +351,7 @@ pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
             return Ok(worst(exit, written));
         }
     };
-    let written = session::write_document(|out| {
-        topology::render(model, &run.evaluated.topology, &scope, format, out)
-    });
+    let written =
+        session::write_document(|out| topology::render(parts, &scope, &owned, format, out));
     Ok(worst(exit, written))
 }

@@ -6,6 +6,7 @@
 
 use crate::model::Model;
 use crate::policy::BlockKind;
+use crate::policy::owned::OwnedNode;
 use crate::report::topology::{
     GatewayNode, ListenerNode, NotAcceptedNode, PolicyRef, RefusedNode, RouteNode, RuleNode, Scope,
     TopologyDocument,
@@ -236,9 +237,9 @@ pub enum TopologyFormat {
 
 /// Writes the part of the topology `scope` keeps to `out`.
 pub fn render(
-    model: &Model,
-    topology: &Topology,
+    (model, topology): (&Model, &Topology),
     scope: &Scope,
+    owned: &[&OwnedNode],
     format: TopologyFormat,
     out: &mut dyn io::Write,
 ) -> io::Result<()> {
@@ -249,11 +250,49 @@ pub fn render(
     let graph = build(model, topology, scope, shape);
     let mut sink = Sink::new(out);
     match format {
-        TopologyFormat::Tree => tree(&graph, &mut sink),
+        TopologyFormat::Tree => tree(&graph, !owned.is_empty(), &mut sink),
         TopologyFormat::Dot => dot(&graph, &mut sink),
         TopologyFormat::Mermaid => mermaid(&graph, &mut sink),
     }
+    if format == TopologyFormat::Tree {
+        let wrote = !graph.roots.is_empty() || !graph.refused.is_empty() || !graph.notes.is_empty();
+        owned_tree(model, owned, wrote, &mut sink);
+    }
     sink.finish()
+}
+
+/// The trees of the hierarchies families build themselves, after the Gateway API tree: each
+/// node `Kind name`, with the policies attached to or selecting it.
+fn owned_tree(model: &Model, roots: &[&OwnedNode], wrote: bool, out: &mut Sink<'_>) {
+    fn node_line(model: &Model, node: &OwnedNode) -> String {
+        let mut line = format!("{} {}", node.kind, node.name).trim().to_string();
+        if !node.policies.is_empty() {
+            let names: Vec<String> = (node.policies.iter())
+                .map(|&p| model.policies[p as usize].display())
+                .collect();
+            line.push_str(&format!("  ◂ {}", names.join(", ")));
+        }
+        line
+    }
+    fn children(model: &Model, node: &OwnedNode, prefix: &str, out: &mut Sink<'_>) {
+        for (i, child) in node.children.iter().enumerate() {
+            let last = i + 1 == node.children.len();
+            let (branch, indent) = if last {
+                ("└─ ", "   ")
+            } else {
+                ("├─ ", "│  ")
+            };
+            let _ = writeln!(out, "{prefix}{branch}{}", node_line(model, child));
+            children(model, child, &format!("{prefix}{indent}"), out);
+        }
+    }
+    for (i, root) in roots.iter().enumerate() {
+        if i > 0 || wrote {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}", node_line(model, root));
+        children(model, root, "", out);
+    }
 }
 
 /// Text written to the output as it is produced (the caller's writer buffers it, as stdout's
@@ -522,7 +561,11 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope, shape: Shape)
 }
 
 /// The `Topology` document of the part of the topology `scope` keeps.
-pub fn document(model: &Model, topology: &Topology, scope: &Scope) -> TopologyDocument {
+pub fn document(
+    (model, topology): (&Model, &Topology),
+    scope: &Scope,
+    owned: &[&OwnedNode],
+) -> TopologyDocument {
     let graph = build(model, topology, scope, Shape::Tree);
     let walk = DocumentWalk {
         model,
@@ -577,6 +620,9 @@ pub fn document(model: &Model, topology: &Topology, scope: &Scope) -> TopologyDo
         gateways,
         refused,
         not_accepted,
+        owned: (owned.iter())
+            .map(|n| crate::report::topology::OwnedTreeNode::of(model, n))
+            .collect(),
     }
 }
 
@@ -703,13 +749,13 @@ impl DocumentWalk<'_> {
     }
 }
 
-fn tree(graph: &Graph, out: &mut Sink<'_>) {
+fn tree(graph: &Graph, owned: bool, out: &mut Sink<'_>) {
     for &root in &graph.roots {
         out.push_str(&graph.label(root));
         out.push('\n');
         tree_children(graph, root, None, "", &mut Vec::new(), out);
     }
-    if graph.roots.is_empty() {
+    if graph.roots.is_empty() && !owned {
         out.push_str("No Gateways.\n");
     }
     if !graph.refused.is_empty() {

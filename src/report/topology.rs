@@ -138,6 +138,62 @@ pub struct TopologyDocument {
     pub refused: Vec<RefusedNode>,
     /// Policies whose targets were not found.
     pub not_accepted: Vec<NotAcceptedNode>,
+    /// The trees of the hierarchies families build themselves (a mesh's proxies).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub owned: Vec<OwnedTreeNode>,
+}
+
+/// One element of an owned hierarchy's tree, with the policies selecting it.
+#[derive(Debug, Serialize)]
+pub struct OwnedTreeNode {
+    /// What it is (`Mesh`, `Dataplane`, `outbound`).
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// The locators of the policies attached to or selecting it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub policies: Vec<String>,
+    /// Its children.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<OwnedTreeNode>,
+}
+
+impl OwnedTreeNode {
+    /// The document form of `node` and everything below it.
+    pub fn of(model: &Model, node: &crate::policy::owned::OwnedNode) -> OwnedTreeNode {
+        OwnedTreeNode {
+            kind: node.kind.clone(),
+            name: node.name.clone(),
+            policies: (node.policies.iter())
+                .map(|&p| model.policies[p as usize].locator.clone())
+                .collect(),
+            children: node.children.iter().map(|c| Self::of(model, c)).collect(),
+        }
+    }
+}
+
+/// The owned trees `filters` keep: with `--gateway` or `--route`, none; else every root whose
+/// subtree names a kept element (`-n`: a `ns/name` in that namespace).
+pub fn owned_trees<'e>(
+    owned: impl Iterator<Item = &'e crate::policy::owned::OwnedPaths>,
+    filters: &Filters,
+) -> Vec<&'e crate::policy::owned::OwnedNode> {
+    if filters.gateway.is_some() || filters.route.is_some() {
+        return Vec::new();
+    }
+    fn in_namespace(node: &crate::policy::owned::OwnedNode, ns: &str) -> bool {
+        node.name.split_once('/').is_some_and(|(n, _)| n == ns)
+            || node.children.iter().any(|c| in_namespace(c, ns))
+    }
+    owned
+        .flat_map(|o| o.tree.iter())
+        .filter(|node| {
+            filters
+                .namespace
+                .as_deref()
+                .is_none_or(|ns| in_namespace(node, ns))
+        })
+        .collect()
 }
 
 /// A policy attached to a node.
