@@ -227,10 +227,17 @@ fn outcome_summary(rule: &RuleStatus<'_>) -> String {
             .join(", ")
     };
     let on_paths = outcome_counts(rule.outcomes.iter().map(|o| o.outcome));
-    if on_paths.is_empty() && rule.listener_outcomes.is_empty() {
+    let on_owned = outcome_counts(rule.owned_outcomes.iter().map(|o| o.outcome));
+    if on_paths.is_empty() && rule.listener_outcomes.is_empty() && on_owned.is_empty() {
         return "on no path".to_string();
     }
     let mut summary = counted(on_paths);
+    if !on_owned.is_empty() {
+        if !summary.is_empty() {
+            summary.push_str("; ");
+        }
+        summary.push_str(&counted(on_owned));
+    }
     if !rule.listener_outcomes.is_empty() {
         let counts = outcome_counts(rule.listener_outcomes.iter().map(|o| o.outcome));
         if !summary.is_empty() {

@@ -41,6 +41,7 @@ pub fn push_item(out: &mut Vec<u8>, status: &PolicyStatus<'_>) -> io::Result<()>
             push_outcome(out, j == 0, outcome);
         }
         push_rule_tail(out, !rule.outcomes.is_empty(), &rule.listener_outcomes)?;
+        push_owned_outcomes(out, &rule.owned_outcomes)?;
     }
     push_tail(out, !status.rules.is_empty());
     Ok(())
@@ -153,6 +154,19 @@ fn push_rule_tail(
     Ok(())
 }
 
+/// A rule's outcomes on the paths of owned hierarchies, when it has any: written inside the
+/// rule, before the brace [`push_rule_tail`] closed it with.
+fn push_owned_outcomes(out: &mut Vec<u8>, on_owned: &[status::OwnedOutcome<'_>]) -> io::Result<()> {
+    if on_owned.is_empty() {
+        return Ok(());
+    }
+    out.truncate(out.len() - b"\n        }".len());
+    out.extend_from_slice(b",\n          \"ownedOutcomes\": ");
+    push_pretty(out, on_owned, 5)?;
+    out.extend_from_slice(b"\n        }");
+    Ok(())
+}
+
 /// The item from its rules' closing bracket (`any`: it listed rules).
 fn push_tail(out: &mut Vec<u8>, any: bool) {
     if any {
@@ -240,11 +254,17 @@ mod tests {
                     outcome: "superseded",
                     by: vec!["ns/listener-policy", escaped],
                 }],
+                owned_outcomes: vec![],
             },
             RuleStatus {
                 key: escaped,
                 outcomes: vec![],
                 listener_outcomes: vec![],
+                owned_outcomes: vec![status::OwnedOutcome {
+                    path_id: "mesh|ns/dp|inbound|ns/dp#main",
+                    outcome: "merged",
+                    by: vec![escaped],
+                }],
             },
         ];
         let ancestors = vec![AncestorStatus {

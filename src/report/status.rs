@@ -36,6 +36,64 @@ pub struct RuleStatus<'a> {
     /// listeners (docs/families.md, "Listener-level settings"); in listener order.
     #[serde(rename = "listenerOutcomes", skip_serializing_if = "Vec::is_empty")]
     pub listener_outcomes: Vec<ListenerOutcome<'a>>,
+    /// Outcomes on the paths of owned hierarchies (a mesh's proxies), in path order.
+    #[serde(rename = "ownedOutcomes", skip_serializing_if = "Vec::is_empty")]
+    pub owned_outcomes: Vec<OwnedOutcome<'a>>,
+}
+
+/// What happened to a rule on a path of an owned hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OwnedOutcome<'a> {
+    /// The path id.
+    #[serde(rename = "pathId")]
+    pub path_id: &'a str,
+    /// `effective`, `merged` (one of several origins) or `superseded`.
+    pub outcome: &'static str,
+    /// Locators of the deciding policies.
+    pub by: Vec<&'a str>,
+}
+
+/// The outcomes of policy `p`'s values on the owned paths `filters` shows, keyed by rule key, in
+/// path order: `effective` where it is a value's source, `merged` where it is another of its
+/// origins, `superseded` (by the winner) where a later contribution replaced it.
+pub fn owned_outcomes<'a>(
+    observed: &'a Observed<'_, '_>,
+    filters: &Filters,
+    p: u32,
+) -> Vec<(&'a str, OwnedOutcome<'a>)> {
+    let engine: &'a crate::engine::Engine<'_> = observed.engine;
+    let locator = |q: u32| engine.model.policies[q as usize].locator.as_str();
+    let mut outcomes = Vec::new();
+    for paths in engine.owned() {
+        let shown = (paths.items.iter())
+            .filter(|i| i.policies.contains(&p) && filters.shows_owned(paths, i));
+        for item in shown {
+            for rule in item.rules.iter().filter(|r| r.origins.contains(&p)) {
+                let (outcome, by) = match rule.source == p {
+                    true => ("effective", Vec::new()),
+                    false => ("merged", vec![locator(rule.source)]),
+                };
+                let path_id = item.path_id.as_str();
+                outcomes.push((
+                    rule.key.as_str(),
+                    OwnedOutcome {
+                        path_id,
+                        outcome,
+                        by,
+                    },
+                ));
+            }
+            for lost in item.lost.iter().filter(|l| l.policy == p) {
+                let outcome = OwnedOutcome {
+                    path_id: &item.path_id,
+                    outcome: "superseded",
+                    by: vec![locator(lost.winner)],
+                };
+                outcomes.push((lost.key.as_str(), outcome));
+            }
+        }
+    }
+    outcomes
 }
 
 /// What happened to a rule on a listener no route is attached to.
@@ -133,6 +191,11 @@ pub fn policy_status<'a>(
     for (key, outcome) in listener_outcomes(observed, filters, p) {
         on_listeners.entry(key).or_default().push(outcome);
     }
+    let mut on_owned: BTreeMap<&str, Vec<OwnedOutcome<'a>>> = BTreeMap::new();
+    for (key, outcome) in owned_outcomes(observed, filters, p) {
+        rules.entry(key).or_default();
+        on_owned.entry(key).or_default().push(outcome);
+    }
     let status = policy_conditions(observed, p);
     PolicyStatus {
         policy: &policy.locator,
@@ -144,6 +207,7 @@ pub fn policy_status<'a>(
                 key,
                 outcomes,
                 listener_outcomes: on_listeners.remove(key).unwrap_or_default(),
+                owned_outcomes: on_owned.remove(key).unwrap_or_default(),
             })
             .collect(),
         index: p,
