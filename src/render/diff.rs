@@ -188,6 +188,7 @@ pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {
         }
     }
     listener_section(&mut out, report, palette);
+    owned_section(&mut out, report);
     status_section(&mut out, report);
     out.push_str(&totals(report));
     out
@@ -257,6 +258,7 @@ pub fn by_path(report: &DiffReport<'_>, palette: Palette) -> String {
         }
     }
     listener_section(&mut out, report, palette);
+    owned_section(&mut out, report);
     status_section(&mut out, report);
     out.push_str(&totals(report));
     out
@@ -280,6 +282,37 @@ fn listener_section(out: &mut String, report: &DiffReport<'_>, palette: Palette)
         for line in value_lines(change, palette) {
             let _ = writeln!(out, "    {line}");
         }
+    }
+}
+
+/// The values that changed on the paths of owned hierarchies, path by path.
+fn owned_section(out: &mut String, report: &DiffReport<'_>) {
+    let mut last = "";
+    for change in &report.owned {
+        if change.path_id != last {
+            let _ = writeln!(out, "{}", change.path_id);
+            last = &change.path_id;
+        }
+        let render = |v: &crate::report::diff_owned::OwnedVersion| {
+            format!(
+                "{} ({})",
+                crate::render::value::compact_json(&v.value),
+                short(&v.source)
+            )
+        };
+        let line = match (&change.before, &change.after) {
+            (Some(b), Some(a)) => format!(
+                "~ {} {}: {} → {}",
+                change.policy_kind,
+                change.key,
+                render(b),
+                render(a)
+            ),
+            (None, Some(a)) => format!("+ {} {}: {}", change.policy_kind, change.key, render(a)),
+            (Some(b), None) => format!("- {} {}: {}", change.policy_kind, change.key, render(b)),
+            (None, None) => continue,
+        };
+        let _ = writeln!(out, "  {line}");
     }
 }
 
@@ -327,13 +360,22 @@ pub fn totals(report: &DiffReport<'_>) -> String {
     let [added, removed, changed] = per_path.iter().fold([0; 3], |sum, (_, counts)| {
         [0, 1, 2].map(|i| sum[i] + counts[i])
     });
-    let listeners = match report.listeners.len() {
+    let mut listeners = match report.listeners.len() {
         0 => String::new(),
         n => format!(
             "; {} changed on listeners without routes",
             counted(n, "rule")
         ),
     };
+    if !report.owned.is_empty() {
+        let mut paths: Vec<&str> = report.owned.iter().map(|c| c.path_id.as_str()).collect();
+        paths.dedup();
+        listeners.push_str(&format!(
+            "; {} changed on {}",
+            counted(report.owned.len(), "value"),
+            counted(paths.len(), &format!("{} path", report.owned[0].hierarchy))
+        ));
+    }
     format!(
         "{} changed: {} added, {removed} removed, {changed} changed; {}{listeners}\n",
         counted(per_path.len(), "path"),

@@ -230,6 +230,8 @@ pub struct DiffReport<'a> {
     /// Changed rules of listeners no route is attached to (kinds whose policies configure
     /// listeners), by listener id, kind and key.
     pub listeners: Vec<ListenerChange<'a>>,
+    /// Changed values on the paths of owned hierarchies, by path id, kind and key.
+    pub owned: Vec<super::diff_owned::OwnedChange>,
 }
 
 /// A changed rule of a listener no route is attached to, for a kind whose policies configure
@@ -329,6 +331,7 @@ impl DiffReport<'_> {
             && self.paths.is_empty()
             && self.status.is_empty()
             && self.listeners.is_empty()
+            && self.owned.is_empty()
     }
 
     /// Identical changes gathered (same policy kind, rule key and kind of change, same values,
@@ -603,6 +606,7 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
         status,
         universe,
         listeners: listener_changes(old, new, filters),
+        owned: super::diff_owned::changes(old.engine, new.engine, (&filters.old, &filters.new)),
     }
 }
 
@@ -832,6 +836,9 @@ impl Serialize for DiffReport<'_> {
         s.serialize_field("status", &self.status)?;
         if !self.listeners.is_empty() {
             s.serialize_field("listeners", &self.listeners)?;
+        }
+        if !self.owned.is_empty() {
+            s.serialize_field("owned", &self.owned)?;
         }
         s.end()
     }

@@ -5,6 +5,7 @@
 //! tables and YAML.
 
 pub mod diff;
+pub mod diff_owned;
 pub mod diff_scope;
 pub mod effective;
 pub mod effective_index;
