@@ -249,10 +249,11 @@ pub fn render(
     };
     let graph = build(model, topology, scope, shape);
     let mut sink = Sink::new(out);
+    let owned_graph = OwnedGraph::of(model, owned);
     match format {
         TopologyFormat::Tree => tree(&graph, !owned.is_empty(), &mut sink),
-        TopologyFormat::Dot => dot(&graph, &mut sink),
-        TopologyFormat::Mermaid => mermaid(&graph, &mut sink),
+        TopologyFormat::Dot => dot(&graph, &owned_graph, &mut sink),
+        TopologyFormat::Mermaid => mermaid(&graph, &owned_graph, &mut sink),
     }
     if format == TopologyFormat::Tree {
         let wrote = !graph.roots.is_empty() || !graph.refused.is_empty() || !graph.notes.is_empty();
@@ -835,11 +836,61 @@ fn tree_children(
     }
 }
 
+/// The owned hierarchies' trees as nodes and edges, for DOT and Mermaid: each element a node,
+/// each policy a node (once), an edge from parent to child and a dashed one from a policy to
+/// each element it is attached to or selects.
+#[derive(Default)]
+struct OwnedGraph {
+    /// Label, and whether the node is a policy.
+    nodes: Vec<(String, bool)>,
+    /// Parent → child.
+    edges: Vec<(usize, usize)>,
+    /// Policy → element.
+    policy_edges: Vec<(usize, usize)>,
+}
+
+impl OwnedGraph {
+    fn of(model: &Model, roots: &[&OwnedNode]) -> OwnedGraph {
+        let mut graph = OwnedGraph::default();
+        let mut policies: BTreeMap<u32, usize> = BTreeMap::new();
+        for root in roots {
+            graph.add(model, root, &mut policies);
+        }
+        graph
+    }
+
+    fn add(
+        &mut self,
+        model: &Model,
+        node: &OwnedNode,
+        policies: &mut BTreeMap<u32, usize>,
+    ) -> usize {
+        let at = self.nodes.len();
+        self.nodes.push((
+            format!("{} {}", node.kind, node.name).trim().to_string(),
+            false,
+        ));
+        for &p in &node.policies {
+            let policy = *policies.entry(p).or_insert_with(|| {
+                self.nodes
+                    .push((model.policies[p as usize].display(), true));
+                self.nodes.len() - 1
+            });
+            self.policy_edges.push((policy, at));
+        }
+        for child in &node.children {
+            let child = self.add(model, child, policies);
+            self.edges.push((at, child));
+        }
+        at
+    }
+}
+
 fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-fn dot(graph: &Graph, out: &mut Sink<'_>) {
+fn dot(graph: &Graph, owned: &OwnedGraph, out: &mut Sink<'_>) {
     out.push_str("digraph dopol {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n");
     for (n, node) in graph.nodes.iter().enumerate() {
         let style = match node.kind() {
@@ -890,10 +941,26 @@ fn dot(graph: &Graph, out: &mut Sink<'_>) {
             );
         }
     }
+    let id = |i: usize| quote(&format!("owned:{i}"));
+    for (i, (label, policy)) in owned.nodes.iter().enumerate() {
+        let style = if *policy { ", shape=note" } else { "" };
+        let _ = writeln!(out, "  {} [label={}{style}];", id(i), quote(label));
+    }
+    for &(from, to) in &owned.edges {
+        let _ = writeln!(out, "  {} -> {};", id(from), id(to));
+    }
+    for &(policy, target) in &owned.policy_edges {
+        let _ = writeln!(
+            out,
+            "  {} -> {} [style=dashed, arrowhead=open];",
+            id(policy),
+            id(target)
+        );
+    }
     out.push_str("}\n");
 }
 
-fn mermaid(graph: &Graph, out: &mut Sink<'_>) {
+fn mermaid(graph: &Graph, owned: &OwnedGraph, out: &mut Sink<'_>) {
     out.push_str("flowchart LR\n");
     let id = |i: usize| format!("n{i}");
     let label = |s: &str| s.replace('"', "#quot;");
@@ -924,6 +991,20 @@ fn mermaid(graph: &Graph, out: &mut Sink<'_>) {
                 id(gateway)
             );
         }
+    }
+    for (i, (text, policy)) in owned.nodes.iter().enumerate() {
+        let text = label(text);
+        match policy {
+            true => writeln!(out, "  o{i}[/\"{text}\"/]"),
+            false => writeln!(out, "  o{i}[\"{text}\"]"),
+        }
+        .ok();
+    }
+    for &(from, to) in &owned.edges {
+        let _ = writeln!(out, "  o{from} --> o{to}");
+    }
+    for &(policy, target) in &owned.policy_edges {
+        let _ = writeln!(out, "  o{policy} -.-> o{target}");
     }
 }
 
