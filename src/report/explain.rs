@@ -358,7 +358,7 @@ fn owned_kind(model: &Model, item: &crate::policy::owned::OwnedItem) -> KindExpl
                 policy: policy.locator.clone(),
                 name: policy.namespaced_name(),
                 target: format!("{} ({})", step.entry, step.relevance),
-                level: "",
+                level: "entry",
                 created: creation_text(model, step.policy),
                 blocks: Vec::new(),
                 why: key.join(", "),
