@@ -1,0 +1,107 @@
+//! Kuma's targetRef policies (docs/families.md, "Kuma"; contract `kuma.md`): a family that owns
+//! its hierarchy. A Kuma policy configures proxies (Dataplanes) per destination and per
+//! inbound, so its paths are proxy × key — `<mesh>|<ns>/<dp>|outbound|<KRI>`,
+//! `...|inbound|<ns>/<dp>#<section>`, `...|proxy` — not Gateway → listener → route. The family
+//! computes the meta Kuma matches on, selects, orders and merges, and hands the reports
+//! [`crate::policy::owned::OwnedPaths`].
+
+pub mod diags;
+pub mod duration;
+pub mod evaluate;
+pub mod index;
+pub mod item;
+pub mod kinds;
+pub mod merge;
+pub mod meta;
+pub mod order;
+pub mod paths;
+pub mod resolve;
+pub mod role;
+pub mod select;
+pub mod settings;
+pub mod spec;
+pub mod status;
+
+#[cfg(test)]
+mod tests;
+
+use crate::diag::Diagnostic;
+use crate::load::fields::Fields;
+use crate::load::{KindSpec, Object};
+use crate::model::Model;
+use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::topology::Topology;
+use crate::yaml::Node;
+use settings::KumaSettings;
+
+/// Kuma's policy kinds, evaluated for a control plane with these settings.
+#[derive(Clone, Debug, Default)]
+pub struct Kuma {
+    settings: KumaSettings,
+}
+
+impl Kuma {
+    /// The family for a control plane with `settings`.
+    pub fn new(settings: KumaSettings) -> Kuma {
+        Kuma { settings }
+    }
+
+    /// Its settings.
+    pub fn settings(&self) -> &KumaSettings {
+        &self.settings
+    }
+}
+
+impl PolicyFamily for Kuma {
+    fn name(&self) -> &'static str {
+        "kuma"
+    }
+
+    fn kinds(&self) -> &'static [PolicyKind] {
+        &kinds::KINDS
+    }
+
+    fn object_kinds(&self) -> &'static [KindSpec] {
+        &kinds::OBJECT_KINDS
+    }
+
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        _fields: &mut Fields,
+    ) -> Option<Policy> {
+        let mut policy = Policy::new(kind, object, (Vec::new(), Vec::new()), Vec::new());
+        let spec = object.root.get("spec").cloned();
+        policy.spec = Some(Box::new(
+            spec.unwrap_or_else(|| Node::synthetic(crate::yaml::Value::Null)),
+        ));
+        Some(policy)
+    }
+
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        serde_json::Value::Object(
+            rules
+                .iter()
+                .map(|(key, value)| (key.to_string(), value.to_json()))
+                .collect(),
+        )
+    }
+
+    fn attaches_to_routes(&self) -> bool {
+        false
+    }
+
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        diags::CODES
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        _topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let evaluator = evaluate::KumaEvaluator::new(model, &self.settings);
+        (Box::new(evaluator), Vec::new())
+    }
+}

@@ -1,0 +1,1 @@
+//! Kuma's rules (contract `kuma.md`), one test per rule, on small Kubernetes inputs.
