@@ -17,9 +17,13 @@ pub fn parse(text: &str) -> Option<i128> {
     }
     let mut total: i128 = 0;
     while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(rest.len());
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
         let (number, after) = rest.split_at(digits);
-        let units = after.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(after.len());
+        let units = after
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(after.len());
         let (unit, next) = after.split_at(units);
         total += scaled(number, unit_nanos(unit)?)?;
         rest = next;
@@ -33,7 +37,11 @@ fn scaled(number: &str, unit: i128) -> Option<i128> {
     if whole.is_empty() && fraction.is_empty() {
         return None;
     }
-    let whole: i128 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let whole: i128 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
     let mut value = whole.checked_mul(unit)?;
     let mut scale = unit;
     for digit in fraction.chars() {

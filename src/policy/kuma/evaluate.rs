@@ -100,8 +100,11 @@ impl<'m> KumaEvaluator<'m> {
         }
         let registry = &self.model.registry;
         items.sort_by(|a, b| {
-            (a.path_id.cmp(&b.path_id))
-                .then_with(|| registry.kind_index(a.kind).cmp(&registry.kind_index(b.kind)))
+            (a.path_id.cmp(&b.path_id)).then_with(|| {
+                registry
+                    .kind_index(a.kind)
+                    .cmp(&registry.kind_index(b.kind))
+            })
         });
         items
     }
@@ -136,7 +139,11 @@ fn tree(items: &[OwnedItem]) -> Vec<OwnedNode> {
         };
         let mesh_node = child(&mut meshes, "Mesh", mesh);
         let dp_node = child(&mut mesh_node.children, "Dataplane", dp);
-        let name = if key.is_empty() { direction.clone() } else { key.clone() };
+        let name = if key.is_empty() {
+            direction.clone()
+        } else {
+            key.clone()
+        };
         let node = child(&mut dp_node.children, direction, &name);
         for &p in &item.policies {
             if !node.policies.contains(&p) {

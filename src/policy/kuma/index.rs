@@ -139,13 +139,7 @@ impl Index {
         index
     }
 
-    fn add_object(
-        &mut self,
-        model: &Model,
-        context: &Context<'_>,
-        i: u32,
-        policy: Option<u32>,
-    ) {
+    fn add_object(&mut self, model: &Model, context: &Context<'_>, i: u32, policy: Option<u32>) {
         let object = &model.objects[i as usize];
         let is_policy = super::kinds::KINDS.iter().any(|k| k.kind == &*object.kind);
         if is_policy && policy.is_none() {
@@ -218,7 +212,8 @@ impl Index {
 
     /// The Mesh object named `mesh`.
     pub fn mesh(&self, mesh: &str) -> Option<usize> {
-        self.of_kind("Mesh", "").find(|&i| self.metas[i].name == mesh)
+        self.of_kind("Mesh", "")
+            .find(|&i| self.metas[i].name == mesh)
     }
 
     /// The object whose KRI parts are `parts` (five-part equality).
@@ -228,7 +223,12 @@ impl Index {
     }
 
     /// The objects of `kind` in `mesh` whose labels contain every pair of `labels`.
-    pub fn by_labels(&self, kind: &str, mesh: &str, labels: &BTreeMap<String, String>) -> Vec<usize> {
+    pub fn by_labels(
+        &self,
+        kind: &str,
+        mesh: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> Vec<usize> {
         self.of_kind(kind, mesh)
             .filter(|&i| contains(&self.metas[i].labels, labels))
             .collect()

@@ -32,7 +32,10 @@ pub struct Place {
 }
 
 /// The policies of `steps` (indices of contributions), highest priority first, each once.
-pub fn highest_first(contributions: &[Contribution], steps: impl DoubleEndedIterator<Item = usize>) -> Vec<u32> {
+pub fn highest_first(
+    contributions: &[Contribution],
+    steps: impl DoubleEndedIterator<Item = usize>,
+) -> Vec<u32> {
     let mut policies = Vec::new();
     for s in steps.rev() {
         let p = contributions[s].policy;
@@ -81,13 +84,21 @@ pub fn item(
 ) -> OwnedItem {
     rules.sort_by(|a, b| a.key.cmp(&b.key));
     let merged_from: Vec<Json> = (contributions.iter().rev())
-        .map(|c| Json::String(format!("{}#{}", model.policies[c.policy as usize].locator, c.entry)))
+        .map(|c| {
+            Json::String(format!(
+                "{}#{}",
+                model.policies[c.policy as usize].locator, c.entry
+            ))
+        })
         .collect();
     let steps = contributions
         .iter()
         .enumerate()
         .map(|(s, c)| {
-            let step = fold.and_then(|f| f.steps.get(s)).cloned().unwrap_or_default();
+            let step = fold
+                .and_then(|f| f.steps.get(s))
+                .cloned()
+                .unwrap_or_default();
             OwnedStep {
                 policy: c.policy,
                 entry: c.entry.clone(),

@@ -54,13 +54,16 @@ pub struct Fold {
 
 /// Whether `key` is `other` or one of them lies under the other.
 fn overlaps(key: &str, other: &str) -> bool {
-    let under = |a: &str, b: &str| a.len() > b.len() && a.starts_with(b) && a.as_bytes()[b.len()] == b'.';
+    let under =
+        |a: &str, b: &str| a.len() > b.len() && a.starts_with(b) && a.as_bytes()[b.len()] == b'.';
     key == other || under(key, other) || under(other, key)
 }
 
 /// Whether a field name is an append list's.
 fn is_append(key: &str) -> bool {
-    key.rsplit('.').next().is_some_and(|last| last.starts_with("append"))
+    key.rsplit('.')
+        .next()
+        .is_some_and(|last| last.starts_with("append"))
 }
 
 /// Folds `confs` in order; `durations` names the duration fields.
@@ -94,7 +97,12 @@ impl Fold {
             return;
         }
         if is_append(&key) {
-            if let Some(Leaf { value: Json::Array(old), source, origins }) = self.leaves.get_mut(&key) {
+            if let Some(Leaf {
+                value: Json::Array(old),
+                source,
+                origins,
+            }) = self.leaves.get_mut(&key)
+            {
                 if let Json::Array(more) = value {
                     old.extend(more);
                     *source = s;
@@ -145,7 +153,11 @@ fn flatten(value: &Json, key: String, out: &mut Vec<(String, Json)>) {
     match value {
         Json::Object(map) if !map.is_empty() => {
             for (k, v) in map {
-                let path = if key.is_empty() { k.clone() } else { format!("{key}.{k}") };
+                let path = if key.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{key}.{k}")
+                };
                 flatten(v, path, out);
             }
         }

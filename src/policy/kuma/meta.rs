@@ -79,6 +79,23 @@ impl Meta {
     }
 }
 
+/// The KRI parts a name ref of a policy with meta `policy` looks for: {kind, the policy's
+/// mesh, the policy's zone label, `namespace` or the policy's namespace label, `name`}.
+pub fn name_ref_parts<'a>(
+    policy: &'a Meta,
+    kind: &'a str,
+    namespace: Option<&'a str>,
+    name: &'a str,
+) -> [&'a str; 5] {
+    [
+        short_kind(kind),
+        &policy.mesh,
+        policy.label(ZONE).unwrap_or(""),
+        namespace.or(policy.label(NAMESPACE)).unwrap_or(""),
+        name,
+    ]
+}
+
 /// `kri_<short>_<mesh>_<zone>_<namespace>_<name>_<section>`.
 pub fn kri(parts: [&str; 5], section: Option<&str>) -> String {
     format!(
@@ -184,7 +201,10 @@ pub fn compute(
     let mesh = match dataplane {
         _ if is_mesh => String::new(),
         Some((mesh, _)) => mesh.unwrap_or("default").to_string(),
-        None => labels.get(MESH).map_or("default", String::as_str).to_string(),
+        None => labels
+            .get(MESH)
+            .map_or("default", String::as_str)
+            .to_string(),
     };
     Meta {
         object: index,

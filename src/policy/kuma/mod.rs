@@ -73,22 +73,24 @@ impl PolicyFamily for Kuma {
     ) -> Option<Policy> {
         let mut policy = Policy::new(kind, object, (Vec::new(), Vec::new()), Vec::new());
         let spec = object.root.get("spec").cloned();
-        policy.spec = Some(Box::new(
-            spec.unwrap_or_else(|| Node::synthetic(crate::yaml::Value::Null)),
-        ));
+        policy.spec =
+            Some(Box::new(spec.unwrap_or_else(|| {
+                Node::synthetic(crate::yaml::Value::Null)
+            })));
         Some(policy)
     }
 
-    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
-        serde_json::Value::Object(
-            rules
-                .iter()
-                .map(|(key, value)| (key.to_string(), value.to_json()))
-                .collect(),
-        )
+    fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
+        // Kuma policies have no rules in blocks (their values are owned paths' leaves).
+        serde_json::Value::Object(serde_json::Map::new())
     }
 
     fn attaches_to_routes(&self) -> bool {
+        false
+    }
+
+    fn positional_rule_names(&self) -> bool {
+        // No route rules: nothing named by position.
         false
     }
 

@@ -54,10 +54,20 @@ pub struct SortKey {
 
 impl SortKey {
     /// The key of an entry of a policy with top level `top`.
-    pub fn new(top: &Ref, origin: Option<&str>, role: Option<Role>, display: &str, locator: String) -> SortKey {
+    pub fn new(
+        top: &Ref,
+        origin: Option<&str>,
+        role: Option<Role>,
+        display: &str,
+        locator: String,
+    ) -> SortKey {
         SortKey {
             top: top.kind.clone(),
-            dataplane: (top.name.is_some(), !top.labels.is_empty(), top.section.is_some()),
+            dataplane: (
+                top.name.is_some(),
+                !top.labels.is_empty(),
+                top.section.is_some(),
+            ),
             origin: origin.map(str::to_string),
             role,
             to: None,
@@ -87,7 +97,11 @@ impl SortKey {
         if self.top == "Dataplane" {
             let (name, labels, section) = self.dataplane;
             let shape = [(name, "name"), (labels, "labels"), (section, "section")];
-            let parts: Vec<&str> = shape.iter().filter(|(on, _)| *on).map(|(_, p)| *p).collect();
+            let parts: Vec<&str> = shape
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, p)| *p)
+                .collect();
             if !parts.is_empty() {
                 top = format!("{top}({})", parts.join(","));
             }
@@ -133,7 +147,10 @@ pub fn compare_ranks(a: &SortKey, b: &SortKey) -> Ordering {
         .then_with(|| origin_rank(a.origin.as_deref()).cmp(&origin_rank(b.origin.as_deref())))
         .then_with(|| Role::rank(a.role).cmp(&Role::rank(b.role)))
         .then_with(|| {
-            let to = |k: &SortKey| k.to.as_ref().map_or((0, false), |(kind, s)| (kind_rank(kind), *s));
+            let to = |k: &SortKey| {
+                k.to.as_ref()
+                    .map_or((0, false), |(kind, s)| (kind_rank(kind), *s))
+            };
             to(a).cmp(&to(b))
         })
 }

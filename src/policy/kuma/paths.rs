@@ -37,7 +37,13 @@ impl KumaPolicy {
     /// Its sort key (§K6), without to-kind or index.
     pub fn sort_key(&self, index: &Index) -> SortKey {
         let meta = &index.metas[self.meta];
-        SortKey::new(&self.view.top, meta.origin(), self.role, &meta.display, meta.namespaced_name())
+        SortKey::new(
+            &self.view.top,
+            meta.origin(),
+            self.role,
+            &meta.display,
+            meta.namespaced_name(),
+        )
     }
 }
 
@@ -95,22 +101,35 @@ pub fn outbound(subject: &Subject<'_>, kind: &'static PolicyKind) -> Vec<OwnedIt
         }
         let meta = &index.metas[policy.meta];
         for (i, to) in policy.view.to.iter().flatten().enumerate() {
-            let key = policy
-                .sort_key(index)
-                .with_to(&to.target.kind, to.target.section.is_some(), i);
+            let key =
+                policy
+                    .sort_key(index)
+                    .with_to(&to.target.kind, to.target.section.is_some(), i);
             let resolved = resolve(index, meta, &to.target);
-            entries.push(Entry { policy, item: i, key, resolved });
+            entries.push(Entry {
+                policy,
+                item: i,
+                key,
+                resolved,
+            });
         }
     }
     sort(&mut entries, |e| &e.key);
-    let keys: BTreeSet<Resolved> = entries.iter().flat_map(|e| e.resolved.iter().cloned()).collect();
+    let keys: BTreeSet<Resolved> = entries
+        .iter()
+        .flat_map(|e| e.resolved.iter().cloned())
+        .collect();
     let durations = semantics_of(kind).durations;
     let mut items = Vec::new();
     for key in keys {
         let mut contributions = Vec::new();
         let mut confs = Vec::new();
         for entry in &entries {
-            let Some(why) = entry.resolved.iter().find_map(|r| relevance(index, r, &key)) else {
+            let Some(why) = entry
+                .resolved
+                .iter()
+                .find_map(|r| relevance(index, r, &key))
+            else {
                 continue;
             };
             contributions.push(Contribution {
@@ -121,12 +140,15 @@ pub fn outbound(subject: &Subject<'_>, kind: &'static PolicyKind) -> Vec<OwnedIt
             });
             confs.push(&entry.policy.view.to.as_ref().expect("has to")[entry.item].conf);
         }
-        let folded = fold(&confs, durations);
         let kri = index.metas[key.meta].kri(key.section.as_deref());
-        let rules = (fold_rules(&contributions, &folded), fold_losses(&contributions, &folded));
-        let conf = folded.conf.clone();
         let place = subject.place(kind, "outbound", kri);
-        items.push(item(subject.model, place, rules, &contributions, Some(&folded), conf));
+        items.push(folded_item(
+            subject,
+            place,
+            &contributions,
+            &confs,
+            durations,
+        ));
     }
     items
 }
@@ -140,7 +162,11 @@ struct InboundRule<'a> {
 
 /// The items of the rule sections (`rules[]`, or `from[]` read as rules) of the policies
 /// selecting inbound `inbound`, in §K6 order, expanded per match and re-sorted (§K8).
-fn inbound_rules<'a>(subject: &'a Subject<'_>, inbound: usize, from_as_rules: bool) -> Vec<InboundRule<'a>> {
+fn inbound_rules<'a>(
+    subject: &'a Subject<'_>,
+    inbound: usize,
+    from_as_rules: bool,
+) -> Vec<InboundRule<'a>> {
     let mut items: Vec<(SortKey, &'a KumaPolicy, String, Vec<Json>, &'a Json)> = Vec::new();
     for (policy, selection) in &subject.selected {
         if !selection.inbounds.contains(&inbound) {
@@ -150,11 +176,23 @@ fn inbound_rules<'a>(subject: &'a Subject<'_>, inbound: usize, from_as_rules: bo
         if let Some(rules) = &policy.view.rules {
             for (i, rule) in rules.iter().enumerate() {
                 let entry = format!("rules[{i}]");
-                items.push((base.clone().at(i), policy, entry, rule.matches.clone(), &rule.conf));
+                items.push((
+                    base.clone().at(i),
+                    policy,
+                    entry,
+                    rule.matches.clone(),
+                    &rule.conf,
+                ));
             }
         } else if from_as_rules {
             for (i, from) in policy.view.from.iter().flatten().enumerate() {
-                items.push((base.clone().at(i), policy, format!("from[{i}]"), Vec::new(), &from.conf));
+                items.push((
+                    base.clone().at(i),
+                    policy,
+                    format!("from[{i}]"),
+                    Vec::new(),
+                    &from.conf,
+                ));
             }
         }
     }
@@ -168,10 +206,18 @@ fn inbound_rules<'a>(subject: &'a Subject<'_>, inbound: usize, from_as_rules: bo
             relevance,
         };
         if matches.is_empty() {
-            rules.push(InboundRule { contribution: contribution("all traffic"), matched: None, conf });
+            rules.push(InboundRule {
+                contribution: contribution("all traffic"),
+                matched: None,
+                conf,
+            });
         }
         for matched in matches {
-            rules.push(InboundRule { contribution: contribution("match"), matched: Some(matched), conf });
+            rules.push(InboundRule {
+                contribution: contribution("match"),
+                matched: Some(matched),
+                conf,
+            });
         }
     }
     rules.sort_by_key(|r| match_rank(r.matched.as_ref()));
@@ -180,7 +226,10 @@ fn inbound_rules<'a>(subject: &'a Subject<'_>, inbound: usize, from_as_rules: bo
 
 /// A `spiffeID` match before none (Exact before Prefix), then an `sni` match before none.
 fn match_rank(matched: Option<&Json>) -> (u8, u8) {
-    let spiffe = match matched.and_then(|m| m.pointer("/spiffeID/type")).and_then(Json::as_str) {
+    let spiffe = match matched
+        .and_then(|m| m.pointer("/spiffeID/type"))
+        .and_then(Json::as_str)
+    {
         Some("Exact") => 0,
         Some(_) => 1,
         None => 2,
@@ -219,41 +268,68 @@ fn matched_value(matched: Option<&Json>, conf: &Json, durations: &[&str]) -> Jso
     json!({"match": matched.cloned().unwrap_or(Json::Null), "conf": conf})
 }
 
-/// MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS: the catch-all rules folded, each
-/// matched rule a `match#<i>` key.
-fn merged(subject: &Subject<'_>, rules: &[InboundRule<'_>], place: Place, durations: &[&str]) -> OwnedItem {
-    let catch_all: Vec<&InboundRule<'_>> = rules.iter().filter(|r| r.matched.is_none()).collect();
-    let contributions: Vec<Contribution> = catch_all.iter().map(|r| r.contribution.clone()).collect();
-    let confs: Vec<&Json> = catch_all.iter().map(|r| r.conf).collect();
-    let folded = fold(&confs, durations);
-    let mut owned = fold_rules(&contributions, &folded);
-    let matched = rules.iter().filter(|r| r.matched.is_some());
-    for (i, rule) in matched.enumerate() {
-        owned.push(OwnedRule {
-            key: format!("match#{i}"),
-            value: matched_value(rule.matched.as_ref(), rule.conf, durations),
-            source: rule.contribution.policy,
-            origins: vec![rule.contribution.policy],
-        });
-    }
-    let lost = fold_losses(&contributions, &folded);
-    let conf = folded.conf.clone();
-    item(subject.model, place, (owned, lost), &contributions, Some(&folded), conf)
-}
-
-/// MeshAccessLog, MeshFaultInjection: every rule a `rule#<i>` key.
-fn listed(subject: &Subject<'_>, rules: &[InboundRule<'_>], place: Place, durations: &[&str]) -> OwnedItem {
-    let owned: Vec<OwnedRule> = (rules.iter().enumerate())
+/// Each rule of `rules` as a key `<prefix>#<i>` with its match and conf.
+fn keyed<'r>(
+    rules: impl Iterator<Item = &'r InboundRule<'r>>,
+    prefix: &str,
+    durations: &[&str],
+) -> Vec<OwnedRule> {
+    (rules.enumerate())
         .map(|(i, rule)| OwnedRule {
-            key: format!("rule#{i}"),
+            key: format!("{prefix}#{i}"),
             value: matched_value(rule.matched.as_ref(), rule.conf, durations),
             source: rule.contribution.policy,
             origins: vec![rule.contribution.policy],
         })
-        .collect();
+        .collect()
+}
+
+/// MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS: the catch-all rules folded, each
+/// matched rule a `match#<i>` key.
+fn merged(
+    subject: &Subject<'_>,
+    rules: &[InboundRule<'_>],
+    place: Place,
+    durations: &[&str],
+) -> OwnedItem {
+    let catch_all: Vec<&InboundRule<'_>> = rules.iter().filter(|r| r.matched.is_none()).collect();
+    let contributions: Vec<Contribution> =
+        catch_all.iter().map(|r| r.contribution.clone()).collect();
+    let confs: Vec<&Json> = catch_all.iter().map(|r| r.conf).collect();
+    let folded = fold(&confs, durations);
+    let mut owned = fold_rules(&contributions, &folded);
+    let matched = rules.iter().filter(|r| r.matched.is_some());
+    owned.extend(keyed(matched, "match", durations));
+    let lost = fold_losses(&contributions, &folded);
+    let conf = folded.conf.clone();
+    item(
+        subject.model,
+        place,
+        (owned, lost),
+        &contributions,
+        Some(&folded),
+        conf,
+    )
+}
+
+/// MeshAccessLog, MeshFaultInjection: every rule a `rule#<i>` key.
+fn listed(
+    subject: &Subject<'_>,
+    rules: &[InboundRule<'_>],
+    place: Place,
+    durations: &[&str],
+) -> OwnedItem {
+    let owned = keyed(rules.iter(), "rule", durations);
     let contributions: Vec<Contribution> = rules.iter().map(|r| r.contribution.clone()).collect();
     let conf = Json::Array(owned.iter().map(|r| r.value.clone()).collect());
-    item(subject.model, place, (owned, Vec::new()), &contributions, None, conf)
+    item(
+        subject.model,
+        place,
+        (owned, Vec::new()),
+        &contributions,
+        None,
+        conf,
+    )
 }
 
 /// The MeshTrafficPermission lists, in Envoy's order of checks.
@@ -283,7 +359,14 @@ fn permission(subject: &Subject<'_>, rules: &[InboundRule<'_>], place: Place) ->
             origins: highest_first(&contributions, steps.into_iter()),
         });
     }
-    item(subject.model, place, (owned, Vec::new()), &contributions, None, Json::Object(conf))
+    item(
+        subject.model,
+        place,
+        (owned, Vec::new()),
+        &contributions,
+        None,
+        Json::Object(conf),
+    )
 }
 
 /// An inbound without MeshTrafficPermission `rules`: the legacy `from[]`, modelled only when
@@ -298,7 +381,11 @@ fn legacy_permission(subject: &Subject<'_>, inbound: usize, place: Place) -> Opt
             items.push((policy.sort_key(subject.index).at(i), policy, i, from));
         }
     }
-    if items.is_empty() || items.iter().any(|(_, _, _, from)| from.target.kind != "Mesh") {
+    if items.is_empty()
+        || items
+            .iter()
+            .any(|(_, _, _, from)| from.target.kind != "Mesh")
+    {
         return None;
     }
     sort(&mut items, |i| &i.0);
@@ -311,10 +398,7 @@ fn legacy_permission(subject: &Subject<'_>, inbound: usize, place: Place) -> Opt
         })
         .collect();
     let confs: Vec<&Json> = items.iter().map(|(_, _, _, from)| &from.conf).collect();
-    let folded = fold(&confs, &[]);
-    let rules = (fold_rules(&contributions, &folded), fold_losses(&contributions, &folded));
-    let conf = folded.conf.clone();
-    Some(item(subject.model, place, rules, &contributions, Some(&folded), conf))
+    Some(folded_item(subject, place, &contributions, &confs, &[]))
 }
 
 /// The proxy-wide item of a single-`default` kind (§K9).
@@ -338,9 +422,37 @@ pub fn proxy(subject: &Subject<'_>, kind: &'static PolicyKind) -> Option<OwnedIt
             relevance: "selected",
         })
         .collect();
-    let folded = fold(&confs, semantics_of(kind).durations);
-    let rules = (fold_rules(&contributions, &folded), fold_losses(&contributions, &folded));
-    let conf = folded.conf.clone();
     let place = subject.place(kind, "proxy", String::new());
-    Some(item(subject.model, place, rules, &contributions, Some(&folded), conf))
+    let durations = semantics_of(kind).durations;
+    Some(folded_item(
+        subject,
+        place,
+        &contributions,
+        &confs,
+        durations,
+    ))
+}
+
+/// The item of a path whose value is the fold of `confs` (one per contribution).
+fn folded_item(
+    subject: &Subject<'_>,
+    place: Place,
+    contributions: &[Contribution],
+    confs: &[&Json],
+    durations: &[&str],
+) -> OwnedItem {
+    let folded = fold(confs, durations);
+    let rules = (
+        fold_rules(contributions, &folded),
+        fold_losses(contributions, &folded),
+    );
+    let conf = folded.conf.clone();
+    item(
+        subject.model,
+        place,
+        rules,
+        contributions,
+        Some(&folded),
+        conf,
+    )
 }

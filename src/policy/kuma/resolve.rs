@@ -2,7 +2,7 @@
 //! `rules/resolve/targetref.go`), and which entries are relevant to a key (§K5 4).
 
 use super::index::Index;
-use super::meta::{DISPLAY_NAME, Meta, NAMESPACE, ZONE, short_kind};
+use super::meta::{DISPLAY_NAME, Meta, NAMESPACE, name_ref_parts};
 use super::spec::Ref;
 use std::collections::BTreeMap;
 
@@ -59,26 +59,38 @@ pub fn resolve(index: &Index, policy: &Meta, target: &Ref) -> Vec<Resolved> {
             };
         }
     }
-    let namespace = target
-        .namespace
-        .as_deref()
-        .or(policy.label(NAMESPACE))
-        .unwrap_or("");
-    let parts = [short_kind(kind), mesh, policy.label(ZONE).unwrap_or(""), namespace, name];
+    let parts = name_ref_parts(policy, kind, target.namespace.as_deref(), name);
     let found: Vec<usize> = index.by_kri(kind, parts).into_iter().collect();
     with_section(index, found, target.section.as_deref(), None)
 }
 
 /// Keeps the objects having the port `section` (or numbered `port`) names, with that section;
 /// objects of kinds without ports are kept whole.
-fn with_section(index: &Index, found: Vec<usize>, section: Option<&str>, port: Option<i64>) -> Vec<Resolved> {
+fn with_section(
+    index: &Index,
+    found: Vec<usize>,
+    section: Option<&str>,
+    port: Option<i64>,
+) -> Vec<Resolved> {
     if section.is_none() && port.is_none() {
-        return found.into_iter().map(|meta| Resolved { meta, section: None }).collect();
+        return found
+            .into_iter()
+            .map(|meta| Resolved {
+                meta,
+                section: None,
+            })
+            .collect();
     }
     let mut resolved = Vec::new();
     for meta in found {
-        if !matches!(index.metas[meta].kind.as_str(), "MeshService" | "MeshMultiZoneService") {
-            resolved.push(Resolved { meta, section: None });
+        if !matches!(
+            index.metas[meta].kind.as_str(),
+            "MeshService" | "MeshMultiZoneService"
+        ) {
+            resolved.push(Resolved {
+                meta,
+                section: None,
+            });
             continue;
         }
         let matching = index.ports[meta].iter().find(|p| match port {

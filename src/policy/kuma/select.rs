@@ -2,7 +2,7 @@
 //! DppSelectedByPolicy): the zone and namespace gates, then the top-level kind.
 
 use super::index::{Gateway, Index, Proxy, contains};
-use super::meta::{Meta, NAMESPACE, ZONE, short_kind};
+use super::meta::{Meta, NAMESPACE, ZONE, name_ref_parts};
 use super::role::Role;
 use super::spec::{Ref, View};
 use std::collections::BTreeMap;
@@ -88,7 +88,11 @@ fn select_top(index: &Index, policy: &Meta, top: &Ref, proxy: &Proxy) -> Option<
                 return None;
             }
             let inbounds = (0..proxy.inbounds.len())
-                .filter(|&i| top.section.as_ref().is_none_or(|s| *s == proxy.inbounds[i].section))
+                .filter(|&i| {
+                    top.section
+                        .as_ref()
+                        .is_none_or(|s| *s == proxy.inbounds[i].section)
+                })
                 .collect();
             (inbounds, true)
         }
@@ -124,18 +128,7 @@ fn proxy_types_hold(top: &Ref, proxy: &Proxy) -> bool {
 fn dataplane_chosen(index: &Index, policy: &Meta, top: &Ref, proxy: &Proxy) -> bool {
     let dp = &index.metas[proxy.meta];
     if let Some(name) = &top.name {
-        let namespace = top
-            .namespace
-            .as_deref()
-            .or(policy.label(NAMESPACE))
-            .unwrap_or("");
-        let wanted = [
-            short_kind("Dataplane"),
-            policy.mesh.as_str(),
-            policy.label(ZONE).unwrap_or(""),
-            namespace,
-            name.as_str(),
-        ];
+        let wanted = name_ref_parts(policy, "Dataplane", top.namespace.as_deref(), name);
         return dp.kri_parts() == wanted;
     }
     contains(&dp.labels, &top.labels)

@@ -138,7 +138,9 @@ impl View {
 
 /// A `default` as JSON, nulls pruned; `{}` when absent.
 fn conf(node: Option<&Node>) -> Json {
-    node.map_or(Json::Object(Default::default()), |n| prune_nulls(n.to_json()))
+    node.map_or(Json::Object(Default::default()), |n| {
+        prune_nulls(n.to_json())
+    })
 }
 
 /// Removes the `null` members of every object (the API server prunes them).
