@@ -6,7 +6,7 @@ use super::kinds::semantics_of;
 use super::meta::{EFFECT, POLICY_ROLE};
 use super::paths::{self, KumaPolicy, Subject, inbound, outbound};
 use super::role::Role;
-use super::select::{Selector, select};
+use super::select::{Selection, Selector, select};
 use super::settings::KumaSettings;
 use super::spec::View;
 use crate::diag::Diagnostic;
@@ -31,10 +31,14 @@ const FILTERS: &[OwnedFilter] = &[
 /// Kuma's evaluator: everything is computed up front.
 pub struct KumaEvaluator<'m> {
     pub(super) model: &'m Model,
+    pub(super) settings: KumaSettings,
     /// The object index.
     pub index: Index,
     /// The Kuma policies of the model.
     pub policies: Vec<KumaPolicy>,
+    /// Per Dataplane (index into `Index::proxies`): the policies (index into `policies`)
+    /// selecting it, with what they select; none for builtin gateways.
+    pub selections: Vec<Vec<(usize, Selection)>>,
     /// The paths.
     pub paths: OwnedPaths,
 }
@@ -44,10 +48,13 @@ impl<'m> KumaEvaluator<'m> {
     pub fn new(model: &'m Model, settings: &KumaSettings) -> KumaEvaluator<'m> {
         let index = Index::build(model, settings);
         let policies = kuma_policies(model, &index);
+        let selections = selections(&index, &policies);
         let mut evaluator = KumaEvaluator {
             model,
+            settings: settings.clone(),
             index,
             policies,
+            selections,
             paths: OwnedPaths {
                 name: "mesh",
                 columns: &["MESH", "DATAPLANE", "DIRECTION", "KEY"],
@@ -63,22 +70,12 @@ impl<'m> KumaEvaluator<'m> {
     /// Every item, sorted by path id, then kind.
     fn items(&self) -> Vec<OwnedItem> {
         let mut items = Vec::new();
-        for proxy in &self.index.proxies {
-            if proxy.gateway == Gateway::Builtin {
-                continue;
-            }
+        for (proxy, selections) in self.index.proxies.iter().zip(&self.selections) {
             for kind in super::kinds::KINDS.iter() {
-                let selected = (self.policies.iter())
-                    .filter(|p| std::ptr::eq(p.kind, kind) && !p.shadow)
-                    .filter_map(|p| {
-                        let selector = Selector {
-                            meta: &self.index.metas[p.meta],
-                            view: &p.view,
-                            role: p.role,
-                        };
-                        Some((p, select(&self.index, &selector, proxy)?))
-                    })
-                    .collect::<Vec<_>>();
+                let selected: Vec<_> = (selections.iter())
+                    .filter(|(p, _)| std::ptr::eq(self.policies[*p].kind, kind))
+                    .map(|(p, selection)| (&self.policies[*p], selection.clone()))
+                    .collect();
                 if selected.is_empty() {
                     continue;
                 }
@@ -108,6 +105,29 @@ impl<'m> KumaEvaluator<'m> {
         });
         items
     }
+}
+
+/// Per Dataplane: the policies selecting it (shadow policies skipped; builtin gateways are
+/// not modelled).
+fn selections(index: &Index, policies: &[KumaPolicy]) -> Vec<Vec<(usize, Selection)>> {
+    (index.proxies.iter())
+        .map(|proxy| {
+            if proxy.gateway == Gateway::Builtin {
+                return Vec::new();
+            }
+            (policies.iter().enumerate())
+                .filter(|(_, p)| !p.shadow)
+                .filter_map(|(i, p)| {
+                    let selector = Selector {
+                        meta: &index.metas[p.meta],
+                        view: &p.view,
+                        role: p.role,
+                    };
+                    Some((i, select(index, &selector, proxy)?))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The model's Kuma policies, with their specs read.
@@ -176,9 +196,14 @@ impl<'m> Evaluator<'m> for KumaEvaluator<'m> {
     }
 
     fn fold_warning(&self, path_id: &str, failure: &FoldFailure) -> Diagnostic {
-        Diagnostic::from(super::diags::NotModelled {
-            what: format!("a fold on path {path_id} ({})", failure.reason),
+        Diagnostic::from(super::diags::About {
+            object: path_id,
+            finding: super::diags::Finding::NotModelled(format!("a fold ({})", failure.reason)),
         })
+    }
+
+    fn lint(&self, _observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
+        super::lint::findings(self)
     }
 
     fn conditions(&self, _observed: &Observed<'_, 'm>, policy: u32) -> PolicyConditions {

@@ -5,12 +5,15 @@
 //! computes the meta Kuma matches on, selects, orders and merges, and hands the reports
 //! [`crate::policy::owned::OwnedPaths`].
 
+pub mod admission;
 pub mod diags;
 pub mod duration;
 pub mod evaluate;
 pub mod index;
 pub mod item;
 pub mod kinds;
+pub mod lint;
+pub mod lint_routes;
 pub mod merge;
 pub mod meta;
 pub mod order;
@@ -52,6 +55,44 @@ impl Kuma {
     }
 }
 
+impl Kuma {
+    /// The §K11 violations of a local object (synced copies are taken as stored). Which
+    /// objects are local is decided before the local zone is known: without `--kuma-zone`, an
+    /// object with origin `zone` counts as local.
+    fn admission_errors(
+        &self,
+        kind: &PolicyKind,
+        object: &Object,
+        spec: &Node,
+    ) -> Vec<(String, crate::source::Span)> {
+        let mut labels: Vec<(String, String)> = (object.labels())
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        labels.sort();
+        let map: std::collections::BTreeMap<String, String> = labels.iter().cloned().collect();
+        let zone = (self.settings.zone.as_deref())
+            .or(map.get(meta::ZONE).map(String::as_str))
+            .unwrap_or("default");
+        let context = meta::Context {
+            settings: &self.settings,
+            zone,
+        };
+        let origin_valid = map
+            .get(meta::ORIGIN)
+            .is_none_or(|o| o == "zone" || o == "global");
+        if origin_valid && !meta::is_local(&context, &map) {
+            return Vec::new();
+        }
+        admission::check(&admission::Admission {
+            kind: kind.kind,
+            namespace: object.namespace_str(),
+            labels: &labels,
+            spec,
+            settings: &self.settings,
+        })
+    }
+}
+
 impl PolicyFamily for Kuma {
     fn name(&self) -> &'static str {
         "kuma"
@@ -69,14 +110,26 @@ impl PolicyFamily for Kuma {
         &self,
         kind: &'static PolicyKind,
         object: &Object,
-        _fields: &mut Fields,
+        fields: &mut Fields,
     ) -> Option<Policy> {
+        let spec = (object.root.get("spec").cloned())
+            .unwrap_or_else(|| Node::synthetic(crate::yaml::Value::Null));
+        for (message, span) in self.admission_errors(kind, object, &spec) {
+            let display = format!("{} {}", kind.kind, object.namespaced_name());
+            let finding = diags::Finding::Invalid(message);
+            fields.push(
+                Diagnostic::from(diags::About {
+                    object: &display,
+                    finding,
+                })
+                .with_label(span, "rejected"),
+            );
+        }
+        if fields.failed() {
+            return None;
+        }
         let mut policy = Policy::new(kind, object, (Vec::new(), Vec::new()), Vec::new());
-        let spec = object.root.get("spec").cloned();
-        policy.spec =
-            Some(Box::new(spec.unwrap_or_else(|| {
-                Node::synthetic(crate::yaml::Value::Null)
-            })));
+        policy.spec = Some(Box::new(spec));
         Some(policy)
     }
 
