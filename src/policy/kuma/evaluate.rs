@@ -62,7 +62,9 @@ impl<'m> KumaEvaluator<'m> {
                 ..OwnedPaths::default()
             },
         };
-        evaluator.paths.items = evaluator.items();
+        let mut items = evaluator.items();
+        items.extend(super::lookup::fallbacks(&items, &settings.outbounds));
+        evaluator.paths.items = sorted(&evaluator.model.registry, items);
         evaluator.paths.tree = tree(&evaluator.paths.items);
         evaluator
     }
@@ -95,16 +97,20 @@ impl<'m> KumaEvaluator<'m> {
                 }
             }
         }
-        let registry = &self.model.registry;
-        items.sort_by(|a, b| {
-            (a.path_id.cmp(&b.path_id)).then_with(|| {
-                registry
-                    .kind_index(a.kind)
-                    .cmp(&registry.kind_index(b.kind))
-            })
-        });
         items
     }
+}
+
+/// `items` sorted by path id, then by the kind's position in the registry.
+fn sorted(registry: &crate::policy::Registry, mut items: Vec<OwnedItem>) -> Vec<OwnedItem> {
+    items.sort_by(|a, b| {
+        (a.path_id.cmp(&b.path_id)).then_with(|| {
+            registry
+                .kind_index(a.kind)
+                .cmp(&registry.kind_index(b.kind))
+        })
+    });
+    items
 }
 
 /// Per Dataplane: the policies selecting it (shadow policies skipped; builtin gateways are

@@ -2,7 +2,7 @@
 //! `conf` and the explanation (§K7, §K10).
 
 use super::merge::Fold;
-use super::order::{COLUMNS, SortKey};
+use super::order::{COLUMNS, SortKey, compare_ranks};
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::policy::owned::{OwnedExplanation, OwnedItem, OwnedLoss, OwnedRule, OwnedStep};
@@ -121,7 +121,41 @@ pub fn item(
             order: "lowest priority first (§K6: top-level kind, origin, role, to-kind, display name descending)".to_string(),
             key_columns: COLUMNS.to_vec(),
             steps,
-            notes: Vec::new(),
+            notes: tie_notes(model, contributions),
         },
     }
+}
+
+/// Why neighbouring contributions of two policies are in their order, when only names
+/// decided it: the display name (§K6 6), or dopol's `<ns>/<name>` tie-break.
+fn tie_notes(model: &Model, contributions: &[Contribution]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for pair in contributions.windows(2) {
+        let (lower, higher) = (&pair[0], &pair[1]);
+        if lower.policy == higher.policy || !compare_ranks(&lower.key, &higher.key).is_eq() {
+            continue;
+        }
+        let name = |c: &Contribution| model.policies[c.policy as usize].namespaced_name();
+        let note = if lower.key.display == higher.key.display {
+            format!(
+                "{} and {} share the display name `{}`: Kuma's order is undefined; dopol applies {} last (smaller namespace/name)",
+                name(lower),
+                name(higher),
+                higher.key.display,
+                name(higher)
+            )
+        } else {
+            format!(
+                "{} is applied after {} by display name (`{}` < `{}`)",
+                name(higher),
+                name(lower),
+                higher.key.display,
+                lower.key.display
+            )
+        };
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    notes
 }

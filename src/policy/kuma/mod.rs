@@ -14,6 +14,7 @@ pub mod item;
 pub mod kinds;
 pub mod lint;
 pub mod lint_routes;
+pub mod lookup;
 pub mod merge;
 pub mod meta;
 pub mod order;

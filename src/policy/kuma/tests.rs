@@ -1166,3 +1166,132 @@ fn k2_global_mode_takes_objects_without_origin_or_from_global_as_local() {
     assert_eq!(service.label("kuma.io/origin"), None);
     assert_eq!(service.label("k8s.kuma.io/namespace"), Some("kuma-demo"));
 }
+
+/// The (path id, fallbackFrom, rules) of the look-up items of `outbounds`.
+fn looked_up(text: &str, outbounds: &[&str]) -> Vec<(String, String, Vec<String>)> {
+    let settings = KumaSettings {
+        outbounds: outbounds.iter().map(|o| o.to_string()).collect(),
+        ..KumaSettings::default()
+    };
+    let evaluated = load(text);
+    let evaluator = KumaEvaluator::new(&evaluated.model, &settings);
+    (evaluator.paths.items.iter())
+        .filter_map(|item| {
+            let from = item.extra.iter().find(|(k, _)| *k == "fallbackFrom")?;
+            let shown = shown(&evaluated, item);
+            Some((
+                item.path_id.clone(),
+                from.1.as_str()?.to_string(),
+                shown.rules,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn k5_an_outbound_that_is_not_a_key_uses_the_first_fallback_whole() {
+    let input = with(&format!(
+        "{}{}",
+        to_one(
+            "kuma-system",
+            "mesh",
+            "",
+            "{kind: Mesh}",
+            "{idleTimeout: 1s, connectionTimeout: 1s}"
+        ),
+        to_one(
+            "kuma-system",
+            "whole",
+            "",
+            "{kind: MeshService, name: backend, namespace: kuma-demo}",
+            "{idleTimeout: 2s}"
+        ),
+    ));
+    let port = format!("{KEY}8081");
+    let other = "kri_msvc_mesh-1_zone-1_kuma-demo_other_http";
+    assert_eq!(
+        looked_up(&input, &[&port, other, KEY]),
+        [
+            (
+                outbound(&port),
+                KEY.to_string(),
+                vec![
+                    "connectionTimeout = \"1s\" <- kuma-system/mesh [kuma-system/mesh]".to_string(),
+                    "idleTimeout = \"2s\" <- kuma-system/whole [kuma-system/whole]".to_string(),
+                ]
+            ),
+            (
+                outbound(other),
+                MESH_KEY.to_string(),
+                vec![
+                    "connectionTimeout = \"1s\" <- kuma-system/mesh [kuma-system/mesh]".to_string(),
+                    "idleTimeout = \"1s\" <- kuma-system/mesh [kuma-system/mesh]".to_string(),
+                ]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn explanation_lists_each_entry_with_its_tuple_relevance_and_leaves() {
+    let input = with(&format!(
+        "{}{}{}",
+        to_one(
+            "kuma-system",
+            "b-mesh",
+            "",
+            "{kind: Mesh}",
+            "{idleTimeout: 1s}"
+        ),
+        to_one(
+            "kuma-system",
+            "a-mesh",
+            "",
+            "{kind: Mesh}",
+            "{idleTimeout: 2s, connectionTimeout: 2s}"
+        ),
+        to_one(
+            "kuma-system",
+            "svc",
+            "",
+            "{kind: MeshService, name: backend, namespace: kuma-demo}",
+            "{connectionTimeout: 3s}"
+        ),
+    ));
+    let evaluated = load(&input);
+    let evaluator = KumaEvaluator::new(&evaluated.model, &KumaSettings::default());
+    let item = (evaluator.paths.items.iter())
+        .find(|i| i.path_id == outbound(KEY))
+        .unwrap();
+    let explanation = &item.explanation;
+    assert_eq!(
+        explanation.key_columns,
+        ["top", "origin", "role", "to", "name"]
+    );
+    let steps: Vec<String> = (explanation.steps.iter())
+        .map(|s| {
+            format!(
+                "{} [{}] {} +{} ~{}",
+                name(&evaluated, s.policy),
+                s.key.join(" "),
+                s.relevance,
+                s.added.join(","),
+                s.replaced.join(",")
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "kuma-system/b-mesh [Mesh zone system Mesh b-mesh] Mesh +idleTimeout ~",
+            "kuma-system/a-mesh [Mesh zone system Mesh a-mesh] Mesh +connectionTimeout ~idleTimeout",
+            "kuma-system/svc [Mesh zone system MeshService svc] exact + ~connectionTimeout",
+        ]
+    );
+    assert_eq!(
+        explanation.notes,
+        [
+            "kuma-system/a-mesh is applied after kuma-system/b-mesh by display name (`a-mesh` < `b-mesh`)"
+        ]
+    );
+}
