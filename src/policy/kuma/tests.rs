@@ -1295,3 +1295,218 @@ fn explanation_lists_each_entry_with_its_tuple_relevance_and_leaves() {
         ]
     );
 }
+
+/// Kuma's `resourcerules` goldens (kumahq/kuma v2.14.3,
+/// `pkg/plugins/policies/core/rules/outbound/testdata/resourcerules/<case>/zone-k8s.golden.yaml`)
+/// replayed in Kubernetes form: the objects carry the labels the golden's `zoneK8s` meta gives
+/// them (origin zone, zone `zone-k8s`, namespace `ns-k8s`), and a Dataplane in `ns-k8s` stands
+/// for the proxy. Each key's `conf` is the golden's `Conf[0]`, and `mergedFrom` its `Origin`
+/// list reversed.
+mod goldens {
+    use super::*;
+
+    const ZONE_LABELS: &str = "kuma.io/mesh: mesh-1, kuma.io/origin: zone, kuma.io/zone: zone-k8s";
+
+    fn object(kind: &str, name: &str, spec: &str) -> String {
+        format!(
+            "---\napiVersion: kuma.io/v1alpha1\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: ns-k8s\n  labels: {{{ZONE_LABELS}}}\nspec:\n{spec}"
+        )
+    }
+
+    fn service(name: &str) -> String {
+        object(
+            "MeshService",
+            name,
+            "  selector: {dataplaneTags: {app: x}}\n  ports: [{port: 80, targetPort: 80, appProtocol: http}]\n",
+        )
+    }
+
+    fn base() -> String {
+        format!(
+            "apiVersion: kuma.io/v1alpha1\nkind: Mesh\nmetadata: {{name: mesh-1}}\n---\napiVersion: kuma.io/v1alpha1\nkind: Dataplane\nmesh: mesh-1\nmetadata: {{name: dp, namespace: ns-k8s, labels: {{{ZONE_LABELS}}}}}\nspec:\n  networking:\n    address: 10.0.0.1\n    inbound: [{{port: 80, tags: {{kuma.io/service: dp}}}}]\n{}",
+            service("backend")
+        )
+    }
+
+    const ROUTE: &str = "  to:\n  - targetRef: {kind: MeshService, name: backend}\n    rules:\n    - matches: [{path: {type: PathPrefix, value: /api}}]\n      default:\n        backendRefs: [{kind: MeshService, name: backend, weight: 70}]\n";
+
+    /// (key, conf, mergedFrom) of every outbound key.
+    fn keys(text: &str) -> Vec<(String, serde_json::Value, Vec<String>)> {
+        let settings = KumaSettings {
+            zone: Some("zone-k8s".into()),
+            ..KumaSettings::default()
+        };
+        let evaluated = load(text);
+        let evaluator = KumaEvaluator::new(&evaluated.model, &settings);
+        (evaluator.paths.items.iter())
+            .filter(|i| i.segments[2] == "outbound")
+            .map(|item| {
+                let field = |k: &str| item.extra.iter().find(|(f, _)| *f == k).unwrap().1.clone();
+                let merged = shown(&evaluated, item).merged_from;
+                (item.segments[3].clone(), field("conf"), merged)
+            })
+            .collect()
+    }
+
+    fn entries(indices: &[usize]) -> Vec<String> {
+        (indices.iter())
+            .map(|i| format!("meshtimeout.kuma.io:ns-k8s/matched-for-rules-mt-1#to[{i}]"))
+            .collect()
+    }
+
+    #[test]
+    fn mt_with_ms_and_mesh() {
+        let policy = object(
+            "MeshTimeout",
+            "matched-for-rules-mt-1",
+            "  targetRef: {kind: Mesh}\n  to:\n  - targetRef: {kind: Mesh}\n    default: {idleTimeout: 9s}\n  - targetRef: {kind: MeshService, name: backend}\n    default: {connectionTimeout: 11s, http: {requestTimeout: 12s}}\n  - targetRef: {kind: Mesh}\n    default: {connectionTimeout: 21s}\n",
+        );
+        assert_eq!(
+            keys(&format!("{}{policy}", base())),
+            [
+                (
+                    "kri_m____mesh-1_".to_string(),
+                    json("{connectionTimeout: 21s, idleTimeout: 9s}"),
+                    entries(&[2, 0])
+                ),
+                (
+                    "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend_".to_string(),
+                    json("{connectionTimeout: 11s, http: {requestTimeout: 12s}, idleTimeout: 9s}"),
+                    entries(&[1, 2, 0])
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn mt_with_different_order() {
+        let input = format!(
+            "{}{}{}{}",
+            base(),
+            service("backend-v2"),
+            object("MeshHTTPRoute", "http-route-1", ROUTE),
+            object(
+                "MeshTimeout",
+                "matched-for-rules-mt-1",
+                "  to:\n  - targetRef: {kind: MeshService, name: backend-v2}\n    default: {connectionTimeout: 5s}\n  - targetRef: {kind: MeshHTTPRoute, name: http-route-1}\n    default: {http: {requestTimeout: 20s}}\n  - targetRef: {kind: MeshService, name: backend}\n    default: {idleTimeout: 25s, http: {requestTimeout: 15s}}\n",
+            ),
+        );
+        assert_eq!(
+            keys(&input),
+            [
+                (
+                    "kri_mhttpr_mesh-1_zone-k8s_ns-k8s_http-route-1_".to_string(),
+                    json("{http: {requestTimeout: 20s}}"),
+                    entries(&[1])
+                ),
+                (
+                    "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend-v2_".to_string(),
+                    json("{connectionTimeout: 5s}"),
+                    entries(&[0])
+                ),
+                (
+                    "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend_".to_string(),
+                    json("{idleTimeout: 25s, http: {requestTimeout: 15s}}"),
+                    entries(&[2])
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn mt_with_mhr() {
+        let input = format!(
+            "{}{}{}",
+            base(),
+            object("MeshHTTPRoute", "http-route-1", ROUTE),
+            object(
+                "MeshTimeout",
+                "matched-for-rules-mt-1",
+                "  to:\n  - targetRef: {kind: MeshHTTPRoute, name: http-route-1}\n    default: {http: {requestTimeout: 19s}}\n",
+            ),
+        );
+        assert_eq!(
+            keys(&input),
+            [(
+                "kri_mhttpr_mesh-1_zone-k8s_ns-k8s_http-route-1_".to_string(),
+                json("{http: {requestTimeout: 19s}}"),
+                entries(&[0])
+            )]
+        );
+    }
+
+    /// Kuma's `inboundrules` goldens (`pkg/plugins/policies/core/rules/inbound/testdata/
+    /// inboundrules/mt-order-by-{role,origin}.golden.yaml`): the rules in the golden's order,
+    /// and their fold as MeshTimeout's inbound applies it.
+    fn inbound_of(text: &str, settings: &KumaSettings) -> (Vec<String>, Vec<String>) {
+        let evaluated = load(text);
+        let evaluator = KumaEvaluator::new(&evaluated.model, settings);
+        let item = (evaluator.paths.items.iter())
+            .find(|i| i.segments[2] == "inbound")
+            .unwrap();
+        let shown = shown(&evaluated, item);
+        (shown.rules, shown.merged_from)
+    }
+
+    fn timeouts(namespace: &str, labels: [&str; 3]) -> String {
+        let specs = [
+            "{connectionTimeout: 111s, idleTimeout: 109s}",
+            "{connectionTimeout: 211s, http: {requestTimeout: 209s}}",
+            "{connectionTimeout: 11s, http: {requestTimeout: 12s}}",
+        ];
+        (["ccc", "bbb", "aaa"].iter().zip(labels).zip(specs))
+            .map(|((name, labels), spec)| {
+                format!(
+                    "---\napiVersion: kuma.io/v1alpha1\nkind: MeshTimeout\nmetadata: {{name: matched-for-rules-{name}, namespace: {namespace}, labels: {{kuma.io/mesh: mesh-1{labels}}}}}\nspec: {{rules: [{{default: {spec}}}]}}\n"
+                )
+            })
+            .collect()
+    }
+
+    const DATAPLANE: &str = "apiVersion: kuma.io/v1alpha1\nkind: Dataplane\nmesh: mesh-1\nmetadata: {name: dp, namespace: ns}\nspec:\n  networking:\n    address: 10.0.0.1\n    inbound: [{port: 80, tags: {kuma.io/service: dp}}]\n";
+
+    fn fold_of(names: [&str; 3], namespace: &str) -> (Vec<String>, Vec<String>) {
+        let [low, mid, high] = names.map(|n| format!("{namespace}/matched-for-rules-{n}"));
+        (
+            vec![
+                format!("connectionTimeout = \"1m51s\" <- {high} [{high}]"),
+                format!("http.requestTimeout = \"3m29s\" <- {mid} [{mid}]"),
+                format!("idleTimeout = \"1m49s\" <- {high} [{high}]"),
+            ],
+            [&high, &mid, &low]
+                .iter()
+                .map(|p| format!("meshtimeout.kuma.io:{p}#rules[0]"))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn mt_order_by_role() {
+        // Synced copies (origin global on a zone): their role labels are taken as written.
+        let labels = [
+            ", kuma.io/origin: global, k8s.kuma.io/namespace: ns, kuma.io/policy-role: consumer",
+            ", kuma.io/origin: global, k8s.kuma.io/namespace: ns, kuma.io/policy-role: producer",
+            ", kuma.io/origin: global, k8s.kuma.io/namespace: ns, kuma.io/policy-role: system",
+        ];
+        let input = format!("{DATAPLANE}{}", timeouts("ns", labels));
+        assert_eq!(
+            inbound_of(&input, &KumaSettings::default()),
+            fold_of(["aaa", "bbb", "ccc"], "ns")
+        );
+    }
+
+    #[test]
+    fn mt_order_by_origin() {
+        // On Global: no origin and origin global are local (no label added); zone is a copy.
+        let labels = [", kuma.io/origin: zone", "", ", kuma.io/origin: global"];
+        let input = format!("{DATAPLANE}{}", timeouts("kuma-system", labels));
+        let settings = KumaSettings {
+            mode: Mode::Global,
+            ..KumaSettings::default()
+        };
+        assert_eq!(
+            inbound_of(&input, &settings),
+            fold_of(["aaa", "bbb", "ccc"], "kuma-system")
+        );
+    }
+}
