@@ -302,14 +302,21 @@ fn merged(
     owned.extend(keyed(matched, "match", durations));
     let lost = fold_losses(&contributions, &folded);
     let conf = folded.conf.clone();
-    item(
+    let mut made = item(
         subject.model,
         place,
         (owned, lost),
         &contributions,
         Some(&folded),
         conf,
-    )
+    );
+    // The matched rules' policies take part too (their `match#<i>` keys), after the fold's.
+    for rule in rules.iter().filter(|r| r.matched.is_some()) {
+        if !made.policies.contains(&rule.contribution.policy) {
+            made.policies.push(rule.contribution.policy);
+        }
+    }
+    made
 }
 
 /// MeshAccessLog, MeshFaultInjection: every rule a `rule#<i>` key.

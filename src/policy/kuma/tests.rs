@@ -1510,3 +1510,28 @@ mod goldens {
         );
     }
 }
+
+#[test]
+fn k8_a_policy_with_only_matched_rules_takes_part_and_is_enforced() {
+    let input = with(&timeout(
+        "kuma-system",
+        "matched",
+        "",
+        "{rules: [{matches: [{spiffeID: {type: Exact, value: spiffe://x}}], default: {idleTimeout: 1s}}]}",
+    ));
+    let evaluated = load(&input);
+    let evaluator = KumaEvaluator::new(&evaluated.model, &KumaSettings::default());
+    let item = (evaluator.paths.items.iter())
+        .find(|i| i.path_id == inbound_path("main-port"))
+        .unwrap();
+    assert_eq!(item.policies, [0]);
+    assert!(
+        item.extra[0].1.as_array().unwrap().is_empty(),
+        "no catch-all rule folded"
+    );
+    let status = super::status::conditions(&evaluator, 0);
+    assert_eq!(
+        status.conditions[1].message,
+        "MeshTimeout has been successfully enforced"
+    );
+}
