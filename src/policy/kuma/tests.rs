@@ -1480,6 +1480,60 @@ mod goldens {
         )
     }
 
+    /// The inspect API's golden (`pkg/api-server/testdata/resources/inspect/dataplanes/_rules/
+    /// dataplane_kind_meshtimeout_section_name.golden.json`): `from[]` read as rules, and a
+    /// `sectionName` ref above the whole-Dataplane one on its inbound.
+    #[test]
+    fn inspect_dataplane_kind_meshtimeout_section_name() {
+        let policy = |name: &str, section: &str, conf: &str| {
+            format!(
+                "---\napiVersion: kuma.io/v1alpha1\nkind: MeshTimeout\nmetadata: {{name: {name}, namespace: kuma-system, labels: {{kuma.io/mesh: mesh-1}}}}\nspec:\n  targetRef: {{kind: Dataplane, labels: {{app: demo-app}}{section}}}\n  from: [{{targetRef: {{kind: Mesh}}, default: {conf}}}]\n"
+            )
+        };
+        let input = format!(
+            "apiVersion: kuma.io/v1alpha1\nkind: Mesh\nmetadata: {{name: mesh-1}}\n---\napiVersion: kuma.io/v1alpha1\nkind: Dataplane\nmesh: mesh-1\nmetadata: {{name: dp-1, namespace: ns, labels: {{app: demo-app}}}}\nspec:\n  networking:\n    address: 127.0.0.1\n    inbound:\n    - {{port: 8080, name: main-port, tags: {{kuma.io/service: foo}}}}\n    - {{port: 9090, name: secondary-port, tags: {{kuma.io/service: bar}}}}\n{}{}",
+            policy(
+                "select-whole-dpp",
+                "",
+                "{idleTimeout: 7s, connectionTimeout: 7s, http: {requestTimeout: 7s}}"
+            ),
+            policy(
+                "select-single-inbound",
+                ", sectionName: secondary-port",
+                "{http: {requestTimeout: 2s}}"
+            ),
+        );
+        let items = items(&input);
+        let whole = "kuma-system/select-whole-dpp";
+        let single = "kuma-system/select-single-inbound";
+        let inbound = |section: &str| format!("mesh-1|ns/dp-1|inbound|ns/dp-1#{section}");
+        let main = find(&items, "MeshTimeout", &inbound("main-port"));
+        assert_eq!(
+            main.rules,
+            [
+                format!("connectionTimeout = \"7s\" <- {whole} [{whole}]"),
+                format!("http.requestTimeout = \"7s\" <- {whole} [{whole}]"),
+                format!("idleTimeout = \"7s\" <- {whole} [{whole}]"),
+            ]
+        );
+        let secondary = find(&items, "MeshTimeout", &inbound("secondary-port"));
+        assert_eq!(
+            secondary.rules,
+            [
+                format!("connectionTimeout = \"7s\" <- {whole} [{whole}]"),
+                format!("http.requestTimeout = \"2s\" <- {single} [{single}]"),
+                format!("idleTimeout = \"7s\" <- {whole} [{whole}]"),
+            ]
+        );
+        assert_eq!(
+            secondary.merged_from,
+            [
+                format!("meshtimeout.kuma.io:{single}#from[0]"),
+                format!("meshtimeout.kuma.io:{whole}#from[0]"),
+            ]
+        );
+    }
+
     #[test]
     fn mt_order_by_role() {
         // Synced copies (origin global on a zone): their role labels are taken as written.
