@@ -79,6 +79,10 @@ fn policy_findings(
     for what in deprecated(policy) {
         report(Finding::DeprecatedTargetRef(what), top.span);
     }
+    if top.kind == "MeshGateway" {
+        let what = "a top-level MeshGateway ref (builtin gateways)".to_string();
+        report(Finding::NotModelled(what), top.span);
+    }
     if let Some((written, computed)) = role_overwritten(evaluator, policy, meta) {
         report(Finding::RoleLabelOverwritten(written, computed), name);
     }
@@ -376,6 +380,7 @@ fn path_findings(evaluator: &KumaEvaluator<'_>) -> Vec<Diagnostic> {
             let pair = (loss.winner, loss.policy, loss.key.clone());
             if role(loss.policy) == Some(Role::Producer)
                 && role(loss.winner) == Some(Role::Consumer)
+                && less_specific(item, loss.winner, loss.policy)
                 && seen.insert(pair)
             {
                 let winner = evaluator
@@ -400,6 +405,19 @@ fn path_findings(evaluator: &KumaEvaluator<'_>) -> Vec<Diagnostic> {
     }
     found.extend(super::lint_routes::route_findings(evaluator));
     found
+}
+
+/// Whether on `item` the entries of `winner` aim at a less specific kind of target (the `to`
+/// column of their sort keys) than those of `loser`.
+fn less_specific(item: &crate::policy::owned::OwnedItem, winner: u32, loser: u32) -> bool {
+    let rank = |policy: u32| {
+        (item.explanation.steps.iter())
+            .filter(|s| s.policy == policy)
+            .filter_map(|s| s.key.get(3))
+            .map(|to| super::order::kind_rank(to.split('#').next().unwrap_or_default()))
+            .max()
+    };
+    matches!((rank(winner), rank(loser)), (Some(w), Some(l)) if w < l)
 }
 
 /// MeshTrafficPermission `from[]` ignored: beside `rules` on an inbound, or with a
