@@ -15,29 +15,7 @@ pub fn conditions(evaluator: &KumaEvaluator<'_>, policy: u32) -> PolicyCondition
         reason: "Accepted",
         message: format!("{kind} has been accepted"),
     };
-    let (mut on_paths, mut effective, mut lost) = (false, 0usize, 0usize);
-    let mut winners = BTreeSet::new();
-    for item in evaluator
-        .paths
-        .items
-        .iter()
-        .filter(|i| i.policies.contains(&policy))
-    {
-        on_paths = true;
-        effective += item
-            .rules
-            .iter()
-            .filter(|r| r.origins.contains(&policy))
-            .count();
-        for loss in item
-            .lost
-            .iter()
-            .filter(|l| l.policy == policy && l.winner != policy)
-        {
-            lost += 1;
-            winners.insert(model.policies[loss.winner as usize].namespaced_name());
-        }
-    }
+    let (on_paths, effective, lost, winners) = tally(evaluator, policy);
     let enforced = match (on_paths, effective, lost) {
         (false, ..) => condition(
             "False",
@@ -67,6 +45,26 @@ pub fn conditions(evaluator: &KumaEvaluator<'_>, policy: u32) -> PolicyCondition
         conditions: vec![accepted, enforced],
         ancestors: None,
     }
+}
+
+/// Whether `policy` is on some path, how many leaves it gives, how many it lost, and to whom.
+fn tally(evaluator: &KumaEvaluator<'_>, policy: u32) -> (bool, usize, usize, BTreeSet<String>) {
+    let model = evaluator.model;
+    let (mut on_paths, mut effective, mut lost) = (false, 0usize, 0usize);
+    let mut winners = BTreeSet::new();
+    let items = evaluator.paths.items.iter();
+    for item in items.filter(|i| i.policies.contains(&policy)) {
+        on_paths = true;
+        effective += (item.rules.iter())
+            .filter(|r| r.origins.contains(&policy))
+            .count();
+        let losses = item.lost.iter();
+        for loss in losses.filter(|l| l.policy == policy && l.winner != policy) {
+            lost += 1;
+            winners.insert(model.policies[loss.winner as usize].namespaced_name());
+        }
+    }
+    (on_paths, effective, lost, winners)
 }
 
 fn condition(status: &'static str, reason: &'static str, message: String) -> Condition {
