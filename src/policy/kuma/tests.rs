@@ -1589,3 +1589,49 @@ fn k8_a_policy_with_only_matched_rules_takes_part_and_is_enforced() {
         "MeshTimeout has been successfully enforced"
     );
 }
+
+#[test]
+fn the_tree_is_mesh_dataplane_keys_with_their_policies() {
+    let input = with(&format!(
+        "{}{}",
+        to_one(
+            "kuma-system",
+            "all",
+            "",
+            "{kind: Mesh}",
+            "{idleTimeout: 1s}"
+        ),
+        timeout(
+            "kuma-system",
+            "in",
+            "",
+            "{rules: [{default: {idleTimeout: 2s}}]}"
+        ),
+    ));
+    let evaluated = load(&input);
+    let evaluator = KumaEvaluator::new(&evaluated.model, &KumaSettings::default());
+    fn lines(nodes: &[crate::policy::owned::OwnedNode], depth: usize, out: &mut Vec<String>) {
+        for node in nodes {
+            out.push(format!(
+                "{}{} {} {:?}",
+                "  ".repeat(depth),
+                node.kind,
+                node.name,
+                node.policies
+            ));
+            lines(&node.children, depth + 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    lines(&evaluator.paths.tree, 0, &mut out);
+    assert_eq!(
+        out,
+        [
+            "Mesh mesh-1 []",
+            "  Dataplane kuma-demo/dp-1 []",
+            "    inbound kuma-demo/dp-1#9090 [1]",
+            "    inbound kuma-demo/dp-1#main-port [1]",
+            "    outbound kri_m____mesh-1_ [0]",
+        ]
+    );
+}
