@@ -1435,6 +1435,68 @@ mod goldens {
         );
     }
 
+    #[test]
+    fn mt_with_ms_labels_sectionname() {
+        let service = |name: &str, env: &str| {
+            format!(
+                "---\napiVersion: kuma.io/v1alpha1\nkind: MeshService\nmetadata:\n  name: {name}\n  namespace: ns-k8s\n  labels: {{{ZONE_LABELS}, env: {env}, domain: backend}}\nspec:\n  ports: [{{port: 80, targetPort: 80, appProtocol: http, name: http-port}}]\n"
+            )
+        };
+        let entry = |labels: &str, section: &str, conf: &str| {
+            format!(
+                "  - targetRef: {{kind: MeshService, labels: {{{labels}}}, sectionName: {section}}}\n    default: {conf}\n"
+            )
+        };
+        let policy = object(
+            "MeshTimeout",
+            "matched-for-rules-mt-1",
+            &format!(
+                "  to:\n{}{}{}{}",
+                entry(
+                    "domain: backend",
+                    "http-port",
+                    "{connectionTimeout: 31s, http: {requestTimeout: 32s}}"
+                ),
+                entry(
+                    "domain: backend",
+                    "non-existent-section",
+                    "{connectionTimeout: 41s, http: {requestTimeout: 42s}}"
+                ),
+                entry(
+                    "env: dev",
+                    "http-port",
+                    "{idleTimeout: 11s, connectionTimeout: 12s}"
+                ),
+                entry(
+                    "env: dev",
+                    "non-existent-section",
+                    "{idleTimeout: 21s, connectionTimeout: 22s}"
+                ),
+            ),
+        );
+        let input = format!(
+            "{}{}{}{policy}",
+            base(),
+            service("backend-dev", "dev"),
+            service("backend-prod", "prod")
+        );
+        assert_eq!(
+            keys(&input),
+            [
+                (
+                    "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend-dev_http-port".to_string(),
+                    json("{connectionTimeout: 12s, http: {requestTimeout: 32s}, idleTimeout: 11s}"),
+                    entries(&[2, 0])
+                ),
+                (
+                    "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend-prod_http-port".to_string(),
+                    json("{connectionTimeout: 31s, http: {requestTimeout: 32s}}"),
+                    entries(&[0])
+                ),
+            ]
+        );
+    }
+
     /// Kuma's `inboundrules` goldens (`pkg/plugins/policies/core/rules/inbound/testdata/
     /// inboundrules/mt-order-by-{role,origin}.golden.yaml`): the rules in the golden's order,
     /// and their fold as MeshTimeout's inbound applies it.
