@@ -1497,6 +1497,43 @@ mod goldens {
         );
     }
 
+    #[test]
+    fn mt_with_mixed_targetrefs() {
+        let route2 = ROUTE.replace("/api", "/admin");
+        let input = format!(
+            "{}{}{}{}{}",
+            base(),
+            service("backend-admin"),
+            object("MeshHTTPRoute", "http-route-1", ROUTE),
+            object("MeshHTTPRoute", "http-route-2", &route2),
+            object(
+                "MeshTimeout",
+                "matched-for-rules-mt-1",
+                "  to:\n  - targetRef: {kind: MeshService, name: backend}\n    default: {idleTimeout: 30s, http: {requestTimeout: 25s}}\n  - targetRef: {kind: MeshHTTPRoute, name: http-route-1}\n    default: {http: {requestTimeout: 15s}}\n  - targetRef: {kind: Mesh}\n    default: {connectionTimeout: 10s, http: {requestTimeout: 5s}}\n",
+            ),
+        );
+        assert_eq!(
+            keys(&input),
+            [
+                (
+                    "kri_m____mesh-1_".to_string(),
+                    json("{connectionTimeout: 10s, http: {requestTimeout: 5s}}"),
+                    entries(&[2])
+                ),
+                (
+                    "kri_mhttpr_mesh-1_zone-k8s_ns-k8s_http-route-1_".to_string(),
+                    json("{connectionTimeout: 10s, http: {requestTimeout: 15s}}"),
+                    entries(&[1, 2])
+                ),
+                (
+                    "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend_".to_string(),
+                    json("{connectionTimeout: 10s, http: {requestTimeout: 25s}, idleTimeout: 30s}"),
+                    entries(&[0, 2])
+                ),
+            ]
+        );
+    }
+
     /// Kuma's `inboundrules` goldens (`pkg/plugins/policies/core/rules/inbound/testdata/
     /// inboundrules/mt-order-by-{role,origin}.golden.yaml`): the rules in the golden's order,
     /// and their fold as MeshTimeout's inbound applies it.
