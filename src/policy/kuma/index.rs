@@ -81,6 +81,8 @@ impl Port {
 pub struct Index {
     /// The local zone.
     pub zone: String,
+    /// How the local zone was chosen (for `-v`).
+    pub zone_note: String,
     /// Every object's meta (assumed Meshes last).
     pub metas: Vec<Meta>,
     /// Per meta: the ports (MeshService, MeshMultiZoneService).
@@ -106,13 +108,14 @@ impl Index {
         let dataplanes: Vec<&crate::load::Object> = (model.objects.iter())
             .filter(|o| is_kuma(o) && &*o.kind == "Dataplane")
             .collect();
-        let zone = meta::local_zone(settings, &dataplanes);
+        let (zone, zone_note) = meta::local_zone(settings, &dataplanes);
         let context = Context {
             settings,
             zone: &zone,
         };
         let mut index = Index {
             zone: zone.clone(),
+            zone_note,
             ..Index::default()
         };
         let policies: HashMap<&str, u32> = (model.policies.iter().enumerate())

@@ -131,10 +131,11 @@ fn provided_by_zone(kind: &str) -> bool {
 }
 
 /// The zone this control plane is: `--kuma-zone`, else the one `kuma.io/zone` of the
-/// Dataplanes with origin `zone` when there is exactly one, else `default`.
-pub fn local_zone(settings: &KumaSettings, dataplanes: &[&Object]) -> String {
+/// Dataplanes with origin `zone` when there is exactly one, else `default`; with how it was
+/// chosen, for `-v`.
+pub fn local_zone(settings: &KumaSettings, dataplanes: &[&Object]) -> (String, String) {
     if let Some(zone) = &settings.zone {
-        return zone.clone();
+        return (zone.clone(), format!("local zone `{zone}` (--kuma-zone)"));
     }
     let mut zones: Vec<&str> = dataplanes
         .iter()
@@ -144,8 +145,22 @@ pub fn local_zone(settings: &KumaSettings, dataplanes: &[&Object]) -> String {
     zones.sort_unstable();
     zones.dedup();
     match zones.as_slice() {
-        [one] => one.to_string(),
-        _ => "default".to_string(),
+        [one] => (
+            one.to_string(),
+            format!("local zone `{one}`: the one zone of the Dataplanes with origin zone"),
+        ),
+        [] => (
+            "default".to_string(),
+            "local zone `default`: no Dataplane with origin zone names one".to_string(),
+        ),
+        many => (
+            "default".to_string(),
+            format!(
+                "local zone `default`: the Dataplanes with origin zone name {} zones ({}); set --kuma-zone",
+                many.len(),
+                many.join(", ")
+            ),
+        ),
     }
 }
 

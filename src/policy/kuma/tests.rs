@@ -240,6 +240,10 @@ fn k2_local_objects_get_the_webhook_labels_and_synced_copies_keep_theirs() {
     let evaluator = KumaEvaluator::new(&evaluated.model, &KumaSettings::default());
     let index = &evaluator.index;
     assert_eq!(index.zone, "zone-1");
+    assert_eq!(
+        index.zone_note,
+        "local zone `zone-1`: the one zone of the Dataplanes with origin zone"
+    );
     let meta = |kind: &str| index.metas.iter().find(|m| m.kind == kind).unwrap();
     let service = meta("MeshService");
     assert!(service.local);
@@ -1731,6 +1735,70 @@ fn the_tree_is_mesh_dataplane_keys_with_their_policies() {
             "    inbound kuma-demo/dp-1#9090 [1]",
             "    inbound kuma-demo/dp-1#main-port [1]",
             "    outbound kri_m____mesh-1_ [0]",
+        ]
+    );
+}
+
+#[test]
+fn k6_a_mesh_service_entry_with_section_is_above_one_without() {
+    let input = with(&format!(
+        "{}{}",
+        to_one(
+            "kuma-system",
+            "a-whole",
+            "",
+            "{kind: MeshService, name: backend, namespace: kuma-demo}",
+            "{idleTimeout: 1s}"
+        ),
+        to_one(
+            "kuma-system",
+            "z-port",
+            "",
+            "{kind: MeshService, name: backend, namespace: kuma-demo, sectionName: http}",
+            "{idleTimeout: 2s}"
+        ),
+    ));
+    let items = items(&input);
+    // `a-whole` would win by name; the section decides first (§K6 5).
+    assert_eq!(
+        rules_of(&items, "MeshTimeout", &outbound(&format!("{KEY}http"))),
+        ["idleTimeout = \"2s\" <- kuma-system/z-port [kuma-system/z-port]"]
+    );
+}
+
+#[test]
+fn k5_a_multizone_service_key_takes_its_whole_service_entries() {
+    let input = with(&format!(
+        "---\napiVersion: kuma.io/v1alpha1\nkind: MeshMultiZoneService\nmetadata: {{name: global-backend, namespace: kuma-system, labels: {{kuma.io/mesh: mesh-1, kuma.io/origin: global, kuma.io/display-name: global-backend, k8s.kuma.io/namespace: kuma-system}}}}\nspec:\n  selector: {{meshService: {{matchLabels: {{app: backend}}}}}}\n  ports: [{{name: http, port: 80}}]\n{}{}",
+        to_one(
+            "kuma-system",
+            "whole",
+            "",
+            "{kind: MeshMultiZoneService, labels: {kuma.io/display-name: global-backend}}",
+            "{idleTimeout: 1s}"
+        ),
+        to_one(
+            "kuma-system",
+            "port",
+            "",
+            "{kind: MeshMultiZoneService, labels: {kuma.io/display-name: global-backend}, sectionName: http}",
+            "{connectionTimeout: 2s}"
+        ),
+    ));
+    let items = items(&input);
+    let key = "kri_mzsvc_mesh-1__kuma-system_global-backend_";
+    assert_eq!(
+        paths(&items),
+        [
+            format!("MeshTimeout {}", outbound(key)),
+            format!("MeshTimeout {}", outbound(&format!("{key}http"))),
+        ]
+    );
+    assert_eq!(
+        rules_of(&items, "MeshTimeout", &outbound(&format!("{key}http"))),
+        [
+            "connectionTimeout = \"2s\" <- kuma-system/port [kuma-system/port]",
+            "idleTimeout = \"1s\" <- kuma-system/whole [kuma-system/whole]",
         ]
     );
 }
