@@ -57,9 +57,8 @@ impl Kuma {
 }
 
 impl Kuma {
-    /// The §K11 violations of a local object (synced copies are taken as stored). Which
-    /// objects are local is decided before the local zone is known: without `--kuma-zone`, an
-    /// object with origin `zone` counts as local.
+    /// The §K11 violations of the object (`admission::check` applies them to local objects
+    /// and takes synced copies as stored).
     fn admission_errors(
         &self,
         kind: &PolicyKind,
@@ -70,20 +69,6 @@ impl Kuma {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         labels.sort();
-        let map: std::collections::BTreeMap<String, String> = labels.iter().cloned().collect();
-        let zone = (self.settings.zone.as_deref())
-            .or(map.get(meta::ZONE).map(String::as_str))
-            .unwrap_or("default");
-        let context = meta::Context {
-            settings: &self.settings,
-            zone,
-        };
-        let origin_valid = map
-            .get(meta::ORIGIN)
-            .is_none_or(|o| o == "zone" || o == "global");
-        if origin_valid && !meta::is_local(&context, &map) {
-            return Vec::new();
-        }
         admission::check(&admission::Admission {
             kind: kind.kind,
             namespace: object.namespace_str(),
