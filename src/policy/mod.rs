@@ -13,6 +13,7 @@ pub mod evaluator;
 pub mod expressions;
 pub mod kgateway;
 pub mod kuadrant;
+pub mod kuma;
 pub mod owned;
 pub mod registry;
 pub mod request;
@@ -493,6 +494,13 @@ pub trait PolicyFamily: Send + Sync {
     /// later one counts as newer).
     fn ordered_after_by_name(&self) -> &'static str {
         "counts as newer"
+    }
+    /// Whether its policies attach to the Gateway API hierarchy through targets and selectors
+    /// (`true`, the common case). A family with a hierarchy of its own (`owned`; Kuma's
+    /// policies select proxies) says `false`: the topology then neither resolves its policies'
+    /// targets nor reports them as targeting nothing.
+    fn attaches_to_routes(&self) -> bool {
+        true
     }
     /// Whether its policies apply to paths reached through route delegation.
     fn follows_delegation(&self) -> bool {

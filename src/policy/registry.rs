@@ -60,6 +60,7 @@ impl Registry {
         registry.add(Arc::new(super::kuadrant::Kuadrant));
         registry.add(Arc::new(kgateway));
         registry.add(Arc::new(super::envoy::EnvoyGateway::builtin()));
+        registry.add(Arc::new(super::kuma::Kuma::default()));
         registry
     }
 

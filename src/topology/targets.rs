@@ -180,6 +180,12 @@ impl PolicyTargets {
         targets.of_policy.reserve_exact(model.policies.len());
         let mut attachments: Vec<Attachment> = Vec::new();
         for (index, policy) in model.policies.iter().enumerate() {
+            if !model.registry.family_of(policy.kind).attaches_to_routes() {
+                // A family with its own hierarchy: nothing to resolve here, nothing missing.
+                targets.not_accepted.push(None);
+                targets.of_policy.push(Vec::new());
+                continue;
+            }
             let (found, missed, not_accepted) =
                 resolve_policy(model, index as u32, policy, &lookup);
             diagnostics.extend(missed.into_iter().map(|d| d.with_object(policy.display())));
