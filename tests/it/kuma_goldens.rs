@@ -1,6 +1,7 @@
 //! Kuma's own goldens (`testdata/realworld/kuma/`, see its README): for each case, the upstream
 //! input and golden unchanged, their Kubernetes-form translation `k8s.yaml`, and the facts the
-//! golden states in `expected.json`. `dopol effective -o json <case>/k8s.yaml` must state them:
+//! golden states in `expected.json`. `dopol effective -o json <case>/k8s.yaml` (plus the
+//! arguments in `<case>/args`, one a line, when there is one) must state them:
 //! per expected item (policy kind and path id) the merged `conf`, the `mergedFrom` order and each
 //! rule's `source`; no item on an `absentPaths` path; no item naming an `absentPolicies` policy.
 
@@ -67,8 +68,15 @@ fn item_problems(case: &str, doc: &Value, want: &Value) -> Vec<String> {
 fn case_problems(case: &str) -> Vec<String> {
     let expected = std::fs::read_to_string(root().join(DIR).join(case).join("expected.json"));
     let expected: Value = serde_json::from_str(&expected.unwrap()).unwrap();
-    let out = dopol(&["effective", "-o", "json", &format!("{DIR}/{case}/k8s.yaml")]);
-    out.code(0);
+    let manifests = format!("{DIR}/{case}/k8s.yaml");
+    let mut args = vec!["effective", "-o", "json", manifests.as_str()];
+    let extra = std::fs::read_to_string(root().join(DIR).join(case).join("args"));
+    let extra = extra.unwrap_or_default();
+    args.extend(extra.lines().filter(|l| !l.is_empty()));
+    let out = dopol(&args);
+    if out.code != 0 {
+        return vec![format!("{case}: exit {}: {}", out.code, out.stderr)];
+    }
     let doc = out.json();
     let mut problems: Vec<String> = (expected["items"].as_array().into_iter().flatten())
         .flat_map(|want| item_problems(case, &doc, want))
