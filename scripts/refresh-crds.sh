@@ -4,7 +4,8 @@
 # (crds/bundle/*.json) that is compiled into dopol.
 #
 #   GATEWAY_API=/path/to/gateway-api KUADRANT=/path/to/kuadrant-operator \
-#   KGATEWAY=/path/to/kgateway ENVOY_GATEWAY=/path/to/envoy-gateway scripts/refresh-crds.sh
+#   KGATEWAY=/path/to/kgateway ENVOY_GATEWAY=/path/to/envoy-gateway KUMA=/path/to/kuma \
+#   scripts/refresh-crds.sh
 #
 # Each variable is a git directory or work tree; the files are read with `git show REV:PATH`, so
 # the checkout may be at any commit. Change a *_REV below to move to another release, then update
@@ -16,11 +17,13 @@ GATEWAY_API_REV=${GATEWAY_API_REV:-v1.6.1}
 KUADRANT_REV=${KUADRANT_REV:-ae698811cdbec09e1bb927678420967d31d09194}
 KGATEWAY_REV=${KGATEWAY_REV:-354c0f605fa89de1fa824fc22792fa694436ca03}
 ENVOY_GATEWAY_REV=${ENVOY_GATEWAY_REV:-v1.9.0}
+KUMA_REV=${KUMA_REV:-v2.14.3}
 
 : "${GATEWAY_API:?set GATEWAY_API to a kubernetes-sigs/gateway-api checkout}"
 : "${KUADRANT:?set KUADRANT to a Kuadrant/kuadrant-operator checkout}"
 : "${KGATEWAY:?set KGATEWAY to a kgateway-dev/kgateway checkout}"
 : "${ENVOY_GATEWAY:?set ENVOY_GATEWAY to an envoyproxy/gateway checkout}"
+: "${KUMA:?set KUMA to a kumahq/kuma checkout}"
 
 copy() { # repo rev path destination
   mkdir -p "$(dirname "$4")"
@@ -46,6 +49,14 @@ for plural in backendtrafficpolicies clienttrafficpolicies securitypolicies envo
   copy "$ENVOY_GATEWAY" "$ENVOY_GATEWAY_REV" \
     "charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_$plural.yaml" \
     "crds/envoy-gateway/gateway.envoyproxy.io_$plural.yaml"
+done
+# Kuma: the kinds the kuma family reads (policies, Mesh, Dataplane, the destination kinds, routes).
+for plural in meshes dataplanes meshservices meshexternalservices meshmultizoneservices meshgateways \
+  meshidentities meshhttproutes meshtcproutes meshaccesslogs meshcircuitbreakers meshfaultinjections \
+  meshhealthchecks meshloadbalancingstrategies meshmetrics meshpassthroughs meshproxypatches \
+  meshratelimits meshretries meshtimeouts meshtlses meshtraces meshtrafficpermissions; do
+  copy "$KUMA" "$KUMA_REV" "deployments/charts/kuma/crds/kuma.io_$plural.yaml" \
+    "crds/kuma/kuma.io_$plural.yaml"
 done
 
 # The compact bundle is dopol's own reading of these files (descriptions dropped); the test

@@ -69,6 +69,29 @@ bundled! {
     None, "envoy-gateway/gateway.envoyproxy.io_clienttrafficpolicies";
     None, "envoy-gateway/gateway.envoyproxy.io_securitypolicies";
     None, "envoy-gateway/gateway.envoyproxy.io_envoyextensionpolicies";
+    None, "kuma/kuma.io_meshes";
+    None, "kuma/kuma.io_dataplanes";
+    None, "kuma/kuma.io_meshservices";
+    None, "kuma/kuma.io_meshexternalservices";
+    None, "kuma/kuma.io_meshmultizoneservices";
+    None, "kuma/kuma.io_meshgateways";
+    None, "kuma/kuma.io_meshidentities";
+    None, "kuma/kuma.io_meshhttproutes";
+    None, "kuma/kuma.io_meshtcproutes";
+    None, "kuma/kuma.io_meshaccesslogs";
+    None, "kuma/kuma.io_meshcircuitbreakers";
+    None, "kuma/kuma.io_meshfaultinjections";
+    None, "kuma/kuma.io_meshhealthchecks";
+    None, "kuma/kuma.io_meshloadbalancingstrategies";
+    None, "kuma/kuma.io_meshmetrics";
+    None, "kuma/kuma.io_meshpassthroughs";
+    None, "kuma/kuma.io_meshproxypatches";
+    None, "kuma/kuma.io_meshratelimits";
+    None, "kuma/kuma.io_meshretries";
+    None, "kuma/kuma.io_meshtimeouts";
+    None, "kuma/kuma.io_meshtlses";
+    None, "kuma/kuma.io_meshtraces";
+    None, "kuma/kuma.io_meshtrafficpermissions";
 }
 
 /// The compact form of a CustomResourceDefinition (as JSON): `group`, `kind`, `scope`, and per

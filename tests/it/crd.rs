@@ -18,7 +18,7 @@ const CRDS: &str = "testdata/crd/features/crds";
 type Crd = (String, u64, u64, String);
 
 /// The CRD diagnostics (DPL1009, DPL1015–DPL1019) of a `dopol lint -o json` run, in order.
-fn crd_findings(out: &Output) -> Vec<Crd> {
+pub(crate) fn crd_findings(out: &Output) -> Vec<Crd> {
     let doc = out.json();
     doc["diagnostics"]
         .as_array()
@@ -39,7 +39,7 @@ fn crd_findings(out: &Output) -> Vec<Crd> {
         .collect()
 }
 
-fn owned(expected: &[(&str, u64, u64, &str)]) -> Vec<Crd> {
+pub(crate) fn owned(expected: &[(&str, u64, u64, &str)]) -> Vec<Crd> {
     expected
         .iter()
         .map(|(c, l, col, m)| (c.to_string(), *l, *col, m.to_string()))

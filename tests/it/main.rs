@@ -33,6 +33,7 @@ mod help_texts;
 mod inputs;
 mod io_faults;
 mod kgateway;
+mod kuma_crd;
 mod limits;
 mod lint;
 mod lint_formats;
