@@ -4,6 +4,7 @@
 //! library pipeline, prints diagnostics to stderr and the document to stdout.
 
 pub mod args;
+pub mod catalogue;
 pub mod config;
 pub mod diff;
 pub mod effective;

@@ -350,7 +350,11 @@ fn decode_policy(
 pub fn known_kinds(registry: &Registry) -> Vec<KindSpec> {
     let mut kinds = gateway::GATEWAY_KINDS.to_vec();
     kinds.extend(registry.kinds().map(|k| k.kind_spec()));
-    kinds.extend(registry.families().flat_map(|f| f.object_kinds().iter().copied()));
+    kinds.extend(
+        registry
+            .families()
+            .flat_map(|f| f.object_kinds().iter().copied()),
+    );
     kinds
 }
 

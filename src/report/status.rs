@@ -90,12 +90,7 @@ pub fn conditions(observed: &Observed<'_, '_>, policy: u32) -> Vec<Condition> {
 
 /// A policy's conditions and per-ancestor conditions.
 pub fn policy_conditions(observed: &Observed<'_, '_>, policy: u32) -> PolicyConditions {
-    let engine = observed.engine;
-    let model = engine.model;
-    let kind = model
-        .registry
-        .kind_index(model.policies[policy as usize].kind);
-    engine.evaluator(kind).conditions(observed, policy)
+    observed.conditions(policy)
 }
 
 /// The policies passing the filters, in the report's order (by locator).

@@ -1,6 +1,7 @@
 //! Kuadrant's codes: the CRD's block rules (exclusive, non-empty) and the RFC 0009 extensions
 //! dopol evaluates beyond the operator (constraints, `unset`) — and the finding types that word
-//! them.
+//! them. `CODES` also lists the codes its lint checks declare beside them (`outcomes`,
+//! `granularity`).
 
 use super::decoder::{Clash, RuleShape};
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
@@ -18,6 +19,9 @@ pub const CODES: &[Code] = &[
     Code::CONSTRAINT_INVALID,
     Code::CONSTRAINT_EVALUATION,
     Code::BARE_FIELD_IGNORED,
+    // The lint checks' (`outcomes`, `granularity`).
+    Code::DEFAULT_SUPERSEDED_EVERYWHERE,
+    Code::GRANULARITY_TRAP,
 ];
 
 impl Code {

@@ -107,8 +107,8 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
     fn lint(&self, observed: &Observed<'_, 'm>) -> Vec<Diagnostic> {
         let owned = |policy: &Policy| owns(self.kinds, policy);
         let (mut diagnostics, granularity) = rayon::join(
-            || crate::lint::checks::outcomes::check(observed, &owned),
-            || crate::lint::checks::granularity::check(observed, &owned),
+            || super::outcomes::check(observed, &owned),
+            || super::granularity::check(observed, &owned),
         );
         diagnostics.extend(granularity);
         diagnostics

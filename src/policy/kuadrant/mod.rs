@@ -17,6 +17,8 @@ pub mod diags;
 mod evaluate;
 mod extensions;
 mod fold;
+pub mod granularity;
+pub mod outcomes;
 mod request;
 
 pub use decoder::{BlockRules, Clash, RuleShape};

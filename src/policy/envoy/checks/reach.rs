@@ -84,7 +84,7 @@ fn unreachable(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Diagnostic {
     let model = evaluator.model;
     let policy = &model.policies[index as usize];
     let target = evaluator.topology.targets.of_policy[index as usize][0];
-    crate::lint::checks::outcomes::in_path_to_nothing(
+    crate::policy::outcomes::in_path_to_nothing(
         model,
         evaluator.topology,
         policy,

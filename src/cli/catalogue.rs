@@ -4,6 +4,10 @@
 //! findings declares its codes (with their documentation) and lists them in its `CODES`, and
 //! each built-in family lists its own through `PolicyFamily::codes`. `dopol lint --list`,
 //! `--explain`, SARIF's rules, `--ignore` and shell completions all read this one list.
+//!
+//! It lives in the front end because it is the one place that composes every floor (the codes of
+//! `cli::config` and of the built-in families among them): [`Code::all`] is defined here, so that
+//! `diag` below names no module above it.
 
 use crate::diag::Code;
 use std::sync::OnceLock;
@@ -16,14 +20,25 @@ const COMMON: &[&[Code]] = &[
     crate::model::diags::CODES,
     crate::topology::diags::CODES,
     crate::policy::diags::CODES,
+    crate::policy::outcomes::CODES,
     crate::policy::declared::diags::CODES,
-    crate::lint::checks::outcomes::CODES,
     crate::lint::checks::ordering::CODES,
-    crate::lint::checks::granularity::CODES,
     crate::lint::checks::suppression::CODES,
     crate::lint::checks::listeners::CODES,
     crate::cli::config::CODES,
 ];
+
+impl Code {
+    /// Every code, in catalogue order ([`codes`]).
+    pub fn all() -> impl Iterator<Item = Code> {
+        codes().iter().copied()
+    }
+
+    /// Every code, sorted by identifier: SARIF's rules index into it.
+    pub fn catalogue() -> &'static [Code] {
+        codes()
+    }
+}
 
 /// Every code, sorted by identifier (`DPL1001` first).
 pub fn codes() -> &'static [Code] {

@@ -115,9 +115,6 @@ pub fn check(
     diagnostics
 }
 
-/// The codes declared here, in catalogue order.
-pub const CODES: &[Code] = &[Code::GRANULARITY_TRAP];
-
 impl Code {
     /// DPL4005 `granularity-trap`: A merge override replaces a whole limit whose lower version had more rates (RFC 0009 granularity problem).
     pub const GRANULARITY_TRAP: Code = Code::new(&CodeDef {
