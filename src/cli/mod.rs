@@ -11,6 +11,7 @@ pub mod effective;
 pub mod generate;
 pub mod lint;
 pub mod observe;
+pub mod options;
 pub mod request;
 pub mod session;
 

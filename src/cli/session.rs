@@ -224,21 +224,14 @@ pub fn registry_with(
     args: &InputArgs,
     declared: &crate::policy::declared::Declared,
 ) -> Result<std::sync::Arc<crate::policy::Registry>, UsageError> {
-    let mut kgateway = crate::policy::kgateway::Kgateway::default();
-    if let Some(json) = &args.kgateway_policy_merge {
-        let (settings, warnings) = crate::policy::kgateway::MergeSettings::parse(json)
-            .map_err(|e| UsageError(format!("--kgateway-policy-merge: {e}")))?;
-        for warning in warnings {
-            eprintln!("warning: --kgateway-policy-merge: {warning}");
-        }
-        kgateway.settings = settings;
+    let values = &args.settings.0;
+    let configured =
+        crate::policy::Registry::configured(values).map_err(|e| UsageError(e.to_string()))?;
+    for warning in configured.warnings {
+        eprintln!("warning: {warning}");
     }
-    kgateway.global_namespace = args.kgateway_global_policy_namespace.clone();
-    let mut registry = crate::policy::Registry::with_kgateway(kgateway);
-    declared.register(
-        &mut registry,
-        args.kgateway_global_policy_namespace.as_deref(),
-    );
+    let mut registry = configured.family;
+    declared.register(&mut registry, values);
     Ok(std::sync::Arc::new(registry))
 }
 
@@ -370,16 +363,10 @@ pub fn input_flags(input: &InputArgs) -> String {
     if input.assume_gateways {
         flags.push(("--assume-gateways", ""));
     }
-    let settings = [
-        ("--kgateway-policy-merge", &input.kgateway_policy_merge),
-        (
-            "--kgateway-global-policy-namespace",
-            &input.kgateway_global_policy_namespace,
-        ),
-    ];
-    for (flag, value) in settings {
-        flags.extend(value.iter().map(|v| (flag, v.as_str())));
-    }
+    let settings: Vec<(String, &str)> = (input.settings.0.iter())
+        .map(|(flag, value)| (format!("--{flag}"), value))
+        .collect();
+    flags.extend(settings.iter().map(|(flag, value)| (flag.as_str(), *value)));
     flags
         .iter()
         .map(|(flag, value)| match value {

@@ -13,6 +13,7 @@ pub mod evaluator;
 pub mod expressions;
 pub mod kgateway;
 pub mod kuadrant;
+pub mod options;
 pub mod outcomes;
 pub mod owned;
 pub mod registry;

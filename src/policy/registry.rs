@@ -8,9 +8,48 @@
 //! Kinds are `&'static` so that a decoded [`super::Policy`] can point at its kind without a
 //! lifetime; a family built at run time leaks its (small, once per process) declarations.
 
+use super::options::{Configured, FamilyOption, OptionError, OptionValues};
 use super::{PolicyFamily, PolicyKind};
 use crate::source::SourceMap;
 use std::sync::Arc;
+
+/// A built-in family: the options it declares and how it is built from their values.
+pub struct Builtin {
+    /// Its options (flags), in order.
+    pub options: &'static [FamilyOption],
+    /// The family, from the values given for its options.
+    pub build: fn(&OptionValues) -> Result<Configured<Arc<dyn PolicyFamily>>, OptionError>,
+}
+
+/// The families built into dopol, in registration order.
+const BUILTIN: &[Builtin] = &[
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(super::kuadrant::Kuadrant)),
+    },
+    Builtin {
+        options: super::kgateway::settings::OPTIONS,
+        build: |values| {
+            let configured = super::kgateway::settings::configured(values)?;
+            Ok(Configured {
+                family: Arc::new(configured.family),
+                warnings: configured.warnings,
+            })
+        },
+    },
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(super::envoy::EnvoyGateway::builtin())),
+    },
+];
+
+/// A family without options.
+fn plain(family: impl PolicyFamily + 'static) -> Configured<Arc<dyn PolicyFamily>> {
+    Configured {
+        family: Arc::new(family),
+        warnings: Vec::new(),
+    }
+}
 
 /// The families of one run and their kinds, in registration order.
 #[derive(Clone)]
@@ -49,18 +88,38 @@ impl Registry {
         }
     }
 
-    /// The families built into dopol, with their controllers' default settings.
+    /// The families built into dopol, with their options' defaults.
     pub fn builtin() -> Registry {
-        Registry::with_kgateway(super::kgateway::Kgateway::default())
+        let mut registry = Registry::empty();
+        for builtin in BUILTIN {
+            // No value given: every family takes its defaults, which are valid.
+            if let Ok(configured) = (builtin.build)(&OptionValues::default()) {
+                registry.add(configured.family);
+            }
+        }
+        registry
     }
 
-    /// The built-in families, kgateway with the given controller settings.
-    pub fn with_kgateway(kgateway: super::kgateway::Kgateway) -> Registry {
+    /// Every option of the built-in families, in registration order: what the front end turns
+    /// into flags.
+    pub fn options() -> impl Iterator<Item = &'static FamilyOption> {
+        BUILTIN.iter().flat_map(|builtin| builtin.options)
+    }
+
+    /// The built-in families, each built from the values given for its options; the first
+    /// malformed value is an error.
+    pub fn configured(values: &OptionValues) -> Result<Configured<Registry>, OptionError> {
         let mut registry = Registry::empty();
-        registry.add(Arc::new(super::kuadrant::Kuadrant));
-        registry.add(Arc::new(kgateway));
-        registry.add(Arc::new(super::envoy::EnvoyGateway::builtin()));
-        registry
+        let mut warnings = Vec::new();
+        for builtin in BUILTIN {
+            let configured = (builtin.build)(values)?;
+            warnings.extend(configured.warnings);
+            registry.add(configured.family);
+        }
+        Ok(Configured {
+            family: registry,
+            warnings,
+        })
     }
 
     /// The families files of the declared families: the first sources of every model built

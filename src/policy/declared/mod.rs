@@ -27,6 +27,7 @@ pub use file::{Declaration, MergeModel, TargetKind, TargetsField};
 
 use crate::diag::Diagnostic;
 use crate::policy::decode::{SelectorFields, TargetFields};
+use crate::policy::options::OptionValues;
 use crate::policy::{PolicyFamily, PolicyKind, Registry};
 use crate::source::SourceMap;
 use diags::{FamilyOverridesBuiltin, InvalidFamilies};
@@ -201,8 +202,8 @@ pub fn target_fields(declaration: &Declaration) -> TargetFields {
 impl Declared {
     /// Adds each declared kind to `registry` as a family of its own, after the built-in ones
     /// (a kind with the group and kind of a built-in one replaces it). kgateway-model kinds
-    /// take `global_namespace` (`KGW_GLOBAL_POLICY_NAMESPACE`).
-    pub fn register(&self, registry: &mut Registry, global_namespace: Option<&str>) {
+    /// take kgateway's global policy namespace (`KGW_GLOBAL_POLICY_NAMESPACE`) from `values`.
+    pub fn register(&self, registry: &mut Registry, values: &OptionValues) {
         let builtin = Registry::builtin();
         for (declaration, kinds) in &self.kinds {
             let replaced = builtin.find(&declaration.group, &declaration.kind);
@@ -218,7 +219,8 @@ impl Declared {
                 }),
                 MergeModel::Kgateway => {
                     let mut family = kgateway::family(declaration, kinds);
-                    family.global_namespace = global_namespace.map(str::to_string);
+                    family.global_namespace =
+                        crate::policy::kgateway::settings::global_namespace(values);
                     Arc::new(family)
                 }
                 MergeModel::EnvoyGateway => {

@@ -34,6 +34,7 @@ mod family;
 pub mod keys;
 pub mod merge;
 pub mod scopes;
+pub mod settings;
 mod status;
 pub mod strategy;
 
