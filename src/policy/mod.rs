@@ -500,6 +500,11 @@ pub trait PolicyFamily: Send + Sync {
     fn follows_delegation(&self) -> bool {
         false
     }
+    /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
+    /// topology chains routes through the first family's link.
+    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
+        None
+    }
     /// Whether policies of `kind` configure the listeners they reach themselves, routes or
     /// not (Envoy Gateway's ClientTrafficPolicy): a listener no route is attached to then has
     /// an effective policy of that kind, folded over its Gateway and itself

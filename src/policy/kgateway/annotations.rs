@@ -9,11 +9,11 @@
 //! `PreferChild` (2.0 `api/annotations`: `DelegationInheritedPolicyPriorityPreferParent`,
 //! `…PreferChild`), which 2.1 replaced by the four `ShallowMerge…`/`DeepMerge…` values.
 
+use super::delegation::INHERIT_MATCHER_ANNOTATION;
 use super::evaluate::PRIORITY_ANNOTATION;
 use super::family::WEIGHT_ANNOTATION;
 use crate::load::Object;
 use crate::source::Span;
-use crate::topology::delegation::INHERIT_MATCHER_ANNOTATION;
 use crate::yaml::Node;
 
 /// The annotation keys kgateway reads that dopol models.

@@ -13,6 +13,9 @@ use std::collections::BTreeSet;
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
+    // Route delegation's (`delegation_diags`).
+    Code::DELEGATION_CHILD_DROPPED,
+    Code::DELEGATION_MIXED_BACKENDS,
     Code::EXTENSION_REF_NOT_FOUND,
     Code::ROUTE_REPLACED,
     Code::INVALID_POLICY_WEIGHT,

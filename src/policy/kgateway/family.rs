@@ -162,6 +162,10 @@ impl PolicyFamily for Kgateway {
         super::diags::CODES
     }
 
+    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
+        Some(&super::delegation::ROUTE_DELEGATION)
+    }
+
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: lower priority"
     }

@@ -27,6 +27,8 @@ mod chain_checks;
 mod checks;
 pub mod contribution;
 mod deep;
+pub mod delegation;
+mod delegation_diags;
 pub mod diags;
 mod evaluate;
 mod explain;

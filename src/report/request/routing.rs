@@ -8,7 +8,7 @@ use crate::model::Model;
 use crate::model::gateway::{Route, RouteKind};
 use crate::model::matches::{GrpcMatch, HttpMatch, PathType, RuleMatches, ValueMatch, ValueType};
 use crate::topology::hostname::hostnames_intersect;
-use crate::topology::{Topology, delegation};
+use crate::topology::{Topology, links};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -527,7 +527,7 @@ fn matches_on(model: &Model, chain: &[(u32, u32)], route: u32) -> Vec<RuleMatche
     if chain.is_empty() {
         return crate::model::matches::of_route(model, &model.routes[route as usize]);
     }
-    (delegation::matches_on_chain(model, chain, route).into_iter())
+    (links::matches_on_chain(model, chain, route).into_iter())
         .map(RuleMatches::Http)
         .collect()
 }
@@ -641,7 +641,7 @@ fn childless_delegations(
             if evaluate(route, hostnames.as_deref(), matches, 0, probe).matched() {
                 notes.push(format!(
                     "{} matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces it with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\")",
-                    delegation::rule_name(model, r, k)
+                    links::rule_name(model, r, k)
                 ));
             }
         }

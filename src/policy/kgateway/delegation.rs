@@ -25,13 +25,14 @@
 //! The expansion of one root route does not depend on the listener (a delegatee may not set
 //! hostnames), so it is computed once per root route and repeated on each of its listeners.
 
-use super::NO_CHAIN;
-use super::diags::{ChildDropped, DelegationChildDropped, DelegationMixedBackends};
+use super::delegation_diags::{ChildDropped, DelegationChildDropped, DelegationMixedBackends};
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::model::gateway::{GATEWAY_GROUP, Route, RouteKind};
 use crate::model::matches::{HttpMatch, PathType, RuleMatches, ValueMatch};
 use crate::source::Span;
+use crate::topology::NO_CHAIN;
+use crate::topology::links::{Delegation, Expansion, Leaf, RouteLink, rule_name};
 use crate::yaml::Node;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -157,45 +158,34 @@ fn delegate_refs(rule: &Node, route_namespace: &str) -> Option<Vec<DelegateRef>>
     (!refs.is_empty()).then_some(refs)
 }
 
-/// A path's leaf: its delegation chain (index into [`Expansion::chains`], or [`NO_CHAIN`]) and
-/// its route and rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Leaf {
-    /// Index into the chains, or [`NO_CHAIN`].
-    pub chain: u32,
-    /// Leaf route.
-    pub route: u32,
-    /// Leaf rule.
-    pub rule: u32,
-}
+/// Route delegation as the link kgateway contributes to the hierarchy.
+pub struct RouteDelegation;
 
-/// A delegating rule and one child it delegates to, on at least one chain.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Delegation {
-    /// The delegating `(route, rule)`.
-    pub parent: (u32, u32),
-    /// The child route.
-    pub child: u32,
-    /// The child's rules kept on at least one chain through `parent`, in rule order.
-    pub rules: Vec<u32>,
-}
+/// The one link value the family hands the topology.
+pub static ROUTE_DELEGATION: RouteDelegation = RouteDelegation;
 
-/// The result of expanding every attached route.
-#[derive(Debug, Default)]
-pub struct Expansion {
-    /// Per route: the leaves of the paths it roots (empty for a route no listener accepted),
-    /// in rule order, a delegating rule's leaves in its place.
-    pub leaves: Vec<Vec<Leaf>>,
-    /// Delegation chains: the delegating `(route, rule)` pairs of a path, root first.
-    pub chains: Vec<Vec<(u32, u32)>>,
-    /// Every (delegating rule, child) pair kept on some chain, sorted.
-    pub delegations: Vec<Delegation>,
-    /// Per route: whether a delegating rule of a reached route names it (kept or dropped).
-    pub named_by_delegation: Vec<bool>,
+impl RouteLink for RouteDelegation {
+    fn expand(
+        &self,
+        model: &Model,
+        route_listeners: &[Vec<(u32, u32)>],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Expansion {
+        expand(model, route_listeners, diagnostics)
+    }
+
+    fn matches_on_chain(
+        &self,
+        model: &Model,
+        chain: &[(u32, u32)],
+        leaf: u32,
+    ) -> Vec<Vec<HttpMatch>> {
+        matches_on_chain(model, chain, leaf)
+    }
 }
 
 /// Expands the routes a listener accepted (`route_listeners`, per route) through delegation.
-pub fn expand(
+fn expand(
     model: &Model,
     route_listeners: &[Vec<(u32, u32)>],
     diagnostics: &mut Vec<Diagnostic>,
@@ -213,11 +203,7 @@ pub fn expand(
                 walker.walk(&mut Vec::new(), route, roots.collect(), &mut out);
             } else {
                 // The common case: no rule delegates, no match is decoded.
-                out.extend((0..rules).map(|rule| Leaf {
-                    chain: NO_CHAIN,
-                    route,
-                    rule,
-                }));
+                out.extend(Leaf::unchained(route, rules));
             }
         }
         leaves.push(out);
@@ -638,7 +624,7 @@ fn inherits(model: &Model, route: u32) -> bool {
 /// The matches each rule of `leaf` has at the end of `chain` (the delegating rules, root
 /// first), as the expansion computed them: what `request` matches a delegated path with, so
 /// that a child rule answers only requests its parents' matches let through.
-pub fn matches_on_chain(model: &Model, chain: &[(u32, u32)], leaf: u32) -> Vec<Matches> {
+fn matches_on_chain(model: &Model, chain: &[(u32, u32)], leaf: u32) -> Vec<Matches> {
     let Some(&(root, root_rule)) = chain.first() else {
         return decode_matches(model, leaf).0;
     };
@@ -656,12 +642,6 @@ pub fn matches_on_chain(model: &Model, chain: &[(u32, u32)], leaf: u32) -> Vec<M
         .zip(written)
         .map(|(own, written)| matches_under(&parent, own, written, inherit))
         .collect()
-}
-
-/// `ns/route#rule`.
-pub fn rule_name(model: &Model, route: u32, rule: u32) -> String {
-    let r = &model.routes[route as usize];
-    format!("{}/{}#{}", r.namespace, r.name, r.rules[rule as usize].name)
 }
 
 /// Whether a child match is valid for a parent match without matcher inheritance (kgateway
