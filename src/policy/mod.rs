@@ -500,6 +500,11 @@ pub trait PolicyFamily: Send + Sync {
     fn follows_delegation(&self) -> bool {
         false
     }
+    /// The finding for an object of `kind` in one of its `unserved_versions` (which it still
+    /// evaluates as the current version): the family's controller's words for it.
+    fn unserved_version(&self, _kind: &'static PolicyKind, _object: &Object) -> Option<Diagnostic> {
+        None
+    }
     /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
     /// topology chains routes through the first family's link.
     fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {

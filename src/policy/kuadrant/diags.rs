@@ -19,6 +19,7 @@ pub const CODES: &[Code] = &[
     Code::CONSTRAINT_INVALID,
     Code::CONSTRAINT_EVALUATION,
     Code::BARE_FIELD_IGNORED,
+    Code::DEPRECATED_API_VERSION,
     // The lint checks' (`outcomes`, `granularity`).
     Code::DEFAULT_SUPERSEDED_EVERYWHERE,
     Code::GRANULARITY_TRAP,
@@ -388,5 +389,53 @@ impl Violation for ConstraintEvaluation<'_> {
             self.path_id,
             self.reason
         )
+    }
+}
+
+impl Code {
+    /// DPL1007 `deprecated-api-version`: The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.
+    pub const DEPRECATED_API_VERSION: Code = Code::new(&CodeDef {
+        id: "DPL1007",
+        name: "deprecated-api-version",
+        severity: Severity::Error,
+        class: Class::Finding,
+        summary: "The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.",
+        explanation: "The object uses an API version current releases no longer serve: the Kuadrant CRDs from 1.0 on serve AuthPolicy and RateLimitPolicy only as kuadrant.io/v1, so the API server rejects kuadrant.io/v1beta3 objects. dopol still evaluates the object as v1 (the shape is the same), so that the migration can be checked before it is applied, and reports an error so that CI does not pass manifests the cluster refuses.",
+        fix: "Change apiVersion to the current version (kuadrant.io/v1).",
+        example: "apiVersion: kuadrant.io/v1beta3\nkind: RateLimitPolicy",
+    });
+}
+
+/// An object in an API version current releases no longer serve, evaluated as the current one
+/// (`deprecated-api-version`).
+pub struct DeprecatedApiVersion<'a> {
+    /// The object, as `Kind ns/name`.
+    pub object: &'a str,
+    /// Its `apiVersion`.
+    pub api_version: &'a str,
+    /// The kind's group.
+    pub group: &'a str,
+    /// The version it is evaluated as (the current one).
+    pub current: &'a str,
+}
+
+impl Violation for DeprecatedApiVersion<'_> {
+    fn code(&self) -> Code {
+        Code::DEPRECATED_API_VERSION
+    }
+
+    fn message(&self) -> String {
+        format!(
+            "{} uses `{}`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to {}/{}",
+            self.object, self.api_version, self.group, self.current
+        )
+    }
+
+    fn help(&self) -> Option<String> {
+        let current = self.current;
+        Some(format!(
+            "change `apiVersion` to {}/{current}; dopol evaluates this object as {current} meanwhile, so the result shows what the migrated object does",
+            self.group
+        ))
     }
 }

@@ -273,6 +273,20 @@ impl PolicyFamily for Kuadrant {
         extensions_removed(object)
     }
 
+    fn unserved_version(&self, kind: &'static PolicyKind, object: &Object) -> Option<Diagnostic> {
+        let display = object.display();
+        let deprecated = diags::DeprecatedApiVersion {
+            object: &display,
+            api_version: &object.api_version(),
+            group: kind.group,
+            current: kind.versions[0],
+        };
+        let diagnostic = Diagnostic::from(deprecated)
+            .with_label(object.api_version_span(), "not served")
+            .with_object(display);
+        Some(diagnostic)
+    }
+
     fn evaluator<'m>(
         &self,
         model: &'m crate::model::Model,
