@@ -18,6 +18,7 @@ mod evaluate;
 mod extensions;
 mod fold;
 pub mod granularity;
+pub mod kleene;
 pub mod outcomes;
 mod request;
 

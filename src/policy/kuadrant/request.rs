@@ -13,8 +13,8 @@
 //! `LimitsNamespaceFromRoute` and `LimitNameToLimitadorIdentifier`, and the wasm-shim (≥ 0.13)
 //! `string(...)` wrapping of counters.
 
+use super::kleene::{self, Evaluator, Outcome};
 use super::{AUTH_CONDITIONS_KEY, TOP_LEVEL_PREDICATES_KEY};
-use crate::expr::kleene::{self, Evaluator, Outcome};
 use crate::policy::request::{
     CounterKey, CounterValue, EffectiveRule, KindRules, KindVerdicts, PredicateResult,
     RequestContext, RuleVerdict, Truth,
@@ -474,7 +474,8 @@ fn resolve_selector<'t>(
 ) -> Result<Option<&'t Json>, Missing> {
     let segments: Vec<&str> = selector.split('.').collect();
     let root = segments.first().copied().unwrap_or_default();
-    if selector.contains(['@', '#', '*', '?', '|']) || !kleene::ATTRIBUTE_ROOTS.contains(&root) {
+    if selector.contains(['@', '#', '*', '?', '|']) || !crate::expr::ATTRIBUTE_ROOTS.contains(&root)
+    {
         return Err(Missing::Unsupported(format!(
             "`{selector}` names no request attribute dopol knows (GJSON modifiers, `context.…` \
              and other Authorino-only paths are not simulated)"

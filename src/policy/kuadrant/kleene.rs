@@ -28,12 +28,11 @@
 //! wasm-shim counts `indexOf`/`lastIndexOf` offsets in bytes, so results differ for non-ASCII
 //! strings only.
 
-use super::budget::{Budget, STEP_FUNCTION, out_of_steps};
-use super::check::check_request;
-use super::eval::json_to_cel;
-use super::limits::check_text_limits;
-use super::parse::{env, parse};
-use super::{MAX_EVALUATION_STEPS, over_limit};
+use crate::diag::over_limit;
+use crate::expr::{
+    ATTRIBUTE_ROOTS, Budget, MAX_EVALUATION_STEPS, STEP_FUNCTION, check_request, check_text_limits,
+    env, json_to_cel, out_of_steps, parse,
+};
 use crate::platform::deep;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 use cel::extractors::{Arguments, This};
@@ -43,19 +42,6 @@ use std::sync::Arc;
 
 /// The largest string or list a string function may build, in bytes (`cel-string-bytes`).
 pub const MAX_STRING_BYTES: usize = 1 << 20;
-
-/// The attribute roots of docs/semantics.md#94-attributes (Kuadrant's well-known attributes, RFC 0002): an
-/// identifier rooted elsewhere is left to `cel` (a type name, or an undeclared variable, which
-/// fails at evaluation).
-pub const ATTRIBUTE_ROOTS: &[&str] = &[
-    "request",
-    "source",
-    "destination",
-    "connection",
-    "auth",
-    "metadata",
-    "filter_state",
-];
 
 /// Who evaluates an expression on the data plane: the bindings differ slightly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
