@@ -505,6 +505,10 @@ pub trait PolicyFamily: Send + Sync {
     fn unserved_version(&self, _kind: &'static PolicyKind, _object: &Object) -> Option<Diagnostic> {
         None
     }
+    /// What its data plane does differently in a routing situation `request` notes, if anything.
+    fn routing_caveat(&self, _caveat: request::RoutingCaveat) -> Option<&'static str> {
+        None
+    }
     /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
     /// topology chains routes through the first family's link.
     fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {

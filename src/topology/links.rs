@@ -32,6 +32,13 @@ pub trait RouteLink: Send + Sync {
         chain: &[(u32, u32)],
         leaf: u32,
     ) -> Vec<Vec<HttpMatch>>;
+
+    /// The code of the finding that says why a linked child is dropped under a rule.
+    fn dropped_code(&self) -> crate::diag::Code;
+
+    /// What the data plane does with a request that matches a linking rule none of whose
+    /// children is valid, in words (for `request`).
+    fn dead_end(&self) -> &'static str;
 }
 
 /// A path's leaf: its chain (index into [`Expansion::chains`], or [`NO_CHAIN`]) and its route

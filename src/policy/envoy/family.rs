@@ -57,6 +57,17 @@ impl PolicyFamily for EnvoyGateway {
         "envoy-gateway"
     }
 
+    fn routing_caveat(
+        &self,
+        caveat: crate::policy::request::RoutingCaveat,
+    ) -> Option<&'static str> {
+        match caveat {
+            crate::policy::request::RoutingCaveat::HostFallback => Some(
+                "Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)",
+            ),
+        }
+    }
+
     fn kinds(&self) -> &'static [PolicyKind] {
         self.kinds
     }

@@ -182,6 +182,14 @@ impl RouteLink for RouteDelegation {
     ) -> Vec<Vec<HttpMatch>> {
         matches_on_chain(model, chain, leaf)
     }
+
+    fn dropped_code(&self) -> crate::diag::Code {
+        crate::diag::Code::DELEGATION_CHILD_DROPPED
+    }
+
+    fn dead_end(&self) -> &'static str {
+        "kgateway replaces it with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\")"
+    }
 }
 
 /// Expands the routes a listener accepted (`route_listeners`, per route) through delegation.
