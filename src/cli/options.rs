@@ -10,7 +10,7 @@ use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-/// The values of the families' controller settings (`--kgateway-policy-merge`, ...).
+/// The values of the families' controller settings.
 #[derive(Clone, Debug, Default)]
 pub struct FamilySettings(pub OptionValues);
 

@@ -55,7 +55,7 @@ pub struct ListenerOutcome<'a> {
 pub struct PolicyStatus<'a> {
     /// Locator.
     pub policy: &'a str,
-    /// Top-level conditions (Kuadrant: `Accepted`, then `Enforced` for accepted policies).
+    /// Top-level conditions (e.g. `Accepted`, then `Enforced` for accepted policies).
     pub conditions: Vec<Condition>,
     /// Per-ancestor conditions, for families whose controllers write them.
     #[serde(skip_serializing_if = "Option::is_none")]

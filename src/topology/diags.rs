@@ -1,7 +1,7 @@
 //! The codes of the hierarchy (DPL2xxx, DPL300x): parentRefs that attach nowhere and the Gateway
-//! API reason why, routes attached to nothing, policies of families that do not follow a route
-//! link, and policy targets that name nothing — and the finding types that word them. The
-//! findings of a link itself are its family's (route delegation's: `policy::kgateway`).
+//! API reason why, routes attached to nothing, and policy targets that name nothing — and the
+//! finding types that word them. The findings of a route link (a child dropped, a policy of a
+//! family that does not follow the link) are the linking family's.
 
 use super::attach::RejectionReason;
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
@@ -22,7 +22,6 @@ pub const CODES: &[Code] = &[
     Code::NO_MATCHING_LISTENER_HOSTNAME,
     Code::ROUTE_NOT_ATTACHED,
     Code::SELECTOR_UNDECIDABLE,
-    Code::DELEGATION_NOT_SUPPORTED,
     Code::TARGET_NOT_FOUND,
     Code::SECTION_NOT_FOUND,
     Code::LISTENER_SET_NOT_MODELLED,
@@ -124,18 +123,6 @@ impl Code {
         explanation: "A listener admits routes from namespaces selected by label, but the route's Namespace object is not among the inputs, so dopol cannot know its labels. It assumes the route is accepted.",
         fix: "Add the Namespace manifests to the inputs to decide offline (a selector on kubernetes.io/metadata.name alone is decided without them).",
         example: "allowedRoutes:\n  namespaces:\n    from: Selector\n    selector: {matchLabels: {shared-gateway-access: \"true\"}}",
-    });
-
-    /// DPL2011 `delegation-not-supported`: A policy whose controller does not implement route delegation targets a route only delegation reaches, so it takes part in no path.
-    pub const DELEGATION_NOT_SUPPORTED: Code = Code::new(&CodeDef {
-        id: "DPL2011",
-        name: "delegation-not-supported",
-        severity: Severity::Info,
-        class: Class::Finding,
-        summary: "A policy whose controller does not implement route delegation targets a route only delegation reaches, so it takes part in no path.",
-        explanation: "Route delegation is a kgateway feature. Paths through it exist only for families whose controller implements it (kgateway TrafficPolicy); Kuadrant and Envoy Gateway policies attach to no delegated path. A policy of such a family that targets a route (or rule) reachable only through delegation — no listener accepts it itself — therefore takes part in no path.",
-        fix: "Target the parent route or the Gateway instead, or use a kgateway TrafficPolicy on the child route.",
-        example: "kind: AuthPolicy\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}   # child is only delegated to",
     });
 
     /// DPL3001 `target-not-found`: A policy's targetRef names an object that is not in the input; the policy is not accepted.
@@ -507,35 +494,6 @@ impl Violation for SelectorUndecidable<'_> {
             "add the manifest of Namespace `{}` to decide offline",
             self.namespace
         ))
-    }
-}
-
-/// A policy of a family that does not follow delegation, targeting a route only delegation
-/// reaches (`delegation-not-supported`).
-pub struct DelegationNotSupported<'a> {
-    /// The policy.
-    pub policy: &'a Policy,
-    /// The route it targets.
-    pub route: &'a Route,
-    /// The families that follow delegation (kgateway's, in the built-in registry).
-    pub delegating: &'a [&'a str],
-}
-
-impl Violation for DelegationNotSupported<'_> {
-    fn code(&self) -> Code {
-        Code::DELEGATION_NOT_SUPPORTED
-    }
-    fn message(&self) -> String {
-        let delegation = match self.delegating {
-            [] => "route delegation".to_string(),
-            names => format!("{} route delegation", names.join(", ")),
-        };
-        format!(
-            "{} targets {}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
-            self.policy.display(),
-            self.route.display(),
-            self.policy.kind.kind
-        )
     }
 }
 

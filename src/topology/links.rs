@@ -1,6 +1,6 @@
 //! Links a family contributes to the Gateway API hierarchy: a route rule that hands its traffic
-//! to other routes, so that a path runs through a chain of routes (kgateway's route delegation is
-//! one, in `policy::kgateway`).
+//! to other routes (route delegation), so that a path runs through a chain of routes. The link's
+//! rules and findings live in the family that contributes it.
 //!
 //! The Gateway API builder attaches routes to listeners; a [`RouteLink`] then expands the routes
 //! a listener accepted into leaves (`(chain, route, rule)`). The topology asks the registry's
@@ -11,7 +11,10 @@
 use super::NO_CHAIN;
 use crate::diag::Diagnostic;
 use crate::model::Model;
+use crate::model::gateway::Route;
 use crate::model::matches::HttpMatch;
+use crate::policy::Policy;
+use crate::source::Span;
 
 /// A link that chains routes below a route rule, as a family's controller builds them.
 pub trait RouteLink: Send + Sync {
@@ -39,6 +42,16 @@ pub trait RouteLink: Send + Sync {
     /// What the data plane does with a request that matches a linking rule none of whose
     /// children is valid, in words (for `request`).
     fn dead_end(&self) -> &'static str;
+
+    /// The finding for `policy`, of a family that does not follow the link, targeting `route`
+    /// (at `span`), which only the link reaches; `followers` names the families that follow it.
+    fn not_followed(
+        &self,
+        policy: &Policy,
+        route: &Route,
+        followers: &[&str],
+        span: Span,
+    ) -> Diagnostic;
 }
 
 /// A path's leaf: its chain (index into [`Expansion::chains`], or [`NO_CHAIN`]) and its route

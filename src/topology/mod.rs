@@ -19,7 +19,7 @@ use crate::model::Model;
 use crate::model::gateway::Route;
 use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
-use diags::{DelegationNotSupported, Unreached, UnreachedCause};
+use diags::{Unreached, UnreachedCause};
 pub use links::Delegation;
 pub use path_ids::{Field, IdPieces, PathId, PathIds};
 use rayon::prelude::*;
@@ -315,7 +315,7 @@ impl Topology {
             delegated_only[path.route as usize] =
                 routes.route_listeners[path.route as usize].is_empty();
         }
-        diagnostics.extend(delegation_not_supported(model, &targets, &delegated_only));
+        diagnostics.extend(link_not_followed(model, &targets, &delegated_only));
         Topology {
             paths: routes.paths,
             path_pieces: routes.path_pieces,
@@ -529,14 +529,17 @@ fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>], namesakes: &[bool]) -> I
     IdPieces::new(listeners, chains, routes)
 }
 
-/// `delegation-not-supported`: a policy of a family that does not follow delegation targets a
-/// route (or rule) that only delegation reaches, so it takes part in no path.
-fn delegation_not_supported(
+/// A policy of a family that does not follow the route link targets a route (or rule) that only
+/// the link reaches, so it takes part in no path: the link's finding.
+fn link_not_followed(
     model: &Model,
     targets: &PolicyTargets,
     delegated_only: &[bool],
 ) -> Vec<Diagnostic> {
-    // Named by the families that follow delegation (kgateway's, in the built-in registry).
+    let Some(link) = links::of_model(model) else {
+        return Vec::new();
+    };
+    // Named by the families that follow delegation.
     let delegating: Vec<&str> = model
         .registry
         .families()
@@ -564,16 +567,7 @@ fn delegation_not_supported(
                 .iter()
                 .find(|t| t.kind == r.kind.as_str() && t.name == r.name)
                 .map_or(policy.name_span, |t| t.name_span);
-            let finding = DelegationNotSupported {
-                policy,
-                route: r,
-                delegating: &delegating,
-            };
-            found.push(
-                Diagnostic::from(finding)
-                    .with_label(span, "reached only through delegation")
-                    .with_object(policy.display()),
-            );
+            found.push(link.not_followed(policy, r, &delegating, span));
         }
     }
     found

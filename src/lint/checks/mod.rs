@@ -1,6 +1,6 @@
 //! The checks that exist only for `lint` and belong to no family (listeners, ordering,
 //! suppression), one module per theme, each with its codes and their documentation. A family's
-//! own checks (Kuadrant's outcomes and granularity, ...) live in its folder and run through
+//! own checks (outcomes, granularity, ...) live in its folder and run through
 //! `Evaluator::lint`. The other codes are declared where they are reported: loading, CRD
 //! validation, the model, the hierarchy and each family's folder; `cli::catalogue` collects them
 //! all.

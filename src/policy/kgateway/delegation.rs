@@ -25,7 +25,9 @@
 //! The expansion of one root route does not depend on the listener (a delegatee may not set
 //! hostnames), so it is computed once per root route and repeated on each of its listeners.
 
-use super::delegation_diags::{ChildDropped, DelegationChildDropped, DelegationMixedBackends};
+use super::delegation_diags::{
+    ChildDropped, DelegationChildDropped, DelegationMixedBackends, DelegationNotSupported,
+};
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::model::gateway::{GATEWAY_GROUP, Route, RouteKind};
@@ -185,6 +187,23 @@ impl RouteLink for RouteDelegation {
 
     fn dropped_code(&self) -> crate::diag::Code {
         crate::diag::Code::DELEGATION_CHILD_DROPPED
+    }
+
+    fn not_followed(
+        &self,
+        policy: &crate::policy::Policy,
+        route: &Route,
+        followers: &[&str],
+        span: Span,
+    ) -> Diagnostic {
+        let finding = DelegationNotSupported {
+            policy,
+            route,
+            delegating: followers,
+        };
+        Diagnostic::from(finding)
+            .with_label(span, "reached only through delegation")
+            .with_object(policy.display())
     }
 
     fn dead_end(&self) -> &'static str {

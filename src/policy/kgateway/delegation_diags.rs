@@ -1,5 +1,6 @@
-//! The findings of kgateway route delegation (DPL2010, DPL2012): a child dropped under a
-//! delegating rule, and backends a delegating rule names beside its children. The codes keep the
+//! The findings of kgateway route delegation (DPL2010–DPL2012): a child dropped under a
+//! delegating rule, a policy of a family that does not follow delegation on a route only
+//! delegation reaches, and backends a delegating rule names beside its children. The codes keep the
 //! numbers they had when delegation was part of the hierarchy's code; the family's `CODES`
 //! lists them.
 
@@ -7,8 +8,21 @@ use super::delegation::{INHERIT_MATCHER_ANNOTATION, describe as describe_match};
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
 use crate::model::gateway::Route;
 use crate::model::matches::HttpMatch;
+use crate::policy::Policy;
 
 impl Code {
+    /// DPL2011 `delegation-not-supported`: A policy whose controller does not implement route delegation targets a route only delegation reaches, so it takes part in no path.
+    pub const DELEGATION_NOT_SUPPORTED: Code = Code::new(&CodeDef {
+        id: "DPL2011",
+        name: "delegation-not-supported",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A policy whose controller does not implement route delegation targets a route only delegation reaches, so it takes part in no path.",
+        explanation: "Route delegation is a kgateway feature. Paths through it exist only for families whose controller implements it (kgateway TrafficPolicy); Kuadrant and Envoy Gateway policies attach to no delegated path. A policy of such a family that targets a route (or rule) reachable only through delegation — no listener accepts it itself — therefore takes part in no path.",
+        fix: "Target the parent route or the Gateway instead, or use a kgateway TrafficPolicy on the child route.",
+        example: "kind: AuthPolicy\nspec:\n  targetRef: {group: gateway.networking.k8s.io, kind: HTTPRoute, name: child}   # child is only delegated to",
+    });
+
     /// DPL2010 `delegation-child-dropped`: A route delegated to by a kgateway parent rule is dropped there (hostnames set, parentRefs not naming the parent, a cycle), or some of its rules are (no match valid for the parent's).
     pub const DELEGATION_CHILD_DROPPED: Code = Code::new(&CodeDef {
         id: "DPL2010",
@@ -161,5 +175,34 @@ impl Violation for DelegationChildDropped<'_> {
                 "narrow the child's matches to the parent's, or annotate the child with `{INHERIT_MATCHER_ANNOTATION}: \"true\"` to inherit the parent's matcher"
             ),
         })
+    }
+}
+
+/// A policy of a family that does not follow delegation, targeting a route only delegation
+/// reaches (`delegation-not-supported`).
+pub struct DelegationNotSupported<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The route it targets.
+    pub route: &'a Route,
+    /// The families that follow delegation.
+    pub delegating: &'a [&'a str],
+}
+
+impl Violation for DelegationNotSupported<'_> {
+    fn code(&self) -> Code {
+        Code::DELEGATION_NOT_SUPPORTED
+    }
+    fn message(&self) -> String {
+        let delegation = match self.delegating {
+            [] => "route delegation".to_string(),
+            names => format!("{} route delegation", names.join(", ")),
+        };
+        format!(
+            "{} targets {}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
+            self.policy.display(),
+            self.route.display(),
+            self.policy.kind.kind
+        )
     }
 }

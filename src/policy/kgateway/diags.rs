@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 pub const CODES: &[Code] = &[
     // Route delegation's (`delegation_diags`).
     Code::DELEGATION_CHILD_DROPPED,
+    Code::DELEGATION_NOT_SUPPORTED,
     Code::DELEGATION_MIXED_BACKENDS,
     Code::EXTENSION_REF_NOT_FOUND,
     Code::ROUTE_REPLACED,

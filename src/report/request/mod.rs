@@ -3,8 +3,8 @@
 //!
 //! Four steps, each its own module: [`input`] reads the request from the command line,
 //! [`listener`] picks the Gateway and listener, [`routing`] ranks the candidate route rules by
-//! Gateway API's precedence (a kgateway-delegated rule with its root's hostnames and its matches
-//! on the chain), [`backends`] says which backendRefs of the matched rule cannot be resolved. The matched path's effective policy is folded like `effective`
+//! Gateway API's precedence (a delegated rule with its root's hostnames and its matches on the
+//! chain), [`backends`] says which backendRefs of the matched rule cannot be resolved. The matched path's effective policy is folded like `effective`
 //! folds it — one path, not every path — and each family says which of its rules apply
 //! ([`crate::policy::PolicyFamily::request_verdicts`]); this module names no family.
 
