@@ -532,7 +532,7 @@ pub trait PolicyFamily: Send + Sync {
         evaluator::order_by_age(model, attachments)
     }
     /// The codes only this family reports, declared in its folder (`diags.rs`); the catalogue
-    /// (`lint::catalogue`) collects them.
+    /// (`cli::catalogue`) collects them.
     fn codes(&self) -> &'static [crate::diag::Code] {
         &[]
     }
