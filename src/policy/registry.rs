@@ -13,12 +13,15 @@ use super::{PolicyFamily, PolicyKind};
 use crate::source::SourceMap;
 use std::sync::Arc;
 
+/// A family built from the values of its options, or the first malformed one.
+pub type Built = Result<Configured<Arc<dyn PolicyFamily>>, OptionError>;
+
 /// A built-in family: the options it declares and how it is built from their values.
 pub struct Builtin {
     /// Its options (flags), in order.
     pub options: &'static [FamilyOption],
     /// The family, from the values given for its options.
-    pub build: fn(&OptionValues) -> Result<Configured<Arc<dyn PolicyFamily>>, OptionError>,
+    pub build: fn(&OptionValues) -> Built,
 }
 
 /// The families built into dopol, in registration order.
