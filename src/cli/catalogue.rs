@@ -21,7 +21,7 @@ const COMMON: &[&[Code]] = &[
     crate::topology::diags::CODES,
     crate::policy::diags::CODES,
     crate::policy::outcomes::CODES,
-    crate::policy::declared::diags::CODES,
+    crate::families::declared::diags::CODES,
     crate::lint::checks::ordering::CODES,
     crate::lint::checks::suppression::CODES,
     crate::lint::checks::listeners::CODES,

@@ -136,7 +136,7 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
 /// [`input_options`] with the declared families already read.
 pub fn input_options_with(
     args: &InputArgs,
-    declared: &crate::policy::declared::Declared,
+    declared: &crate::families::declared::Declared,
 ) -> Result<InputOptions, UsageError> {
     let without = args
         .without
@@ -188,8 +188,8 @@ pub fn catalog(args: &InputArgs) -> Result<std::sync::Arc<crate::crd::Catalog>, 
 /// exists (said at `-v`).
 pub fn declared(
     args: &InputArgs,
-) -> Result<crate::policy::declared::Declared, crate::policy::declared::Rejected> {
-    use crate::policy::declared::{DEFAULT_FILE, load};
+) -> Result<crate::families::declared::Declared, crate::families::declared::Rejected> {
+    use crate::families::declared::{DEFAULT_FILE, load};
     if !args.families.is_empty() {
         return load(&args.families);
     }
@@ -201,7 +201,7 @@ pub fn declared(
 }
 
 /// Prints why the families files cannot be used and returns the usage error that stops the run.
-pub fn rejected(args: &InputArgs, rejected: crate::policy::declared::Rejected) -> UsageError {
+pub fn rejected(args: &InputArgs, rejected: crate::families::declared::Rejected) -> UsageError {
     let mut diagnostics = rejected.diagnostics;
     let count = diagnostics.len();
     Session::new(&args.display).print_diagnostics(&mut diagnostics, &rejected.sources);
@@ -222,7 +222,7 @@ pub fn registry(args: &InputArgs) -> Result<std::sync::Arc<crate::policy::Regist
 /// [`registry`] with the declared families already read.
 pub fn registry_with(
     args: &InputArgs,
-    declared: &crate::policy::declared::Declared,
+    declared: &crate::families::declared::Declared,
 ) -> Result<std::sync::Arc<crate::policy::Registry>, UsageError> {
     let values = &args.settings.0;
     let configured =
@@ -445,7 +445,7 @@ impl Run {
     /// [`Run::start_keeping`] with the declared families already read.
     pub fn start_with(
         input: &InputArgs,
-        declared: &crate::policy::declared::Declared,
+        declared: &crate::families::declared::Declared,
         values: RuleValues,
     ) -> Result<Run, UsageError> {
         if input.files.is_empty() {

@@ -5,14 +5,10 @@
 //! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
 //! family is a new decoder, not a change to the engine.
 
-pub mod declared;
 pub mod decode;
 pub mod diags;
-pub mod envoy;
 pub mod evaluator;
 pub mod expressions;
-pub mod kgateway;
-pub mod kuadrant;
 pub mod options;
 pub mod outcomes;
 pub mod owned;

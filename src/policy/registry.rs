@@ -5,54 +5,15 @@
 //! families declared in a file next — without any global table. A kind's position in the
 //! registry is its compact index (used by the topology's dense per-kind slots and by reports).
 //!
+//! The families built into dopol, their options and `Registry::builtin` are listed in
+//! [`crate::families`], which the contract does not name.
+//!
 //! Kinds are `&'static` so that a decoded [`super::Policy`] can point at its kind without a
 //! lifetime; a family built at run time leaks its (small, once per process) declarations.
 
-use super::options::{Configured, FamilyOption, OptionError, OptionValues};
 use super::{PolicyFamily, PolicyKind};
 use crate::source::SourceMap;
 use std::sync::Arc;
-
-/// A family built from the values of its options, or the first malformed one.
-pub type Built = Result<Configured<Arc<dyn PolicyFamily>>, OptionError>;
-
-/// A built-in family: the options it declares and how it is built from their values.
-pub struct Builtin {
-    /// Its options (flags), in order.
-    pub options: &'static [FamilyOption],
-    /// The family, from the values given for its options.
-    pub build: fn(&OptionValues) -> Built,
-}
-
-/// The families built into dopol, in registration order.
-const BUILTIN: &[Builtin] = &[
-    Builtin {
-        options: &[],
-        build: |_| Ok(plain(super::kuadrant::Kuadrant)),
-    },
-    Builtin {
-        options: super::kgateway::settings::OPTIONS,
-        build: |values| {
-            let configured = super::kgateway::settings::configured(values)?;
-            Ok(Configured {
-                family: Arc::new(configured.family),
-                warnings: configured.warnings,
-            })
-        },
-    },
-    Builtin {
-        options: &[],
-        build: |_| Ok(plain(super::envoy::EnvoyGateway::builtin())),
-    },
-];
-
-/// A family without options.
-fn plain(family: impl PolicyFamily + 'static) -> Configured<Arc<dyn PolicyFamily>> {
-    Configured {
-        family: Arc::new(family),
-        warnings: Vec::new(),
-    }
-}
 
 /// The families of one run and their kinds, in registration order.
 #[derive(Clone)]
@@ -74,12 +35,6 @@ impl std::fmt::Debug for Registry {
     }
 }
 
-impl Default for Registry {
-    fn default() -> Self {
-        Registry::builtin()
-    }
-}
-
 impl Registry {
     /// An empty registry.
     pub fn empty() -> Registry {
@@ -89,40 +44,6 @@ impl Registry {
             declared_sources: SourceMap::new(),
             notes: Vec::new(),
         }
-    }
-
-    /// The families built into dopol, with their options' defaults.
-    pub fn builtin() -> Registry {
-        let mut registry = Registry::empty();
-        for builtin in BUILTIN {
-            // No value given: every family takes its defaults, which are valid.
-            if let Ok(configured) = (builtin.build)(&OptionValues::default()) {
-                registry.add(configured.family);
-            }
-        }
-        registry
-    }
-
-    /// Every option of the built-in families, in registration order: what the front end turns
-    /// into flags.
-    pub fn options() -> impl Iterator<Item = &'static FamilyOption> {
-        BUILTIN.iter().flat_map(|builtin| builtin.options)
-    }
-
-    /// The built-in families, each built from the values given for its options; the first
-    /// malformed value is an error.
-    pub fn configured(values: &OptionValues) -> Result<Configured<Registry>, OptionError> {
-        let mut registry = Registry::empty();
-        let mut warnings = Vec::new();
-        for builtin in BUILTIN {
-            let configured = (builtin.build)(values)?;
-            warnings.extend(configured.warnings);
-            registry.add(configured.family);
-        }
-        Ok(Configured {
-            family: registry,
-            warnings,
-        })
     }
 
     /// The families files of the declared families: the first sources of every model built

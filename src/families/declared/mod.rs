@@ -220,12 +220,12 @@ impl Declared {
                 MergeModel::Kgateway => {
                     let mut family = kgateway::family(declaration, kinds);
                     family.global_namespace =
-                        crate::policy::kgateway::settings::global_namespace(values);
+                        crate::families::kgateway::settings::global_namespace(values);
                     Arc::new(family)
                 }
                 MergeModel::EnvoyGateway => {
                     let (kind, spec) = envoy::envoy_spec(declaration, kinds);
-                    Arc::new(crate::policy::envoy::EnvoyGateway::declared(kind, spec))
+                    Arc::new(crate::families::envoy::EnvoyGateway::declared(kind, spec))
                 }
             };
             if let Some((_, kind)) = replaced {
@@ -238,11 +238,11 @@ impl Declared {
 }
 
 /// The blocks of a kuadrant-model kind, leaked once with its kind.
-fn kuadrant_blocks(declaration: &Declaration) -> crate::policy::kuadrant::BlockRules {
+fn kuadrant_blocks(declaration: &Declaration) -> crate::families::kuadrant::BlockRules {
     let leak_list = |list: &[crate::policy::Strategy]| -> &'static [crate::policy::Strategy] {
         Box::leak(list.to_vec().into_boxed_slice())
     };
-    crate::policy::kuadrant::BlockRules {
+    crate::families::kuadrant::BlockRules {
         bare: declaration.blocks.bare,
         defaults: leak_list(&declaration.blocks.defaults),
         overrides: leak_list(&declaration.blocks.overrides),

@@ -25,10 +25,10 @@ mod request;
 pub use decoder::{BlockRules, Clash, RuleShape};
 pub use evaluate::KuadrantEvaluator;
 
-use super::{Policy, PolicyFamily, PolicyKind, Rule};
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
+use crate::policy::{Policy, PolicyFamily, PolicyKind, Rule};
 use crate::yaml::{Node, Value};
 use decoder::named_rule;
 
@@ -71,13 +71,14 @@ static KINDS: [PolicyKind; 3] = [
 ];
 
 /// A required singular `targetRef` (listener and rule `sectionName`s allowed), no selectors.
-pub const TARGET_FIELDS: super::decode::TargetFields = super::decode::TargetFields {
-    single: true,
-    list: false,
-    required: true,
-    section_name: true,
-    selectors: None,
-};
+pub const TARGET_FIELDS: crate::policy::decode::TargetFields =
+    crate::policy::decode::TargetFields {
+        single: true,
+        list: false,
+        required: true,
+        section_name: true,
+        selectors: None,
+    };
 
 /// Where a kind's rules live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +123,7 @@ impl Shape {
 }
 
 impl RuleShape for Shape {
-    fn targets(&self) -> &super::decode::TargetFields {
+    fn targets(&self) -> &crate::policy::decode::TargetFields {
         &TARGET_FIELDS
     }
 
@@ -292,7 +293,7 @@ impl PolicyFamily for Kuadrant {
         &self,
         model: &'m crate::model::Model,
         _topology: &'m crate::topology::Topology,
-    ) -> (Box<dyn super::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+    ) -> (Box<dyn crate::policy::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
         let (evaluator, diagnostics) = KuadrantEvaluator::new(model, &KINDS);
         (Box::new(evaluator), diagnostics)
     }
@@ -307,10 +308,10 @@ impl PolicyFamily for Kuadrant {
 
     fn request_verdicts(
         &self,
-        kind: &super::request::KindRules<'_>,
-        path: &[super::request::KindRules<'_>],
-        context: &super::request::RequestContext<'_>,
-    ) -> super::request::KindVerdicts {
+        kind: &crate::policy::request::KindRules<'_>,
+        path: &[crate::policy::request::KindRules<'_>],
+        context: &crate::policy::request::RequestContext<'_>,
+    ) -> crate::policy::request::KindVerdicts {
         request::verdicts(kind, path, context)
     }
 

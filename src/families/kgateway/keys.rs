@@ -62,7 +62,7 @@ pub fn rules(spec: &Node) -> Vec<Rule> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::kgateway::testing::{j, yaml};
+    use crate::families::kgateway::testing::{j, yaml};
 
     fn keys(text: &str) -> Vec<(String, String)> {
         rule_keys(&yaml(text))

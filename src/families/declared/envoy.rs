@@ -6,9 +6,9 @@
 
 use super::Declaration;
 use super::layout::Layout;
+use crate::families::envoy::{EnvoyKindSpec, ListenerStyle, RuleCut};
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::PolicyKind;
-use crate::policy::envoy::{EnvoyKindSpec, ListenerStyle, RuleCut};
 use crate::yaml::Node;
 use std::sync::Arc;
 
@@ -56,7 +56,7 @@ pub fn envoy_spec(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::kgateway::testing::yaml;
+    use crate::families::kgateway::testing::yaml;
     use crate::source::SourceId;
 
     const FILE: &str = "apiVersion: dopol/v1

@@ -6,9 +6,9 @@
 
 use super::Declaration;
 use super::layout::Layout;
+use crate::families::kgateway::{Kgateway, PlainFields};
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::decode::TargetFields;
-use crate::policy::kgateway::{Kgateway, PlainFields};
 use crate::policy::{PolicyKind, Rule};
 use crate::yaml::Node;
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //!
 //! What differs between kinds is where the rules live inside a block and how they are keyed:
 //! a [`RuleShape`]. The built-in kinds have theirs in [`super::Shape`]; a kind declared in a
-//! families file brings a declared layout (`crate::policy::declared`).
+//! families file brings a declared layout (`crate::families::declared`).
 
 use super::diags::{BareFieldIgnored, EmptyBlock, ExclusiveBlocks};
 use crate::diag::Diagnostic;

@@ -2,7 +2,7 @@
 //! lists, nulls, nested maps and keyed lists.
 
 use super::merge::{MergeType, json_merge, merge, prune_nulls};
-use crate::policy::kgateway::testing::yaml;
+use crate::families::kgateway::testing::yaml;
 
 fn json(node: &crate::yaml::Node) -> String {
     node.to_json().to_string()

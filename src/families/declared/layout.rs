@@ -539,7 +539,7 @@ mod tests {
 
     #[test]
     fn spec_shape_inverts_the_cut() {
-        let node = |text: &str| crate::policy::kgateway::testing::yaml(text);
+        let node = |text: &str| crate::families::kgateway::testing::yaml(text);
         let (a, b, c) = (node("30s"), node("{name: on-5xx, attempts: 2}"), node("5m"));
         let shape = timeouts().spec_shape(&[
             ("idle#", &c),

@@ -1,6 +1,6 @@
 //! Declared kinds of the `kuadrant` model (docs/families.md §4.3): docs/semantics.md#3-policy-kinds-and-rule-keys with the declared blocks.
 //!
-//! Decoding is the built-in Kuadrant decoder ([`crate::policy::kuadrant::decoder`]) with the
+//! Decoding is the built-in Kuadrant decoder ([`crate::families::kuadrant::decoder`]) with the
 //! declared layout as its [`RuleShape`]: bare rules, `defaults`/`overrides` with the declared
 //! strategies (the first is the default), a block's string `when` as its constraint,
 //! `unset`/`remove`, and the CRD-like checks (exclusive blocks, an empty block) as the same
@@ -9,11 +9,13 @@
 
 use super::layout::Layout;
 use crate::diag::Diagnostic;
+use crate::families::kuadrant::{
+    BlockRules, Clash, Kuadrant, KuadrantEvaluator, RuleShape, decoder,
+};
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
 use crate::policy::decode::TargetFields;
-use crate::policy::kuadrant::{BlockRules, Clash, Kuadrant, KuadrantEvaluator, RuleShape, decoder};
 use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind, Rule, request};
 use crate::source::Span;
 use crate::topology::Topology;
@@ -131,7 +133,7 @@ impl PolicyFamily for DeclaredKuadrant {
     }
 
     fn crd_view(&self, object: &crate::yaml::Node) -> Option<crate::yaml::Node> {
-        crate::policy::kuadrant::extensions_removed(object)
+        crate::families::kuadrant::extensions_removed(object)
     }
 
     fn decode(

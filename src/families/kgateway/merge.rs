@@ -16,7 +16,7 @@
 use super::deep;
 use std::fmt;
 
-// The whole merge API in one place, as `crate::policy::kgateway` also offers it.
+// The whole merge API in one place, as `crate::families::kgateway` also offers it.
 pub use super::contribution::{Contribution, ProviderId, is_set};
 pub use super::keys::rule_keys;
 pub use super::scopes::{Combined, Direction, Scope, ScopeNote, combine_scopes};
