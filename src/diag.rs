@@ -63,7 +63,7 @@ pub enum Class {
 /// What a code is: its identity, default severity and class, and the documentation that
 /// `dopol lint --explain`, `--list` and SARIF's rule help print. Each code is declared as an
 /// associated constant of [`Code`] beside the check that reports it (a family's in the family's
-/// folder), with the finding types that derive its messages; `lint::catalogue` collects them.
+/// folder), with the finding types that derive its messages; `cli::catalogue` collects them.
 #[derive(Debug)]
 pub struct CodeDef {
     /// The stable identifier, e.g. `DPL1001`. Never reused for another meaning.
@@ -93,11 +93,6 @@ impl Code {
     /// The code of a definition (used by the declarations beside each check).
     pub const fn new(def: &'static CodeDef) -> Code {
         Code(def)
-    }
-
-    /// Every code, in catalogue order: `lint::catalogue::codes()`.
-    pub fn all() -> impl Iterator<Item = Code> {
-        crate::lint::catalogue::codes().iter().copied()
     }
 
     /// The stable identifier, e.g. `DPL1001`.

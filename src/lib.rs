@@ -12,6 +12,7 @@ pub mod crd;
 pub mod diag;
 pub mod engine;
 pub mod expr;
+pub mod families;
 pub mod lint;
 pub mod load;
 pub mod model;

@@ -6,7 +6,7 @@
 
 use dopol::crd::cel::{CompiledRule, Direct, Verdict, to_cel};
 use dopol::crd::schema::{RuleSpec, Schema};
-use dopol::expr::kleene::{Evaluator, counter, predicate};
+use dopol::families::kuadrant::kleene::{Evaluator, counter, predicate};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 use std::sync::OnceLock;

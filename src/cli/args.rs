@@ -117,14 +117,9 @@ pub struct InputArgs {
     /// a superset) or `standard` (experimental fields are then unknown fields).
     #[arg(long, value_enum, default_value_t = GatewayApiChannel::Experimental, value_name = "CHANNEL")]
     pub gateway_api_channel: GatewayApiChannel,
-    /// kgateway's KGW_POLICY_MERGE setting, e.g.
-    /// `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`.
-    #[arg(long, value_name = "JSON")]
-    pub kgateway_policy_merge: Option<String>,
-    /// kgateway's KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this
-    /// namespace select objects in every namespace.
-    #[arg(long, value_name = "NS")]
-    pub kgateway_global_policy_namespace: Option<String>,
+    /// The families' controller settings, each family's own flags (`Registry::options`).
+    #[command(flatten)]
+    pub settings: super::options::FamilySettings,
     #[command(flatten)]
     pub display: DisplayArgs,
 }
@@ -193,6 +188,9 @@ pub struct FilterArgs {
     /// Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator).
     #[arg(long, value_name = "POLICY")]
     pub policy: Option<String>,
+    /// The filters of the families' own hierarchies, each family's own flags.
+    #[command(flatten)]
+    pub families: super::options::FamilyFilters,
 }
 
 /// Output formats of reports.

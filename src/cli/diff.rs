@@ -147,7 +147,9 @@ fn diff_filters(
         route: args.route.clone(),
         policies: None,
         chains: Vec::new(),
-        owned: Vec::new(),
+        owned: (args.families.0.iter())
+            .map(|(flag, value)| (flag, value.to_string()))
+            .collect(),
     };
     session::check_matches(&filters, &[old_model, new_model])?;
     let policies = match &args.policy {

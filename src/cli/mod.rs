@@ -4,12 +4,14 @@
 //! library pipeline, prints diagnostics to stderr and the document to stdout.
 
 pub mod args;
+pub mod catalogue;
 pub mod config;
 pub mod diff;
 pub mod effective;
 pub mod generate;
 pub mod lint;
 pub mod observe;
+pub mod options;
 pub mod request;
 pub mod session;
 

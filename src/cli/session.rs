@@ -136,7 +136,7 @@ pub fn input_options(args: &InputArgs) -> Result<InputOptions, UsageError> {
 /// [`input_options`] with the declared families already read.
 pub fn input_options_with(
     args: &InputArgs,
-    declared: &crate::policy::declared::Declared,
+    declared: &crate::families::declared::Declared,
 ) -> Result<InputOptions, UsageError> {
     let without = args
         .without
@@ -188,8 +188,8 @@ pub fn catalog(args: &InputArgs) -> Result<std::sync::Arc<crate::crd::Catalog>, 
 /// exists (said at `-v`).
 pub fn declared(
     args: &InputArgs,
-) -> Result<crate::policy::declared::Declared, crate::policy::declared::Rejected> {
-    use crate::policy::declared::{DEFAULT_FILE, load};
+) -> Result<crate::families::declared::Declared, crate::families::declared::Rejected> {
+    use crate::families::declared::{DEFAULT_FILE, load};
     if !args.families.is_empty() {
         return load(&args.families);
     }
@@ -201,7 +201,7 @@ pub fn declared(
 }
 
 /// Prints why the families files cannot be used and returns the usage error that stops the run.
-pub fn rejected(args: &InputArgs, rejected: crate::policy::declared::Rejected) -> UsageError {
+pub fn rejected(args: &InputArgs, rejected: crate::families::declared::Rejected) -> UsageError {
     let mut diagnostics = rejected.diagnostics;
     let count = diagnostics.len();
     Session::new(&args.display).print_diagnostics(&mut diagnostics, &rejected.sources);
@@ -222,23 +222,16 @@ pub fn registry(args: &InputArgs) -> Result<std::sync::Arc<crate::policy::Regist
 /// [`registry`] with the declared families already read.
 pub fn registry_with(
     args: &InputArgs,
-    declared: &crate::policy::declared::Declared,
+    declared: &crate::families::declared::Declared,
 ) -> Result<std::sync::Arc<crate::policy::Registry>, UsageError> {
-    let mut kgateway = crate::policy::kgateway::Kgateway::default();
-    if let Some(json) = &args.kgateway_policy_merge {
-        let (settings, warnings) = crate::policy::kgateway::MergeSettings::parse(json)
-            .map_err(|e| UsageError(format!("--kgateway-policy-merge: {e}")))?;
-        for warning in warnings {
-            eprintln!("warning: --kgateway-policy-merge: {warning}");
-        }
-        kgateway.settings = settings;
+    let values = &args.settings.0;
+    let configured =
+        crate::policy::Registry::configured(values).map_err(|e| UsageError(e.to_string()))?;
+    for warning in configured.warnings {
+        eprintln!("warning: {warning}");
     }
-    kgateway.global_namespace = args.kgateway_global_policy_namespace.clone();
-    let mut registry = crate::policy::Registry::with_kgateway(kgateway);
-    declared.register(
-        &mut registry,
-        args.kgateway_global_policy_namespace.as_deref(),
-    );
+    let mut registry = configured.family;
+    declared.register(&mut registry, values);
     Ok(std::sync::Arc::new(registry))
 }
 
@@ -267,7 +260,9 @@ pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Fi
         route: args.route.clone(),
         policies,
         chains: Vec::new(),
-        owned: Vec::new(),
+        owned: (args.families.0.iter())
+            .map(|(flag, value)| (flag, value.to_string()))
+            .collect(),
     };
     check_matches(&filters, &[model])?;
     Ok(filters)
@@ -371,16 +366,10 @@ pub fn input_flags(input: &InputArgs) -> String {
     if input.assume_gateways {
         flags.push(("--assume-gateways", ""));
     }
-    let settings = [
-        ("--kgateway-policy-merge", &input.kgateway_policy_merge),
-        (
-            "--kgateway-global-policy-namespace",
-            &input.kgateway_global_policy_namespace,
-        ),
-    ];
-    for (flag, value) in settings {
-        flags.extend(value.iter().map(|v| (flag, v.as_str())));
-    }
+    let settings: Vec<(String, &str)> = (input.settings.0.iter())
+        .map(|(flag, value)| (format!("--{flag}"), value))
+        .collect();
+    flags.extend(settings.iter().map(|(flag, value)| (flag.as_str(), *value)));
     flags
         .iter()
         .map(|(flag, value)| match value {
@@ -459,7 +448,7 @@ impl Run {
     /// [`Run::start_keeping`] with the declared families already read.
     pub fn start_with(
         input: &InputArgs,
-        declared: &crate::policy::declared::Declared,
+        declared: &crate::families::declared::Declared,
         values: RuleValues,
     ) -> Result<Run, UsageError> {
         if input.files.is_empty() {

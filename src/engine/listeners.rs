@@ -1,6 +1,6 @@
 //! Listener-level folds (docs/families.md, "Listener-level settings"): a family whose policies
-//! of a kind configure listeners themselves (`PolicyFamily::acts_on_listeners`, Envoy Gateway's
-//! ClientTrafficPolicy) has an effective policy on a listener even when no route is attached to
+//! of a kind configure listeners themselves (`PolicyFamily::acts_on_listeners`, e.g. a
+//! client traffic policy) has an effective policy on a listener even when no route is attached to
 //! it, so no path goes through it. Such a listener is folded over its two elements, the Gateway
 //! and the listener, with the family's own fold. Listeners that paths of the kind go through are
 //! not folded again: their paths already carry the policy (a path the kind does not fold — through

@@ -369,8 +369,8 @@ impl<'m> Engine<'m> {
                 if !chained && lists.iter().all(|&id| id == NO_LIST) {
                     continue;
                 }
-                // A family may apply other fields on a route of another kind (Envoy Gateway on a
-                // TCPRoute): paths of such routes share folds among themselves only.
+                // A family may apply other fields on a route of another kind (a TCPRoute, say):
+                // paths of such routes share folds among themselves only.
                 let own = if shared && !chained {
                     SHARED - route_kind
                 } else {

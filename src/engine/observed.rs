@@ -147,6 +147,15 @@ impl<'e, 'm> Observed<'e, 'm> {
             .get_or_init(|| self.engine.listener_folds())
     }
 
+    /// The conditions and per-ancestor conditions policy `policy`'s family writes on it.
+    pub fn conditions(&self, policy: u32) -> crate::policy::PolicyConditions {
+        let model = self.engine.model;
+        let kind = model
+            .registry
+            .kind_index(model.policies[policy as usize].kind);
+        self.engine.evaluator(kind).conditions(self, policy)
+    }
+
     /// The entry and fold of `shared.entries[index]`.
     pub fn entry(&self, index: u32) -> (&EffectiveEntry, &PathOutcomes<'m>) {
         let entry = &self.shared.entries[index as usize];

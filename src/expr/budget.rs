@@ -93,7 +93,7 @@ fn synthetic(expr: Expr) -> IdedExpr {
 }
 
 /// Why an evaluation whose budget ran out failed, naming the limit.
-pub(super) fn out_of_steps() -> String {
+pub(crate) fn out_of_steps() -> String {
     format!(
         "{}: the expression does too much work",
         over_limit(
@@ -104,20 +104,20 @@ pub(super) fn out_of_steps() -> String {
 }
 
 /// The steps left for one evaluation.
-pub(super) struct Budget {
+pub(crate) struct Budget {
     remaining: AtomicUsize,
     exceeded: AtomicBool,
 }
 
 impl Budget {
-    pub(super) fn new(steps: usize) -> Budget {
+    pub(crate) fn new(steps: usize) -> Budget {
         Budget {
             remaining: AtomicUsize::new(steps),
             exceeded: AtomicBool::new(false),
         }
     }
 
-    pub(super) fn charge(&self, cost: i64) -> Result<Value, ExecutionError> {
+    pub(crate) fn charge(&self, cost: i64) -> Result<Value, ExecutionError> {
         let cost = usize::try_from(cost).unwrap_or(usize::MAX);
         let remaining = self.remaining.load(Ordering::Relaxed);
         if cost > remaining {
@@ -132,7 +132,7 @@ impl Budget {
         Ok(Value::Bool(true))
     }
 
-    pub(super) fn exceeded(&self) -> bool {
+    pub(crate) fn exceeded(&self) -> bool {
         self.exceeded.load(Ordering::Relaxed)
     }
 }

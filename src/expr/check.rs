@@ -48,7 +48,7 @@ pub(super) fn compile_constraint(text: &str) -> Result<Constraint, ExprError> {
 
 /// Checks a parsed request-time expression against the tree limits and inserts the budget's
 /// charges, as for constraints, but with any variable and function allowed.
-pub(super) fn check_request(
+pub(crate) fn check_request(
     text: &str,
     info: &SourceInfo,
     expr: &mut IdedExpr,

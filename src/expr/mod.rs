@@ -1,4 +1,4 @@
-//! CEL expressions in policies: `when` constraints and Kuadrant predicates.
+//! CEL expressions in policies: `when` constraints and request-time predicates.
 //!
 //! Gateway API policies carry CEL in two places, and dopol handles each one
 //! differently:
@@ -8,7 +8,7 @@
 //!   its spec shape, bound both as `spec` and as `self` (`self.spec.x` works
 //!   as well as `spec.x`). [`Constraint`] compiles a constraint, checks what
 //!   it references and evaluates it.
-//! - Kuadrant request-time predicates and counters (`request.method == 'GET'`,
+//! - Request-time predicates and counters (`request.method == 'GET'`,
 //!   `auth.identity.userid`) only make sense inside the gateway. dopol never
 //!   evaluates them, but [`check_syntax`] reports syntax errors early.
 //!
@@ -36,14 +36,17 @@
 //! runs it, and `scalar` maps error positions back into the YAML source.
 
 mod budget;
-/// Step metering, shared with the CRD rules' CEL environment ([`crate::crd::cel`]).
-pub(crate) use budget::{STEP_FUNCTION, meter_step};
+/// Step metering, shared with the CRD rules' CEL environment ([`crate::crd::cel`]) and the
+/// request-time evaluators of the families (Kuadrant's three-valued one).
+pub(crate) use budget::{Budget, STEP_FUNCTION, meter_step, out_of_steps};
 mod check;
 mod escapes;
 mod eval;
-pub mod kleene;
 mod limits;
 mod parse;
+/// The parser and request-time checker, for the families' request-time evaluators.
+pub(crate) use check::check_request;
+pub(crate) use parse::{env, parse};
 mod plain;
 mod scalar;
 pub mod stdlib;
@@ -56,6 +59,19 @@ pub use scalar::value_offset_to_source;
 
 use cel::common::ast::IdedExpr;
 use std::fmt;
+
+/// The attribute roots of docs/semantics.md#94-attributes (RFC 0002's well-known attributes): an
+/// identifier rooted elsewhere is left to `cel` (a type name, or an undeclared variable, which
+/// fails at evaluation).
+pub const ATTRIBUTE_ROOTS: &[&str] = &[
+    "request",
+    "source",
+    "destination",
+    "connection",
+    "auth",
+    "metadata",
+    "filter_state",
+];
 
 /// A compile-time problem in an expression, located in the expression text.
 #[derive(Clone, Debug, PartialEq, Eq)]

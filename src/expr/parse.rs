@@ -23,7 +23,7 @@ const SYNTAX_ERROR_PREFIX: &str = "Syntax error: ";
 /// with the standard macros and optional syntax. The `strings` extension is
 /// deliberately left out: `replace` can grow a string exponentially in the
 /// length of the expression, e.g. `s.replace('a', s).replace('a', s)`.
-pub(super) fn env() -> &'static Arc<Env> {
+pub(crate) fn env() -> &'static Arc<Env> {
     static ENV: OnceLock<Arc<Env>> = OnceLock::new();
     ENV.get_or_init(|| Arc::new(Env::stdlib()))
 }
@@ -39,7 +39,7 @@ impl Constraint {
     }
 }
 
-/// Syntax-checks a Kuadrant request-time predicate or counter expression
+/// Syntax-checks a request-time predicate or counter expression
 /// without evaluating it. Its variables and functions are not checked.
 pub fn check_syntax(text: &str) -> Result<(), ExprError> {
     check_text_limits(text)?;
@@ -65,7 +65,7 @@ pub fn parse_checked(text: &str) -> Result<IdedExpr, ExprError> {
 
 /// Parses `text` with the shared environment's parser, which expands the
 /// standard macros.
-pub(super) fn parse(text: &str) -> Result<(IdedExpr, SourceInfo), ExprError> {
+pub(crate) fn parse(text: &str) -> Result<(IdedExpr, SourceInfo), ExprError> {
     env()
         .parser()
         .parse_with_source_info(text)

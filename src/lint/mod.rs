@@ -2,11 +2,10 @@
 //! pre-commit.
 //!
 //! The findings come from three places: reading the input (`load`, `model`, `topology`), the
-//! engine (constraints, `unset`), and the checks that exist only for lint (`checks`: outcomes,
-//! ordering, granularity). Suppression applies per object (annotation
+//! engine (constraints, `unset`), the checks that exist only for lint (`checks`: listeners,
+//! ordering, suppression), and each family's own checks (`Evaluator::lint`). Suppression applies per object (annotation
 //! `dopol.io/ignore: "DPL1001,granularity-trap"` or `"*"`) and per run (`--ignore`).
 
-pub mod catalogue;
 pub mod checks;
 pub mod doc;
 

@@ -1,12 +1,12 @@
-//! The codes of building the model: API versions dopol evaluates as another or skips, names a
-//! Gateway or route defines twice, and Gateways dopol stands in for.
+//! The codes of building the model: API versions dopol skips, names a Gateway or route defines
+//! twice, and Gateways dopol stands in for. (A version a family's controller no longer serves is
+//! the family's finding: `PolicyFamily::unserved_version`.)
 
 use super::elsewhere::{self, Elsewhere, ParentRefSite};
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
 
 /// The codes declared here, in catalogue order.
 pub const CODES: &[Code] = &[
-    Code::DEPRECATED_API_VERSION,
     Code::UNSUPPORTED_API_VERSION,
     Code::DUPLICATE_LISTENER_NAME,
     Code::DUPLICATE_RULE_NAME,
@@ -14,18 +14,6 @@ pub const CODES: &[Code] = &[
 ];
 
 impl Code {
-    /// DPL1007 `deprecated-api-version`: The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.
-    pub const DEPRECATED_API_VERSION: Code = Code::new(&CodeDef {
-        id: "DPL1007",
-        name: "deprecated-api-version",
-        severity: Severity::Error,
-        class: Class::Finding,
-        summary: "The object uses an apiVersion current releases no longer serve; it is evaluated as the current version.",
-        explanation: "The object uses an API version current releases no longer serve: the Kuadrant CRDs from 1.0 on serve AuthPolicy and RateLimitPolicy only as kuadrant.io/v1, so the API server rejects kuadrant.io/v1beta3 objects. dopol still evaluates the object as v1 (the shape is the same), so that the migration can be checked before it is applied, and reports an error so that CI does not pass manifests the cluster refuses.",
-        fix: "Change apiVersion to the current version (kuadrant.io/v1).",
-        example: "apiVersion: kuadrant.io/v1beta3\nkind: RateLimitPolicy",
-    });
-
     /// DPL1012 `unsupported-api-version`: A kind dopol reads appears with an apiVersion it does not know; the object was skipped.
     pub const UNSUPPORTED_API_VERSION: Code = Code::new(&CodeDef {
         id: "DPL1012",
@@ -73,40 +61,6 @@ impl Code {
         fix: "Add the real Gateway's manifest when you can; fix the namespace when the Gateway is in the input elsewhere.",
         example: "",
     });
-}
-
-/// An object in an API version current releases no longer serve, evaluated as the current one
-/// (`deprecated-api-version`).
-pub struct DeprecatedApiVersion<'a> {
-    /// The object, as `Kind ns/name`.
-    pub object: &'a str,
-    /// Its `apiVersion`.
-    pub api_version: &'a str,
-    /// The kind's group.
-    pub group: &'a str,
-    /// The version it is evaluated as (the current one).
-    pub current: &'a str,
-}
-
-impl Violation for DeprecatedApiVersion<'_> {
-    fn code(&self) -> Code {
-        Code::DEPRECATED_API_VERSION
-    }
-
-    fn message(&self) -> String {
-        format!(
-            "{} uses `{}`, which is not served by Kuadrant >= 1.0 (the API server rejects it); migrate to {}/{}",
-            self.object, self.api_version, self.group, self.current
-        )
-    }
-
-    fn help(&self) -> Option<String> {
-        let current = self.current;
-        Some(format!(
-            "change `apiVersion` to {}/{current}; dopol evaluates this object as {current} meanwhile, so the result shows what the migrated object does",
-            self.group
-        ))
-    }
 }
 
 /// A Gateway API object in a version dopol does not read (`unsupported-api-version`).

@@ -73,7 +73,7 @@ pub const GATEWAY_KINDS: &[KindSpec] = &[
         kind: "ListenerSet",
         cluster_scoped: false,
     },
-    // The experimental channel's earlier name of ListenerSet, which kgateway serves.
+    // The experimental channel's earlier name of ListenerSet, which some implementations serve.
     KindSpec {
         group: X_GATEWAY_GROUP,
         kind: "XListenerSet",

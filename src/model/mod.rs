@@ -328,18 +328,7 @@ fn decode_policy(
         return Decoded::Rejected;
     }
     if kind.unserved_versions.contains(&&*object.version) {
-        let display = object.display();
-        let deprecated = diags::DeprecatedApiVersion {
-            object: &display,
-            api_version: &object.api_version(),
-            group: kind.group,
-            current: kind.versions[0],
-        };
-        diagnostics.push(
-            Diagnostic::from(deprecated)
-                .with_label(object.api_version_span(), "not served")
-                .with_object(display),
-        );
+        diagnostics.extend(family.unserved_version(kind, object));
     }
     family
         .decode(kind, object, fields)

@@ -5,15 +5,12 @@
 //! block with the merge [`Strategy`] that governs it. The engine only sees this shape, so a new
 //! family is a new decoder, not a change to the engine.
 
-pub mod declared;
 pub mod decode;
 pub mod diags;
-pub mod envoy;
 pub mod evaluator;
 pub mod expressions;
-pub mod kgateway;
-pub mod kuadrant;
-pub mod kuma;
+pub mod options;
+pub mod outcomes;
 pub mod owned;
 pub mod registry;
 pub mod request;
@@ -506,6 +503,20 @@ pub trait PolicyFamily: Send + Sync {
     fn follows_delegation(&self) -> bool {
         false
     }
+    /// The finding for an object of `kind` in one of its `unserved_versions` (which it still
+    /// evaluates as the current version): the family's controller's words for it.
+    fn unserved_version(&self, _kind: &'static PolicyKind, _object: &Object) -> Option<Diagnostic> {
+        None
+    }
+    /// What its data plane does differently in a routing situation `request` notes, if anything.
+    fn routing_caveat(&self, _caveat: request::RoutingCaveat) -> Option<&'static str> {
+        None
+    }
+    /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
+    /// topology chains routes through the first family's link.
+    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
+        None
+    }
     /// Whether policies of `kind` configure the listeners they reach themselves, routes or
     /// not (Envoy Gateway's ClientTrafficPolicy): a listener no route is attached to then has
     /// an effective policy of that kind, folded over its Gateway and itself
@@ -524,7 +535,7 @@ pub trait PolicyFamily: Send + Sync {
         evaluator::order_by_age(model, attachments)
     }
     /// The codes only this family reports, declared in its folder (`diags.rs`); the catalogue
-    /// (`lint::catalogue`) collects them.
+    /// (`cli::catalogue`) collects them.
     fn codes(&self) -> &'static [crate::diag::Code] {
         &[]
     }

@@ -5,6 +5,9 @@
 //! families declared in a file next — without any global table. A kind's position in the
 //! registry is its compact index (used by the topology's dense per-kind slots and by reports).
 //!
+//! The families built into dopol, their options and `Registry::builtin` are listed in
+//! [`crate::families`], which the contract does not name.
+//!
 //! Kinds are `&'static` so that a decoded [`super::Policy`] can point at its kind without a
 //! lifetime; a family built at run time leaks its (small, once per process) declarations.
 
@@ -32,12 +35,6 @@ impl std::fmt::Debug for Registry {
     }
 }
 
-impl Default for Registry {
-    fn default() -> Self {
-        Registry::builtin()
-    }
-}
-
 impl Registry {
     /// An empty registry.
     pub fn empty() -> Registry {
@@ -47,21 +44,6 @@ impl Registry {
             declared_sources: SourceMap::new(),
             notes: Vec::new(),
         }
-    }
-
-    /// The families built into dopol, with their controllers' default settings.
-    pub fn builtin() -> Registry {
-        Registry::with_kgateway(super::kgateway::Kgateway::default())
-    }
-
-    /// The built-in families, kgateway with the given controller settings.
-    pub fn with_kgateway(kgateway: super::kgateway::Kgateway) -> Registry {
-        let mut registry = Registry::empty();
-        registry.add(Arc::new(super::kuadrant::Kuadrant));
-        registry.add(Arc::new(kgateway));
-        registry.add(Arc::new(super::envoy::EnvoyGateway::builtin()));
-        registry.add(Arc::new(super::kuma::Kuma::default()));
-        registry
     }
 
     /// The families files of the declared families: the first sources of every model built

@@ -199,6 +199,15 @@ impl KindVerdicts {
     }
 }
 
+/// A routing situation whose outcome differs between data planes: `request` notes it in the
+/// words of the families that know theirs ([`super::PolicyFamily::routing_caveat`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutingCaveat {
+    /// A route with a more specific hostname applies to the host but none of its rules matches,
+    /// so a route with a less specific hostname serves the request (Gateway API's precedence).
+    HostFallback,
+}
+
 #[cfg(test)]
 mod tests {
     use super::Truth::*;

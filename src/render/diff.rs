@@ -416,8 +416,8 @@ fn condition_changes(before: &[Condition], after: &[Condition]) -> Vec<String> {
             format!("{} ({})", c.status, c.reason)
         })
     };
-    // Every condition type either side has, in order of appearance (Accepted, Enforced for
-    // Kuadrant; Attached, Merged, Overridden for the other families).
+    // Every condition type either side has, in order of appearance (Accepted, Enforced; Attached,
+    // Merged, Overridden: whatever the families write).
     let mut kinds: Vec<&str> = Vec::new();
     for condition in before.iter().chain(after) {
         if !kinds.contains(&condition.kind) {

@@ -195,9 +195,9 @@ pub fn status_table<'a>(
     Ok(true)
 }
 
-/// A policy's rows of the conditions table: one per condition its controller writes
-/// (Kuadrant's Accepted and Enforced; kgateway's Accepted and Attached; Envoy Gateway's
-/// Accepted, Merged and Overridden), each with its own status, reason and message. The kind
+/// A policy's rows of the conditions table: one per condition its controller writes (Accepted
+/// and Enforced, Attached, Merged, Overridden, as its family computes them), each with its own
+/// status, reason and message. The kind
 /// and name are written on the first (on every row with `-o wide`).
 fn add_conditions(table: &mut Table, item: &PolicyStatus<'_>, layout: Layout) {
     for (i, condition) in item.conditions.iter().enumerate() {

@@ -81,7 +81,7 @@ struct Graph<'m> {
     edges: Vec<(usize, usize)>,
     /// Policy → target edges.
     policy_edges: Vec<(usize, usize)>,
-    /// Delegating rule → child route edges (kgateway route delegation).
+    /// Delegating rule → child route edges (a family's route link).
     delegation_edges: Vec<(usize, usize)>,
     /// Refused attachments.
     refused: Vec<Refusal>,
@@ -388,7 +388,7 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope, shape: Shape)
             .collect()
     };
 
-    // Policies a route rule filter names (kgateway ExtensionRef).
+    // Policies a route rule filter names (an ExtensionRef).
     let by_extension: std::collections::BTreeSet<u32> = topology
         .targets
         .lists

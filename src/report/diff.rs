@@ -806,7 +806,7 @@ impl Serialize for VersionView<'_, '_> {
         let mut s = serializer.serialize_struct("RuleVersion", 2)?;
         s.serialize_field("value", self.0.value())?;
         s.serialize_field("source", self.0.source())?;
-        // Only a merged value has origins beyond its source (docs/families.md §1); Kuadrant's never do.
+        // Only a merged value has origins beyond its source (docs/families.md §1); a single-source family's never do.
         if self.0.origins().len() > 1 {
             s.serialize_field("origins", &self.0.origins().collect::<Vec<_>>())?;
         }

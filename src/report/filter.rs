@@ -32,7 +32,7 @@ pub struct Filters {
 }
 
 /// Parses `--kind` values (`AuthPolicy`, `authpolicy`, `ratelimitpolicies`,
-/// `TrafficPolicy.gateway.kgateway.dev`, ...).
+/// `<Kind>.<group>`, ...).
 pub fn parse_kinds(
     registry: &Registry,
     values: &[String],
@@ -55,7 +55,7 @@ pub fn parse_kinds(
 }
 
 /// Resolves a policy reference: `name`, `ns/name`, `Kind/ns/name`, or a locator
-/// (`authpolicy.kuadrant.io:ns/name`). `ns/name` may match several kinds, and a bare `name`
+/// (`<kind>.<group>:ns/name`). `ns/name` may match several kinds, and a bare `name`
 /// several namespaces too: a filter shows them all, `reach` asks for one.
 pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, String> {
     let matches: Vec<u32> = if let Some((prefix, nn)) = reference.split_once(':') {

@@ -113,7 +113,7 @@ pub struct ListenerOutcome<'a> {
 pub struct PolicyStatus<'a> {
     /// Locator.
     pub policy: &'a str,
-    /// Top-level conditions (Kuadrant: `Accepted`, then `Enforced` for accepted policies).
+    /// Top-level conditions (e.g. `Accepted`, then `Enforced` for accepted policies).
     pub conditions: Vec<Condition>,
     /// Per-ancestor conditions, for families whose controllers write them.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -148,12 +148,7 @@ pub fn conditions(observed: &Observed<'_, '_>, policy: u32) -> Vec<Condition> {
 
 /// A policy's conditions and per-ancestor conditions.
 pub fn policy_conditions(observed: &Observed<'_, '_>, policy: u32) -> PolicyConditions {
-    let engine = observed.engine;
-    let model = engine.model;
-    let kind = model
-        .registry
-        .kind_index(model.policies[policy as usize].kind);
-    engine.evaluator(kind).conditions(observed, policy)
+    observed.conditions(policy)
 }
 
 /// The policies passing the filters, in the report's order (by locator).

@@ -206,11 +206,11 @@ pub struct PolicyRef {
     pub policy_group: &'static str,
     /// `ns/name`.
     pub name: String,
-    /// Its locator (`authpolicy.kuadrant.io:ns/name`), as in `sources` of other documents.
+    /// Its locator (`<kind>.<group>:ns/name`), as in `sources` of other documents.
     pub locator: String,
     /// Its blocks: `bare`, `spec`, or `defaults merge`, `overrides atomic`, ...
     pub blocks: Vec<String>,
-    /// Attached through a route rule's ExtensionRef filter (kgateway) rather than a target.
+    /// Attached through a route rule's ExtensionRef filter rather than a target.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub via_extension_ref: bool,
 }
@@ -274,7 +274,7 @@ pub struct RuleNode {
     pub name: String,
     /// Policies targeting the rule (or named by its ExtensionRef filters).
     pub policies: Vec<PolicyRef>,
-    /// Routes this rule delegates to (kgateway).
+    /// Routes this rule delegates to (a family's route link).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub delegates_to: Vec<RouteNode>,
 }

@@ -3,14 +3,14 @@
 //! A route attaches to listeners through its `parentRefs`, subject to Gateway API acceptance
 //! (`allowedRoutes` namespaces and kinds, hostname intersection); see [`attach`]. Each
 //! accepted (listener, route rule) pair is a [`Path`], the unit the engine evaluates — except a
-//! rule that delegates to other HTTPRoutes (kgateway route delegation, [`delegation`]): it has no
-//! path, and each rule it reaches has one, with the chain of delegating rules. Policy targets
-//! are resolved here too ([`targets`]), so the engine works on indices only.
+//! rule that delegates to other HTTPRoutes through a link a family contributes ([`links`]): it
+//! has no path, and each rule it reaches has one, with the chain of delegating rules. Policy
+//! targets are resolved here too ([`targets`]), so the engine works on indices only.
 
 pub mod attach;
-pub mod delegation;
 pub mod diags;
 pub mod hostname;
+pub mod links;
 pub mod path_ids;
 pub mod targets;
 
@@ -19,8 +19,8 @@ use crate::model::Model;
 use crate::model::gateway::Route;
 use crate::source::Span;
 pub use attach::{Rejection, RejectionReason};
-pub use delegation::Delegation;
-use diags::{DelegationNotSupported, Unreached, UnreachedCause};
+use diags::{Unreached, UnreachedCause};
+pub use links::Delegation;
 pub use path_ids::{Field, IdPieces, PathId, PathIds};
 use rayon::prelude::*;
 pub use targets::{PolicyTargets, Target};
@@ -95,7 +95,10 @@ impl RoutePaths {
         let mut diagnostics = Vec::new();
         let attachments = attach::attach_routes(model, &mut diagnostics);
         let route_listeners = attachments.route_listeners;
-        let expansion = delegation::expand(model, &route_listeners, &mut diagnostics);
+        let expansion = match links::of_model(model) {
+            Some(link) => link.expand(model, &route_listeners, &mut diagnostics),
+            None => links::Expansion::flat(model, &route_listeners),
+        };
         // A route reached by delegation is not "attached to nothing": its paths go through its
         // parents, or `delegation-child-dropped` says why it has none.
         let withdrawn: Vec<usize> = attachments
@@ -312,7 +315,7 @@ impl Topology {
             delegated_only[path.route as usize] =
                 routes.route_listeners[path.route as usize].is_empty();
         }
-        diagnostics.extend(delegation_not_supported(model, &targets, &delegated_only));
+        diagnostics.extend(link_not_followed(model, &targets, &delegated_only));
         Topology {
             paths: routes.paths,
             path_pieces: routes.path_pieces,
@@ -369,7 +372,7 @@ impl Topology {
                 route.namespace, route.name
             ));
         } else {
-            label.push_str(&delegation::rule_name(model, path.route, path.rule));
+            label.push_str(&links::rule_name(model, path.route, path.rule));
         }
         label
     }
@@ -450,7 +453,7 @@ fn chain_prefix(model: &Model, chains: &[Vec<(u32, u32)>], chain: u32) -> String
     }
     let mut prefix = String::new();
     for &(route, rule) in &chains[chain as usize] {
-        prefix.push_str(&delegation::rule_name(model, route, rule));
+        prefix.push_str(&links::rule_name(model, route, rule));
         prefix.push('>');
     }
     prefix
@@ -526,14 +529,17 @@ fn id_pieces(model: &Model, chains: &[Vec<(u32, u32)>], namesakes: &[bool]) -> I
     IdPieces::new(listeners, chains, routes)
 }
 
-/// `delegation-not-supported`: a policy of a family that does not follow delegation targets a
-/// route (or rule) that only delegation reaches, so it takes part in no path.
-fn delegation_not_supported(
+/// A policy of a family that does not follow the route link targets a route (or rule) that only
+/// the link reaches, so it takes part in no path: the link's finding.
+fn link_not_followed(
     model: &Model,
     targets: &PolicyTargets,
     delegated_only: &[bool],
 ) -> Vec<Diagnostic> {
-    // Named by the families that follow delegation (kgateway's, in the built-in registry).
+    let Some(link) = links::of_model(model) else {
+        return Vec::new();
+    };
+    // Named by the families that follow delegation.
     let delegating: Vec<&str> = model
         .registry
         .families()
@@ -561,16 +567,7 @@ fn delegation_not_supported(
                 .iter()
                 .find(|t| t.kind == r.kind.as_str() && t.name == r.name)
                 .map_or(policy.name_span, |t| t.name_span);
-            let finding = DelegationNotSupported {
-                policy,
-                route: r,
-                delegating: &delegating,
-            };
-            found.push(
-                Diagnostic::from(finding)
-                    .with_label(span, "reached only through delegation")
-                    .with_object(policy.display()),
-            );
+            found.push(link.not_followed(policy, r, &delegating, span));
         }
     }
     found

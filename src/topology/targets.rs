@@ -2,9 +2,9 @@
 //!
 //! A policy's `targetRef` names a Gateway or route in the policy's own namespace; with
 //! `sectionName`, a listener or route rule. A target that does not resolve makes the policy not
-//! accepted (`TargetNotFound`). Accepted policies are grouped per (element, kind) and sorted the
-//! Kuadrant way: older `creationTimestamp` first (missing counts as newest), then
-//! `namespace/name`. The older policy is the less specific one.
+//! accepted (`TargetNotFound`). Accepted policies are grouped per (element, kind) and each group
+//! is sorted by the kind's family (`PolicyFamily::order`: commonly older `creationTimestamp`
+//! first, then `namespace/name`; the older policy is the less specific one).
 
 use super::diags::{Missing, SelectorsSelectNothing, TargetRefNotFound};
 use crate::diag::Diagnostic;

@@ -34,6 +34,7 @@ mod inputs;
 mod io_faults;
 mod kgateway;
 mod kuma_crd;
+mod kuma_goldens;
 mod limits;
 mod lint;
 mod lint_formats;

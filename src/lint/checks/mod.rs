@@ -1,10 +1,10 @@
-//! The checks that exist only for `lint` (outcomes, ordering, granularity, suppression), one
-//! module per theme, each with its codes and their documentation. The other codes are declared
-//! where they are reported: loading, CRD validation, the model, the hierarchy and each family's
-//! folder; `lint::catalogue` collects them all.
+//! The checks that exist only for `lint` and belong to no family (listeners, ordering,
+//! suppression), one module per theme, each with its codes and their documentation. A family's
+//! own checks (outcomes, granularity, ...) live in its folder and run through
+//! `Evaluator::lint`. The other codes are declared where they are reported: loading, CRD
+//! validation, the model, the hierarchy and each family's folder; `cli::catalogue` collects them
+//! all.
 
-pub mod granularity;
 pub mod listeners;
 pub mod ordering;
-pub mod outcomes;
 pub mod suppression;

@@ -103,7 +103,7 @@ pub struct OrderedByName<'a> {
     pub after: &'a Policy,
     /// The element both target, as `Gateway infra/gw`.
     pub target: &'a str,
-    /// What being ordered after by name means in the family (Kuadrant: `counts as newer`).
+    /// What being ordered after by name means in the family (e.g. `counts as newer`).
     pub after_by_name: &'a str,
     /// How many paths' effective policy swapping the two changes.
     pub changed_paths: usize,

@@ -66,7 +66,7 @@ fn rule(code: Code) -> Value {
 
 fn result(diagnostic: &Diagnostic, sources: &SourceMap) -> Value {
     // The rules are the catalogue, which is sorted by identifier.
-    let index = (crate::lint::catalogue::codes())
+    let index = Code::catalogue()
         .binary_search(&diagnostic.code)
         .unwrap_or(0);
     let mut message = diagnostic.message.clone();

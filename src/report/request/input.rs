@@ -198,7 +198,7 @@ fn headers(args: &[String]) -> Result<BTreeMap<String, String>, String> {
 }
 
 /// Roots `--attr` may set (`request.*` only beyond the attributes dopol derives itself).
-const ATTR_ROOTS: &[&str] = crate::expr::kleene::ATTRIBUTE_ROOTS;
+const ATTR_ROOTS: &[&str] = crate::expr::ATTRIBUTE_ROOTS;
 
 /// `request.*` attributes dopol derives from the request (docs/semantics.md#94-attributes).
 pub const DERIVED_REQUEST: &[&str] = &[

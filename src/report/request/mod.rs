@@ -3,8 +3,8 @@
 //!
 //! Four steps, each its own module: [`input`] reads the request from the command line,
 //! [`listener`] picks the Gateway and listener, [`routing`] ranks the candidate route rules by
-//! Gateway API's precedence (a kgateway-delegated rule with its root's hostnames and its matches
-//! on the chain), [`backends`] says which backendRefs of the matched rule cannot be resolved. The matched path's effective policy is folded like `effective`
+//! Gateway API's precedence (a delegated rule with its root's hostnames and its matches on the
+//! chain), [`backends`] says which backendRefs of the matched rule cannot be resolved. The matched path's effective policy is folded like `effective`
 //! folds it — one path, not every path — and each family says which of its rules apply
 //! ([`crate::policy::PolicyFamily::request_verdicts`]); this module names no family.
 
@@ -17,7 +17,9 @@ pub mod routing;
 use crate::diag::Diagnostic;
 use crate::engine::Engine;
 use crate::engine::fold::NoObserver;
-use crate::policy::request::{EffectiveRule, KindRules, RequestContext, RuleVerdict};
+use crate::policy::request::{
+    EffectiveRule, KindRules, RequestContext, RoutingCaveat, RuleVerdict,
+};
 use crate::report::effective;
 use input::Request;
 use listener::{Chosen, ListenerChoice, ListenerReason};
@@ -370,6 +372,16 @@ fn rule_name(engine: &Engine<'_>, path: usize) -> (String, String) {
     (name, rule)
 }
 
+/// What the families' data planes do differently in `caveat`, each after `; `, once.
+fn caveats(engine: &Engine<'_>, caveat: RoutingCaveat) -> String {
+    let mut texts: Vec<&str> = (engine.model.registry.families())
+        .filter_map(|family| family.routing_caveat(caveat))
+        .collect();
+    texts.sort_unstable();
+    texts.dedup();
+    texts.iter().map(|text| format!("; {text}")).collect()
+}
+
 fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> MatchView {
     let winner = routed.winner().expect("called with a winner");
     let runner_up = routed.candidates.get(1).filter(|c| c.matched());
@@ -392,8 +404,9 @@ fn match_view(engine: &Engine<'_>, routed: &Routed, notes: &mut Vec<String>) -> 
             && c.failures.iter().all(|f| f.code != "hostname")
     });
     if fell_back {
+        let caveats = caveats(engine, RoutingCaveat::HostFallback);
         notes.push(format!(
-            "a route with a more specific hostname applies to this host but has no matching rule, so {route} serves it; Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)"
+            "a route with a more specific hostname applies to this host but has no matching rule, so {route} serves it{caveats}"
         ));
     }
     if winner.regex_path {

@@ -8,7 +8,7 @@ use crate::model::Model;
 use crate::model::gateway::{Route, RouteKind};
 use crate::model::matches::{GrpcMatch, HttpMatch, PathType, RuleMatches, ValueMatch, ValueType};
 use crate::topology::hostname::hostnames_intersect;
-use crate::topology::{Topology, delegation};
+use crate::topology::{Topology, links};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -114,7 +114,7 @@ pub struct Routed {
     /// Compiled regular expressions that were invalid (notes).
     pub notes: Vec<String>,
     /// When no rule matched: the delegating rules that match the request but have no valid child
-    /// on this listener, in words. kgateway answers such a request with a direct 500.
+    /// on this listener, in words, with what the link's data plane answers instead.
     pub childless: Vec<String>,
 }
 
@@ -376,7 +376,7 @@ fn count(n: usize) -> Key {
 
 /// The precedence key of a matching rule (docs/semantics.md#93-the-route-rule), steps in order.
 /// `route` is the path's root route (a delegated rule is ranked as a rule of the route that
-/// delegates to it, as kgateway flattens it there); `order` is the path's place in the topology's
+/// delegates to it, as the link's data plane flattens it there); `order` is the path's place in the topology's
 /// display order, which for the paths of one root route is their rule order.
 fn rank(route: &Route, hostnames: &[&str], order: usize, m: MatchRef<'_>) -> Vec<(Step, Key)> {
     let precise = hostnames
@@ -527,7 +527,7 @@ fn matches_on(model: &Model, chain: &[(u32, u32)], route: u32) -> Vec<RuleMatche
     if chain.is_empty() {
         return crate::model::matches::of_route(model, &model.routes[route as usize]);
     }
-    (delegation::matches_on_chain(model, chain, route).into_iter())
+    (links::matches_on_chain(model, chain, route).into_iter())
         .map(RuleMatches::Http)
         .collect()
 }
@@ -600,13 +600,17 @@ pub fn route(
 }
 
 /// The rules of routes attached to the listener that match the request but have no path there:
-/// delegating rules none of whose children is valid (kgateway answers 500), in words.
+/// delegating rules none of whose children is valid (the link says what the data plane answers),
+/// in words. Without a link every rule of an attached route has a path.
 fn childless_delegations(
     model: &Model,
     topology: &Topology,
     (gateway, listener): (u32, u32),
     probe: &mut Probe<'_>,
 ) -> Vec<String> {
+    let Some(link) = links::of_model(model) else {
+        return Vec::new();
+    };
     let on_listener = |p: &&crate::topology::Path| p.gateway == gateway && p.listener == listener;
     let with_path: std::collections::HashSet<(u32, u32)> = topology
         .paths
@@ -640,8 +644,10 @@ fn childless_delegations(
             };
             if evaluate(route, hostnames.as_deref(), matches, 0, probe).matched() {
                 notes.push(format!(
-                    "{} matches this request but delegates to no valid child here (lint DPL2010 says why): kgateway replaces it with a direct 500 response (\"invalid route configuration detected and replaced with a direct response\")",
-                    delegation::rule_name(model, r, k)
+                    "{} matches this request but delegates to no valid child here (lint {} says why): {}",
+                    links::rule_name(model, r, k),
+                    link.dropped_code(),
+                    link.dead_end()
                 ));
             }
         }

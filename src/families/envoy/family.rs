@@ -1,0 +1,126 @@
+//! The Envoy Gateway family as dopol sees it: its kinds, each with an [`EnvoyKindSpec`], and
+//! the decoding and evaluation every kind shares. The built-in kinds (docs/families.md §3) and kinds a
+//! families file declares with `model: envoy-gateway` (§4) are the same type.
+
+use super::evaluate::EnvoyEvaluator;
+use super::spec::{BUILTIN_KINDS, EnvoyKindSpec, builtin_specs};
+use crate::diag::Diagnostic;
+use crate::load::Object;
+use crate::load::fields::Fields;
+use crate::model::Model;
+use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::topology::Topology;
+use crate::yaml::Node;
+use std::sync::Arc;
+
+/// Envoy Gateway policy kinds, each with its semantics.
+#[derive(Clone)]
+pub struct EnvoyGateway {
+    kinds: &'static [PolicyKind],
+    /// Parallel to `kinds`.
+    specs: Arc<[EnvoyKindSpec]>,
+}
+
+impl std::fmt::Debug for EnvoyGateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.kinds.iter().map(|k| k.kind))
+            .finish()
+    }
+}
+
+impl EnvoyGateway {
+    /// BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy.
+    pub fn builtin() -> EnvoyGateway {
+        EnvoyGateway {
+            kinds: &BUILTIN_KINDS,
+            specs: builtin_specs().into(),
+        }
+    }
+
+    /// One declared kind with the Envoy Gateway model (docs/families.md §4.3).
+    pub fn declared(kind: &'static PolicyKind, spec: EnvoyKindSpec) -> EnvoyGateway {
+        EnvoyGateway {
+            kinds: std::slice::from_ref(kind),
+            specs: vec![spec].into(),
+        }
+    }
+
+    fn spec(&self, kind: &PolicyKind) -> Option<&EnvoyKindSpec> {
+        let index = self.kinds.iter().position(|k| std::ptr::eq(k, kind))?;
+        self.specs.get(index)
+    }
+}
+
+impl PolicyFamily for EnvoyGateway {
+    fn name(&self) -> &'static str {
+        "envoy-gateway"
+    }
+
+    fn routing_caveat(
+        &self,
+        caveat: crate::policy::request::RoutingCaveat,
+    ) -> Option<&'static str> {
+        match caveat {
+            crate::policy::request::RoutingCaveat::HostFallback => Some(
+                "Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)",
+            ),
+        }
+    }
+
+    fn kinds(&self) -> &'static [PolicyKind] {
+        self.kinds
+    }
+
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy> {
+        super::decode::decode_policy(kind, self.spec(kind)?, object, fields)
+    }
+
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        serde_json::Value::Object(
+            rules
+                .iter()
+                .map(|(key, value)| (key.to_string(), value.to_json()))
+                .collect(),
+        )
+    }
+
+    fn attaches_once(&self) -> bool {
+        // Every slot a policy holds counts (the path's winner is its most specific one).
+        false
+    }
+
+    fn ordered_after_by_name(&self) -> &'static str {
+        "comes after: it is Conflicted where both target one element"
+    }
+
+    fn positional_rule_names(&self) -> bool {
+        false
+    }
+
+    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
+        &crate::model::gateway::RouteKind::ALL
+    }
+
+    fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {
+        self.spec(kind).is_some_and(|s| s.acts_on_listeners)
+    }
+
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        super::diags::CODES
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
+        (Box::new(evaluator), Vec::new())
+    }
+}

@@ -1,2 +1,0 @@
-//! Documentation of the findings about how an Envoy Gateway policy is written, reported while
-//! decoding (see `policy::envoy::decode`).
