@@ -28,7 +28,7 @@ complete -c dopol -n "__fish_dopol_needs_command" -s h -l help -d 'Print help (s
 complete -c dopol -n "__fish_dopol_needs_command" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_needs_command" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s and Envoy Gateway\'s per Gateway) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s and Envoy Gateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
@@ -50,6 +50,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway-api-ch
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -78,6 +83,8 @@ MeshPassthrough\t'meshpassthrough.kuma.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l mesh -d 'Only the Kuma paths of this mesh' -r
+complete -c dopol -n "__fish_dopol_using_subcommand effective" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -102,6 +109,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway-api-c
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -130,6 +142,8 @@ MeshPassthrough\t'meshpassthrough.kuma.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l mesh -d 'Only the Kuma paths of this mesh' -r
+complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -152,6 +166,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway-api-chann
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -180,6 +199,8 @@ MeshPassthrough\t'meshpassthrough.kuma.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l mesh -d 'Only the Kuma paths of this mesh' -r
+complete -c dopol -n "__fish_dopol_using_subcommand status" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -203,6 +224,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand reach" -l gateway-api-channe
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand reach" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand reach" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -228,6 +254,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand explain" -l gateway-api-chan
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -280,6 +311,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand topology" -l gateway-api-cha
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -308,6 +344,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand lint" -l gateway-api-channel
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand lint" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -709,6 +750,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway-api-channel
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -737,6 +783,8 @@ MeshPassthrough\t'meshpassthrough.kuma.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l mesh -d 'Only the Kuma paths of this mesh' -r
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -788,6 +836,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand request" -l gateway-api-chan
 experimental\t'The experimental channel'"
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand request" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -809,7 +862,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand man" -s h -l help -d 'Print 
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s and Envoy Gateway\'s per Gateway) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s and Envoy Gateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'

@@ -12,6 +12,7 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("kuadrant", "Kuadrant"),
     ("kgateway", "kgateway"),
     ("envoy-gateway", "Envoy Gateway"),
+    ("kuma", "Kuma"),
 ];
 
 /// The text with its runs of whitespace (line breaks of a wrapped help) as single spaces.
