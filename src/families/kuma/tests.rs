@@ -455,15 +455,31 @@ fn k4_zone_and_namespace_gates_and_shadow_policies() {
     );
 }
 
+/// The MeshHTTPRoute `kuma-system/route` to `kuma-demo/backend`, with `top` (block YAML lines under
+/// `spec:`, or nothing) before its `to`; its entry has the one rule the CRD requires.
+fn route(top: &str) -> String {
+    format!(
+        "---\napiVersion: kuma.io/v1alpha1\nkind: MeshHTTPRoute\nmetadata: {{name: route, namespace: kuma-system, labels: {{kuma.io/mesh: mesh-1}}}}\nspec:\n{top}  to:\n  - targetRef: {{kind: MeshService, name: backend, namespace: kuma-demo}}\n    rules:\n    - matches: [{{path: {{type: PathPrefix, value: /}}}}]\n      default: {{backendRefs: [{{kind: MeshService, name: backend, namespace: kuma-demo, port: 80}}]}}\n"
+    )
+}
+
 #[test]
 fn k4_a_mesh_http_route_top_level_selects_as_its_route_and_feeds_no_outbound_key() {
+    // Kuma refuses `rules` beside `to` in one MeshTimeout (§K11): one policy each.
     let input = with(&format!(
-        "---\napiVersion: kuma.io/v1alpha1\nkind: MeshHTTPRoute\nmetadata: {{name: route, namespace: kuma-system, labels: {{kuma.io/mesh: mesh-1}}}}\nspec:\n  targetRef: {{kind: Dataplane, labels: {{app: web}}}}\n  to: [{{targetRef: {{kind: MeshService, name: backend, namespace: kuma-demo}}}}]\n{}",
+        "{}{}{}",
+        route("  targetRef: {kind: Dataplane, labels: {app: web}}\n"),
         timeout(
             "kuma-system",
-            "on-route",
+            "on-route-to",
             "",
-            "{targetRef: {kind: MeshHTTPRoute, name: route}, to: [{targetRef: {kind: Mesh}, default: {idleTimeout: 1s}}], rules: [{default: {idleTimeout: 2s}}]}"
+            "{targetRef: {kind: MeshHTTPRoute, name: route}, to: [{targetRef: {kind: Mesh}, default: {idleTimeout: 1s}}]}"
+        ),
+        timeout(
+            "kuma-system",
+            "on-route-rules",
+            "",
+            "{targetRef: {kind: MeshHTTPRoute, name: route}, rules: [{default: {idleTimeout: 2s}}]}"
         ),
     ));
     let items = items(&input);
@@ -473,6 +489,10 @@ fn k4_a_mesh_http_route_top_level_selects_as_its_route_and_feeds_no_outbound_key
             format!("MeshTimeout {}", inbound_path("9090")),
             format!("MeshTimeout {}", inbound_path("main-port")),
         ]
+    );
+    assert_eq!(
+        rules_of(&items, "MeshTimeout", &inbound_path("main-port")),
+        ["idleTimeout = \"2s\" <- kuma-system/on-route-rules [kuma-system/on-route-rules]"]
     );
 }
 
@@ -621,7 +641,8 @@ fn k5_a_section_that_no_port_has_resolves_to_nothing() {
 #[test]
 fn k5_a_route_key_takes_the_mesh_entries_but_not_its_service_entries() {
     let input = with(&format!(
-        "---\napiVersion: kuma.io/v1alpha1\nkind: MeshHTTPRoute\nmetadata: {{name: route, namespace: kuma-system, labels: {{kuma.io/mesh: mesh-1}}}}\nspec:\n  to: [{{targetRef: {{kind: MeshService, name: backend, namespace: kuma-demo}}}}]\n{}",
+        "{}{}",
+        route(""),
         timeout(
             "kuma-system",
             "all",
@@ -861,16 +882,30 @@ fn k7_fold_is_a_merge_patch_with_leaves_sources_and_losses() {
 #[test]
 fn k7_append_lists_concatenate_and_every_contributor_is_an_origin() {
     use super::merge::fold;
-    let a = json("{appendProfiles: [{name: Basic}], sidecar: {includeUnused: false}}");
-    let b = json("{appendProfiles: [{name: All}]}");
+    // At any depth: MeshMetric's CRD puts `appendProfiles` under `sidecar.profiles`.
+    let a = json("{sidecar: {profiles: {appendProfiles: [{name: Basic}]}, includeUnused: false}}");
+    let b = json("{sidecar: {profiles: {appendProfiles: [{name: All}]}}}");
     let folded = fold(&[&a, &b], &[]);
     assert_eq!(
-        folded.conf["appendProfiles"],
-        json("[{name: Basic}, {name: All}]")
+        folded.conf,
+        json(
+            "{sidecar: {profiles: {appendProfiles: [{name: Basic}, {name: All}]}, includeUnused: false}}"
+        )
     );
-    let leaf = &folded.leaves["appendProfiles"];
+    let leaf = &folded.leaves["sidecar.profiles.appendProfiles"];
     assert_eq!((leaf.source, leaf.origins.clone()), (1, vec![0, 1]));
     assert!(folded.losses.is_empty());
+    // At the top (MeshPassthrough `appendMatch`).
+    let a =
+        json("{passthroughMode: Matched, appendMatch: [{type: Domain, value: a.com, port: 443}]}");
+    let b = json("{appendMatch: [{type: IP, value: 10.0.0.1, port: 80}]}");
+    let folded = fold(&[&a, &b], &[]);
+    assert_eq!(
+        folded.conf["appendMatch"],
+        json("[{type: Domain, value: a.com, port: 443}, {type: IP, value: 10.0.0.1, port: 80}]")
+    );
+    let leaf = &folded.leaves["appendMatch"];
+    assert_eq!((leaf.source, leaf.origins.clone()), (1, vec![0, 1]));
 }
 
 #[test]
@@ -966,13 +1001,13 @@ fn k8_listed_kinds_key_every_rule() {
         "kuma-system",
         "log",
         "",
-        "{rules: [{default: {backends: [{type: File, file: {path: /tmp/a}}]}}, {matches: [{sni: x}], default: {backends: []}}]}",
+        "{rules: [{default: {backends: [{type: File, file: {path: /tmp/a}}]}}, {matches: [{sni: {type: Exact, value: x}}], default: {backends: []}}]}",
     ));
     let items = items(&input);
     assert_eq!(
         rules_of(&items, "MeshAccessLog", &inbound_path("main-port")),
         [
-            "rule#0 = {\"match\":{\"sni\":\"x\"},\"conf\":{\"backends\":[]}} <- kuma-system/log [kuma-system/log]",
+            "rule#0 = {\"match\":{\"sni\":{\"type\":\"Exact\",\"value\":\"x\"}},\"conf\":{\"backends\":[]}} <- kuma-system/log [kuma-system/log]",
             "rule#1 = {\"match\":null,\"conf\":{\"backends\":[{\"type\":\"File\",\"file\":{\"path\":\"/tmp/a\"}}]}} <- kuma-system/log [kuma-system/log]",
         ]
     );
@@ -984,8 +1019,10 @@ fn permission(namespace: &str, name: &str, spec: &str) -> String {
 
 #[test]
 fn k8_traffic_permission_lists_concatenate_in_order() {
+    // `c`'s legacy `from` is ignored: the inbound has MTP `rules` (Kuma refuses `from` beside
+    // `rules` in one policy, §K11).
     let input = with(&format!(
-        "{}{}",
+        "{}{}{}",
         permission(
             "kuma-system",
             "b",
@@ -994,7 +1031,12 @@ fn k8_traffic_permission_lists_concatenate_in_order() {
         permission(
             "kuma-system",
             "a",
-            "{rules: [{default: {allow: [{spiffeID: {type: Prefix, value: b}}]}}], from: [{targetRef: {kind: Mesh}, default: {action: Deny}}]}"
+            "{rules: [{default: {allow: [{spiffeID: {type: Prefix, value: b}}]}}]}"
+        ),
+        permission(
+            "kuma-system",
+            "c",
+            "{from: [{targetRef: {kind: Mesh}, default: {action: Deny}}]}"
         ),
     ));
     let items = items(&input);
@@ -1027,10 +1069,11 @@ fn k8_legacy_from_is_modelled_only_when_every_item_targets_mesh() {
         rules_of(&items, "MeshTrafficPermission", &inbound_path("main-port")),
         ["action = \"Allow\" <- kuma-system/a [kuma-system/a]"]
     );
+    // Tag values are strings (`y` would be a YAML 1.1 boolean, which the CRD refuses).
     let subset = with(&permission(
         "kuma-system",
         "c",
-        "{from: [{targetRef: {kind: MeshSubset, tags: {x: y}}, default: {action: Allow}}]}",
+        "{from: [{targetRef: {kind: MeshSubset, tags: {version: v1}}, default: {action: Allow}}]}",
     ));
     assert!(super::tests::items(&subset).is_empty());
 }
@@ -1044,23 +1087,31 @@ fn k9_proxy_wide_kinds_fold_every_selecting_policy() {
             "kuma-system",
             "b",
             "",
-            "{default: {appendProfiles: [{name: Basic}], sidecar: {regex: a}}}"
+            "{default: {sidecar: {profiles: {appendProfiles: [{name: Basic}], include: [{type: Regex, match: a}]}}}}"
         ),
         policy(
             "MeshMetric",
             "kuma-system",
             "a",
             "",
-            "{targetRef: {kind: Dataplane, labels: {app: web}}, default: {appendProfiles: [{name: All}], sidecar: {regex: b}}}"
+            "{targetRef: {kind: Dataplane, labels: {app: web}}, default: {sidecar: {profiles: {appendProfiles: [{name: All}], include: [{type: Regex, match: b}]}}}}"
         ),
     ));
     let items = items(&input);
     let path = format!("{DP}|proxy");
+    // The CRD's `appendProfiles` lies under `sidecar.profiles`: still an append list, while its
+    // sibling `include` is replaced whole.
     assert_eq!(
         rules_of(&items, "MeshMetric", &path),
         [
-            "appendProfiles = [{\"name\":\"Basic\"},{\"name\":\"All\"}] <- kuma-system/a [kuma-system/a kuma-system/b]",
-            "sidecar.regex = \"b\" <- kuma-system/a [kuma-system/a]",
+            "sidecar.profiles.appendProfiles = [{\"name\":\"Basic\"},{\"name\":\"All\"}] <- kuma-system/a [kuma-system/a kuma-system/b]",
+            "sidecar.profiles.include = [{\"type\":\"Regex\",\"match\":\"b\"}] <- kuma-system/a [kuma-system/a]",
+        ]
+    );
+    assert_eq!(
+        find(&items, "MeshMetric", &path).lost,
+        [
+            "sidecar.profiles.include = [{\"type\":\"Regex\",\"match\":\"a\"}] by kuma-system/b lost to kuma-system/a"
         ]
     );
     // The Dataplane top level (rank 2) is above the Mesh one (rank 1).
@@ -1147,7 +1198,7 @@ fn k2_global_mode_takes_objects_without_origin_or_from_global_as_local() {
         "kuma-system",
         "zone-made",
         ", kuma.io/origin: zone, kuma.io/zone: zone-1",
-        "{}",
+        "{to: [{targetRef: {kind: Mesh}, default: {idleTimeout: 1s}}]}",
     ));
     let settings = KumaSettings {
         mode: Mode::Global,
@@ -1352,17 +1403,34 @@ mod goldens {
             .collect()
     }
 
-    fn entries(indices: &[usize]) -> Vec<String> {
+    /// The golden's MeshTimeout when its upstream input mixes producer and consumer `to[]` items:
+    /// Kuma's unit test bypasses admission, which refuses that mix outside the system namespace
+    /// (§K4, §K11). As `testdata/realworld/kuma` does (its `ORIGIN.md`s), it lives in the system
+    /// namespace `kuma-system` with the label `k8s.kuma.io/namespace: ns-k8s` written: role
+    /// `system` (the golden's absent role label), name refs resolved in `ns-k8s`.
+    fn system_timeout(spec: &str) -> String {
+        format!(
+            "---\napiVersion: kuma.io/v1alpha1\nkind: MeshTimeout\nmetadata:\n  name: matched-for-rules-mt-1\n  namespace: kuma-system\n  labels: {{{ZONE_LABELS}, k8s.kuma.io/namespace: ns-k8s}}\nspec:\n{spec}"
+        )
+    }
+
+    fn entries_in(namespace: &str, indices: &[usize]) -> Vec<String> {
         (indices.iter())
-            .map(|i| format!("meshtimeout.kuma.io:ns-k8s/matched-for-rules-mt-1#to[{i}]"))
+            .map(|i| format!("meshtimeout.kuma.io:{namespace}/matched-for-rules-mt-1#to[{i}]"))
             .collect()
+    }
+
+    fn entries(indices: &[usize]) -> Vec<String> {
+        entries_in("ns-k8s", indices)
+    }
+
+    fn system_entries(indices: &[usize]) -> Vec<String> {
+        entries_in("kuma-system", indices)
     }
 
     #[test]
     fn mt_with_ms_and_mesh() {
-        let policy = object(
-            "MeshTimeout",
-            "matched-for-rules-mt-1",
+        let policy = system_timeout(
             "  targetRef: {kind: Mesh}\n  to:\n  - targetRef: {kind: Mesh}\n    default: {idleTimeout: 9s}\n  - targetRef: {kind: MeshService, name: backend}\n    default: {connectionTimeout: 11s, http: {requestTimeout: 12s}}\n  - targetRef: {kind: Mesh}\n    default: {connectionTimeout: 21s}\n",
         );
         assert_eq!(
@@ -1371,12 +1439,12 @@ mod goldens {
                 (
                     "kri_m____mesh-1_".to_string(),
                     json("{connectionTimeout: 21s, idleTimeout: 9s}"),
-                    entries(&[2, 0])
+                    system_entries(&[2, 0])
                 ),
                 (
                     "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend_".to_string(),
                     json("{connectionTimeout: 11s, http: {requestTimeout: 12s}, idleTimeout: 9s}"),
-                    entries(&[1, 2, 0])
+                    system_entries(&[1, 2, 0])
                 ),
             ]
         );
@@ -1510,9 +1578,7 @@ mod goldens {
             service("backend-admin"),
             object("MeshHTTPRoute", "http-route-1", ROUTE),
             object("MeshHTTPRoute", "http-route-2", &route2),
-            object(
-                "MeshTimeout",
-                "matched-for-rules-mt-1",
+            system_timeout(
                 "  to:\n  - targetRef: {kind: MeshService, name: backend}\n    default: {idleTimeout: 30s, http: {requestTimeout: 25s}}\n  - targetRef: {kind: MeshHTTPRoute, name: http-route-1}\n    default: {http: {requestTimeout: 15s}}\n  - targetRef: {kind: Mesh}\n    default: {connectionTimeout: 10s, http: {requestTimeout: 5s}}\n",
             ),
         );
@@ -1522,17 +1588,17 @@ mod goldens {
                 (
                     "kri_m____mesh-1_".to_string(),
                     json("{connectionTimeout: 10s, http: {requestTimeout: 5s}}"),
-                    entries(&[2])
+                    system_entries(&[2])
                 ),
                 (
                     "kri_mhttpr_mesh-1_zone-k8s_ns-k8s_http-route-1_".to_string(),
                     json("{connectionTimeout: 10s, http: {requestTimeout: 15s}}"),
-                    entries(&[1, 2])
+                    system_entries(&[1, 2])
                 ),
                 (
                     "kri_msvc_mesh-1_zone-k8s_ns-k8s_backend_".to_string(),
                     json("{connectionTimeout: 10s, http: {requestTimeout: 25s}, idleTimeout: 30s}"),
-                    entries(&[0, 2])
+                    system_entries(&[0, 2])
                 ),
             ]
         );
