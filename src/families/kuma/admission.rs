@@ -25,6 +25,7 @@
 //! writes one. Not checked (§K11): conf fields, the origin-label rules of federated zones, and the
 //! tag syntax of the deprecated `MeshSubset`, `MeshServiceSubset` and `MeshGateway` refs.
 
+use super::role::Role;
 use super::settings::{KumaSettings, Mode};
 use crate::source::Span;
 use crate::yaml::Node;
@@ -77,22 +78,12 @@ pub fn check(admission: &Admission<'_>) -> Vec<(String, Span)> {
     }
 }
 
-/// Whether an object is local (§K2): in zone mode, without origin, or with origin `zone` and
-/// no zone label or the local zone's (any zone when `settings.zone` is not known); in global
-/// mode, without origin or with origin `global`. Other objects are synced copies.
+/// Whether an object is local (§K2, [`super::meta::is_local_by`]; any zone counts as the local
+/// one when `settings.zone` is not known: the zone the Dataplanes imply is not known while one
+/// object is decoded).
 pub fn is_local(labels: &[(String, String)], settings: &KumaSettings) -> bool {
-    let origin = label(labels, ORIGIN_LABEL);
-    match settings.mode {
-        Mode::Global => matches!(origin, None | Some("global")),
-        Mode::Zone => match origin {
-            None => true,
-            Some("zone") => match (label(labels, ZONE_LABEL), &settings.zone) {
-                (Some(zone), Some(local)) => zone == local,
-                _ => true,
-            },
-            Some(_) => false,
-        },
-    }
+    let (origin, zone) = (label(labels, ORIGIN_LABEL), label(labels, ZONE_LABEL));
+    super::meta::is_local_by(settings.mode, origin, zone, settings.zone.as_deref())
 }
 
 /// The value of `key` in sorted labels.
@@ -120,19 +111,6 @@ fn namespace_gate(admission: &Admission<'_>) -> Option<Violation> {
         Mode::Zone => return None,
     };
     Some((message, admission.spec.span))
-}
-
-/// A policy's role (`kuma.io/policy-role`, contract §K4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// In the system namespace (or without namespace).
-    System,
-    /// Every `to[]` item names a MeshService or MeshHTTPRoute of its own namespace.
-    Producer,
-    /// No `to[]` item does.
-    Consumer,
-    /// `from[]`, or neither `to[]` nor `from[]`.
-    WorkloadOwner,
 }
 
 /// The role Kuma's defaulting webhook computes for a local policy (`ComputePolicyRole`): system

@@ -174,13 +174,32 @@ pub struct Context<'a> {
 
 /// Whether an object with `labels` (as written) is local to this control plane (§K2).
 pub fn is_local(context: &Context<'_>, labels: &BTreeMap<String, String>) -> bool {
-    let origin = labels.get(ORIGIN).map(String::as_str);
-    match context.settings.mode {
+    let label = |key: &str| labels.get(key).map(String::as_str);
+    is_local_by(
+        context.settings.mode,
+        label(ORIGIN),
+        label(ZONE),
+        Some(context.zone),
+    )
+}
+
+/// Whether an object with origin label `origin` and zone label `zone` is local (§K2): in zone
+/// mode, without origin, or with origin `zone` and no zone label or the local zone's (any zone
+/// when `local_zone` is not known yet); in global mode, without origin or with origin `global`.
+/// Other objects are synced copies.
+pub fn is_local_by(
+    mode: Mode,
+    origin: Option<&str>,
+    zone: Option<&str>,
+    local_zone: Option<&str>,
+) -> bool {
+    match mode {
         Mode::Zone => match origin {
             None => true,
-            Some("zone") => labels
-                .get(ZONE)
-                .is_none_or(|zone| zone.as_str() == context.zone),
+            Some("zone") => match (zone, local_zone) {
+                (Some(zone), Some(local)) => zone == local,
+                _ => true,
+            },
             Some(_) => false,
         },
         Mode::Global => matches!(origin, None | Some("global")),

@@ -2,8 +2,8 @@
 //! or `workload-owner`. It decides the namespace gate and ranks in the order (§K6 4).
 
 use super::meta::{Context, Meta, POLICY_ROLE};
-use super::spec::View;
 use crate::policy::Policy;
+use crate::yaml::Node;
 
 /// A policy role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,32 +53,20 @@ impl Role {
     }
 }
 
-/// The role Kuma computes for a policy in `namespace` with sections `view`.
-pub fn compute(namespace: &str, system_namespace: &str, view: &View) -> Role {
-    if namespace.is_empty() || namespace == system_namespace {
-        return Role::System;
-    }
-    let Some(to) = view.to.as_ref().filter(|_| view.from.is_none()) else {
-        return Role::WorkloadOwner;
-    };
-    let producer = |item: &super::spec::Item| {
-        let t = &item.target;
-        matches!(t.kind.as_str(), "MeshService" | "MeshHTTPRoute")
-            && t.name.is_some()
-            && t.namespace.as_deref().is_none_or(|ns| ns == namespace)
-    };
-    if !to.is_empty() && to.iter().all(producer) {
-        Role::Producer
-    } else {
-        Role::Consumer
-    }
+/// The role Kuma computes for a local policy in `namespace` with `spec`
+/// ([`super::admission::role_of`], which also says when a spec mixes roles: such a policy is
+/// refused on admission, and is read here as a consumer).
+pub fn compute(namespace: &str, system_namespace: &str, spec: Option<&Node>) -> Role {
+    let empty = Node::synthetic(crate::yaml::Value::Null);
+    super::admission::role_of(namespace, spec.unwrap_or(&empty), system_namespace)
+        .unwrap_or(Role::Consumer)
 }
 
 /// A policy's meta with the role label a local policy gets (it replaces a written one).
 pub fn with_role(context: &Context<'_>, mut meta: Meta, policy: &Policy) -> Meta {
     if meta.local {
-        let view = policy.spec.as_deref().map(View::read).unwrap_or_default();
-        let role = compute(&meta.namespace, &context.settings.system_namespace, &view);
+        let system = &context.settings.system_namespace;
+        let role = compute(&meta.namespace, system, policy.spec.as_deref());
         meta.labels
             .insert(POLICY_ROLE.to_string(), role.as_str().to_string());
     }
