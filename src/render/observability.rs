@@ -515,6 +515,9 @@ fn explain_kind(out: &mut String, kind: &KindExplanation, layout: Layout) {
         ]);
     }
     out.push_str(&finish_indented(&table, layout.width, "  "));
+    for note in &kind.notes {
+        let _ = writeln!(out, "  Note: {note}");
+    }
     defaulted_fields(out, kind);
     out.push_str(if kind.order.is_some() {
         "\n  Merge steps, in order:\n"

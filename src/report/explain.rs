@@ -101,6 +101,9 @@ pub struct KindExplanation {
     /// priority first (`origins[0]` is the key's source).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub origins: Vec<MergedOrigins>,
+    /// The family's remarks on its own account (an order decided by name, a fallback chain).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The origins of one effective key more than one policy contributed to.
@@ -246,6 +249,7 @@ pub fn explain_path(
                 steps,
                 effective: effective_list(model, &folded.effective),
                 origins: merged_origins(model, &folded.effective),
+                notes: Vec::new(),
             })
         })
         .collect();
@@ -314,6 +318,7 @@ fn family_explanation(
         steps,
         effective: effective_list(model, &folded.effective),
         origins: merged_origins(model, &folded.effective),
+        notes: Vec::new(),
     }
 }
 
@@ -345,9 +350,33 @@ pub fn explain_owned(
 
 /// One owned item's explanation, in the shape of a family's own account.
 fn owned_kind(model: &Model, item: &crate::policy::owned::OwnedItem) -> KindExplanation {
-    let own = &item.explanation;
     let locator = |p: u32| model.policies[p as usize].locator.clone();
-    let policies = (own.steps.iter().enumerate())
+    KindExplanation {
+        policy_kind: item.kind.kind,
+        order: Some(item.explanation.order.clone()),
+        policies: owned_policies(model, &item.explanation),
+        steps: owned_steps(model, &item.explanation),
+        effective: (item.rules.iter())
+            .map(|r| (r.key.clone(), locator(r.source)))
+            .collect(),
+        origins: (item.rules.iter())
+            .filter(|r| r.origins.len() > 1)
+            .map(|r| MergedOrigins {
+                key: r.key.clone(),
+                origins: r.origins.iter().map(|&p| locator(p)).collect(),
+            })
+            .collect(),
+        notes: item.explanation.notes.clone(),
+    }
+}
+
+/// The contributions of an owned explanation, in merge order: each with its entry and why it
+/// is relevant (`to[0] (Mesh)`) and its sort key (`top Mesh, origin zone, ...`).
+fn owned_policies(
+    model: &Model,
+    own: &crate::policy::owned::OwnedExplanation,
+) -> Vec<OrderedPolicy> {
+    (own.steps.iter().enumerate())
         .map(|(i, step)| {
             let key: Vec<String> = (own.key_columns.iter().zip(&step.key))
                 .map(|(column, value)| format!("{column} {value}"))
@@ -365,69 +394,54 @@ fn owned_kind(model: &Model, item: &crate::policy::owned::OwnedItem) -> KindExpl
                 defaulted: defaulted(model, step.policy),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The merge steps of an owned explanation: the keys each contribution added, and those it
+/// replaced with the policy whose value it replaced.
+fn owned_steps(model: &Model, own: &crate::policy::owned::OwnedExplanation) -> Vec<ExplainedStep> {
+    let locator = |p: u32| model.policies[p as usize].locator.clone();
     let mut setters: std::collections::BTreeMap<&str, u32> = Default::default();
-    let steps = (own.steps.iter().enumerate())
-        .map(|(i, step)| {
-            let mut changes: Vec<Change> = Vec::new();
-            for key in &step.added {
-                changes.push(Change {
-                    key: key.clone(),
-                    action: "added",
-                    source: locator(step.policy),
-                    by: Vec::new(),
-                });
-            }
-            for key in &step.replaced {
-                let before = setters.get(key.as_str()).copied().unwrap_or(step.policy);
-                changes.push(Change {
-                    key: key.clone(),
-                    action: "replaced",
-                    source: locator(before),
-                    by: vec![locator(step.policy)],
-                });
-            }
-            for key in step.added.iter().chain(&step.replaced) {
-                setters.insert(key, step.policy);
-            }
-            changes.sort_by(|a, b| a.key.cmp(&b.key));
-            ExplainedStep {
-                position: i + 1,
-                policy: locator(step.policy),
-                block: "spec",
-                strategy: "merge",
-                summary: format!(
-                    "{}: {} added, {} replaced",
-                    step.entry,
-                    step.added.len(),
-                    step.replaced.len()
-                ),
-                applied: true,
-                reason: None,
-                changes,
-                effective: setters
-                    .iter()
-                    .map(|(k, &p)| (k.to_string(), locator(p)))
-                    .collect(),
-            }
-        })
-        .collect();
-    KindExplanation {
-        policy_kind: item.kind.kind,
-        order: Some(own.order.clone()),
-        policies,
-        steps,
-        effective: (item.rules.iter())
-            .map(|r| (r.key.clone(), locator(r.source)))
-            .collect(),
-        origins: (item.rules.iter())
-            .filter(|r| r.origins.len() > 1)
-            .map(|r| MergedOrigins {
-                key: r.key.clone(),
-                origins: r.origins.iter().map(|&p| locator(p)).collect(),
-            })
-            .collect(),
+    let mut steps = Vec::new();
+    for (i, step) in own.steps.iter().enumerate() {
+        let added = (step.added.iter()).map(|key| Change {
+            key: key.clone(),
+            action: "added",
+            source: locator(step.policy),
+            by: Vec::new(),
+        });
+        let replaced = (step.replaced.iter()).map(|key| Change {
+            key: key.clone(),
+            action: "replaced",
+            source: locator(setters.get(key.as_str()).copied().unwrap_or(step.policy)),
+            by: vec![locator(step.policy)],
+        });
+        let mut changes: Vec<Change> = added.chain(replaced).collect();
+        changes.sort_by(|a, b| a.key.cmp(&b.key));
+        for key in step.added.iter().chain(&step.replaced) {
+            setters.insert(key, step.policy);
+        }
+        steps.push(ExplainedStep {
+            position: i + 1,
+            policy: locator(step.policy),
+            block: "spec",
+            strategy: "merge",
+            summary: format!(
+                "{}: {} added, {} replaced",
+                step.entry,
+                step.added.len(),
+                step.replaced.len()
+            ),
+            applied: true,
+            reason: None,
+            changes,
+            effective: setters
+                .iter()
+                .map(|(k, &p)| (k.to_string(), locator(p)))
+                .collect(),
+        });
     }
+    steps
 }
 
 fn rule_key(model: &Model, rule: RuleRef) -> &str {
