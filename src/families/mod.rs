@@ -45,7 +45,7 @@ const BUILTIN: &[Builtin] = &[
     },
     Builtin {
         options: kuma::settings::OPTIONS,
-        build: |values| Ok(plain(kuma::Kuma::new(kuma::settings::configured(values)))),
+        build: |values| Ok(plain(kuma::Kuma::new(kuma::settings::configured(values)?))),
     },
 ];
 

@@ -2,7 +2,7 @@
 //! its zone and its system namespace (docs/families.md, "Kuma"), and the outbounds a run looks up
 //! beyond the keys the policies name (`--kuma-outbound`).
 
-use crate::policy::options::{FamilyOption, OptionScope, OptionValues};
+use crate::policy::options::{FamilyOption, OptionError, OptionScope, OptionValues};
 
 /// Where the control plane runs (`kuma-cp` `mode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,10 +109,19 @@ pub const DATAPLANE: FamilyOption = FamilyOption {
 pub const OPTIONS: &[FamilyOption] = &[MODE, ZONE, SYSTEM_NAMESPACE, OUTBOUND, MESH, DATAPLANE];
 
 /// The settings `values` give (the flags' values are checked by the front end: `--kuma-mode`
-/// takes only its two values).
-pub fn configured(values: &OptionValues) -> KumaSettings {
+/// takes only its two values); a `--kuma-outbound` that is not a KRI is an error (it would look
+/// up nothing and look like an answer).
+pub fn configured(values: &OptionValues) -> Result<KumaSettings, OptionError> {
+    if let Some(bad) = (values.get_all(&OUTBOUND)).find(|kri| super::lookup::parts(kri).is_none()) {
+        return Err(OptionError {
+            flag: OUTBOUND.flag,
+            message: format!(
+                "`{bad}` is not a KRI (`kri_<kind>_<mesh>_<zone>_<namespace>_<name>_<section>`, as `kri_msvc_default_zone-1_kuma-demo_backend_http`)"
+            ),
+        });
+    }
     let defaults = KumaSettings::default();
-    KumaSettings {
+    Ok(KumaSettings {
         mode: match values.get(&MODE) {
             Some("global") => Mode::Global,
             _ => Mode::Zone,
@@ -121,5 +130,5 @@ pub fn configured(values: &OptionValues) -> KumaSettings {
         system_namespace: (values.get(&SYSTEM_NAMESPACE))
             .map_or(defaults.system_namespace, str::to_string),
         outbounds: values.get_all(&OUTBOUND).map(str::to_string).collect(),
-    }
+    })
 }
