@@ -252,6 +252,8 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
             [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only this Gateway (`name` or `ns/name`), with what is attached to it')
             [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Only this route (`name` or `ns/name`), under the listeners that accepted it, and the routes it delegates to')
+            [CompletionResult]::new('--mesh', '--mesh', [CompletionResultType]::ParameterName, 'Only the Kuma paths of this mesh')
+            [CompletionResult]::new('--dataplane', '--dataplane', [CompletionResultType]::ParameterName, 'Only the Kuma paths of this Dataplane')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')

@@ -1243,7 +1243,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__topology)
-            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --kuma-mode --kuma-zone --kuma-system-namespace --kuma-outbound --color --verbose --quiet --gateway --route --output --help --version"
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --kuma-mode --kuma-zone --kuma-system-namespace --kuma-outbound --color --verbose --quiet --gateway --route --mesh --dataplane --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1326,6 +1326,14 @@ _dopol() {
                     return 0
                     ;;
                 --route)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mesh)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dataplane)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -243,6 +243,8 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
             cand --gateway 'Only this Gateway (`name` or `ns/name`), with what is attached to it'
             cand --route 'Only this route (`name` or `ns/name`), under the listeners that accepted it, and the routes it delegates to'
+            cand --mesh 'Only the Kuma paths of this mesh'
+            cand --dataplane 'Only the Kuma paths of this Dataplane'
             cand -o 'Output format'
             cand --output 'Output format'
             cand --no-config 'Read no config file'

@@ -321,6 +321,8 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l gateway -d 'Only this Gateway (`name` or `ns/name`), with what is attached to it' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -l route -d 'Only this route (`name` or `ns/name`), under the listeners that accepted it, and the routes it delegates to' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l mesh -d 'Only the Kuma paths of this mesh' -r
+complete -c dopol -n "__fish_dopol_using_subcommand topology" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s o -l output -d 'Output format' -r -f -a "tree\t'An indented tree'
 dot\t'Graphviz DOT'
 mermaid\t'A Mermaid flowchart'

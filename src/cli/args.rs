@@ -333,6 +333,9 @@ pub struct TopologyArgs {
     /// routes it delegates to.
     #[arg(long, value_name = "[NS/]NAME")]
     pub route: Option<String>,
+    /// The filters of the families' own hierarchies (`--mesh`, `--dataplane`).
+    #[command(flatten)]
+    pub families: super::options::FamilyFilters,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = TopologyOutput::Tree)]
     pub output: TopologyOutput,

@@ -227,6 +227,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
 
     let (old_engine, mut old_diagnostics) = Engine::new(&old.model, &old.topology);
     let (new_engine, mut new_diagnostics) = Engine::new(&new.model, &new.topology);
+    session.owned_notes(&new_engine);
     // Rule changes and conditions read no outcome.
     let observe = |engine| Observed::keeping(engine, FoldParts::Effective);
     let ((old_observed, more_old), (new_observed, more_new)) =
@@ -253,6 +254,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
         return Ok(Exit::Input);
     }
     let filters = diff_filters(&args.filters, &args.input, &old, &new)?;
+    session::check_owned(&filters.new, &[&old_engine, &new_engine])?;
 
     let report = diff::build(&old_observed, &new_observed, &filters);
     let exit = if report.is_empty() && args.output.is_table() {

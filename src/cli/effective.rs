@@ -19,6 +19,8 @@ pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    run.session.owned_notes(&engine);
+    session::check_owned(&filters, &[&engine])?;
     let (set, engine_diagnostics) = engine.effective_all();
     diagnostics.extend(engine_diagnostics);
     let exit = run.finish(diagnostics);

@@ -35,6 +35,8 @@ fn outcome_report(
     let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    run.session.owned_notes(&engine);
+    session::check_owned(&filters, &[&engine])?;
     let (observed, more) = Observed::keeping(&engine, parts);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
@@ -176,6 +178,7 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
         }
     }
     let (engine, mut diagnostics) = Engine::new(model, &run.evaluated.topology);
+    run.session.owned_notes(&engine);
     let (observed, more) = Observed::of_policy(&engine, policy);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
@@ -223,6 +226,7 @@ pub fn explain(args: &ExplainArgs) -> Result<Exit, UsageError> {
     let topology = &run.evaluated.topology;
     let kinds = filter::parse_kinds(&model.registry, &args.kinds).map_err(UsageError)?;
     let (engine, diagnostics) = Engine::new(model, topology);
+    run.session.owned_notes(&engine);
     let owned = (args.path.as_deref()).and_then(|id| {
         explain::explain_owned(&engine, id, |k| {
             kinds.is_empty() || kinds.iter().any(|s| std::ptr::eq(*s, k))
@@ -329,13 +333,17 @@ pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
     let wanted = FilterArgs {
         gateway: args.gateway.clone(),
         route: args.route.clone(),
+        families: args.families.clone(),
         ..FilterArgs::default()
     };
     let mut filters = session::filters(&wanted, &args.input, model)?;
     filters.chains = run.evaluated.topology.chains.clone();
     let scope = Scope::new(model, &run.evaluated.topology, &filters);
     let (engine, diagnostics) = Engine::new(model, &run.evaluated.topology);
-    let owned = crate::report::topology::owned_trees(engine.owned(), &filters);
+    run.session.owned_notes(&engine);
+    session::check_owned(&filters, &[&engine])?;
+    let trees = crate::report::topology::owned_trees(engine.owned(), &filters);
+    let owned: Vec<&crate::policy::owned::OwnedNode> = trees.iter().collect();
     let parts = (model, &run.evaluated.topology);
     let exit = run.finish(diagnostics);
     let format = match args.output {

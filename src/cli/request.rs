@@ -23,6 +23,7 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
     let kinds = filter::parse_kinds(&registry, &args.kinds).map_err(UsageError)?;
     let run = Run::start(&args.input)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
+    run.session.owned_notes(&engine);
     let (trace, more) = request::simulate(&engine, &parsed, args.gateway.as_deref(), |k| {
         filter::shows_kind_index(&registry, &kinds, k)
     })

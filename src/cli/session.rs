@@ -3,6 +3,7 @@
 
 use super::args::{ColorChoice, DisplayArgs, FilterArgs, GatewayApiChannel, InputArgs};
 use crate::diag::{self, Diagnostic, Severity};
+use crate::engine::Engine;
 use crate::model::{Model, RuleValues};
 use crate::pipeline::InputOptions;
 use crate::render::table::Layout;
@@ -122,6 +123,14 @@ impl Session {
     pub fn info(&self, message: &str) {
         if self.verbose {
             eprintln!("{message}");
+        }
+    }
+
+    /// With `-v`: what the families' own hierarchies say of how they were built (Kuma: how
+    /// the local zone was chosen).
+    pub fn owned_notes(&self, engine: &Engine<'_>) {
+        for note in engine.owned().flat_map(|paths| &paths.notes) {
+            self.info(note);
         }
     }
 }
@@ -288,6 +297,21 @@ pub fn check_names(
 /// usage error naming the nearest name.
 pub fn check_matches(filters: &Filters, models: &[&Model]) -> Result<(), UsageError> {
     match filter::unmatched(filters, models) {
+        Some(message) => Err(UsageError(message)),
+        None => Ok(()),
+    }
+}
+
+/// A filter of a family's own hierarchy (`--mesh`, `--dataplane`) that matches no path the
+/// families built (on any of `engines`: the two sides of a diff) is a usage error naming the
+/// nearest value, as [`check_matches`] makes it of `--gateway`.
+pub fn check_owned(filters: &Filters, engines: &[&Engine<'_>]) -> Result<(), UsageError> {
+    if filters.owned.is_empty() {
+        return Ok(());
+    }
+    let owned: Vec<&crate::policy::owned::OwnedPaths> =
+        engines.iter().flat_map(|e| e.owned()).collect();
+    match filter::unmatched_owned(filters, &owned) {
         Some(message) => Err(UsageError(message)),
         None => Ok(()),
     }

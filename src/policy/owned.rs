@@ -35,6 +35,9 @@ pub struct OwnedPaths {
     pub items: Vec<OwnedItem>,
     /// The elements of the hierarchy as a tree, for `dopol topology`.
     pub tree: Vec<OwnedNode>,
+    /// How the hierarchy was built where the input left a choice (Kuma: how the local zone
+    /// was chosen), printed at `-v`; empty when the input has nothing of the hierarchy.
+    pub notes: Vec<String>,
 }
 
 /// The effective policy of one kind on one path of an owned hierarchy.
@@ -128,4 +131,7 @@ pub struct OwnedNode {
     pub policies: Vec<u32>,
     /// Its children.
     pub children: Vec<OwnedNode>,
+    /// The ids of the paths ending at it (so that `topology` keeps, under the hierarchy's
+    /// filters, the elements of the paths they show).
+    pub paths: Vec<String>,
 }

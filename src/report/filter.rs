@@ -208,10 +208,6 @@ impl Filters {
     /// namespace of a `ns/name` segment), and the hierarchy's own filters; `--gateway` and
     /// `--route` show none, and a filter the hierarchy does not declare hides all of it.
     pub fn shows_owned(&self, paths: &OwnedPaths, item: &OwnedItem) -> bool {
-        let segment_matches = |segment: &str, pattern: &str| match segment.split_once('/') {
-            Some((namespace, name)) => matches_name(pattern, namespace, name),
-            None => segment == pattern,
-        };
         let in_namespace = |ns: &str| {
             item.segments
                 .iter()
@@ -310,6 +306,53 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
             namespaces,
         )
     })
+}
+
+/// Whether a path segment (`ns/name` or a plain name) matches a `[ns/]name` pattern.
+fn segment_matches(segment: &str, pattern: &str) -> bool {
+    match segment.split_once('/') {
+        Some((namespace, name)) => matches_name(pattern, namespace, name),
+        None => segment == pattern,
+    }
+}
+
+/// `--dataplane webb`, `--mesh nope`: a filter of a family's own hierarchy that matches no
+/// path of it (on any of `owned`: the hierarchies of every side of a diff) would show nothing
+/// and look like an answer, as [`unmatched`] says of `--gateway`. Returns the usage error's
+/// message, with the nearest of the segment's values.
+pub fn unmatched_owned(filters: &Filters, owned: &[&OwnedPaths]) -> Option<String> {
+    for (flag, pattern) in &filters.owned {
+        let mut what = String::new();
+        let mut values: Vec<&str> = Vec::new();
+        for paths in owned {
+            for filter in paths.filters.iter().filter(|f| f.flag == *flag) {
+                if what.is_empty() {
+                    let column = paths.columns.get(filter.segment).copied().unwrap_or(flag);
+                    what = format!("{} of a {} path", column.to_lowercase(), paths.name);
+                }
+                values.extend(
+                    (paths.items.iter())
+                        .filter_map(|item| item.segments.get(filter.segment))
+                        .map(String::as_str),
+                );
+            }
+        }
+        if values.iter().any(|v| segment_matches(v, pattern)) {
+            continue;
+        }
+        if what.is_empty() {
+            what = "path".to_string();
+        }
+        let candidates = values
+            .iter()
+            .map(|v| match v.split_once('/') {
+                Some((_, name)) if !pattern.contains('/') => name.to_string(),
+                _ => v.to_string(),
+            })
+            .collect();
+        return Some(no_match(&format!("--{flag}"), pattern, &what, candidates));
+    }
+    None
 }
 
 /// `(namespace, name)` of the objects `list` picks from every model.

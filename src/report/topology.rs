@@ -4,10 +4,11 @@
 //! keep.
 
 use crate::model::Model;
+use crate::policy::owned::{OwnedNode, OwnedPaths};
 use crate::report::filter::{Filters, matches_name};
 use crate::topology::{Rejection, Topology};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// What the filters keep of the tree. A path the filters show keeps every node on it; a Gateway
 /// the filters name (without `--route`) is kept whole, even without routes.
@@ -160,7 +161,7 @@ pub struct OwnedTreeNode {
 
 impl OwnedTreeNode {
     /// The document form of `node` and everything below it.
-    pub fn of(model: &Model, node: &crate::policy::owned::OwnedNode) -> OwnedTreeNode {
+    pub fn of(model: &Model, node: &OwnedNode) -> OwnedTreeNode {
         OwnedTreeNode {
             kind: node.kind.clone(),
             name: node.name.clone(),
@@ -173,20 +174,33 @@ impl OwnedTreeNode {
 }
 
 /// The owned trees `filters` keep: with `--gateway` or `--route`, none; else every root whose
-/// subtree names a kept element (`-n`: a `ns/name` in that namespace).
+/// subtree names a kept element (`-n`: a `ns/name` in that namespace), pruned to the elements
+/// of the paths the hierarchy's own filters (`--mesh`, `--dataplane`) show.
 pub fn owned_trees<'e>(
-    owned: impl Iterator<Item = &'e crate::policy::owned::OwnedPaths>,
+    owned: impl Iterator<Item = &'e OwnedPaths>,
     filters: &Filters,
-) -> Vec<&'e crate::policy::owned::OwnedNode> {
+) -> Vec<OwnedNode> {
     if filters.gateway.is_some() || filters.route.is_some() {
         return Vec::new();
     }
-    fn in_namespace(node: &crate::policy::owned::OwnedNode, ns: &str) -> bool {
+    fn in_namespace(node: &OwnedNode, ns: &str) -> bool {
         node.name.split_once('/').is_some_and(|(n, _)| n == ns)
             || node.children.iter().any(|c| in_namespace(c, ns))
     }
+    let own_filters = Filters {
+        owned: filters.owned.clone(),
+        ..Filters::default()
+    };
     owned
-        .flat_map(|o| o.tree.iter())
+        .flat_map(|paths| {
+            let shown: HashSet<&str> = (paths.items.iter())
+                .filter(|item| own_filters.shows_owned(paths, item))
+                .map(|item| item.path_id.as_str())
+                .collect();
+            let everything = filters.owned.is_empty();
+            (paths.tree.iter())
+                .filter_map(move |node| pruned(node, &|id: &str| everything || shown.contains(id)))
+        })
         .filter(|node| {
             filters
                 .namespace
@@ -194,6 +208,18 @@ pub fn owned_trees<'e>(
                 .is_none_or(|ns| in_namespace(node, ns))
         })
         .collect()
+}
+
+/// `node` with only the elements of the paths `kept` keeps (none left: `None`).
+fn pruned(node: &OwnedNode, kept: &dyn Fn(&str) -> bool) -> Option<OwnedNode> {
+    let children: Vec<OwnedNode> = (node.children.iter())
+        .filter_map(|child| pruned(child, kept))
+        .collect();
+    let ends_here = node.paths.iter().any(|id| kept(id));
+    (ends_here || !children.is_empty()).then(|| OwnedNode {
+        children,
+        ..node.clone()
+    })
 }
 
 /// A policy attached to a node.

@@ -66,6 +66,7 @@ impl<'m> KumaEvaluator<'m> {
         items.extend(super::lookup::fallbacks(&items, &settings.outbounds));
         evaluator.paths.items = sorted(&evaluator.model.registry, items);
         evaluator.paths.tree = tree(&evaluator.paths.items);
+        evaluator.paths.notes = notes(&evaluator.index, settings);
         evaluator
     }
 
@@ -99,6 +100,23 @@ impl<'m> KumaEvaluator<'m> {
         }
         items
     }
+}
+
+/// What `-v` says of how the mesh was read: the control plane's mode and local zone, and the
+/// looked-up outbounds without a fallback chain; nothing when the input has no Kuma object.
+fn notes(index: &Index, settings: &KumaSettings) -> Vec<String> {
+    if index.metas.is_empty() {
+        return Vec::new();
+    }
+    let mode = match settings.mode {
+        super::settings::Mode::Zone => format!("Kuma: a zone control plane; {}", index.zone_note),
+        super::settings::Mode::Global => {
+            "Kuma: the global control plane (--kuma-mode global): objects with origin global or none are local".to_string()
+        }
+    };
+    let mut notes = vec![mode];
+    notes.extend(super::lookup::notes(&settings.outbounds));
+    notes
 }
 
 /// `items` sorted by path id, then by the kind's position in the registry.
@@ -171,6 +189,9 @@ fn tree(items: &[OwnedItem]) -> Vec<OwnedNode> {
             key.clone()
         };
         let node = child(&mut dp_node.children, direction, &name);
+        if !node.paths.contains(&item.path_id) {
+            node.paths.push(item.path_id.clone());
+        }
         for &p in &item.policies {
             if !node.policies.contains(&p) {
                 node.policies.push(p);

@@ -6,7 +6,7 @@ use crate::policy::owned::OwnedItem;
 use serde_json::Value as Json;
 
 /// The parts of a KRI: short kind, mesh, zone, namespace, name, section.
-fn parts(kri: &str) -> Option<[&str; 6]> {
+pub fn parts(kri: &str) -> Option<[&str; 6]> {
     let rest = kri.strip_prefix("kri_")?;
     let parts: Vec<&str> = rest.splitn(6, '_').collect();
     parts.try_into().ok()
@@ -76,4 +76,26 @@ fn fallback(item: &OwnedItem, kri: &str, used: &str, tried: &[String]) -> OwnedI
         skipped.join(", ")
     ));
     item
+}
+
+/// What `-v` says of the looked-up `outbounds` that have no fallback chain: a route KRI is
+/// printed only where it is a key itself (the plugins fall back to the key of the outbound the
+/// route serves, which one KRI cannot name), and so is a KRI of another kind.
+pub fn notes(outbounds: &[String]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for kri in outbounds {
+        let Some([short, ..]) = parts(kri) else {
+            continue;
+        };
+        match short {
+            "msvc" | "mzsvc" | "extsvc" => {}
+            "mhttpr" | "mtcpr" => notes.push(format!(
+                "--kuma-outbound {kri}: a route KRI is shown only on the Dataplanes where it is a key; elsewhere the proxy falls back to the key of the outbound the route serves (then that outbound without its section, then the Mesh key), which a route KRI does not name"
+            )),
+            _ => notes.push(format!(
+                "--kuma-outbound {kri}: only MeshService, MeshMultiZoneService and MeshExternalService KRIs fall back; this one is shown only on the Dataplanes where it is a key"
+            )),
+        }
+    }
+    notes
 }
