@@ -38,7 +38,11 @@ impl Scope {
 
     /// What `filters` keep.
     pub fn new(model: &Model, topology: &Topology, filters: &Filters) -> Scope {
-        if filters.namespace.is_none() && filters.gateway.is_none() && filters.route.is_none() {
+        if filters.namespace.is_none()
+            && filters.gateway.is_none()
+            && filters.route.is_none()
+            && filters.owned.is_empty()
+        {
             return Scope::everything();
         }
         let mut scope = Scope {
@@ -55,7 +59,8 @@ impl Scope {
             scope.rules.extend(chain.into_iter().flatten().copied());
             scope.rules.insert((path.route, path.rule));
         }
-        if filters.route.is_none() {
+        // `--mesh`, `--dataplane` (a family's own hierarchy) keep no Gateway.
+        if filters.route.is_none() && filters.owned.is_empty() {
             for (g, gateway) in model.gateways.iter().enumerate() {
                 let named = filters
                     .gateway
