@@ -130,6 +130,24 @@ fn split_policy_and_key(reference: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// `POLICY#RULEKEY` naming no rule of the policy is a usage error, with the nearest key. A
+/// policy of an owned hierarchy has the keys of the paths it takes part in (its spec's shape is
+/// its family's: Kuma's `to[].default` leaves).
+fn check_rule_key(engine: &Engine<'_>, policy: u32, key: &str) -> Result<(), UsageError> {
+    let p = &engine.model.policies[policy as usize];
+    let mut keys: Vec<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
+    keys.extend(reach::owned_keys(engine, policy));
+    if keys.contains(&key) {
+        return Ok(());
+    }
+    let hint = crate::suggest::did_you_mean(key, keys.iter().copied());
+    Err(UsageError(format!(
+        "{} has no rule `{key}` (its rules: {}){hint}",
+        p.display(),
+        keys.join(", ")
+    )))
+}
+
 /// Runs `dopol reach`.
 pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
     // Where a rule reaches, not its value.
@@ -165,20 +183,11 @@ pub fn reach(args: &ReachArgs) -> Result<Exit, UsageError> {
             )));
         }
     };
-    if let Some(key) = key {
-        let p = &model.policies[policy as usize];
-        if !p.rules().any(|(_, r)| r.key == key) {
-            let keys: Vec<&str> = p.rules().map(|(_, r)| r.key.as_str()).collect();
-            let hint = crate::suggest::did_you_mean(key, keys.iter().copied());
-            return Err(UsageError(format!(
-                "{} has no rule `{key}` (its rules: {}){hint}",
-                p.display(),
-                keys.join(", ")
-            )));
-        }
-    }
     let (engine, mut diagnostics) = Engine::new(model, &run.evaluated.topology);
     run.session.owned_notes(&engine);
+    if let Some(key) = key {
+        check_rule_key(&engine, policy, key)?;
+    }
     let (observed, more) = Observed::of_policy(&engine, policy);
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);

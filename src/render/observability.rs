@@ -383,18 +383,18 @@ fn owned_reach_text(out: &mut String, report: &ReachReport<'_>) {
             .filter(|s| !s.is_empty())
             .cloned()
             .collect::<Vec<_>>();
-        let mut line = format!(
-            "  {} {}: {}",
-            reach.kind,
-            place.join(" "),
-            reach.keys.join(", ")
-        );
+        // What is effective there, then what lost (either may be empty, not both).
+        let mut parts = Vec::new();
+        if !reach.keys.is_empty() {
+            parts.push(reach.keys.join(", "));
+        }
         if !reach.lost.is_empty() {
             let lost: Vec<String> = (reach.lost.iter())
                 .map(|(key, by)| format!("{key} (to {})", short(by)))
                 .collect();
-            line.push_str(&format!("; lost {}", lost.join(", ")));
+            parts.push(format!("lost {}", lost.join(", ")));
         }
+        let line = format!("  {} {}: {}", reach.kind, place.join(" "), parts.join("; "));
         let _ = writeln!(out, "{}", line.trim_end());
     }
 }

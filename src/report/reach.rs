@@ -116,6 +116,26 @@ pub struct OwnedReach {
     pub lost: Vec<(String, String)>,
 }
 
+/// The rule keys `policy` sets on the paths of owned hierarchies (effective or lost), sorted.
+pub fn owned_keys<'e>(engine: &'e crate::engine::Engine<'_>, policy: u32) -> Vec<&'e str> {
+    let mut keys: Vec<&str> = (engine.owned())
+        .flat_map(|paths| &paths.items)
+        .filter(|item| item.policies.contains(&policy))
+        .flat_map(|item| {
+            let effective = (item.rules.iter())
+                .filter(|r| r.origins.contains(&policy))
+                .map(|r| r.key.as_str());
+            let lost = (item.lost.iter())
+                .filter(|l| l.policy == policy)
+                .map(|l| l.key.as_str());
+            effective.chain(lost)
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// The owned paths `policy` (or its rule `key`) takes part in, among those `filters` shows.
 fn owned_reach(
     engine: &crate::engine::Engine<'_>,
