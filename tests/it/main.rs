@@ -33,6 +33,7 @@ mod help_texts;
 mod inputs;
 mod io_faults;
 mod kgateway;
+mod kuma_commands;
 mod kuma_crd;
 mod kuma_goldens;
 mod limits;

@@ -232,7 +232,7 @@ fn strings(items: &Value, field: &str) -> Vec<String> {
 }
 
 /// A compiled schema of docs/schema/.
-fn validator(file: &str) -> jsonschema::Validator {
+pub(crate) fn validator(file: &str) -> jsonschema::Validator {
     let text = std::fs::read_to_string(root().join("docs/schema").join(file))
         .unwrap_or_else(|e| panic!("docs/schema/{file}: {e}"));
     let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
