@@ -78,7 +78,9 @@ fn write_uncovered<'m>(
     let report = uncovered::build(engine, set, filters);
     if output.is_table() && report.items.is_empty() {
         let kinds: Vec<&str> = report.kinds.iter().map(|k| k.kind).collect();
-        let what = if kinds.is_empty() {
+        let what = if kinds.is_empty() && engine.owned().any(|o| !o.items.is_empty()) {
+            "No policy kinds to check (the input's policies build paths of their own hierarchy, only where they apply; name a Gateway API kind with --kind)".into()
+        } else if kinds.is_empty() {
             "No policy kinds to check (the input has no policies; name one with --kind)".into()
         } else {
             format!("Every path has an effective {}", kinds.join(", "))

@@ -33,11 +33,17 @@ pub struct UncoveredReport<'m> {
 }
 
 /// The kinds `--uncovered` checks: those given with `--kind`, else every kind of which the
-/// input has at least one policy (a kind nobody uses would list every path).
-pub fn checked_kinds(model: &Model, filters: &Filters) -> Vec<&'static PolicyKind> {
+/// input has at least one policy (a kind nobody uses would list every path). Never a kind of a
+/// family that builds its own hierarchy: its paths exist only where its policies are, and a
+/// Gateway API path cannot lack it.
+pub fn checked_kinds(engine: &Engine<'_>, filters: &Filters) -> Vec<&'static PolicyKind> {
+    let model = engine.model;
     model
         .registry
         .kinds()
+        .enumerate()
+        .filter(|(index, _)| engine.evaluator(*index).owned_paths().is_none())
+        .map(|(_, kind)| kind)
         .filter(|k| {
             if filters.kinds.is_empty() {
                 model.policies.iter().any(|p| std::ptr::eq(p.kind, *k))
@@ -89,7 +95,7 @@ pub fn build<'m>(
     set: &EffectiveSet<'m>,
     filters: &Filters,
 ) -> UncoveredReport<'m> {
-    let kinds = checked_kinds(engine.model, filters);
+    let kinds = checked_kinds(engine, filters);
     UncoveredReport {
         items: missing_kinds(engine, set, filters, &kinds),
         kinds,

@@ -832,3 +832,23 @@ fn lint_reports_the_kuma_codes() {
         "[DPL7005] MeshTimeout kuma-demo/web-consumer (consumer) overrides `idleTimeout` that MeshTimeout kuma-demo/backend-producer (producer) sets on default|kuma-demo/web|outbound|kri_msvc_default_default_kuma-demo_backend_",
     ]);
 }
+
+#[test]
+fn uncovered_checks_no_kind_of_a_family_with_its_own_hierarchy() {
+    let out = dopol(&["effective", "--uncovered", A]);
+    out.code(0);
+    assert_eq!(out.stdout, "");
+    out.stderr_has(&["No policy kinds to check (the input's policies build paths of their own hierarchy, only where they apply; name a Gateway API kind with --kind)"]);
+    let doc = valid(
+        "uncoveredpathlist.schema.json",
+        json_of(&["effective", "--uncovered", "-o", "json", A]),
+    );
+    assert_eq!(doc["checkedKinds"], json!([]));
+    // Beside a Gateway: the Gateway API kinds only.
+    let out = with_gateway(&["effective", "--uncovered", "-o", "json"]);
+    out.code(0);
+    assert_eq!(
+        out.json()["checkedKinds"],
+        json!([{"policyKind": "RateLimitPolicy", "policyGroup": "kuadrant.io"}])
+    );
+}
