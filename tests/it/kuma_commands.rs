@@ -852,3 +852,17 @@ fn uncovered_checks_no_kind_of_a_family_with_its_own_hierarchy() {
         json!([{"policyKind": "RateLimitPolicy", "policyGroup": "kuadrant.io"}])
     );
 }
+
+#[test]
+fn explain_an_inbound_says_what_each_rule_added() {
+    let out = dopol(&["explain", "--path", BACKEND_INBOUND, A]);
+    out.code(0).stdout_has(&[
+        "  1  kuma-demo/allow-web  rules[0] (all traffic)          -        top Dataplane(labels), origin zone, role workload-owner, to -, name allow-web\n",
+        "  [1] kuma-demo/allow-web, rules[0]: 1 added, 0 replaced\n      + allow\n  Result:\n      allow ← kuma-demo/allow-web\n",
+    ]);
+    let doc = json_of(&["explain", "--path", BACKEND_INBOUND, "-o", "json", A]);
+    assert_eq!(
+        doc["items"][0]["kinds"][0]["steps"][0]["changes"],
+        json!([{"key": "allow", "action": "added", "source": ALLOW_WEB}])
+    );
+}

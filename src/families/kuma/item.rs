@@ -95,10 +95,18 @@ pub fn item(
         .iter()
         .enumerate()
         .map(|(s, c)| {
-            let step = fold
-                .and_then(|f| f.steps.get(s))
-                .cloned()
-                .unwrap_or_default();
+            // Without a fold (lists concatenated, matched rules kept apart), a contribution
+            // adds the keys its policy is an origin of.
+            let step = match fold {
+                Some(fold) => fold.steps.get(s).cloned().unwrap_or_default(),
+                None => super::merge::Step {
+                    added: (rules.iter())
+                        .filter(|r| r.origins.contains(&c.policy))
+                        .map(|r| r.key.clone())
+                        .collect(),
+                    ..Default::default()
+                },
+            };
             OwnedStep {
                 policy: c.policy,
                 entry: c.entry.clone(),
