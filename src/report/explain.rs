@@ -333,13 +333,16 @@ pub fn explain_owned(
     let items: Vec<&crate::policy::owned::OwnedItem> = engine
         .owned()
         .flat_map(|o| o.items.iter())
-        .filter(|i| i.path_id == path_id && show_kind(i.kind))
+        .filter(|i| i.path_id == path_id)
         .collect();
     if items.is_empty() {
         return None;
     }
+    // A path of the hierarchy without the kinds asked for has none to explain, as a Gateway
+    // API path without them.
     let kinds = items
         .into_iter()
+        .filter(|item| show_kind(item.kind))
         .map(|item| owned_kind(engine.model, item))
         .collect();
     Some(PathExplanation {

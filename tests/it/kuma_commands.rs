@@ -866,3 +866,28 @@ fn explain_an_inbound_says_what_each_rule_added() {
         json!([{"key": "allow", "action": "added", "source": ALLOW_WEB}])
     );
 }
+
+#[test]
+fn explain_a_kuma_path_without_the_kind_asked_for_has_no_policies() {
+    let out = dopol(&[
+        "explain",
+        "--path",
+        WEB_MESH,
+        "--kind",
+        "MeshTrafficPermission",
+        A,
+    ]);
+    out.code(0)
+        .stdout_has(&[&format!("Path {WEB_MESH}\n  no policies on this path\n")]);
+    let doc = json_of(&[
+        "explain",
+        "--path",
+        WEB_MESH,
+        "--kind",
+        "MeshTimeout",
+        "-o",
+        "json",
+        A,
+    ]);
+    assert_eq!(doc["items"][0]["kinds"][0]["policyKind"], "MeshTimeout");
+}
