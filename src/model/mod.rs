@@ -21,7 +21,8 @@ use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::name::Name;
-use crate::policy::{self, Policy, Registry};
+use crate::policy::kinds::{self, Policy};
+use crate::policy::{self, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, ListenerSet, Namespace, Route, RouteKind};
@@ -122,7 +123,7 @@ pub struct WrittenValue<'m> {
     /// The object's API version (its CRD's defaults apply).
     version: &'m str,
     /// The kind of block the rule is in.
-    block: policy::BlockKind,
+    block: kinds::BlockKind,
     /// The value's text, from the start of its first line (its indentation and what comes
     /// before it on that line set how the rest reads).
     text: &'m str,
@@ -318,7 +319,7 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
 
 fn decode_policy(
     family: &dyn policy::PolicyFamily,
-    kind: &'static policy::PolicyKind,
+    kind: &'static kinds::PolicyKind,
     object: &Object,
     fields: &mut Fields,
     diagnostics: &mut Vec<Diagnostic>,

@@ -10,7 +10,8 @@ use super::diags::{Missing, SelectorsSelectNothing, TargetRefNotFound};
 use crate::diag::Diagnostic;
 use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
-use crate::policy::{Attachment, Level, Policy, TargetRef, TargetSelector, Via};
+use crate::policy::kinds::{Level, Policy, TargetRef, TargetSelector};
+use crate::policy::{Attachment, Via};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
