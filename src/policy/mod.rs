@@ -6,9 +6,7 @@
 //! family is a new decoder, not a change to the engine.
 
 pub mod decode;
-pub mod diags;
 pub mod evaluator;
-pub mod expressions;
 pub mod kinds;
 pub mod options;
 pub mod outcomes;
@@ -17,10 +15,7 @@ pub mod registry;
 pub mod request;
 
 use crate::diag::Diagnostic;
-use crate::load::fields::Fields;
-use crate::load::{KindSpec, Object};
 use crate::model::Model;
-use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
 pub use evaluator::{
@@ -31,53 +26,13 @@ pub use kinds::{
     Block, BlockKind, Constraint, LabelOperator, LabelRequirement, Level, Policy, PolicyKind, Rule,
     Strategy, TargetRef, TargetSelector, UnsetEntry, locator_name,
 };
-pub use registry::Registry;
+pub use kinds::{FamilyKinds, Registry, diags, expressions};
 
-/// A product's policies: how its objects decode into [`Policy`] values.
-pub trait PolicyFamily: Send + Sync {
-    /// The family's name.
-    fn name(&self) -> &'static str;
-    /// The policy kinds it defines.
-    fn kinds(&self) -> &'static [PolicyKind];
-    /// The other kinds its evaluation reads (Kuma's Mesh, Dataplane, MeshService): the loader
-    /// keeps their objects in `Model::objects`, CRD-validated, for the family to read.
-    fn object_kinds(&self) -> &'static [KindSpec] {
-        &[]
-    }
-    /// Decodes an object of one of its kinds; `None` (with errors in `fields`) when the API
-    /// server would reject it.
-    fn decode(
-        &self,
-        kind: &'static PolicyKind,
-        object: &Object,
-        fields: &mut Fields,
-    ) -> Option<Policy>;
-    /// The object as its CRD sees it, when the family reads fields beyond the CRD (documented
-    /// extensions, such as Kuadrant's RFC 0009 `unset` and block `when` constraints): those
-    /// fields removed, so that CRD validation judges the rest. `None`: the object as written.
-    fn crd_view(&self, _object: &Node) -> Option<Node> {
-        None
-    }
-    /// Whether a run whose reports show no rule value ([`crate::model::RuleValues::Evaluation`])
-    /// may drop this family's rule values once decoded: `true` when its evaluation reads them
-    /// only in cases [`PolicyFamily::evaluation_reads_values`] tells from the decoded policies
-    /// (the model then reads them again from the input). A family that merges or compares values
-    /// keeps them: `false`.
-    fn values_droppable(&self) -> bool {
-        false
-    }
-    /// Whether evaluating `policies` (this family's, decoded, values dropped) reads their rule
-    /// values. Asked only of a family whose [`PolicyFamily::values_droppable`] is `true`.
-    fn evaluation_reads_values(&self, _policies: &[&Policy]) -> bool {
-        true
-    }
+/// A product's policies: how its objects decode into [`Policy`] values ([`FamilyKinds`], the
+/// half the model holds) and what it decides once the hierarchy is built (this trait).
+pub trait PolicyFamily: FamilyKinds {
     /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;
-    /// Request-time CEL expressions (predicates, counters) in the policy's rules, to be
-    /// syntax-checked: the text and the scalar holding it.
-    fn request_expressions<'p>(&self, _policy: &'p Policy) -> Vec<(&'p str, Span)> {
-        Vec::new()
-    }
     /// Whether a policy that reaches one path through several of its attachments takes part
     /// once, at the most specific of them (`true`, the common rule), or once per attachment.
     fn attaches_once(&self) -> bool {
@@ -89,11 +44,6 @@ pub trait PolicyFamily: Send + Sync {
     /// too). HTTPRoute and GRPCRoute unless the family says otherwise.
     fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
         crate::model::gateway::RouteKind::HTTP
-    }
-    /// Whether a rule `sectionName` may name an unnamed rule by its positional `rule-<i>` name
-    /// (Kuadrant), or only a rule's own `name` (kgateway, Envoy Gateway).
-    fn positional_rule_names(&self) -> bool {
-        true
     }
     /// What being ordered after another policy by name means, for messages (Kuadrant: the
     /// later one counts as newer).
@@ -110,11 +60,6 @@ pub trait PolicyFamily: Send + Sync {
     /// Whether its policies apply to paths reached through route delegation.
     fn follows_delegation(&self) -> bool {
         false
-    }
-    /// The finding for an object of `kind` in one of its `unserved_versions` (which it still
-    /// evaluates as the current version): the family's controller's words for it.
-    fn unserved_version(&self, _kind: &'static PolicyKind, _object: &Object) -> Option<Diagnostic> {
-        None
     }
     /// What its data plane does differently in a routing situation `request` notes, if anything.
     fn routing_caveat(&self, _caveat: request::RoutingCaveat) -> Option<&'static str> {

@@ -16,7 +16,7 @@ use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
 use crate::policy::decode::TargetFields;
-use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind, Rule, request};
+use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule, request};
 use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -123,7 +123,7 @@ pub struct DeclaredKuadrant {
     pub builtin: bool,
 }
 
-impl PolicyFamily for DeclaredKuadrant {
+impl FamilyKinds for DeclaredKuadrant {
     fn name(&self) -> &'static str {
         "kuadrant"
     }
@@ -145,16 +145,18 @@ impl PolicyFamily for DeclaredKuadrant {
         decoder::decode_policy(kind, &self.shape, object, fields)
     }
 
-    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
-        self.shape.spec_shape(rules)
-    }
-
     fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, Span)> {
         if self.builtin {
             Kuadrant.request_expressions(policy)
         } else {
             Vec::new()
         }
+    }
+}
+
+impl PolicyFamily for DeclaredKuadrant {
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        self.shape.spec_shape(rules)
     }
 
     fn request_verdicts(

@@ -8,7 +8,7 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::Fields;
 use crate::model::Model;
-use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
 use std::sync::Arc;
@@ -52,20 +52,9 @@ impl EnvoyGateway {
     }
 }
 
-impl PolicyFamily for EnvoyGateway {
+impl FamilyKinds for EnvoyGateway {
     fn name(&self) -> &'static str {
         "envoy-gateway"
-    }
-
-    fn routing_caveat(
-        &self,
-        caveat: crate::policy::request::RoutingCaveat,
-    ) -> Option<&'static str> {
-        match caveat {
-            crate::policy::request::RoutingCaveat::HostFallback => Some(
-                "Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)",
-            ),
-        }
     }
 
     fn kinds(&self) -> &'static [PolicyKind] {
@@ -79,6 +68,23 @@ impl PolicyFamily for EnvoyGateway {
         fields: &mut Fields,
     ) -> Option<Policy> {
         super::decode::decode_policy(kind, self.spec(kind)?, object, fields)
+    }
+
+    fn positional_rule_names(&self) -> bool {
+        false
+    }
+}
+
+impl PolicyFamily for EnvoyGateway {
+    fn routing_caveat(
+        &self,
+        caveat: crate::policy::request::RoutingCaveat,
+    ) -> Option<&'static str> {
+        match caveat {
+            crate::policy::request::RoutingCaveat::HostFallback => Some(
+                "Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)",
+            ),
+        }
     }
 
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
@@ -97,10 +103,6 @@ impl PolicyFamily for EnvoyGateway {
 
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: it is Conflicted where both target one element"
-    }
-
-    fn positional_rule_names(&self) -> bool {
-        false
     }
 
     fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {

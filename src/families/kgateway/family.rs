@@ -9,8 +9,8 @@ use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
 use crate::policy::{
-    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Rule, Strategy, Via,
-    decode,
+    Attachment, Block, BlockKind, Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule,
+    Strategy, Via, decode,
 };
 use crate::topology::{Target, Topology};
 use crate::yaml::Node;
@@ -111,7 +111,7 @@ static KINDS: [PolicyKind; 1] = [PolicyKind {
     target_kind_message: "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute' and 'GRPCRoute'",
 }];
 
-impl PolicyFamily for Kgateway {
+impl FamilyKinds for Kgateway {
     fn name(&self) -> &'static str {
         "kgateway"
     }
@@ -135,6 +135,12 @@ impl PolicyFamily for Kgateway {
         Some(policy)
     }
 
+    fn positional_rule_names(&self) -> bool {
+        false
+    }
+}
+
+impl PolicyFamily for Kgateway {
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         if let FieldRules::Plain(plain) = &self.fields {
             return plain.spec_shape(rules);
@@ -168,10 +174,6 @@ impl PolicyFamily for Kgateway {
 
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: lower priority"
-    }
-
-    fn positional_rule_names(&self) -> bool {
-        false
     }
 
     fn attaches_once(&self) -> bool {

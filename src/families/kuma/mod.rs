@@ -33,7 +33,7 @@ use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object};
 use crate::model::Model;
-use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
 use settings::KumaSettings;
@@ -79,7 +79,7 @@ impl Kuma {
     }
 }
 
-impl PolicyFamily for Kuma {
+impl FamilyKinds for Kuma {
     fn name(&self) -> &'static str {
         "kuma"
     }
@@ -119,17 +119,19 @@ impl PolicyFamily for Kuma {
         Some(policy)
     }
 
+    fn positional_rule_names(&self) -> bool {
+        // No route rules: nothing named by position.
+        false
+    }
+}
+
+impl PolicyFamily for Kuma {
     fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
         // Kuma policies have no rules in blocks (their values are owned paths' leaves).
         serde_json::Value::Object(serde_json::Map::new())
     }
 
     fn attaches_to_routes(&self) -> bool {
-        false
-    }
-
-    fn positional_rule_names(&self) -> bool {
-        // No route rules: nothing named by position.
         false
     }
 

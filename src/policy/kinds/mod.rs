@@ -3,10 +3,17 @@
 //! model (load, yaml, name, source), so that the model can hold decoded policies without
 //! knowing how a family evaluates them (`super` re-exports every item: `crate::policy::Policy`).
 
+pub mod diags;
+pub mod expressions;
+pub mod registry;
+
+use crate::diag::Diagnostic;
+use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object, Timestamp};
 use crate::name::Name;
 use crate::source::Span;
 use crate::yaml::Node;
+pub use registry::Registry;
 use std::fmt;
 use thin_vec::ThinVec;
 
@@ -337,7 +344,7 @@ impl Policy {
     }
 
     /// Replaces each rule value by `null` (where the value was written stays): what a run that
-    /// shows no value keeps of a family that reads none ([`super::PolicyFamily::values_droppable`]).
+    /// shows no value keeps of a family that reads none ([`FamilyKinds::values_droppable`]).
     pub fn drop_rule_values(&mut self) {
         for block in &mut self.blocks {
             for rule in &mut block.rules {
@@ -401,5 +408,62 @@ impl Policy {
     /// Whether any block uses RFC 0009 features the Kuadrant operator does not enforce.
     pub fn uses_rfc_extensions(&self) -> bool {
         !self.unset.is_empty() || self.blocks.iter().any(|b| b.constraint.is_some())
+    }
+}
+
+/// What the loader and the model need of a family (the kinds half of the contract): its kinds
+/// and how their objects decode into [`Policy`] values. What it decides once the hierarchy is
+/// built (order, merge, status) is `crate::policy::PolicyFamily`, which extends this trait.
+pub trait FamilyKinds: Send + Sync {
+    /// The family's name.
+    fn name(&self) -> &'static str;
+    /// The policy kinds it defines.
+    fn kinds(&self) -> &'static [PolicyKind];
+    /// The other kinds its evaluation reads (Kuma's Mesh, Dataplane, MeshService): the loader
+    /// keeps their objects in `Model::objects`, CRD-validated, for the family to read.
+    fn object_kinds(&self) -> &'static [KindSpec] {
+        &[]
+    }
+    /// Decodes an object of one of its kinds; `None` (with errors in `fields`) when the API
+    /// server would reject it.
+    fn decode(
+        &self,
+        kind: &'static PolicyKind,
+        object: &Object,
+        fields: &mut Fields,
+    ) -> Option<Policy>;
+    /// The object as its CRD sees it, when the family reads fields beyond the CRD (documented
+    /// extensions, such as Kuadrant's RFC 0009 `unset` and block `when` constraints): those
+    /// fields removed, so that CRD validation judges the rest. `None`: the object as written.
+    fn crd_view(&self, _object: &Node) -> Option<Node> {
+        None
+    }
+    /// Whether a run whose reports show no rule value ([`crate::model::RuleValues::Evaluation`])
+    /// may drop this family's rule values once decoded: `true` when its evaluation reads them
+    /// only in cases [`FamilyKinds::evaluation_reads_values`] tells from the decoded policies
+    /// (the model then reads them again from the input). A family that merges or compares values
+    /// keeps them: `false`.
+    fn values_droppable(&self) -> bool {
+        false
+    }
+    /// Whether evaluating `policies` (this family's, decoded, values dropped) reads their rule
+    /// values. Asked only of a family whose [`FamilyKinds::values_droppable`] is `true`.
+    fn evaluation_reads_values(&self, _policies: &[&Policy]) -> bool {
+        true
+    }
+    /// Request-time CEL expressions (predicates, counters) in the policy's rules, to be
+    /// syntax-checked: the text and the scalar holding it.
+    fn request_expressions<'p>(&self, _policy: &'p Policy) -> Vec<(&'p str, Span)> {
+        Vec::new()
+    }
+    /// Whether a rule `sectionName` may name an unnamed rule by its positional `rule-<i>` name
+    /// (Kuadrant), or only a rule's own `name` (kgateway, Envoy Gateway).
+    fn positional_rule_names(&self) -> bool {
+        true
+    }
+    /// The finding for an object of `kind` in one of its `unserved_versions` (which it still
+    /// evaluates as the current version): the family's controller's words for it.
+    fn unserved_version(&self, _kind: &'static PolicyKind, _object: &Object) -> Option<Diagnostic> {
+        None
     }
 }
