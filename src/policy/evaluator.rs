@@ -12,31 +12,9 @@ use crate::diag::Diagnostic;
 use crate::engine::Engine;
 use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
 use crate::engine::observed::Observed;
-use crate::model::Model;
 use crate::topology::Target;
+pub use crate::topology::family::{Attachment, Via, name_ties, order_by_age};
 use serde::Serialize;
-
-/// How a policy reaches an element.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Via {
-    /// Its `targetRef`/`targetRefs` entry number `n` (in `Policy::targets`).
-    TargetRef(u16),
-    /// Its `targetSelectors` entry number `n`.
-    Selector(u16),
-    /// A route rule filter naming the policy (kgateway ExtensionRef), the filter's position.
-    Extension(u16),
-}
-
-/// One policy attached to one element.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Attachment {
-    /// Index into `Model::policies`.
-    pub policy: u32,
-    /// The element.
-    pub target: Target,
-    /// How.
-    pub via: Via,
-}
 
 /// One element of a path with the policies of one kind attached to it, in the family's order.
 #[derive(Clone, Copy, Debug)]
@@ -233,38 +211,4 @@ pub trait Evaluator<'m>: Sync {
     fn owned_paths(&self) -> Option<&super::owned::OwnedPaths> {
         None
     }
-}
-
-/// The common order on one element (docs/families.md §1): older `creationTimestamp` first, a missing
-/// one newest, then `namespace/name`; returns the pairs ordered by name only.
-pub fn order_by_age(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
-    attachments.sort_by_cached_key(|a| {
-        let p = &model.policies[a.policy as usize];
-        (
-            p.creation_timestamp.is_none(),
-            p.creation_timestamp,
-            p.namespaced_name(),
-        )
-    });
-    name_ties(model, attachments, |a, b| {
-        a.creation_timestamp == b.creation_timestamp
-    })
-}
-
-/// Neighbouring pairs of sorted attachments that `tied` says only their names ordered.
-pub fn name_ties(
-    model: &Model,
-    attachments: &[Attachment],
-    tied: impl Fn(&crate::policy::Policy, &crate::policy::Policy) -> bool,
-) -> Vec<(u32, u32)> {
-    attachments
-        .windows(2)
-        .filter(|pair| {
-            tied(
-                &model.policies[pair[0].policy as usize],
-                &model.policies[pair[1].policy as usize],
-            )
-        })
-        .map(|pair| (pair[0].policy, pair[1].policy))
-        .collect()
 }

@@ -17,6 +17,7 @@ pub mod request;
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::topology::Topology;
+pub use crate::topology::family::FamilyHierarchy;
 use crate::yaml::Node;
 pub use evaluator::{
     AncestorRef, AncestorStatus, Attachment, Condition, ConflictNote, Evaluator, ExplainedMerge,
@@ -29,8 +30,9 @@ pub use kinds::{
 pub use kinds::{FamilyKinds, Registry, diags, expressions};
 
 /// A product's policies: how its objects decode into [`Policy`] values ([`FamilyKinds`], the
-/// half the model holds) and what it decides once the hierarchy is built (this trait).
-pub trait PolicyFamily: FamilyKinds {
+/// half the model holds), how they attach to the hierarchy ([`FamilyHierarchy`], the half the
+/// topology reads) and what it decides once the hierarchy is built (this trait).
+pub trait PolicyFamily: FamilyHierarchy {
     /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;
     /// Whether a policy that reaches one path through several of its attachments takes part
@@ -38,36 +40,13 @@ pub trait PolicyFamily: FamilyKinds {
     fn attaches_once(&self) -> bool {
         true
     }
-    /// The route kinds its policies apply to: a path through a route of another kind takes no
-    /// policy of the family, not even from its Gateway or listener (Kuadrant's and kgateway's
-    /// data planes act on HTTP only; Envoy Gateway applies policies to TCP, TLS and UDP routes
-    /// too). HTTPRoute and GRPCRoute unless the family says otherwise.
-    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
-        crate::model::gateway::RouteKind::HTTP
-    }
     /// What being ordered after another policy by name means, for messages (Kuadrant: the
     /// later one counts as newer).
     fn ordered_after_by_name(&self) -> &'static str {
         "counts as newer"
     }
-    /// Whether its policies attach to the Gateway API hierarchy through targets and selectors
-    /// (`true`, the common case). A family with a hierarchy of its own (`owned`; Kuma's
-    /// policies select proxies) says `false`: the topology then neither resolves its policies'
-    /// targets nor reports them as targeting nothing.
-    fn attaches_to_routes(&self) -> bool {
-        true
-    }
-    /// Whether its policies apply to paths reached through route delegation.
-    fn follows_delegation(&self) -> bool {
-        false
-    }
     /// What its data plane does differently in a routing situation `request` notes, if anything.
     fn routing_caveat(&self, _caveat: request::RoutingCaveat) -> Option<&'static str> {
-        None
-    }
-    /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
-    /// topology chains routes through the first family's link.
-    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
         None
     }
     /// Whether policies of `kind` configure the listeners they reach themselves, routes or
@@ -76,16 +55,6 @@ pub trait PolicyFamily: FamilyKinds {
     /// (`Engine::listener_folds`), which `effective` and `reach` show and `lint` counts.
     fn acts_on_listeners(&self, _kind: &PolicyKind) -> bool {
         false
-    }
-    /// Attachments other than targets and selectors (kgateway's ExtensionRef filters), in no
-    /// particular order; the diagnostics say which ones do not resolve.
-    fn extra_attachments(&self, _model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
-        (Vec::new(), Vec::new())
-    }
-    /// Orders the attachments of one element, in the order [`Evaluator::fold`] expects; returns
-    /// the neighbouring pairs whose order was decided by name only.
-    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
-        evaluator::order_by_age(model, attachments)
     }
     /// The codes only this family reports, declared in its folder (`diags.rs`); the catalogue
     /// (`cli::catalogue`) collects them.

@@ -5,14 +5,15 @@
 //! above the model names it), and these accessors read the [`PolicyFamily`] face back.
 
 pub use super::kinds::Registry;
-use super::{PolicyFamily, PolicyKind};
+use super::{FamilyHierarchy, PolicyFamily, PolicyKind};
 use std::sync::Arc;
 
 impl Registry {
     /// Adds a family (see [`Registry::add_faces`]).
     pub fn add(&mut self, family: Arc<dyn PolicyFamily>) {
+        let hierarchy: Arc<dyn FamilyHierarchy> = family.clone();
         let whole: Arc<dyn PolicyFamily> = family.clone();
-        self.add_faces(family, vec![Arc::new(whole)]);
+        self.add_faces(family, vec![Arc::new(hierarchy), Arc::new(whole)]);
     }
 
     /// The family of the kind at `index`.

@@ -15,6 +15,7 @@ use crate::families::kuadrant::{
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
+use crate::policy::FamilyHierarchy;
 use crate::policy::decode::TargetFields;
 use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule, request};
 use crate::source::Span;
@@ -153,6 +154,8 @@ impl FamilyKinds for DeclaredKuadrant {
         }
     }
 }
+
+impl FamilyHierarchy for DeclaredKuadrant {}
 
 impl PolicyFamily for DeclaredKuadrant {
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {

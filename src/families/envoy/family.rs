@@ -8,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::Fields;
 use crate::model::Model;
+use crate::policy::FamilyHierarchy;
 use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -75,6 +76,12 @@ impl FamilyKinds for EnvoyGateway {
     }
 }
 
+impl FamilyHierarchy for EnvoyGateway {
+    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
+        &crate::model::gateway::RouteKind::ALL
+    }
+}
+
 impl PolicyFamily for EnvoyGateway {
     fn routing_caveat(
         &self,
@@ -103,10 +110,6 @@ impl PolicyFamily for EnvoyGateway {
 
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: it is Conflicted where both target one element"
-    }
-
-    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
-        &crate::model::gateway::RouteKind::ALL
     }
 
     fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {

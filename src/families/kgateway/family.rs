@@ -8,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
+use crate::policy::FamilyHierarchy;
 use crate::policy::{
     Attachment, Block, BlockKind, Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule,
     Strategy, Via, decode,
@@ -140,6 +141,24 @@ impl FamilyKinds for Kgateway {
     }
 }
 
+impl FamilyHierarchy for Kgateway {
+    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
+        Some(&super::delegation::ROUTE_DELEGATION)
+    }
+
+    fn follows_delegation(&self) -> bool {
+        true
+    }
+
+    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+        extension_refs(model, self.kind())
+    }
+
+    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
+        order(model, attachments)
+    }
+}
+
 impl PolicyFamily for Kgateway {
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         if let FieldRules::Plain(plain) = &self.fields {
@@ -168,28 +187,12 @@ impl PolicyFamily for Kgateway {
         super::diags::CODES
     }
 
-    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
-        Some(&super::delegation::ROUTE_DELEGATION)
-    }
-
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: lower priority"
     }
 
     fn attaches_once(&self) -> bool {
         false
-    }
-
-    fn follows_delegation(&self) -> bool {
-        true
-    }
-
-    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
-        extension_refs(model, self.kind())
-    }
-
-    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
-        order(model, attachments)
     }
 
     fn evaluator<'m>(

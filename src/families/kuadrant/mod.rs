@@ -28,6 +28,7 @@ pub use evaluate::KuadrantEvaluator;
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
+use crate::policy::FamilyHierarchy;
 use crate::policy::{FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule};
 use crate::yaml::{Node, Value};
 use decoder::named_rule;
@@ -305,6 +306,8 @@ impl FamilyKinds for Kuadrant {
             .any(|p| p.blocks.iter().any(|b| b.constraint.is_some()))
     }
 }
+
+impl FamilyHierarchy for Kuadrant {}
 
 impl PolicyFamily for Kuadrant {
     fn codes(&self) -> &'static [crate::diag::Code] {

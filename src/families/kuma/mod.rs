@@ -33,6 +33,7 @@ use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object};
 use crate::model::Model;
+use crate::policy::FamilyHierarchy;
 use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -125,14 +126,16 @@ impl FamilyKinds for Kuma {
     }
 }
 
+impl FamilyHierarchy for Kuma {
+    fn attaches_to_routes(&self) -> bool {
+        false
+    }
+}
+
 impl PolicyFamily for Kuma {
     fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
         // Kuma policies have no rules in blocks (their values are owned paths' leaves).
         serde_json::Value::Object(serde_json::Map::new())
-    }
-
-    fn attaches_to_routes(&self) -> bool {
-        false
     }
 
     fn codes(&self) -> &'static [crate::diag::Code] {
