@@ -10,13 +10,11 @@ pub mod evaluator;
 pub mod kinds;
 pub mod options;
 pub mod outcomes;
-pub mod owned;
 pub mod registry;
 pub mod request;
 
-use crate::diag::Diagnostic;
-use crate::model::Model;
-use crate::topology::Topology;
+pub use crate::engine::evaluator::FamilyEvaluation;
+pub use crate::engine::owned;
 pub use crate::topology::family::FamilyHierarchy;
 use crate::yaml::Node;
 pub use evaluator::{
@@ -31,15 +29,11 @@ pub use kinds::{FamilyKinds, Registry, diags, expressions};
 
 /// A product's policies: how its objects decode into [`Policy`] values ([`FamilyKinds`], the
 /// half the model holds), how they attach to the hierarchy ([`FamilyHierarchy`], the half the
-/// topology reads) and what it decides once the hierarchy is built (this trait).
-pub trait PolicyFamily: FamilyHierarchy {
+/// topology reads), how they are evaluated ([`FamilyEvaluation`], the engine's half) and what
+/// the reports and checks ask of it besides (this trait).
+pub trait PolicyFamily: FamilyEvaluation {
     /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;
-    /// Whether a policy that reaches one path through several of its attachments takes part
-    /// once, at the most specific of them (`true`, the common rule), or once per attachment.
-    fn attaches_once(&self) -> bool {
-        true
-    }
     /// What being ordered after another policy by name means, for messages (Kuadrant: the
     /// later one counts as newer).
     fn ordered_after_by_name(&self) -> &'static str {
@@ -49,24 +43,11 @@ pub trait PolicyFamily: FamilyHierarchy {
     fn routing_caveat(&self, _caveat: request::RoutingCaveat) -> Option<&'static str> {
         None
     }
-    /// Whether policies of `kind` configure the listeners they reach themselves, routes or
-    /// not (Envoy Gateway's ClientTrafficPolicy): a listener no route is attached to then has
-    /// an effective policy of that kind, folded over its Gateway and itself
-    /// (`Engine::listener_folds`), which `effective` and `reach` show and `lint` counts.
-    fn acts_on_listeners(&self, _kind: &PolicyKind) -> bool {
-        false
-    }
     /// The codes only this family reports, declared in its folder (`diags.rs`); the catalogue
     /// (`cli::catalogue`) collects them.
     fn codes(&self) -> &'static [crate::diag::Code] {
         &[]
     }
-    /// Prepares the evaluation of its policies over one model: the merger, status and checks.
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>);
     /// Whether each rule of `kind`'s effective policy on the matched path applies to a request
     /// (`dopol request`). `path` holds the effective policy of every kind on that path (a
     /// RateLimitPolicy's `auth.*` counters depend on what the AuthPolicy exports). Families

@@ -5,15 +5,19 @@
 //! above the model names it), and these accessors read the [`PolicyFamily`] face back.
 
 pub use super::kinds::Registry;
-use super::{FamilyHierarchy, PolicyFamily, PolicyKind};
+use super::{FamilyEvaluation, FamilyHierarchy, PolicyFamily, PolicyKind};
+use std::any::Any;
 use std::sync::Arc;
 
 impl Registry {
     /// Adds a family (see [`Registry::add_faces`]).
     pub fn add(&mut self, family: Arc<dyn PolicyFamily>) {
         let hierarchy: Arc<dyn FamilyHierarchy> = family.clone();
+        let evaluation: Arc<dyn FamilyEvaluation> = family.clone();
         let whole: Arc<dyn PolicyFamily> = family.clone();
-        self.add_faces(family, vec![Arc::new(hierarchy), Arc::new(whole)]);
+        let faces: Vec<Arc<dyn Any + Send + Sync>> =
+            vec![Arc::new(hierarchy), Arc::new(evaluation), Arc::new(whole)];
+        self.add_faces(family, faces);
     }
 
     /// The family of the kind at `index`.

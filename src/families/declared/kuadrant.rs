@@ -15,6 +15,7 @@ use crate::families::kuadrant::{
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
+use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::decode::TargetFields;
 use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule, request};
@@ -157,6 +158,17 @@ impl FamilyKinds for DeclaredKuadrant {
 
 impl FamilyHierarchy for DeclaredKuadrant {}
 
+impl FamilyEvaluation for DeclaredKuadrant {
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        _topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, self.kinds);
+        (Box::new(evaluator), diagnostics)
+    }
+}
+
 impl PolicyFamily for DeclaredKuadrant {
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         self.shape.spec_shape(rules)
@@ -173,14 +185,5 @@ impl PolicyFamily for DeclaredKuadrant {
         } else {
             request::KindVerdicts::unconditional(kind)
         }
-    }
-
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        _topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, self.kinds);
-        (Box::new(evaluator), diagnostics)
     }
 }

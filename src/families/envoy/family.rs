@@ -8,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::Fields;
 use crate::model::Model;
+use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
@@ -82,6 +83,26 @@ impl FamilyHierarchy for EnvoyGateway {
     }
 }
 
+impl FamilyEvaluation for EnvoyGateway {
+    fn attaches_once(&self) -> bool {
+        // Every slot a policy holds counts (the path's winner is its most specific one).
+        false
+    }
+
+    fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {
+        self.spec(kind).is_some_and(|s| s.acts_on_listeners)
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
+        (Box::new(evaluator), Vec::new())
+    }
+}
+
 impl PolicyFamily for EnvoyGateway {
     fn routing_caveat(
         &self,
@@ -103,29 +124,11 @@ impl PolicyFamily for EnvoyGateway {
         )
     }
 
-    fn attaches_once(&self) -> bool {
-        // Every slot a policy holds counts (the path's winner is its most specific one).
-        false
-    }
-
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: it is Conflicted where both target one element"
     }
 
-    fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {
-        self.spec(kind).is_some_and(|s| s.acts_on_listeners)
-    }
-
     fn codes(&self) -> &'static [crate::diag::Code] {
         super::diags::CODES
-    }
-
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
-        (Box::new(evaluator), Vec::new())
     }
 }

@@ -8,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
+use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::{
     Attachment, Block, BlockKind, Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule,
@@ -159,6 +160,23 @@ impl FamilyHierarchy for Kgateway {
     }
 }
 
+impl FamilyEvaluation for Kgateway {
+    fn attaches_once(&self) -> bool {
+        false
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let plain = matches!(self.fields, FieldRules::Plain(_));
+        let evaluator =
+            KgatewayEvaluator::new(model, topology, self.settings.clone(), self.kind(), plain);
+        (Box::new(evaluator), Vec::new())
+    }
+}
+
 impl PolicyFamily for Kgateway {
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         if let FieldRules::Plain(plain) = &self.fields {
@@ -189,21 +207,6 @@ impl PolicyFamily for Kgateway {
 
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: lower priority"
-    }
-
-    fn attaches_once(&self) -> bool {
-        false
-    }
-
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let plain = matches!(self.fields, FieldRules::Plain(_));
-        let evaluator =
-            KgatewayEvaluator::new(model, topology, self.settings.clone(), self.kind(), plain);
-        (Box::new(evaluator), Vec::new())
     }
 }
 

@@ -28,6 +28,7 @@ pub use evaluate::KuadrantEvaluator;
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
+use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::{FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule};
 use crate::yaml::{Node, Value};
@@ -309,11 +310,7 @@ impl FamilyKinds for Kuadrant {
 
 impl FamilyHierarchy for Kuadrant {}
 
-impl PolicyFamily for Kuadrant {
-    fn codes(&self) -> &'static [crate::diag::Code] {
-        diags::CODES
-    }
-
+impl FamilyEvaluation for Kuadrant {
     fn evaluator<'m>(
         &self,
         model: &'m crate::model::Model,
@@ -321,6 +318,12 @@ impl PolicyFamily for Kuadrant {
     ) -> (Box<dyn crate::policy::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
         let (evaluator, diagnostics) = KuadrantEvaluator::new(model, &KINDS);
         (Box::new(evaluator), diagnostics)
+    }
+}
+
+impl PolicyFamily for Kuadrant {
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        diags::CODES
     }
 
     fn request_verdicts(

@@ -33,6 +33,7 @@ use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object};
 use crate::model::Model;
+use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
@@ -132,6 +133,17 @@ impl FamilyHierarchy for Kuma {
     }
 }
 
+impl FamilyEvaluation for Kuma {
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        _topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let evaluator = evaluate::KumaEvaluator::new(model, &self.settings);
+        (Box::new(evaluator), Vec::new())
+    }
+}
+
 impl PolicyFamily for Kuma {
     fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
         // Kuma policies have no rules in blocks (their values are owned paths' leaves).
@@ -140,14 +152,5 @@ impl PolicyFamily for Kuma {
 
     fn codes(&self) -> &'static [crate::diag::Code] {
         diags::CODES
-    }
-
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        _topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let evaluator = evaluate::KumaEvaluator::new(model, &self.settings);
-        (Box::new(evaluator), Vec::new())
     }
 }
