@@ -18,10 +18,10 @@ pub mod matches;
 
 use crate::crd::{self, Catalog};
 use crate::diag::Diagnostic;
+use crate::kinds::{self, FamilyKinds, Policy, Registry};
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::name::Name;
-use crate::policy::kinds::{self, FamilyKinds, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, ListenerSet, Namespace, Route, RouteKind};

@@ -7,7 +7,6 @@
 
 pub mod decode;
 pub mod evaluator;
-pub mod kinds;
 pub mod options;
 pub mod outcomes;
 pub mod registry;
@@ -15,17 +14,17 @@ pub mod request;
 
 pub use crate::engine::evaluator::FamilyEvaluation;
 pub use crate::engine::owned;
+pub use crate::kinds::{
+    Block, BlockKind, Constraint, LabelOperator, LabelRequirement, Level, Policy, PolicyKind, Rule,
+    Strategy, TargetRef, TargetSelector, UnsetEntry, locator_name,
+};
+pub use crate::kinds::{FamilyKinds, Registry, diags, expressions};
 pub use crate::topology::family::FamilyHierarchy;
 use crate::yaml::Node;
 pub use evaluator::{
     AncestorRef, AncestorStatus, Attachment, Condition, ConflictNote, Evaluator, ExplainedMerge,
     ExplainedPolicy, FamilyExplanation, MergeChange, PathLevel, PathView, PolicyConditions, Via,
 };
-pub use kinds::{
-    Block, BlockKind, Constraint, LabelOperator, LabelRequirement, Level, Policy, PolicyKind, Rule,
-    Strategy, TargetRef, TargetSelector, UnsetEntry, locator_name,
-};
-pub use kinds::{FamilyKinds, Registry, diags, expressions};
 
 /// A product's policies: how its objects decode into [`Policy`] values ([`FamilyKinds`], the
 /// half the model holds), how they attach to the hierarchy ([`FamilyHierarchy`], the half the

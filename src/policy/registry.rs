@@ -1,11 +1,11 @@
 //! The registry as the evaluation contract sees it: each family as a [`PolicyFamily`].
 //!
-//! [`Registry`] lives below the model ([`super::kinds::registry`]), which knows a family only by
+//! [`Registry`] lives below the model ([`crate::kinds::registry`]), which knows a family only by
 //! its kinds half; a family is added here with its faces (the same `Arc`, as each contract
 //! above the model names it), and these accessors read the [`PolicyFamily`] face back.
 
-pub use super::kinds::Registry;
 use super::{FamilyEvaluation, FamilyHierarchy, PolicyFamily, PolicyKind};
+pub use crate::kinds::Registry;
 use std::any::Any;
 use std::sync::Arc;
 

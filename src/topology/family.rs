@@ -9,9 +9,9 @@
 use super::Target;
 use super::links::RouteLink;
 use crate::diag::Diagnostic;
+use crate::kinds::{FamilyKinds, Policy, PolicyKind, Registry};
 use crate::model::Model;
 use crate::model::gateway::RouteKind;
-use crate::policy::kinds::{FamilyKinds, Policy, PolicyKind, Registry};
 use std::sync::Arc;
 
 /// How a policy reaches an element.

@@ -10,10 +10,10 @@
 
 use super::NO_CHAIN;
 use crate::diag::Diagnostic;
+use crate::kinds::Policy;
 use crate::model::Model;
 use crate::model::gateway::Route;
 use crate::model::matches::HttpMatch;
-use crate::policy::kinds::Policy;
 use crate::source::Span;
 
 /// A link that chains routes below a route rule, as a family's controller builds them.

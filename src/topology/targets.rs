@@ -9,9 +9,9 @@
 use super::diags::{Missing, SelectorsSelectNothing, TargetRefNotFound};
 use super::family::{Attachment, Via};
 use crate::diag::Diagnostic;
+use crate::kinds::{Level, Policy, TargetRef, TargetSelector};
 use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
-use crate::policy::kinds::{Level, Policy, TargetRef, TargetSelector};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 

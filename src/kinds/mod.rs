@@ -1,7 +1,9 @@
 //! The kinds half of the family contract: what a policy is once decoded ([`Policy`], its
-//! [`PolicyKind`], targets, selectors, blocks and rules). It names only the floors below the
-//! model (load, yaml, name, source), so that the model can hold decoded policies without
-//! knowing how a family evaluates them (`super` re-exports every item: `crate::policy::Policy`).
+//! [`PolicyKind`], targets, selectors, blocks and rules), what the loader and the model need of
+//! a family ([`FamilyKinds`]) and the [`Registry`] of a run's families. It names only the floors
+//! below the model (load, yaml, name, source), so that the model can hold decoded policies
+//! without knowing how a family evaluates them. `crate::policy`, the rest of the contract,
+//! re-exports every item (`crate::policy::Policy`), which is where families name them.
 
 pub mod diags;
 pub mod expressions;
