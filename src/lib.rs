@@ -2,7 +2,8 @@
 //! overrides.
 //!
 //! The crate is a pipeline of plain-data stages, each in its own module:
-//! loading ([`load`]) → topology ([`topology`]) → policy families and the merge engine
+//! loading ([`load`]) → model ([`model`], holding policies decoded through the kinds half of the
+//! family contract, [`kinds`]) → topology ([`topology`]) → policy families and the merge engine
 //! ([`policy`], [`engine`]) → reports ([`report`]) → rendering ([`render`]). Diagnostics are data
 //! ([`diag`]) produced by any stage and rendered in one place. The command-line front end
 //! ([`cli`]) is the only module that knows about clap and the terminal.
@@ -13,6 +14,7 @@ pub mod diag;
 pub mod engine;
 pub mod expr;
 pub mod families;
+pub mod kinds;
 pub mod lint;
 pub mod load;
 pub mod model;

@@ -24,9 +24,9 @@ pub struct Name(Arc<Box<str>>);
 
 impl Name {
     /// `text` as a `Name`, sharing the allocation of an equal name read before on this thread
-    /// (the mapping keys' interner, [`crate::yaml::intern`]).
+    /// (the mapping keys' interner, [`intern`]).
     pub fn new(text: &str) -> Name {
-        crate::yaml::intern(text)
+        intern(text)
     }
 
     /// `text` as a `Name` of its own (what the interner shares).
@@ -105,6 +105,38 @@ impl From<&Name> for String {
     fn from(name: &Name) -> String {
         name.as_str().to_string()
     }
+}
+
+/// Longest mapping key shared through [`intern`]; longer ones are rare and rarely repeat.
+const MAX_INTERNED_KEY: usize = 48;
+/// Distinct keys a parsing thread shares before it stops adding more (inputs with many
+/// distinct keys, such as label maps, then allocate the rest one by one).
+const MAX_INTERNED_KEYS: usize = 4096;
+
+thread_local! {
+    /// A parsing thread's shared names ([`intern`]).
+    static KEYS: std::cell::RefCell<rustc_hash::FxHashSet<Name>> =
+        std::cell::RefCell::default();
+}
+
+/// `key` as a shared string: the same few dozen keys (`apiVersion`, `name`, `matches`, ...)
+/// make up most of every manifest, and sharing them saves an allocation per mapping entry.
+/// The names of the model ([`Name::new`]) are shared through the same table.
+pub fn intern(key: &str) -> Name {
+    if key.len() > MAX_INTERNED_KEY {
+        return Name::unshared(key);
+    }
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if let Some(shared) = keys.get(key) {
+            return shared.clone();
+        }
+        let shared = Name::unshared(key);
+        if keys.len() < MAX_INTERNED_KEYS {
+            keys.insert(shared.clone());
+        }
+        shared
+    })
 }
 
 #[cfg(test)]

@@ -38,7 +38,11 @@ impl<'m> Engine<'m> {
     pub fn listener_folds(&self) -> Vec<ListenerFold<'m>> {
         let registry = &self.model.registry;
         let kinds: Vec<usize> = (0..registry.kind_count())
-            .filter(|&k| registry.family_at(k).acts_on_listeners(registry.kind(k)))
+            .filter(|&k| {
+                registry
+                    .evaluation_at(k)
+                    .acts_on_listeners(registry.kind(k))
+            })
             .collect();
         if kinds.is_empty() {
             return Vec::new();

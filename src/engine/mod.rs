@@ -7,17 +7,19 @@
 //! ([`Engine::effective_all`]) runs in parallel; paths whose elements carry the same lists share
 //! one fold when the family says its folds depend on nothing else.
 
+pub mod evaluator;
 pub mod fold;
 pub mod listeners;
 pub mod observed;
 pub mod outcomes;
+pub mod owned;
 pub mod trace;
 
 use crate::diag::Diagnostic;
 use crate::model::Model;
-use crate::policy::{Evaluator, PathLevel, PathView};
 use crate::topology::targets::NO_LIST;
 use crate::topology::{Path, Target, Topology};
+use evaluator::{Evaluator, PathLevel, PathView};
 use fold::{Effective, FoldObserver, Folded, NoObserver};
 use outcomes::OutcomeRecorder;
 use rayon::prelude::*;
@@ -154,7 +156,7 @@ impl<'m> Engine<'m> {
         let mut diagnostics = Vec::new();
         let evaluators = model
             .registry
-            .families()
+            .evaluations()
             .map(|family| {
                 let (evaluator, found) = family.evaluator(model, topology);
                 diagnostics.extend(found);
@@ -184,7 +186,7 @@ impl<'m> Engine<'m> {
 
     /// The hierarchies families build themselves, with their effective policies, in registry
     /// order ([`crate::policy::owned`]).
-    pub fn owned(&self) -> impl Iterator<Item = &crate::policy::owned::OwnedPaths> {
+    pub fn owned(&self) -> impl Iterator<Item = &owned::OwnedPaths> {
         self.evaluators().filter_map(|e| e.owned_paths())
     }
 
@@ -192,7 +194,7 @@ impl<'m> Engine<'m> {
     /// when the kind's family does not follow the delegation the path goes through. A family
     /// whose policies take part once keeps each at its most specific element.
     pub fn levels(&self, path: &Path, kind: usize) -> Vec<(Target, Vec<u32>)> {
-        let family = self.model.registry.family_at(kind);
+        let family = self.model.registry.evaluation_at(kind);
         if !self.folds_path(path, kind) {
             return Vec::new();
         }
@@ -216,16 +218,16 @@ impl<'m> Engine<'m> {
     /// Whether `kind`'s policies take part in the path at all: its family follows the
     /// delegation the path goes through, and applies to the kind of its route.
     pub fn folds_path(&self, path: &Path, kind: usize) -> bool {
-        let family = self.model.registry.family_at(kind);
+        let family = self.model.registry.evaluation_at(kind);
         (path.chain == crate::topology::NO_CHAIN || family.follows_delegation())
             && self.applies_to_route(path, kind)
     }
 
     /// Whether the family of `kind` applies to the kind of the path's route
-    /// ([`crate::policy::PolicyFamily::route_kinds`]).
+    /// ([`crate::topology::family::FamilyHierarchy::route_kinds`]).
     pub fn applies_to_route(&self, path: &Path, kind: usize) -> bool {
         let route = self.model.routes[path.route as usize].kind;
-        let family = self.model.registry.family_at(kind);
+        let family = self.model.registry.evaluation_at(kind);
         family.route_kinds().contains(&route)
     }
 

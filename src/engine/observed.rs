@@ -148,7 +148,7 @@ impl<'e, 'm> Observed<'e, 'm> {
     }
 
     /// The conditions and per-ancestor conditions policy `policy`'s family writes on it.
-    pub fn conditions(&self, policy: u32) -> crate::policy::PolicyConditions {
+    pub fn conditions(&self, policy: u32) -> super::evaluator::PolicyConditions {
         let model = self.engine.model;
         let kind = model
             .registry

@@ -2,7 +2,7 @@
 //!
 //! [`prepare`] decodes one object as the loader reads it: it checks the API version, applies and
 //! checks the CRD, decodes Gateway API objects ([`gateway`]) and policies (through their
-//! [`crate::policy::PolicyFamily`]), and trims the tree of a decoded route or policy alone in
+//! [`FamilyKinds`]), and trims the tree of a decoded route or policy alone in
 //! its document to its `metadata` (the typed [`Route`] holds what evaluation reads, a
 //! [`Policy`] shares the subtrees of its rules, or holds none when the run keeps only the
 //! values evaluation reads ([`RuleValues`]); [`Model::tree`] reads the rest again for the
@@ -18,10 +18,10 @@ pub mod matches;
 
 use crate::crd::{self, Catalog};
 use crate::diag::Diagnostic;
+use crate::kinds::{self, FamilyKinds, Policy, Registry};
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, LoadStats, Loaded, Object};
 use crate::name::Name;
-use crate::policy::{self, Policy, Registry};
 use crate::source::SourceMap;
 use crate::yaml::Node;
 use gateway::{Gateway, GatewayClass, Listener, ListenerSet, Namespace, Route, RouteKind};
@@ -36,7 +36,7 @@ pub const IGNORE_ANNOTATION: &str = "dopol.io/ignore";
 /// A policy's rule values are the biggest part of a model (a third of it on the 49 MB
 /// benchmark). Reports that show no value (`status`, `overridden`, `reach`, `topology`) need
 /// only those the evaluation reads: a family whose evaluation reads its values only in cases
-/// it can tell from the decoded policies ([`crate::policy::PolicyFamily::values_droppable`])
+/// it can tell from the decoded policies ([`FamilyKinds::values_droppable`])
 /// has them dropped as each policy is decoded, and read again from the input, once the model
 /// is built, if those cases occur.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,7 +122,7 @@ pub struct WrittenValue<'m> {
     /// The object's API version (its CRD's defaults apply).
     version: &'m str,
     /// The kind of block the rule is in.
-    block: policy::BlockKind,
+    block: kinds::BlockKind,
     /// The value's text, from the start of its first line (its indentation and what comes
     /// before it on that line set how the rest reads).
     text: &'m str,
@@ -203,7 +203,7 @@ pub fn prepare(
         object.trim();
     }
     if let Decoded::Policy(policy) = &mut decoded.value {
-        let family = registry.family_of(policy.kind);
+        let family = registry.decoder_of(policy.kind);
         // Read before the values may go: they are checked once the model is built.
         decoded.expressions = family
             .request_expressions(policy)
@@ -227,7 +227,7 @@ struct DecodedObject {
     ignored: Option<(String, Vec<String>)>,
     /// Whether a CRD validated the object.
     validated: bool,
-    /// A policy's request-time expressions ([`crate::policy::PolicyFamily::request_expressions`]).
+    /// A policy's request-time expressions ([`FamilyKinds::request_expressions`]).
     expressions: Vec<(Box<str>, crate::source::Span)>,
     /// Whether a policy's rule values were dropped ([`RuleValues::Evaluation`]).
     values_dropped: bool,
@@ -243,7 +243,9 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
             .collect();
         (object.display(), codes)
     });
-    let family = registry.find(&object.group, &object.kind).map(|(f, _)| f);
+    let family = registry
+        .find_decoder(&object.group, &object.kind)
+        .map(|(f, _)| f);
     let checked = crd::check(object, catalog, |root| {
         family.and_then(|f| f.crd_view(root))
     });
@@ -294,7 +296,7 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
             gateway::decode_listener_set(object, &mut fields)
                 .map_or(Decoded::Rejected, Decoded::ListenerSet)
         }
-        (group, kind) => match registry.find(group, kind) {
+        (group, kind) => match registry.find_decoder(group, kind) {
             Some((family, kind)) => {
                 decode_policy(family, kind, object, &mut fields, &mut diagnostics)
             }
@@ -317,8 +319,8 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
 }
 
 fn decode_policy(
-    family: &dyn policy::PolicyFamily,
-    kind: &'static policy::PolicyKind,
+    family: &dyn FamilyKinds,
+    kind: &'static kinds::PolicyKind,
     object: &Object,
     fields: &mut Fields,
     diagnostics: &mut Vec<Diagnostic>,
@@ -341,7 +343,7 @@ pub fn known_kinds(registry: &Registry) -> Vec<KindSpec> {
     kinds.extend(registry.kinds().map(|k| k.kind_spec()));
     kinds.extend(
         registry
-            .families()
+            .decoders()
             .flat_map(|f| f.object_kinds().iter().copied()),
     );
     kinds
@@ -429,8 +431,11 @@ impl Model {
             model.assume_missing_gateways();
         }
         model.restore_rule_values(&dropped);
-        let expression_diagnostics =
-            policy::expressions::check_request_expressions(&model, &expressions);
+        let expression_diagnostics = kinds::expressions::check_request_expressions(
+            &model.policies,
+            &model.sources,
+            &expressions,
+        );
         model.diagnostics.extend(expression_diagnostics);
         model
     }
@@ -445,11 +450,11 @@ impl Model {
             let kind = registry.kind_index(self.policies[p as usize].kind);
             registry.family_index(kind)
         };
-        let mut by_family: Vec<Vec<&Policy>> = registry.families().map(|_| Vec::new()).collect();
+        let mut by_family: Vec<Vec<&Policy>> = registry.decoders().map(|_| Vec::new()).collect();
         for &(p, _) in dropped {
             by_family[family_index(p)].push(&self.policies[p as usize]);
         }
-        let needed: Vec<bool> = (registry.families().zip(&by_family))
+        let needed: Vec<bool> = (registry.decoders().zip(&by_family))
             .map(|(family, policies)| {
                 !policies.is_empty() && family.evaluation_reads_values(policies)
             })
@@ -541,7 +546,7 @@ impl Model {
         // Decoding is deterministic: the tree is the one decoded first, so it decodes to the
         // same rules, unless its file was rewritten meanwhile with the object still found.
         let decoded =
-            (self.registry.family_of(policy.kind)).decode(policy.kind, &whole, &mut fields);
+            (self.registry.decoder_of(policy.kind)).decode(policy.kind, &whole, &mut fields);
         fn keys(p: &Policy) -> impl Iterator<Item = (&str, crate::source::Span)> {
             p.rules().map(|(_, r)| (r.key.as_str(), r.key_span))
         }

@@ -5,11 +5,11 @@
 
 use super::attach::RejectionReason;
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
+use crate::kinds::{Policy, TargetRef};
 use crate::model::elsewhere::{
     Elsewhere, ParentRefSite, exists_clause, parent_ref_help, target_ref_help,
 };
 use crate::model::gateway::{Gateway, Listener, ParentRef, Route};
-use crate::policy::{Policy, TargetRef};
 use crate::source::Span;
 use crate::suggest::did_you_mean_help;
 use std::fmt;

@@ -4,16 +4,16 @@
 //!
 //! The Gateway API builder attaches routes to listeners; a [`RouteLink`] then expands the routes
 //! a listener accepted into leaves (`(chain, route, rule)`). The topology asks the registry's
-//! families for their link ([`crate::policy::PolicyFamily::route_link`]) and knows nothing of what
+//! families for their link ([`super::family::FamilyHierarchy::route_link`]) and knows nothing of what
 //! makes one route delegate to another: a model without a linking family has one leaf per rule of
 //! every accepted route ([`Expansion::flat`]).
 
 use super::NO_CHAIN;
 use crate::diag::Diagnostic;
+use crate::kinds::Policy;
 use crate::model::Model;
 use crate::model::gateway::Route;
 use crate::model::matches::HttpMatch;
-use crate::policy::Policy;
 use crate::source::Span;
 
 /// A link that chains routes below a route rule, as a family's controller builds them.
@@ -126,7 +126,7 @@ impl Expansion {
 pub fn of_model(model: &Model) -> Option<&'static dyn RouteLink> {
     model
         .registry
-        .families()
+        .hierarchies()
         .find_map(|family| family.route_link())
 }
 

@@ -9,6 +9,7 @@
 
 pub mod attach;
 pub mod diags;
+pub mod family;
 pub mod hostname;
 pub mod links;
 pub mod path_ids;
@@ -204,7 +205,7 @@ impl Topology {
         &self,
         model: &Model,
         target: Target,
-        family: &dyn crate::policy::PolicyFamily,
+        family: &dyn family::FamilyHierarchy,
     ) -> (Unreached, Option<Span>) {
         let unreached = |cause| Unreached {
             target: target.describe(model),
@@ -264,7 +265,7 @@ impl Topology {
         model: &Model,
         gateway: u32,
         listener: Option<u32>,
-        family: &dyn crate::policy::PolicyFamily,
+        family: &dyn family::FamilyHierarchy,
     ) -> UnreachedCause {
         let mut kinds: Vec<crate::model::gateway::RouteKind> = (self.route_listeners.iter())
             .zip(&model.routes)
@@ -542,13 +543,17 @@ fn link_not_followed(
     // Named by the families that follow delegation.
     let delegating: Vec<&str> = model
         .registry
-        .families()
+        .hierarchies()
         .filter(|f| f.follows_delegation())
         .map(|f| f.name())
         .collect();
     let mut found = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
-        if model.registry.family_of(policy.kind).follows_delegation() {
+        if model
+            .registry
+            .hierarchy_of(policy.kind)
+            .follows_delegation()
+        {
             continue;
         }
         let mut seen: Vec<u32> = Vec::new();

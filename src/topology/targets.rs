@@ -7,10 +7,11 @@
 //! first, then `namespace/name`; the older policy is the less specific one).
 
 use super::diags::{Missing, SelectorsSelectNothing, TargetRefNotFound};
+use super::family::{Attachment, Via};
 use crate::diag::Diagnostic;
+use crate::kinds::{Level, Policy, TargetRef, TargetSelector};
 use crate::model::gateway::RouteKind;
 use crate::model::{Model, elsewhere};
-use crate::policy::{Attachment, Level, Policy, TargetRef, TargetSelector, Via};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -180,7 +181,11 @@ impl PolicyTargets {
         targets.of_policy.reserve_exact(model.policies.len());
         let mut attachments: Vec<Attachment> = Vec::new();
         for (index, policy) in model.policies.iter().enumerate() {
-            if !model.registry.family_of(policy.kind).attaches_to_routes() {
+            if !model
+                .registry
+                .hierarchy_of(policy.kind)
+                .attaches_to_routes()
+            {
                 // A family with its own hierarchy: nothing to resolve here, nothing missing.
                 targets.not_accepted.push(None);
                 targets.of_policy.push(Vec::new());
@@ -195,7 +200,7 @@ impl PolicyTargets {
             targets.of_policy.push(elements);
             attachments.extend(found);
         }
-        for family in model.registry.families() {
+        for family in model.registry.hierarchies() {
             let (extra, found) = family.extra_attachments(model);
             diagnostics.extend(found);
             for attachment in &extra {
@@ -253,7 +258,7 @@ impl PolicyTargets {
         self.vias.reserve_exact(groups.len());
         for mut group in groups {
             let kind = model.policies[group[0].policy as usize].kind;
-            let ties = model.registry.family_of(kind).order(model, &mut group);
+            let ties = model.registry.hierarchy_of(kind).order(model, &mut group);
             self.name_ties.extend(ties);
             self.lists.push(group.iter().map(|a| a.policy).collect());
             self.vias.push(group.iter().map(|a| a.via).collect());
@@ -524,7 +529,7 @@ fn resolve_ref<'m>(
             let route = &model.routes[r as usize];
             let positional = model
                 .registry
-                .family_of(policy.kind)
+                .decoder_of(policy.kind)
                 .positional_rule_names();
             let section_names = || {
                 (route.rules.iter().enumerate())

@@ -30,6 +30,7 @@ use super::scalar::{plain_non_string, resolve_plain, resolve_tagged};
 use super::shared::Shared;
 use crate::diag::Diagnostic;
 use crate::name::Name;
+pub use crate::name::intern;
 use crate::source::{SourceId, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use std::collections::{HashMap, HashSet};
@@ -611,38 +612,10 @@ impl Builder<'_> {
     }
 }
 
-/// Longest mapping key shared through [`intern`]; longer ones are rare and rarely repeat.
-const MAX_INTERNED_KEY: usize = 48;
-/// Distinct keys a parsing thread shares before it stops adding more (inputs with many
-/// distinct keys, such as label maps, then allocate the rest one by one).
-const MAX_INTERNED_KEYS: usize = 4096;
-
 thread_local! {
     /// A parsing thread's [`Builder`] stacks (items, entries), kept from one chunk to the next
     /// so that they grow once per thread, not once per document.
     static STACKS: std::cell::RefCell<(Vec<Node>, Vec<Entry>)> = std::cell::RefCell::default();
-    static KEYS: std::cell::RefCell<rustc_hash::FxHashSet<Name>> =
-        std::cell::RefCell::default();
-}
-
-/// `key` as a shared string: the same few dozen keys (`apiVersion`, `name`, `matches`, ...)
-/// make up most of every manifest, and sharing them saves an allocation per mapping entry.
-/// The names of the model ([`Name::new`]) are shared through the same table.
-pub fn intern(key: &str) -> Name {
-    if key.len() > MAX_INTERNED_KEY {
-        return Name::unshared(key);
-    }
-    KEYS.with(|keys| {
-        let mut keys = keys.borrow_mut();
-        if let Some(shared) = keys.get(key) {
-            return shared.clone();
-        }
-        let shared = Name::unshared(key);
-        if keys.len() < MAX_INTERNED_KEYS {
-            keys.insert(shared.clone());
-        }
-        shared
-    })
 }
 
 /// A scalar key's text, as the Kubernetes YAML loader converts it (`null`, `true`, `8080`);

@@ -15,8 +15,10 @@ use crate::families::kuadrant::{
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
+use crate::policy::FamilyEvaluation;
+use crate::policy::FamilyHierarchy;
 use crate::policy::decode::TargetFields;
-use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind, Rule, request};
+use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule, request};
 use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -123,7 +125,7 @@ pub struct DeclaredKuadrant {
     pub builtin: bool,
 }
 
-impl PolicyFamily for DeclaredKuadrant {
+impl FamilyKinds for DeclaredKuadrant {
     fn name(&self) -> &'static str {
         "kuadrant"
     }
@@ -145,16 +147,31 @@ impl PolicyFamily for DeclaredKuadrant {
         decoder::decode_policy(kind, &self.shape, object, fields)
     }
 
-    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
-        self.shape.spec_shape(rules)
-    }
-
     fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, Span)> {
         if self.builtin {
             Kuadrant.request_expressions(policy)
         } else {
             Vec::new()
         }
+    }
+}
+
+impl FamilyHierarchy for DeclaredKuadrant {}
+
+impl FamilyEvaluation for DeclaredKuadrant {
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        _topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, self.kinds);
+        (Box::new(evaluator), diagnostics)
+    }
+}
+
+impl PolicyFamily for DeclaredKuadrant {
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        self.shape.spec_shape(rules)
     }
 
     fn request_verdicts(
@@ -168,14 +185,5 @@ impl PolicyFamily for DeclaredKuadrant {
         } else {
             request::KindVerdicts::unconditional(kind)
         }
-    }
-
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        _topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, self.kinds);
-        (Box::new(evaluator), diagnostics)
     }
 }

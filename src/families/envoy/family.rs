@@ -8,7 +8,9 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::Fields;
 use crate::model::Model;
-use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::policy::FamilyEvaluation;
+use crate::policy::FamilyHierarchy;
+use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
 use std::sync::Arc;
@@ -52,20 +54,9 @@ impl EnvoyGateway {
     }
 }
 
-impl PolicyFamily for EnvoyGateway {
+impl FamilyKinds for EnvoyGateway {
     fn name(&self) -> &'static str {
         "envoy-gateway"
-    }
-
-    fn routing_caveat(
-        &self,
-        caveat: crate::policy::request::RoutingCaveat,
-    ) -> Option<&'static str> {
-        match caveat {
-            crate::policy::request::RoutingCaveat::HostFallback => Some(
-                "Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)",
-            ),
-        }
     }
 
     fn kinds(&self) -> &'static [PolicyKind] {
@@ -81,38 +72,25 @@ impl PolicyFamily for EnvoyGateway {
         super::decode::decode_policy(kind, self.spec(kind)?, object, fields)
     }
 
-    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
-        serde_json::Value::Object(
-            rules
-                .iter()
-                .map(|(key, value)| (key.to_string(), value.to_json()))
-                .collect(),
-        )
+    fn positional_rule_names(&self) -> bool {
+        false
     }
+}
 
+impl FamilyHierarchy for EnvoyGateway {
+    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
+        &crate::model::gateway::RouteKind::ALL
+    }
+}
+
+impl FamilyEvaluation for EnvoyGateway {
     fn attaches_once(&self) -> bool {
         // Every slot a policy holds counts (the path's winner is its most specific one).
         false
     }
 
-    fn ordered_after_by_name(&self) -> &'static str {
-        "comes after: it is Conflicted where both target one element"
-    }
-
-    fn positional_rule_names(&self) -> bool {
-        false
-    }
-
-    fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
-        &crate::model::gateway::RouteKind::ALL
-    }
-
     fn acts_on_listeners(&self, kind: &PolicyKind) -> bool {
         self.spec(kind).is_some_and(|s| s.acts_on_listeners)
-    }
-
-    fn codes(&self) -> &'static [crate::diag::Code] {
-        super::diags::CODES
     }
 
     fn evaluator<'m>(
@@ -122,5 +100,35 @@ impl PolicyFamily for EnvoyGateway {
     ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
         let evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
         (Box::new(evaluator), Vec::new())
+    }
+}
+
+impl PolicyFamily for EnvoyGateway {
+    fn routing_caveat(
+        &self,
+        caveat: crate::policy::request::RoutingCaveat,
+    ) -> Option<&'static str> {
+        match caveat {
+            crate::policy::request::RoutingCaveat::HostFallback => Some(
+                "Envoy-based data planes group routes by virtual host and answer 404 here instead (envoyproxy/gateway#5500)",
+            ),
+        }
+    }
+
+    fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
+        serde_json::Value::Object(
+            rules
+                .iter()
+                .map(|(key, value)| (key.to_string(), value.to_json()))
+                .collect(),
+        )
+    }
+
+    fn ordered_after_by_name(&self) -> &'static str {
+        "comes after: it is Conflicted where both target one element"
+    }
+
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        super::diags::CODES
     }
 }

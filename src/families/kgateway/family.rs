@@ -8,9 +8,11 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
+use crate::policy::FamilyEvaluation;
+use crate::policy::FamilyHierarchy;
 use crate::policy::{
-    Attachment, Block, BlockKind, Evaluator, Policy, PolicyFamily, PolicyKind, Rule, Strategy, Via,
-    decode,
+    Attachment, Block, BlockKind, Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule,
+    Strategy, Via, decode,
 };
 use crate::topology::{Target, Topology};
 use crate::yaml::Node;
@@ -111,7 +113,7 @@ static KINDS: [PolicyKind; 1] = [PolicyKind {
     target_kind_message: "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute' and 'GRPCRoute'",
 }];
 
-impl PolicyFamily for Kgateway {
+impl FamilyKinds for Kgateway {
     fn name(&self) -> &'static str {
         "kgateway"
     }
@@ -135,6 +137,47 @@ impl PolicyFamily for Kgateway {
         Some(policy)
     }
 
+    fn positional_rule_names(&self) -> bool {
+        false
+    }
+}
+
+impl FamilyHierarchy for Kgateway {
+    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
+        Some(&super::delegation::ROUTE_DELEGATION)
+    }
+
+    fn follows_delegation(&self) -> bool {
+        true
+    }
+
+    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+        extension_refs(model, self.kind())
+    }
+
+    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
+        order(model, attachments)
+    }
+}
+
+impl FamilyEvaluation for Kgateway {
+    fn attaches_once(&self) -> bool {
+        false
+    }
+
+    fn evaluator<'m>(
+        &self,
+        model: &'m Model,
+        topology: &'m Topology,
+    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let plain = matches!(self.fields, FieldRules::Plain(_));
+        let evaluator =
+            KgatewayEvaluator::new(model, topology, self.settings.clone(), self.kind(), plain);
+        (Box::new(evaluator), Vec::new())
+    }
+}
+
+impl PolicyFamily for Kgateway {
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         if let FieldRules::Plain(plain) = &self.fields {
             return plain.spec_shape(rules);
@@ -162,43 +205,8 @@ impl PolicyFamily for Kgateway {
         super::diags::CODES
     }
 
-    fn route_link(&self) -> Option<&'static dyn crate::topology::links::RouteLink> {
-        Some(&super::delegation::ROUTE_DELEGATION)
-    }
-
     fn ordered_after_by_name(&self) -> &'static str {
         "comes after: lower priority"
-    }
-
-    fn positional_rule_names(&self) -> bool {
-        false
-    }
-
-    fn attaches_once(&self) -> bool {
-        false
-    }
-
-    fn follows_delegation(&self) -> bool {
-        true
-    }
-
-    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
-        extension_refs(model, self.kind())
-    }
-
-    fn order(&self, model: &Model, attachments: &mut Vec<Attachment>) -> Vec<(u32, u32)> {
-        order(model, attachments)
-    }
-
-    fn evaluator<'m>(
-        &self,
-        model: &'m Model,
-        topology: &'m Topology,
-    ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let plain = matches!(self.fields, FieldRules::Plain(_));
-        let evaluator =
-            KgatewayEvaluator::new(model, topology, self.settings.clone(), self.kind(), plain);
-        (Box::new(evaluator), Vec::new())
     }
 }
 

@@ -28,7 +28,9 @@ pub use evaluate::KuadrantEvaluator;
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
-use crate::policy::{Policy, PolicyFamily, PolicyKind, Rule};
+use crate::policy::FamilyEvaluation;
+use crate::policy::FamilyHierarchy;
+use crate::policy::{FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule};
 use crate::yaml::{Node, Value};
 use decoder::named_rule;
 
@@ -249,13 +251,9 @@ const AUTH_RULE_SECTIONS: &[&str] = &[
 const AUTH_NAMED_SECTIONS: &[&str] = &["authentication", "metadata", "authorization", "callbacks"];
 const LIMIT_FIELDS: &[&str] = &["rates", "counters", "when"];
 
-impl PolicyFamily for Kuadrant {
+impl FamilyKinds for Kuadrant {
     fn name(&self) -> &'static str {
         "kuadrant"
-    }
-
-    fn codes(&self) -> &'static [crate::diag::Code] {
-        diags::CODES
     }
 
     fn kinds(&self) -> &'static [PolicyKind] {
@@ -289,30 +287,12 @@ impl PolicyFamily for Kuadrant {
         Some(diagnostic)
     }
 
-    fn evaluator<'m>(
-        &self,
-        model: &'m crate::model::Model,
-        _topology: &'m crate::topology::Topology,
-    ) -> (Box<dyn crate::policy::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, &KINDS);
-        (Box::new(evaluator), diagnostics)
-    }
-
     fn request_expressions<'p>(&self, policy: &'p Policy) -> Vec<(&'p str, crate::source::Span)> {
         let mut found = Vec::new();
         for (_, rule) in policy.rules() {
             collect_expressions(&rule.value, &mut found);
         }
         found
-    }
-
-    fn request_verdicts(
-        &self,
-        kind: &crate::policy::request::KindRules<'_>,
-        path: &[crate::policy::request::KindRules<'_>],
-        context: &crate::policy::request::RequestContext<'_>,
-    ) -> crate::policy::request::KindVerdicts {
-        request::verdicts(kind, path, context)
     }
 
     /// Kuadrant merges by rule key: a value is read only by an RFC 0009 block constraint (a
@@ -325,6 +305,34 @@ impl PolicyFamily for Kuadrant {
         policies
             .iter()
             .any(|p| p.blocks.iter().any(|b| b.constraint.is_some()))
+    }
+}
+
+impl FamilyHierarchy for Kuadrant {}
+
+impl FamilyEvaluation for Kuadrant {
+    fn evaluator<'m>(
+        &self,
+        model: &'m crate::model::Model,
+        _topology: &'m crate::topology::Topology,
+    ) -> (Box<dyn crate::policy::Evaluator<'m> + 'm>, Vec<Diagnostic>) {
+        let (evaluator, diagnostics) = KuadrantEvaluator::new(model, &KINDS);
+        (Box::new(evaluator), diagnostics)
+    }
+}
+
+impl PolicyFamily for Kuadrant {
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        diags::CODES
+    }
+
+    fn request_verdicts(
+        &self,
+        kind: &crate::policy::request::KindRules<'_>,
+        path: &[crate::policy::request::KindRules<'_>],
+        context: &crate::policy::request::RequestContext<'_>,
+    ) -> crate::policy::request::KindVerdicts {
+        request::verdicts(kind, path, context)
     }
 
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {

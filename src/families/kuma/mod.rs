@@ -33,7 +33,9 @@ use crate::diag::Diagnostic;
 use crate::load::fields::Fields;
 use crate::load::{KindSpec, Object};
 use crate::model::Model;
-use crate::policy::{Evaluator, Policy, PolicyFamily, PolicyKind};
+use crate::policy::FamilyEvaluation;
+use crate::policy::FamilyHierarchy;
+use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
 use settings::KumaSettings;
@@ -79,7 +81,7 @@ impl Kuma {
     }
 }
 
-impl PolicyFamily for Kuma {
+impl FamilyKinds for Kuma {
     fn name(&self) -> &'static str {
         "kuma"
     }
@@ -119,24 +121,19 @@ impl PolicyFamily for Kuma {
         Some(policy)
     }
 
-    fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
-        // Kuma policies have no rules in blocks (their values are owned paths' leaves).
-        serde_json::Value::Object(serde_json::Map::new())
-    }
-
-    fn attaches_to_routes(&self) -> bool {
-        false
-    }
-
     fn positional_rule_names(&self) -> bool {
         // No route rules: nothing named by position.
         false
     }
+}
 
-    fn codes(&self) -> &'static [crate::diag::Code] {
-        diags::CODES
+impl FamilyHierarchy for Kuma {
+    fn attaches_to_routes(&self) -> bool {
+        false
     }
+}
 
+impl FamilyEvaluation for Kuma {
     fn evaluator<'m>(
         &self,
         model: &'m Model,
@@ -144,5 +141,16 @@ impl PolicyFamily for Kuma {
     ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
         let evaluator = evaluate::KumaEvaluator::new(model, &self.settings);
         (Box::new(evaluator), Vec::new())
+    }
+}
+
+impl PolicyFamily for Kuma {
+    fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
+        // Kuma policies have no rules in blocks (their values are owned paths' leaves).
+        serde_json::Value::Object(serde_json::Map::new())
+    }
+
+    fn codes(&self) -> &'static [crate::diag::Code] {
+        diags::CODES
     }
 }

@@ -9,7 +9,7 @@
 //! its table columns ([`OwnedPaths::columns`]), its filters ([`OwnedFilter`]), and per path an
 //! opaque id with one display segment per column.
 
-use crate::policy::PolicyKind;
+use crate::kinds::PolicyKind;
 use serde_json::Value as Json;
 
 /// A filter flag a hierarchy answers (`--mesh`, `--dataplane`), and the segment it tests.

@@ -6,10 +6,10 @@
 //! only surface in the gateway, so dopol reports it at load time. Each distinct text is parsed
 //! once, in parallel: real manifests repeat the same predicates many times.
 
+use super::Policy;
 use super::diags::PredicateInvalid;
 use crate::diag::Diagnostic;
 use crate::expr::{self, ExprError};
-use crate::model::Model;
 use crate::source::{SourceMap, Span};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -33,12 +33,13 @@ pub fn expression_span(sources: &SourceMap, scalar: Span, error: &ExprError) -> 
     )
 }
 
-/// Syntax-checks the request-time expressions of the model's policies: `found` holds each as
-/// (policy, text, scalar), in policy order. They are gathered as each policy is decoded
-/// ([`crate::policy::PolicyFamily::request_expressions`]), before a run that shows no rule value
-/// drops the values ([`crate::model::RuleValues`]).
+/// Syntax-checks the request-time expressions of `policies` (read from `sources`): `found` holds
+/// each as (policy, text, scalar), in policy order. They are gathered as each policy is decoded
+/// ([`super::FamilyKinds::request_expressions`]), before a run that shows no rule value drops
+/// the values (`crate::model::RuleValues`).
 pub fn check_request_expressions(
-    model: &Model,
+    policies: &[Policy],
+    sources: &SourceMap,
     found: &[(u32, Box<str>, Span)],
 ) -> Vec<Diagnostic> {
     let mut by_text: BTreeMap<&str, Vec<(Span, u32)>> = BTreeMap::new();
@@ -59,8 +60,8 @@ pub fn check_request_expressions(
     let mut diagnostics = Vec::new();
     for (error, help, uses) in failures {
         for &(span, policy) in uses {
-            let policy = &model.policies[policy as usize];
-            let label = expression_span(&model.sources, span, &error);
+            let policy = &policies[policy as usize];
+            let label = expression_span(sources, span, &error);
             diagnostics.push(
                 Diagnostic::from(PredicateInvalid {
                     policy,
