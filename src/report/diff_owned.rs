@@ -67,7 +67,7 @@ type Values = BTreeMap<(String, &'static str, String), (&'static str, OwnedVersi
 
 /// The owned values of one side that `filters` shows.
 fn values(engine: &Engine<'_>, filters: &Filters) -> Values {
-    let locator = |p: u32| engine.model.policies[p as usize].locator.clone();
+    let locator = |p: u32| super::owned::locator(engine.model, p).to_string();
     let mut values = BTreeMap::new();
     for paths in engine.owned() {
         for item in paths.items.iter().filter(|i| filters.shows_owned(paths, i)) {

@@ -62,7 +62,7 @@ pub fn owned_outcomes<'a>(
     p: u32,
 ) -> Vec<(&'a str, OwnedOutcome<'a>)> {
     let engine: &'a crate::engine::Engine<'_> = observed.engine;
-    let locator = |q: u32| engine.model.policies[q as usize].locator.as_str();
+    let locator = |q: u32| crate::report::owned::locator(engine.model, q);
     let mut outcomes = Vec::new();
     for paths in engine.owned() {
         let shown = (paths.items.iter())
