@@ -11,6 +11,8 @@ use crate::policy::PolicyKind;
 use crate::report::effective::{EffectiveItem, EffectiveReport};
 use crate::report::uncovered::{UncoveredPath, UncoveredReport};
 use crate::topology::Topology;
+use crate::topology::gateway_api::{self, GatewayApi};
+use crate::topology::hierarchy::Hierarchy;
 use std::io;
 
 /// The columns after the path's: kind, rule key, source, value.
@@ -24,11 +26,12 @@ const RULE_COLUMNS: [Column; 4] = [
 /// A new table: `GATEWAY` first with `-o wide`, then listener and route rule (group headings
 /// when the table is too wide for the terminal).
 fn effective_table(layout: Layout) -> Table {
+    let [gateway, listener, rule] = gateway_api::COLUMNS;
     let mut columns = Vec::new();
     if layout.wide {
-        columns.push(Column::Id("GATEWAY"));
+        columns.push(Column::Id(gateway));
     }
-    columns.extend([Column::Group("LISTENER"), Column::Group("ROUTE RULE")]);
+    columns.extend([Column::Group(listener), Column::Group(rule)]);
     columns.extend(RULE_COLUMNS);
     Table::new(columns)
 }
@@ -354,22 +357,14 @@ pub fn uncovered_table(
     topology: &Topology,
     layout: Layout,
 ) -> String {
-    let mut table = Table::new(vec![
-        Column::Id("GATEWAY"),
-        Column::Id("LISTENER"),
-        Column::Id("ROUTE RULE"),
-        Column::Id("MISSING"),
-    ]);
+    let hierarchy = GatewayApi::new(model, topology);
+    let columns = hierarchy.columns().iter().chain(["MISSING"].iter());
+    let mut table = Table::new(columns.map(|c| Column::Id(c)).collect());
     for item in &report.items {
-        let path = &topology.paths[item.path as usize];
-        let fields = report.fields(item);
+        let mut row = hierarchy.segments(item.path as usize);
         let missing: Vec<&str> = item.missing.iter().map(|k| k.kind).collect();
-        table.add_row(vec![
-            fields.gateway,
-            fields.listener.to_string(),
-            topology.rule_label(model, path),
-            missing.join(", "),
-        ]);
+        row.push(missing.join(", "));
+        table.add_row(row);
     }
     finish(&table, layout.width)
 }
