@@ -9,7 +9,7 @@ use crate::policy::{PolicyKind, Registry};
 use crate::topology::Topology;
 use crate::topology::gateway_api::{self, GatewayApi};
 use crate::topology::hierarchy::{self, Hierarchy, HierarchyFilter};
-pub use crate::topology::hierarchy::{matches_name, matches_route, route_pattern, segment_matches};
+pub use crate::topology::hierarchy::{matches_name, matches_route, route_pattern};
 
 /// What to show.
 #[derive(Clone, Debug, Default)]
@@ -297,23 +297,25 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
 /// and look like an answer, as [`unmatched`] says of `--gateway`. Returns the usage error's
 /// message, with the nearest of the segment's values.
 pub fn unmatched_owned(filters: &Filters, owned: &[&OwnedPaths]) -> Option<String> {
+    let hierarchies: Vec<_> = owned.iter().map(|paths| paths.hierarchy()).collect();
     for (flag, pattern) in &filters.owned {
         let mut what = String::new();
-        let mut values: Vec<&str> = Vec::new();
-        for paths in owned {
-            for filter in paths.filters.iter().filter(|f| f.flag == *flag) {
+        let mut values: Vec<String> = Vec::new();
+        let mut matched = false;
+        for hierarchy in &hierarchies {
+            for filter in hierarchy.filters().iter().filter(|f| f.flag == *flag) {
                 if what.is_empty() {
-                    let column = paths.columns.get(filter.segment).copied().unwrap_or(flag);
-                    what = format!("{} of a {} path", column.to_lowercase(), paths.name);
+                    let column = (hierarchy.columns().get(filter.segment)).unwrap_or(flag);
+                    what = format!("{} of a {} path", column.to_lowercase(), hierarchy.name());
                 }
+                let paths = 0..hierarchy.path_count();
+                matched |= (paths.clone()).any(|p| hierarchy.filter_matches(p, filter, pattern));
                 values.extend(
-                    (paths.items.iter())
-                        .filter_map(|item| item.segments.get(filter.segment))
-                        .map(String::as_str),
+                    paths.filter_map(|p| hierarchy.segments(p).get(filter.segment).cloned()),
                 );
             }
         }
-        if values.iter().any(|v| segment_matches(v, pattern)) {
+        if matched {
             continue;
         }
         if what.is_empty() {
