@@ -3,6 +3,11 @@
 //! `(none)` row for it, so a missing AuthPolicy is seen rather than inferred from a gap. With
 //! `-o wide`, one table whose every row names its Gateway, listener and route rule. Also the
 //! table of `--uncovered`.
+//!
+//! The column names come from each hierarchy ([`gateway_api::COLUMNS`], `OwnedPaths::columns`).
+//! The Gateway API table keeps a layout of its own (a section per Gateway with its class, the
+//! listeners without routes, shared folds' cells cached), which an owned hierarchy's table (a
+//! section per value of its first column) does not have, so the two are written apart.
 
 use super::table::{Column, Layout, Table, blank_if_same, finish, write};
 use super::value::{compact, compact_json};

@@ -1,4 +1,6 @@
-//! Report filters: `--kind`, `-n/--namespace`, `--gateway`, `--route`, `--policy`.
+//! Report filters: `--kind`, `-n/--namespace`, `--policy`, and the path filters every hierarchy
+//! declares (the Gateway API's `--gateway` and `--route`, a family's own `--mesh` or
+//! `--dataplane`), tested against any hierarchy's paths by one function ([`Filters::shows_on`]).
 //!
 //! Filters narrow what is printed, never what is evaluated: an effective policy is always
 //! computed from every input object, then shown or not.
@@ -190,7 +192,7 @@ impl Filters {
         let gateway = &model.gateways[gateway as usize];
         self.passes(
             gateway_api::FILTERS,
-            2,
+            gateway_api::LISTENER_SEGMENTS,
             |namespace| namespace == gateway.namespace,
             |_, pattern| matches_name(pattern, &gateway.namespace, &gateway.name),
         )

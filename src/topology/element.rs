@@ -3,14 +3,13 @@
 //! Every hierarchy dopol evaluates — the Gateway API's (GatewayClass → Gateway → listener →
 //! route → route rule) and those families build themselves (Kuma's Mesh → Dataplane →
 //! inbound/outbound) — is a set of typed elements with edges between them. A path is a sequence
-//! of elements, least specific first ([`super::hierarchy::Hierarchy::elements`]). The graph is
+//! of elements, least specific first (`Hierarchy::elements`); the graph (`Hierarchy::graph`) is
 //! what the paths of a hierarchy traverse, with the edges a link contributes (kgateway's route
 //! delegation: a route rule → the route it hands its traffic to) typed apart from containment.
 //!
 //! Elements are derived on demand from a builder's compact storage (the 49 MB benchmark has
 //! 360,000 Gateway API paths: they are kept as indices, never as element lists).
 
-use super::hierarchy::Hierarchy;
 use crate::model::gateway::RouteKind;
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -96,23 +95,24 @@ pub struct ElementGraph {
 }
 
 impl ElementGraph {
-    /// The graph the paths of `hierarchy` traverse: an edge between each two consecutive
-    /// elements of a path, of the kind the hierarchy's links give it (containment otherwise),
-    /// and every link's edge.
-    pub fn of(hierarchy: &(impl Hierarchy + ?Sized)) -> ElementGraph {
+    /// The graph `paths` traverse (each a sequence of elements, least specific first): an edge
+    /// between each two consecutive elements of a path, a link's kind where `links` has that
+    /// edge (containment otherwise), and every edge of `links`.
+    pub fn new(
+        links: Vec<(ElementId, ElementId)>,
+        paths: impl Iterator<Item = Vec<ElementId>>,
+    ) -> ElementGraph {
         let mut graph = ElementGraph::default();
-        let mut links = rustc_hash::FxHashSet::default();
-        for (parent, child) in hierarchy.links() {
+        let mut linked = rustc_hash::FxHashSet::default();
+        for (parent, child) in links {
             let edge = (graph.add(parent), graph.add(child));
-            links.insert(edge);
+            linked.insert(edge);
             graph.edges.push((edge.0, edge.1, EdgeKind::Link));
         }
-        for path in 0..hierarchy.path_count() {
-            let ids: Vec<u32> = (hierarchy.elements(path).into_iter())
-                .map(|e| graph.add(e))
-                .collect();
+        for path in paths {
+            let ids: Vec<u32> = path.into_iter().map(|e| graph.add(e)).collect();
             for pair in ids.windows(2) {
-                let kind = match links.contains(&(pair[0], pair[1])) {
+                let kind = match linked.contains(&(pair[0], pair[1])) {
                     true => EdgeKind::Link,
                     false => EdgeKind::Contains,
                 };

@@ -51,6 +51,10 @@ pub const FILTERS: &[HierarchyFilter] = &[
     },
 ];
 
+/// The segments of a listener's path before any route (Gateway, listener): what a listener no
+/// route is attached to shows, and the filters that can name it.
+pub const LISTENER_SEGMENTS: usize = 2;
+
 /// The Gateway API hierarchy of one model, over its topology.
 #[derive(Clone, Copy)]
 pub struct GatewayApi<'a> {
@@ -181,7 +185,7 @@ mod tests {
     use super::GatewayApi;
     use crate::model::gateway::RouteKind::Http;
     use crate::pipeline::{Evaluated, InputOptions, evaluate_files};
-    use crate::topology::element::{EdgeKind, ElementGraph, ElementId, ElementKind};
+    use crate::topology::element::{EdgeKind, ElementId, ElementKind};
     use crate::topology::hierarchy::Hierarchy;
 
     fn delegation() -> Evaluated {
@@ -270,7 +274,7 @@ mod tests {
     fn delegation_is_a_link_edge_of_the_element_graph() {
         let evaluated = delegation();
         let hierarchy = GatewayApi::new(&evaluated.model, &evaluated.topology);
-        let graph = ElementGraph::of(&hierarchy);
+        let graph = hierarchy.graph();
         let rule = element(ElementKind::RouteRule(Http), "infra/root#rule-2");
         assert_eq!(
             graph.children(&rule),

@@ -15,7 +15,7 @@
 //! does not declare hides all of its paths (`--mesh` hides every Gateway API path, `--gateway`
 //! every mesh path).
 
-use super::element::ElementId;
+use super::element::{ElementGraph, ElementId};
 use crate::model::gateway::Route;
 
 /// How often a level's elements occur on one path.
@@ -94,6 +94,14 @@ pub trait Hierarchy {
     /// The edges links contribute (a route rule → a route it delegates to), parent first.
     fn links(&self) -> Vec<(ElementId, ElementId)> {
         Vec::new()
+    }
+    /// The graph of its elements: the edges its paths traverse and its links' (built on
+    /// demand, from every path's elements).
+    fn graph(&self) -> ElementGraph {
+        ElementGraph::new(
+            self.links(),
+            (0..self.path_count()).map(|path| self.elements(path)),
+        )
     }
     /// Whether path `path` is in namespace `namespace` (for `-n`): by default, whether one of
     /// its `ns/name` segments is.

@@ -1873,7 +1873,7 @@ fn k5_a_multizone_service_key_takes_its_whole_service_entries() {
 /// tree's nodes from the Mesh down), ids, segments and filters.
 #[test]
 fn the_mesh_is_a_hierarchy_of_elements() {
-    use crate::topology::element::{EdgeKind, ElementGraph, ElementId, ElementKind};
+    use crate::topology::element::{EdgeKind, ElementId, ElementKind};
     use crate::topology::hierarchy::Hierarchy;
     let to =
         |target: &str| format!("{{to: [{{targetRef: {target}, default: {{idleTimeout: 1s}}}}]}}");
@@ -1911,7 +1911,7 @@ fn the_mesh_is_a_hierarchy_of_elements() {
             outbound.clone()
         ]
     );
-    let graph = ElementGraph::of(&hierarchy);
+    let graph = hierarchy.graph();
     assert_eq!(graph.roots(), [&declared("Mesh", "mesh-1")]);
     assert_eq!(
         graph.parents(&outbound),
