@@ -146,7 +146,6 @@ fn diff_filters(
         gateway: args.gateway.clone(),
         route: args.route.clone(),
         policies: None,
-        chains: Vec::new(),
         owned: (args.families.0.iter())
             .map(|(flag, value)| (flag, value.to_string()))
             .collect(),
@@ -175,14 +174,8 @@ fn diff_filters(
         }
     };
     Ok(diff::DiffFilters {
-        old: Filters {
-            chains: old.topology.chains.clone(),
-            ..filters.clone()
-        },
-        new: Filters {
-            chains: new.topology.chains.clone(),
-            ..filters
-        },
+        old: filters.clone(),
+        new: filters,
         policies,
     })
 }

@@ -16,8 +16,7 @@ pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
         return Err(UsageError("--compact needs -o json".into()));
     }
     let run = Run::start(&args.input)?;
-    let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
-    filters.chains = run.evaluated.topology.chains.clone();
+    let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     run.session.owned_notes(&engine);
     session::check_owned(&filters, &[&engine])?;

@@ -32,8 +32,7 @@ fn outcome_report(
 ) -> Result<Exit, UsageError> {
     // Neither report shows a rule value.
     let run = Run::start_keeping(&args.input, RuleValues::Evaluation)?;
-    let mut filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
-    filters.chains = run.evaluated.topology.chains.clone();
+    let filters = session::filters(&args.filters, &args.input, &run.evaluated.model)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     run.session.owned_notes(&engine);
     session::check_owned(&filters, &[&engine])?;
@@ -345,8 +344,7 @@ pub fn topology(args: &TopologyArgs) -> Result<Exit, UsageError> {
         families: args.families.clone(),
         ..FilterArgs::default()
     };
-    let mut filters = session::filters(&wanted, &args.input, model)?;
-    filters.chains = run.evaluated.topology.chains.clone();
+    let filters = session::filters(&wanted, &args.input, model)?;
     let scope = Scope::new(model, &run.evaluated.topology, &filters);
     let (engine, diagnostics) = Engine::new(model, &run.evaluated.topology);
     run.session.owned_notes(&engine);

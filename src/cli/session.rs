@@ -268,7 +268,6 @@ pub fn filters(args: &FilterArgs, input: &InputArgs, model: &Model) -> Result<Fi
         gateway: args.gateway.clone(),
         route: args.route.clone(),
         policies,
-        chains: Vec::new(),
         owned: (args.families.0.iter())
             .map(|(flag, value)| (flag, value.to_string()))
             .collect(),

@@ -7,25 +7,26 @@
 //! builds its paths, orders and merges their contributions itself, and hands the reports the
 //! result in the shape below. The reports know nothing of the hierarchy beyond what it declares:
 //! its table columns ([`OwnedPaths::columns`]), its filters ([`OwnedFilter`]), and per path an
-//! opaque id with one display segment per column.
+//! opaque id with one display segment per column: they read it through the
+//! [`Hierarchy`] interface ([`OwnedPaths::hierarchy`]), as they read the Gateway API's.
 
 use crate::kinds::PolicyKind;
+use crate::topology::element::{ElementId, ElementKind};
+use crate::topology::hierarchy::{Hierarchy, HierarchyFilter, Level};
 use serde_json::Value as Json;
 
-/// A filter flag a hierarchy answers (`--mesh`, `--dataplane`), and the segment it tests.
-#[derive(Clone, Copy, Debug)]
-pub struct OwnedFilter {
-    /// The flag, without dashes (`dataplane`).
-    pub flag: &'static str,
-    /// The segment of [`OwnedItem::segments`] it is matched against.
-    pub segment: usize,
-}
+/// A filter flag a hierarchy answers (`--mesh`, `--dataplane`), and the segment it tests: the
+/// filters of every hierarchy are one type ([`HierarchyFilter`]).
+pub type OwnedFilter = HierarchyFilter;
 
 /// Every path of one family's own hierarchy, with its effective policies.
 #[derive(Debug, Default)]
 pub struct OwnedPaths {
     /// The hierarchy's name, for headings (`mesh`).
     pub name: &'static str,
+    /// Its levels, least specific first (`Mesh`, `Dataplane`, ...): the elements of a path are
+    /// the nodes of [`OwnedPaths::tree`] from a root down to the node that lists the path.
+    pub levels: &'static [Level],
     /// The column headings of its path tables, one per segment (`MESH`, `DATAPLANE`, ...).
     pub columns: &'static [&'static str],
     /// The filters it answers.
@@ -134,4 +135,94 @@ pub struct OwnedNode {
     /// The ids of the paths ending at it (so that `topology` keeps, under the hierarchy's
     /// filters, the elements of the paths they show).
     pub paths: Vec<String>,
+}
+
+impl OwnedPaths {
+    /// Its paths as a [`Hierarchy`]: one path per path id, in item order.
+    pub fn hierarchy(&self) -> OwnedHierarchy<'_> {
+        let mut firsts: Vec<u32> = Vec::new();
+        for (index, item) in self.items.iter().enumerate() {
+            let last = firsts.last().map(|&f| &self.items[f as usize].path_id);
+            if last != Some(&item.path_id) {
+                firsts.push(index as u32);
+            }
+        }
+        OwnedHierarchy {
+            paths: self,
+            firsts,
+        }
+    }
+}
+
+/// The paths of an owned hierarchy, one per path id (its items, one per kind, are
+/// consecutive: they are sorted by path id).
+pub struct OwnedHierarchy<'a> {
+    paths: &'a OwnedPaths,
+    /// The first item of each path.
+    firsts: Vec<u32>,
+}
+
+impl OwnedHierarchy<'_> {
+    /// The first item of path `path`.
+    fn item(&self, path: usize) -> &OwnedItem {
+        &self.paths.items[self.firsts[path] as usize]
+    }
+}
+
+/// The nodes from one of `nodes` down to the one listing path `id`, pushed on `above`.
+fn node_chain<'t>(nodes: &'t [OwnedNode], id: &str, above: &mut Vec<&'t OwnedNode>) -> bool {
+    for node in nodes {
+        above.push(node);
+        if node.paths.iter().any(|p| p == id) || node_chain(&node.children, id, above) {
+            return true;
+        }
+        above.pop();
+    }
+    false
+}
+
+impl Hierarchy for OwnedHierarchy<'_> {
+    fn name(&self) -> &'static str {
+        self.paths.name
+    }
+
+    fn levels(&self) -> &'static [Level] {
+        self.paths.levels
+    }
+
+    fn columns(&self) -> &'static [&'static str] {
+        self.paths.columns
+    }
+
+    fn filters(&self) -> &[HierarchyFilter] {
+        self.paths.filters
+    }
+
+    fn path_count(&self) -> usize {
+        self.firsts.len()
+    }
+
+    /// Each node's key is the names from its root down, `|`-separated (`default|shop/web`).
+    fn elements(&self, path: usize) -> Vec<ElementId> {
+        let mut chain = Vec::new();
+        node_chain(&self.paths.tree, &self.item(path).path_id, &mut chain);
+        let mut key = String::new();
+        (chain.into_iter())
+            .map(|node| {
+                if !key.is_empty() {
+                    key.push('|');
+                }
+                key.push_str(&node.name);
+                ElementId::new(ElementKind::Declared(node.kind.clone()), key.as_str())
+            })
+            .collect()
+    }
+
+    fn path_id(&self, path: usize) -> String {
+        self.item(path).path_id.clone()
+    }
+
+    fn segments(&self, path: usize) -> Vec<String> {
+        self.item(path).segments.clone()
+    }
 }

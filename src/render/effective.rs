@@ -3,6 +3,11 @@
 //! `(none)` row for it, so a missing AuthPolicy is seen rather than inferred from a gap. With
 //! `-o wide`, one table whose every row names its Gateway, listener and route rule. Also the
 //! table of `--uncovered`.
+//!
+//! The column names come from each hierarchy ([`gateway_api::COLUMNS`], `OwnedPaths::columns`).
+//! The Gateway API table keeps a layout of its own (a section per Gateway with its class, the
+//! listeners without routes, shared folds' cells cached), which an owned hierarchy's table (a
+//! section per value of its first column) does not have, so the two are written apart.
 
 use super::table::{Column, Layout, Table, blank_if_same, finish, write};
 use super::value::{compact, compact_json};
@@ -11,6 +16,8 @@ use crate::policy::PolicyKind;
 use crate::report::effective::{EffectiveItem, EffectiveReport};
 use crate::report::uncovered::{UncoveredPath, UncoveredReport};
 use crate::topology::Topology;
+use crate::topology::gateway_api::{self, GatewayApi};
+use crate::topology::hierarchy::Hierarchy;
 use std::io;
 
 /// The columns after the path's: kind, rule key, source, value.
@@ -24,11 +31,12 @@ const RULE_COLUMNS: [Column; 4] = [
 /// A new table: `GATEWAY` first with `-o wide`, then listener and route rule (group headings
 /// when the table is too wide for the terminal).
 fn effective_table(layout: Layout) -> Table {
+    let [gateway, listener, rule] = gateway_api::COLUMNS;
     let mut columns = Vec::new();
     if layout.wide {
-        columns.push(Column::Id("GATEWAY"));
+        columns.push(Column::Id(gateway));
     }
-    columns.extend([Column::Group("LISTENER"), Column::Group("ROUTE RULE")]);
+    columns.extend([Column::Group(listener), Column::Group(rule)]);
     columns.extend(RULE_COLUMNS);
     Table::new(columns)
 }
@@ -354,22 +362,14 @@ pub fn uncovered_table(
     topology: &Topology,
     layout: Layout,
 ) -> String {
-    let mut table = Table::new(vec![
-        Column::Id("GATEWAY"),
-        Column::Id("LISTENER"),
-        Column::Id("ROUTE RULE"),
-        Column::Id("MISSING"),
-    ]);
+    let hierarchy = GatewayApi::new(model, topology);
+    let columns = hierarchy.columns().iter().chain(["MISSING"].iter());
+    let mut table = Table::new(columns.map(|c| Column::Id(c)).collect());
     for item in &report.items {
-        let path = &topology.paths[item.path as usize];
-        let fields = report.fields(item);
+        let mut row = hierarchy.segments(item.path as usize);
         let missing: Vec<&str> = item.missing.iter().map(|k| k.kind).collect();
-        table.add_row(vec![
-            fields.gateway,
-            fields.listener.to_string(),
-            topology.rule_label(model, path),
-            missing.join(", "),
-        ]);
+        row.push(missing.join(", "));
+        table.add_row(row);
     }
     finish(&table, layout.width)
 }

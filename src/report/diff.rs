@@ -569,12 +569,8 @@ pub fn build<'a, 'o: 'a, 'n: 'a>(
     let (old_topology, new_topology) = (old.engine.topology, new.engine.topology);
     let (pairs, old_only) = pair_paths(old_topology, new_topology);
     let shown = |(o, n): Pair| match (o, n) {
-        (_, Some(n)) => filters
-            .new
-            .shows_path(new.engine.model, &new.engine.topology.paths[n as usize]),
-        (Some(o), None) => filters
-            .old
-            .shows_path(old.engine.model, &old.engine.topology.paths[o as usize]),
+        (_, Some(n)) => filters.new.shows_path(new.engine.model, new_topology, n),
+        (Some(o), None) => filters.old.shows_path(old.engine.model, old_topology, o),
         (None, None) => false,
     };
     let pairs: Vec<_> = pairs.into_iter().filter(|&pair| shown(pair)).collect();

@@ -159,7 +159,7 @@ pub fn build<'s, 'm>(
     let shown = |i: u32| {
         let e = &set.entries[i as usize];
         filters.shows_kind(kinds[set.kind(e)])
-            && filters.shows_path(model, &topology.paths[e.path as usize])
+            && filters.shows_path(model, topology, e.path)
             && (filters.policies.is_none()
                 || filters.shows_policies(
                     &engine.path_policies(&topology.paths[e.path as usize], set.kind(e)),

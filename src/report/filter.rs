@@ -1,4 +1,6 @@
-//! Report filters: `--kind`, `-n/--namespace`, `--gateway`, `--route`, `--policy`.
+//! Report filters: `--kind`, `-n/--namespace`, `--policy`, and the path filters every hierarchy
+//! declares (the Gateway API's `--gateway` and `--route`, a family's own `--mesh` or
+//! `--dataplane`), tested against any hierarchy's paths by one function ([`Filters::shows_on`]).
 //!
 //! Filters narrow what is printed, never what is evaluated: an effective policy is always
 //! computed from every input object, then shown or not.
@@ -6,7 +8,10 @@
 use crate::model::Model;
 use crate::policy::owned::{OwnedItem, OwnedPaths};
 use crate::policy::{PolicyKind, Registry};
-use crate::topology::{Path, Topology};
+use crate::topology::Topology;
+use crate::topology::gateway_api::{self, GatewayApi};
+use crate::topology::hierarchy::{self, Hierarchy, HierarchyFilter};
+pub use crate::topology::hierarchy::{matches_name, matches_route, route_pattern};
 
 /// What to show.
 #[derive(Clone, Debug, Default)]
@@ -22,9 +27,6 @@ pub struct Filters {
     pub route: Option<String>,
     /// Policies given with `--policy` (indices into `Model::policies`).
     pub policies: Option<Vec<u32>>,
-    /// The topology's delegation chains (`Topology::chains`), so that `--route` also shows the
-    /// paths delegated through a route.
-    pub chains: Vec<Vec<(u32, u32)>>,
     /// Filters of the hierarchies families build themselves (`--mesh`, `--dataplane`): flag
     /// and pattern. Any of them hides every Gateway API path, as `--gateway` and `--route`
     /// hide every path of those hierarchies.
@@ -121,30 +123,6 @@ pub fn resolve_policy_ref(model: &Model, reference: &str) -> Result<Vec<u32>, St
     Ok(matches)
 }
 
-/// Whether `[ns/]name` names the object `namespace/name`.
-pub fn matches_name(pattern: &str, namespace: &str, name: &str) -> bool {
-    match pattern.split_once('/') {
-        Some((ns, n)) => ns == namespace && n == name,
-        None => pattern == name,
-    }
-}
-
-/// A `--route` pattern without its `[Kind]` suffix (path ids write `ns/name[GRPCRoute]` for a
-/// route sharing its namespace and name with a route of an earlier kind), and that kind.
-pub fn route_pattern(pattern: &str) -> (&str, Option<&str>) {
-    match pattern.strip_suffix(']').and_then(|p| p.rsplit_once('[')) {
-        Some((name, kind)) => (name, Some(kind)),
-        None => (pattern, None),
-    }
-}
-
-/// Whether a `--route` pattern (`name`, `ns/name`, either with `[Kind]`) names `route`.
-pub fn matches_route(pattern: &str, route: &crate::model::gateway::Route) -> bool {
-    let (name, kind) = route_pattern(pattern);
-    kind.is_none_or(|k| k == route.kind.as_str())
-        && matches_name(name, &route.namespace, &route.name)
-}
-
 /// Whether `--kind` (`kinds`, empty for all) shows the kind at `index` in `registry`.
 pub fn shows_kind_index(registry: &Registry, kinds: &[&PolicyKind], index: usize) -> bool {
     kinds.is_empty() || kinds.iter().any(|k| std::ptr::eq(*k, registry.kind(index)))
@@ -156,45 +134,68 @@ impl Filters {
         self.kinds.is_empty() || self.kinds.iter().any(|k| std::ptr::eq(*k, kind))
     }
 
-    /// Whether a path is shown (namespace, Gateway and route filters).
-    pub fn shows_path(&self, model: &Model, path: &Path) -> bool {
-        if !self.owned.is_empty() {
-            return false;
-        }
-        let gateway = &model.gateways[path.gateway as usize];
-        let route = &model.routes[path.route as usize];
-        self.namespace
-            .as_ref()
-            .is_none_or(|ns| *ns == route.namespace || *ns == gateway.namespace)
-            && self
-                .gateway
-                .as_ref()
-                .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
-            && self.route.as_ref().is_none_or(|r| {
-                let chain = self
-                    .chains
-                    .get(path.chain as usize)
-                    .map_or(&[][..], Vec::as_slice);
-                std::iter::once(route)
-                    .chain(chain.iter().map(|&(c, _)| &model.routes[c as usize]))
-                    .any(|route| matches_route(r, route))
+    /// Whether Gateway API path number `path` is shown (namespace and path filters).
+    pub fn shows_path(&self, model: &Model, topology: &Topology, path: u32) -> bool {
+        self.shows_on(&GatewayApi::new(model, topology), path as usize)
+    }
+
+    /// Whether path `path` of `hierarchy` is shown: `-n` and every path filter given
+    /// (`--gateway`, `--route`, `--mesh`, ...), each of which the hierarchy must declare.
+    pub fn shows_on<H: Hierarchy + ?Sized>(&self, hierarchy: &H, path: usize) -> bool {
+        self.passes(
+            hierarchy.filters(),
+            usize::MAX,
+            |namespace| hierarchy.in_namespace(path, namespace),
+            |filter, pattern| hierarchy.filter_matches(path, filter, pattern),
+        )
+    }
+
+    /// The path filters given, as flag and pattern: `--gateway`, `--route`, then the flags of
+    /// the hierarchies families build (`--mesh`, `--dataplane`).
+    fn path_flags(&self) -> impl Iterator<Item = (&str, &str)> {
+        let gateway = self.gateway.as_deref().map(|g| ("gateway", g));
+        let route = self.route.as_deref().map(|r| ("route", r));
+        (gateway.into_iter().chain(route)).chain(
+            self.owned
+                .iter()
+                .map(|(flag, pattern)| (*flag, pattern.as_str())),
+        )
+    }
+
+    /// Whether any path filter is given (`--gateway`, `--route`, `--mesh`, ...).
+    pub fn filters_paths(&self) -> bool {
+        self.path_flags().next().is_some()
+    }
+
+    /// Whether a path (its first `segments` segments: all, or a prefix) passes `-n`
+    /// (`in_namespace`) and every path filter given: a filter `declared` does not have (or has
+    /// for a later segment) hides it, one it has must match (`matches`). The one test of every
+    /// hierarchy's paths.
+    fn passes(
+        &self,
+        declared: &[HierarchyFilter],
+        segments: usize,
+        in_namespace: impl Fn(&str) -> bool,
+        matches: impl Fn(&HierarchyFilter, &str) -> bool,
+    ) -> bool {
+        self.namespace.as_deref().is_none_or(in_namespace)
+            && self.path_flags().all(|(flag, pattern)| {
+                (declared.iter())
+                    .any(|f| f.flag == flag && f.segment < segments && matches(f, pattern))
             })
     }
 
-    /// Whether a listener no route is attached to is shown (namespace and Gateway filters;
-    /// `--route` shows none).
+    /// Whether a listener of Gateway `gateway` that no route is attached to is shown, and a
+    /// Gateway the filters name kept whole: its path so far has the Gateway API's first two
+    /// segments only, so a filter of a later one (`--route`) shows none.
     pub fn shows_listener(&self, model: &Model, gateway: u32) -> bool {
         let gateway = &model.gateways[gateway as usize];
-        self.route.is_none()
-            && self.owned.is_empty()
-            && self
-                .namespace
-                .as_ref()
-                .is_none_or(|ns| *ns == gateway.namespace)
-            && self
-                .gateway
-                .as_ref()
-                .is_none_or(|g| matches_name(g, &gateway.namespace, &gateway.name))
+        self.passes(
+            gateway_api::FILTERS,
+            gateway_api::LISTENER_SEGMENTS,
+            |namespace| namespace == gateway.namespace,
+            |_, pattern| matches_name(pattern, &gateway.namespace, &gateway.name),
+        )
     }
 
     /// Whether a path's ordered policy list passes `--policy`.
@@ -204,30 +205,19 @@ impl Filters {
             .is_none_or(|wanted| ordered.iter().any(|p| wanted.contains(p)))
     }
 
-    /// Whether an item of an owned hierarchy is shown: its kind, `--policy`, `-n` (the
-    /// namespace of a `ns/name` segment), and the hierarchy's own filters; `--gateway` and
-    /// `--route` show none, and a filter the hierarchy does not declare hides all of it.
+    /// Whether an item of an owned hierarchy is shown: its kind, `--policy`, and its path as
+    /// [`Filters::shows_on`] tests every path (`-n`: the namespace of a `ns/name` segment).
     pub fn shows_owned(&self, paths: &OwnedPaths, item: &OwnedItem) -> bool {
-        let in_namespace = |ns: &str| {
-            item.segments
-                .iter()
-                .filter_map(|s| s.split_once('/'))
-                .any(|(namespace, _)| namespace == ns)
-        };
-        self.gateway.is_none()
-            && self.route.is_none()
-            && self.shows_kind(item.kind)
-            && self.namespace.as_deref().is_none_or(in_namespace)
+        self.shows_kind(item.kind)
             && self.shows_policies(&item.policies)
-            && self.owned.iter().all(|(flag, pattern)| {
-                paths.filters.iter().any(|f| {
-                    f.flag == *flag
-                        && item
-                            .segments
-                            .get(f.segment)
-                            .is_some_and(|s| segment_matches(s, pattern))
-                })
-            })
+            && self.passes(
+                paths.filters,
+                usize::MAX,
+                |namespace| hierarchy::segments_in_namespace(&item.segments, namespace),
+                |filter, pattern| {
+                    hierarchy::segment_filter_matches(&item.segments, filter, pattern)
+                },
+            )
     }
 
     /// Whether a policy passes the kind, namespace and `--policy` filters (policy-centred reports).
@@ -247,12 +237,8 @@ impl Filters {
         model: &'a Model,
         topology: &'a Topology,
     ) -> impl Iterator<Item = usize> + 'a {
-        topology
-            .paths
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| self.shows_path(model, p))
-            .map(|(i, _)| i)
+        let hierarchy = GatewayApi::new(model, topology);
+        (0..topology.paths.len()).filter(move |&i| self.shows_on(&hierarchy, i))
     }
 }
 
@@ -308,36 +294,30 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
     })
 }
 
-/// Whether a path segment (`ns/name` or a plain name) matches a `[ns/]name` pattern.
-fn segment_matches(segment: &str, pattern: &str) -> bool {
-    match segment.split_once('/') {
-        Some((namespace, name)) => matches_name(pattern, namespace, name),
-        None => segment == pattern,
-    }
-}
-
 /// `--dataplane webb`, `--mesh nope`: a filter of a family's own hierarchy that matches no
 /// path of it (on any of `owned`: the hierarchies of every side of a diff) would show nothing
 /// and look like an answer, as [`unmatched`] says of `--gateway`. Returns the usage error's
 /// message, with the nearest of the segment's values.
 pub fn unmatched_owned(filters: &Filters, owned: &[&OwnedPaths]) -> Option<String> {
+    let hierarchies: Vec<_> = owned.iter().map(|paths| paths.hierarchy()).collect();
     for (flag, pattern) in &filters.owned {
         let mut what = String::new();
-        let mut values: Vec<&str> = Vec::new();
-        for paths in owned {
-            for filter in paths.filters.iter().filter(|f| f.flag == *flag) {
+        let mut values: Vec<String> = Vec::new();
+        let mut matched = false;
+        for hierarchy in &hierarchies {
+            for filter in hierarchy.filters().iter().filter(|f| f.flag == *flag) {
                 if what.is_empty() {
-                    let column = paths.columns.get(filter.segment).copied().unwrap_or(flag);
-                    what = format!("{} of a {} path", column.to_lowercase(), paths.name);
+                    let column = (hierarchy.columns().get(filter.segment)).unwrap_or(flag);
+                    what = format!("{} of a {} path", column.to_lowercase(), hierarchy.name());
                 }
+                let paths = 0..hierarchy.path_count();
+                matched |= (paths.clone()).any(|p| hierarchy.filter_matches(p, filter, pattern));
                 values.extend(
-                    (paths.items.iter())
-                        .filter_map(|item| item.segments.get(filter.segment))
-                        .map(String::as_str),
+                    paths.filter_map(|p| hierarchy.segments(p).get(filter.segment).cloned()),
                 );
             }
         }
-        if values.iter().any(|v| segment_matches(v, pattern)) {
+        if matched {
             continue;
         }
         if what.is_empty() {
@@ -401,4 +381,89 @@ fn no_match(flag: &str, value: &str, what: &str, mut candidates: Vec<String>) ->
         format!(" (the input has {})", candidates.join(", "))
     };
     format!("{flag} `{value}` matches no {what}{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Filters;
+    use crate::pipeline::{InputOptions, evaluate_files};
+    use crate::topology::element::ElementId;
+    use crate::topology::gateway_api::GatewayApi;
+    use crate::topology::hierarchy::{Hierarchy, HierarchyFilter, Level};
+
+    /// A hierarchy of one path, `mesh-1 | ns/dp`, answering `--mesh` and `--dataplane`.
+    struct Mesh;
+
+    impl Hierarchy for Mesh {
+        fn name(&self) -> &'static str {
+            "mesh"
+        }
+        fn levels(&self) -> &'static [Level] {
+            &[]
+        }
+        fn columns(&self) -> &'static [&'static str] {
+            &["MESH", "DATAPLANE"]
+        }
+        fn filters(&self) -> &[HierarchyFilter] {
+            const FILTERS: [HierarchyFilter; 2] = [
+                HierarchyFilter::by_name("mesh", 0),
+                HierarchyFilter::by_name("dataplane", 1),
+            ];
+            &FILTERS
+        }
+        fn path_count(&self) -> usize {
+            1
+        }
+        fn elements(&self, _: usize) -> Vec<ElementId> {
+            Vec::new()
+        }
+        fn path_id(&self, _: usize) -> String {
+            "mesh-1|ns/dp".into()
+        }
+        fn segments(&self, _: usize) -> Vec<String> {
+            vec!["mesh-1".into(), "ns/dp".into()]
+        }
+    }
+
+    fn with(flag: &'static str, pattern: &str) -> Filters {
+        match flag {
+            "gateway" => Filters {
+                gateway: Some(pattern.into()),
+                ..Filters::default()
+            },
+            "route" => Filters {
+                route: Some(pattern.into()),
+                ..Filters::default()
+            },
+            _ => Filters {
+                owned: vec![(flag, pattern.into())],
+                ..Filters::default()
+            },
+        }
+    }
+
+    #[test]
+    fn every_hierarchy_answers_the_flags_it_declares_and_hides_its_paths_from_others() {
+        let evaluated = evaluate_files(&InputOptions {
+            files: vec!["testdata/delegation".into()],
+            ..InputOptions::default()
+        });
+        let gateway_api = GatewayApi::new(&evaluated.model, &evaluated.topology);
+        let id =
+            "kgateway|infra/gw|infra/gw#http|infra/root#rule-2>mid/mid-a#rule-1>a/a1|a/a1#rule-1";
+        let path = (0..gateway_api.path_count())
+            .find(|&p| gateway_api.path_id(p) == id)
+            .unwrap();
+        let on_gateway_api = |filters: Filters| filters.shows_on(&gateway_api, path);
+        let on_mesh = |filters: Filters| filters.shows_on(&Mesh, 0);
+        assert!(on_gateway_api(with("route", "mid-a")) && on_gateway_api(with("gateway", "gw")));
+        assert!(!on_gateway_api(with("route", "t1")) && !on_gateway_api(with("mesh", "mesh-1")));
+        assert!(on_mesh(with("mesh", "mesh-1")) && on_mesh(with("dataplane", "ns/dp")));
+        assert!(!on_mesh(with("dataplane", "x/dp")) && !on_mesh(with("gateway", "gw")));
+        assert!(!on_mesh(with("route", "mid-a")));
+        // A Gateway's listeners without routes: `--route` shows none, `--gateway` its own.
+        assert!(with("gateway", "infra/gw").shows_listener(&evaluated.model, 0));
+        assert!(!with("route", "mid-a").shows_listener(&evaluated.model, 0));
+        assert!(!with("mesh", "mesh-1").shows_listener(&evaluated.model, 0));
+    }
 }

@@ -83,8 +83,7 @@ pub fn lost_rules<'m>(
     // then by the report's key (events whose winners differ only in order are one group).
     let mut events: FxHashMap<(u16, &str, &Outcome), Vec<u32>> = FxHashMap::default();
     for observation in observed.each_observation(policy) {
-        if lost(observation.outcome)
-            && filters.shows_path(model, &engine.topology.paths[observation.path as usize])
+        if lost(observation.outcome) && filters.shows_path(model, engine.topology, observation.path)
         {
             let event = (observation.block, observation.key, observation.outcome);
             events.entry(event).or_default().push(observation.path);

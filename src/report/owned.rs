@@ -4,6 +4,12 @@
 //! An owned item's JSON is a Gateway API item's without the path's parts (`gateway`,
 //! `listener`, `route`, `rule`: an owned path has its own, opaque in its id), with the family's
 //! fields after `sources` (`mergedFrom`, `conf`, `fallbackFrom` for Kuma).
+//!
+//! Which paths show is decided as for every hierarchy ([`Filters::shows_owned`], the same test
+//! as [`Filters::shows_on`]); what stays a branch of its own is the item: a Gateway API item is
+//! a (path, fold) pair whose rules the engine shares between paths and whose JSON names the
+//! path's parts, an owned item is built whole by its family with fields of its own, and each
+//! keeps the JSON shape its schema (`docs/schema/`) gives it.
 
 use crate::engine::Engine;
 use crate::model::Model;

@@ -190,7 +190,7 @@ pub fn build<'a>(
     let engine = observed.engine;
     let model = engine.model;
     let topology = engine.topology;
-    let shown = |path: u32| filters.shows_path(model, &topology.paths[path as usize]);
+    let shown = |path: u32| filters.shows_path(model, topology, path);
     let observations: Vec<_> = observed
         .each_observation(policy)
         .filter(|o| key.is_none_or(|k| o.key == k) && shown(o.path))

@@ -257,10 +257,10 @@ pub fn shown_observations<'a>(
     entries: &'a [u32],
 ) -> impl Iterator<Item = Observation<'a>> {
     let model = observed.engine.model;
-    let paths = &observed.engine.topology.paths;
+    let topology = observed.engine.topology;
     observed
         .observations_on(p, entries)
-        .filter(move |o| filters.shows_path(model, &paths[o.path as usize]))
+        .filter(move |o| filters.shows_path(model, topology, o.path))
 }
 
 /// `PolicyStatusList` for the machine formats, each policy's status built as it is written

@@ -38,11 +38,7 @@ impl Scope {
 
     /// What `filters` keep.
     pub fn new(model: &Model, topology: &Topology, filters: &Filters) -> Scope {
-        if filters.namespace.is_none()
-            && filters.gateway.is_none()
-            && filters.route.is_none()
-            && filters.owned.is_empty()
-        {
+        if filters.namespace.is_none() && !filters.filters_paths() {
             return Scope::everything();
         }
         let mut scope = Scope {
@@ -59,20 +55,10 @@ impl Scope {
             scope.rules.extend(chain.into_iter().flatten().copied());
             scope.rules.insert((path.route, path.rule));
         }
-        // `--mesh`, `--dataplane` (a family's own hierarchy) keep no Gateway.
-        if filters.route.is_none() && filters.owned.is_empty() {
-            for (g, gateway) in model.gateways.iter().enumerate() {
-                let named = filters
-                    .gateway
-                    .as_ref()
-                    .is_none_or(|f| matches_name(f, &gateway.namespace, &gateway.name));
-                let in_namespace = filters
-                    .namespace
-                    .as_ref()
-                    .is_none_or(|ns| *ns == gateway.namespace);
-                if named && in_namespace {
-                    scope.whole.insert(g as u32);
-                }
+        // Kept whole as its listeners without routes are shown (`--route`, `--mesh`: none).
+        for g in 0..model.gateways.len() as u32 {
+            if filters.shows_listener(model, g) {
+                scope.whole.insert(g);
             }
         }
         scope
@@ -178,31 +164,31 @@ impl OwnedTreeNode {
     }
 }
 
-/// The owned trees `filters` keep: with `--gateway` or `--route`, none; else every root whose
-/// subtree names a kept element (`-n`: a `ns/name` in that namespace), pruned to the elements
-/// of the paths the hierarchy's own filters (`--mesh`, `--dataplane`) show.
+/// The owned trees `filters` keep: every root whose subtree names a kept element (`-n`: a
+/// `ns/name` in that namespace), pruned to the elements of the paths the path filters show
+/// (with `--gateway` or `--route`, which the hierarchy does not declare, none).
 pub fn owned_trees<'e>(
     owned: impl Iterator<Item = &'e OwnedPaths>,
     filters: &Filters,
 ) -> Vec<OwnedNode> {
-    if filters.gateway.is_some() || filters.route.is_some() {
-        return Vec::new();
-    }
     fn in_namespace(node: &OwnedNode, ns: &str) -> bool {
         node.name.split_once('/').is_some_and(|(n, _)| n == ns)
             || node.children.iter().any(|c| in_namespace(c, ns))
     }
+    // The path filters alone: `-n` keeps whole trees below.
     let own_filters = Filters {
+        gateway: filters.gateway.clone(),
+        route: filters.route.clone(),
         owned: filters.owned.clone(),
         ..Filters::default()
     };
+    let everything = !own_filters.filters_paths();
     owned
         .flat_map(|paths| {
             let shown: HashSet<&str> = (paths.items.iter())
                 .filter(|item| own_filters.shows_owned(paths, item))
                 .map(|item| item.path_id.as_str())
                 .collect();
-            let everything = filters.owned.is_empty();
             (paths.tree.iter())
                 .filter_map(move |node| pruned(node, &|id: &str| everything || shown.contains(id)))
         })

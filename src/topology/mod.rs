@@ -6,10 +6,18 @@
 //! rule that delegates to other HTTPRoutes through a link a family contributes ([`links`]): it
 //! has no path, and each rule it reaches has one, with the chain of delegating rules. Policy
 //! targets are resolved here too ([`targets`]), so the engine works on indices only.
+//!
+//! This is the Gateway API builder's compact storage. What the reports read of it — levels,
+//! columns, filters, per path its elements, id and segments — they read through the
+//! [`hierarchy::Hierarchy`] interface ([`gateway_api::GatewayApi`]), as they read the
+//! hierarchies families build themselves; [`element`] is the vocabulary and the graph.
 
 pub mod attach;
 pub mod diags;
+pub mod element;
 pub mod family;
+pub mod gateway_api;
+pub mod hierarchy;
 pub mod hostname;
 pub mod links;
 pub mod path_ids;

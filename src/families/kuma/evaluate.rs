@@ -15,16 +15,27 @@ use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::policy::owned::{OwnedFilter, OwnedItem, OwnedNode, OwnedPaths};
 use crate::policy::{Evaluator, PathView, PolicyConditions};
+use crate::topology::hierarchy::{Level, Occurs};
 
 /// The filters of the mesh hierarchy.
 const FILTERS: &[OwnedFilter] = &[
-    OwnedFilter {
-        flag: "mesh",
-        segment: 0,
+    OwnedFilter::by_name("mesh", 0),
+    OwnedFilter::by_name("dataplane", 1),
+];
+
+/// The levels of the mesh hierarchy (the nodes of its tree).
+const LEVELS: &[Level] = &[
+    Level {
+        name: "Mesh",
+        occurs: Occurs::Once,
     },
-    OwnedFilter {
-        flag: "dataplane",
-        segment: 1,
+    Level {
+        name: "Dataplane",
+        occurs: Occurs::Once,
+    },
+    Level {
+        name: "inbound, outbound or proxy",
+        occurs: Occurs::Once,
     },
 ];
 
@@ -57,6 +68,7 @@ impl<'m> KumaEvaluator<'m> {
             selections,
             paths: OwnedPaths {
                 name: "mesh",
+                levels: LEVELS,
                 columns: &["MESH", "DATAPLANE", "DIRECTION", "KEY"],
                 filters: FILTERS,
                 ..OwnedPaths::default()

@@ -1868,3 +1868,62 @@ fn k5_a_multizone_service_key_takes_its_whole_service_entries() {
         ]
     );
 }
+
+/// The mesh as a hierarchy the reports read like the Gateway API's: its paths' elements (the
+/// tree's nodes from the Mesh down), ids, segments and filters.
+#[test]
+fn the_mesh_is_a_hierarchy_of_elements() {
+    use crate::topology::element::{EdgeKind, ElementId, ElementKind};
+    use crate::topology::hierarchy::Hierarchy;
+    let to =
+        |target: &str| format!("{{to: [{{targetRef: {target}, default: {{idleTimeout: 1s}}}}]}}");
+    let input = with(&format!(
+        "{}{}",
+        timeout("kuma-system", "all", "", &to("{kind: Mesh}")),
+        timeout(
+            "kuma-system",
+            "one",
+            "",
+            &to("{kind: MeshService, name: backend, namespace: kuma-demo, sectionName: http}")
+        )
+    ));
+    let evaluated = load(&input);
+    let evaluator = KumaEvaluator::new(&evaluated.model, &KumaSettings::default());
+    let hierarchy = evaluator.paths.hierarchy();
+    assert_eq!(hierarchy.path_count(), 2);
+    assert_eq!(
+        hierarchy.columns(),
+        ["MESH", "DATAPLANE", "DIRECTION", "KEY"]
+    );
+    let key = format!("{KEY}http");
+    assert_eq!(hierarchy.path_id(1), format!("{DP}|outbound|{key}"));
+    assert_eq!(
+        hierarchy.segments(1),
+        ["mesh-1", "kuma-demo/dp-1", "outbound", key.as_str()]
+    );
+    let declared = |kind: &str, key: &str| ElementId::new(ElementKind::Declared(kind.into()), key);
+    let outbound = declared("outbound", &format!("{DP}|{key}"));
+    assert_eq!(
+        hierarchy.elements(1),
+        [
+            declared("Mesh", "mesh-1"),
+            declared("Dataplane", DP),
+            outbound.clone()
+        ]
+    );
+    let graph = hierarchy.graph();
+    assert_eq!(graph.roots(), [&declared("Mesh", "mesh-1")]);
+    assert_eq!(
+        graph.parents(&outbound),
+        [(&declared("Dataplane", DP), EdgeKind::Contains)]
+    );
+    assert_eq!(graph.children(&declared("Dataplane", DP)).len(), 2);
+    // The filters: `--mesh`, `--dataplane` on their segments (Filters::shows_on reads them).
+    let [mesh, dataplane] = [0, 1].map(|i| hierarchy.filters()[i]);
+    assert_eq!((mesh.flag, dataplane.flag), ("mesh", "dataplane"));
+    let matches = |filter, pattern| hierarchy.filter_matches(1, filter, pattern);
+    assert!(matches(&dataplane, "dp-1") && matches(&dataplane, "kuma-demo/dp-1"));
+    assert!(matches(&mesh, "mesh-1") && !matches(&mesh, "mesh-2"));
+    assert!(!matches(&dataplane, "other/dp-1"));
+    assert!(hierarchy.in_namespace(1, "kuma-demo") && !hierarchy.in_namespace(1, "elsewhere"));
+}
