@@ -17,6 +17,7 @@ mod delegation;
 mod diff;
 mod diff_groups;
 mod effective;
+mod agentgateway;
 mod envoy;
 mod envoy_realworld;
 mod families;

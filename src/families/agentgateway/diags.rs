@@ -259,7 +259,7 @@ impl Violation for NotModelledTarget<'_> {
             "a ListenerSet target is not evaluated: dopol does not model ListenerSets yet".into()
         } else {
             format!(
-                "a {} target is a backend level, which dopol does not evaluate",
+                "a target of kind {} is a backend level, which dopol does not evaluate",
                 self.kind
             )
         }

@@ -73,13 +73,22 @@ fn merge_step(
         let Some(event) = events.get(&RuleRef::new(policy, 0, i)) else {
             continue;
         };
+        // `explain` words a lost tie as a value that stays (the winner's), and says it is a tie.
         let (action, by) = match event {
-            RuleEvent::Added if is_union(key) => ("merged", Vec::new()),
             RuleEvent::Added => ("added", Vec::new()),
-            RuleEvent::Tie { by } => ("tie", vec![*by]),
+            RuleEvent::Tie { by } => {
+                let winner = model.policies[*by as usize].namespaced_name();
+                notes.push(format!(
+                    "tie on `{key}` with {winner} (equal specificity: the controller may apply either; dopol shows {winner})"
+                ));
+                ("superseded", vec![*by])
+            }
             RuleEvent::Overridden { by } => ("dropped", vec![*by]),
             other => (other.as_str(), other.by().to_vec()),
         };
+        if is_union(key) && matches!(event, RuleEvent::Added | RuleEvent::Merged { .. }) {
+            notes.push(format!("`{key}` combines every level (ruleSets)"));
+        }
         if conditional_without_fallback(key, &rule.value) {
             notes.push(format!("`{key}` is a conditional list without fallback"));
         }
@@ -97,7 +106,7 @@ fn merge_step(
         return None;
     }
     let summary = if notes.is_empty() {
-        format!("{} key(s) on the {}", changes.len(), step.rung.name())
+        format!("on the {}", step.rung.name())
     } else {
         notes.join("; ")
     };
