@@ -114,7 +114,11 @@ fn reach_topology_and_diff_work() {
     assert!(reach.stdout.contains("traffic.extAuth"), "{}", reach.stdout);
     let topology = dopol(&["topology", "-f", manifests]);
     assert_eq!(topology.code, 0, "{}", topology.stderr);
-    assert!(topology.stdout.contains("api-extauth"), "{}", topology.stdout);
+    assert!(
+        topology.stdout.contains("api-extauth"),
+        "{}",
+        topology.stdout
+    );
     let other = "testdata/agentgateway/buffer/manifests.yaml";
     let diff = dopol(&["diff", manifests, other]);
     assert!(diff.stdout.contains("traffic.buffer"), "{}", diff.stdout);
@@ -138,7 +142,8 @@ spec:
 ";
     let out = crate::common::run_in(&root(), &["lint", "-f", "-"], Some(bad.as_bytes()));
     assert!(
-        out.stdout.contains("the 'frontend' field can only target a Gateway"),
+        out.stdout
+            .contains("the 'frontend' field can only target a Gateway"),
         "{}",
         out.stdout
     );

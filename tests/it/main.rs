@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agentgateway;
 mod bad_input;
 mod codes;
 mod config;
@@ -17,7 +18,6 @@ mod delegation;
 mod diff;
 mod diff_groups;
 mod effective;
-mod agentgateway;
 mod envoy;
 mod envoy_realworld;
 mod families;

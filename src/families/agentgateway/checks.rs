@@ -4,8 +4,8 @@
 //! effect nowhere.
 
 use super::diags::{
-    AttachedButIneffective, BufferLeastSpecificWins, ConditionalShadowsParent,
-    EqualSpecificityTie, OverrideOnRule,
+    AttachedButIneffective, BufferLeastSpecificWins, ConditionalShadowsParent, EqualSpecificityTie,
+    OverrideOnRule,
 };
 use super::evaluate::AgwEvaluator;
 use super::keys::{BUFFER, conditional_without_fallback};
@@ -97,7 +97,10 @@ impl Scan {
                     key,
                     level: &level,
                     winner: &model.policies[*winner as usize],
-                    losers: losing.iter().map(|&p| &model.policies[p as usize]).collect(),
+                    losers: losing
+                        .iter()
+                        .map(|&p| &model.policies[p as usize])
+                        .collect(),
                 };
                 let winner = &model.policies[*winner as usize];
                 let mut diagnostic = Diagnostic::from(finding).with_object(winner.display());

@@ -134,7 +134,10 @@ impl Violation for EqualSpecificityTie<'_> {
         )
     }
     fn help(&self) -> Option<String> {
-        Some("set the field in one policy only, or target a more specific level with one of them".into())
+        Some(
+            "set the field in one policy only, or target a more specific level with one of them"
+                .into(),
+        )
     }
 }
 

@@ -23,7 +23,9 @@ pub(super) struct Info {
 
 impl Info {
     fn of(spec: &Node) -> Info {
-        let over = spec.get_path(&["strategy", "inheritance"]).and_then(Node::as_str)
+        let over = spec
+            .get_path(&["strategy", "inheritance"])
+            .and_then(Node::as_str)
             == Some("Override");
         let gateway_targets: Vec<&Node> = ["targetRefs", "targetSelectors"]
             .iter()

@@ -41,10 +41,9 @@ pub fn explain(evaluator: &AgwEvaluator<'_>, view: &PathView<'_>) -> FamilyExpla
 fn why(evaluator: &AgwEvaluator<'_>, step: &Step, policy: u32) -> String {
     let model = evaluator.model;
     let place = match step.rung {
-        super::ladder::Rung::Port(port) => format!(
-            "targets port {port} of {}",
-            step.target.describe(model)
-        ),
+        super::ladder::Rung::Port(port) => {
+            format!("targets port {port} of {}", step.target.describe(model))
+        }
         _ => format!("targets {}", step.target.describe(model)),
     };
     if evaluator.over(policy) {

@@ -145,7 +145,12 @@ fn single<'m>(
         match current {
             Some(lock) if direction == Direction::Locking && lock.over => {
                 for v in at {
-                    out.record(v.rule, RuleEvent::Overridden { by: lock.rule.policy });
+                    out.record(
+                        v.rule,
+                        RuleEvent::Overridden {
+                            by: lock.rule.policy,
+                        },
+                    );
                 }
             }
             Some(_) if direction != Direction::Locking => replaced.extend_from_slice(at),
@@ -172,7 +177,12 @@ fn union<'m>(model: &'m Model, key: &'m str, values: &[Value], locks: bool, out:
     for at in rungs(values) {
         if let Some(lock) = lock {
             for v in at {
-                out.record(v.rule, RuleEvent::Overridden { by: lock.rule.policy });
+                out.record(
+                    v.rule,
+                    RuleEvent::Overridden {
+                        by: lock.rule.policy,
+                    },
+                );
             }
             continue;
         }

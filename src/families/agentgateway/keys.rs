@@ -164,8 +164,3 @@ pub fn conditional_without_fallback(key: &str, value: &Node) -> bool {
         .and_then(Node::as_seq)
         .is_some_and(|list| list.iter().all(|e| e.get("condition").is_some()))
 }
-
-/// Whether `value` is a conditional list.
-pub fn is_conditional(value: &Node) -> bool {
-    value.get("conditional").is_some()
-}

@@ -31,3 +31,6 @@ pub mod ladder;
 mod status;
 
 pub use family::Agentgateway;
+
+#[cfg(test)]
+mod tests;

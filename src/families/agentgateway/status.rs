@@ -13,7 +13,12 @@ use crate::topology::{Target, Topology};
 use std::collections::BTreeSet;
 
 /// A condition.
-fn condition(kind: &'static str, status: &'static str, reason: &'static str, message: &str) -> Condition {
+fn condition(
+    kind: &'static str,
+    status: &'static str,
+    reason: &'static str,
+    message: &str,
+) -> Condition {
     Condition {
         kind,
         status,
@@ -128,12 +133,18 @@ fn gateways(model: &Model, topology: &Topology, policy: u32) -> BTreeSet<(String
 
 /// Why a `targetRefs` entry attaches nowhere, in the controller's words where known
 /// (`sectionName "x" not found in Gateway ns/gw`; the others derived).
-fn failure(model: &Model, topology: &Topology, namespace: &str, target: &TargetRef) -> Option<String> {
+fn failure(
+    model: &Model,
+    topology: &Topology,
+    namespace: &str,
+    target: &TargetRef,
+) -> Option<String> {
     let kind = target.kind.as_str();
     let name = target.name.as_str();
     let section = target.section_name.as_deref();
     let not_found = || format!("{kind} {namespace}/{name} not found");
-    let section_missing = |s: &str| format!("sectionName \"{s}\" not found in {kind} {namespace}/{name}");
+    let section_missing =
+        |s: &str| format!("sectionName \"{s}\" not found in {kind} {namespace}/{name}");
     if kind == "Gateway" {
         let Some(gw) = model
             .gateways
