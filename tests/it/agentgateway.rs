@@ -1,5 +1,5 @@
 //! agentgateway's `AgentgatewayPolicy` (docs/families.md, agentgateway): every fixture under
-//! `testdata/agentgateway/` against the results worked out from the contract in its
+//! `testdata/agentgateway/` against the results worked out from docs/families.md §5 in its
 //! `expect.yaml` (values, `source`, `origins`, rule outcomes, status with the `StatusSummary`
 //! pseudo-ancestor, lint), and the upstream manifests and goldens under
 //! `testdata/realworld/agentgateway/` (see its `ORIGIN.md`) against the facts they state.

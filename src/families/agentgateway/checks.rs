@@ -1,4 +1,4 @@
-//! agentgateway's own lint checks (contract §4.9), read from the folds' outcomes: ties at equal
+//! agentgateway's own lint checks (docs/families.md §5.9), read from the folds' outcomes: ties at equal
 //! specificity, conditional lists without fallback that hide a parent's value, `traffic.buffer`
 //! set on several levels, Override on a route rule, and policies that say Attached but take
 //! effect nowhere.

@@ -1,4 +1,4 @@
-//! `dopol explain` for AgentgatewayPolicies: the path's ladder (contract §4.3) least specific
+//! `dopol explain` for AgentgatewayPolicies: the path's ladder (docs/families.md §5.3) least specific
 //! first, each policy with its rung and whether it locks (`inheritance: Override`); then one step
 //! per policy and rung saying what became of each of its keys — added, superseded by a more
 //! specific value, dropped under a lock, lost a tie, merged into a union key — with the

@@ -1,7 +1,7 @@
 //! The agentgateway family as dopol sees it: the AgentgatewayPolicy kind, how its objects decode
-//! into rules (contract §4.1–4.2), and how they attach: `targetRefs` or `targetSelectors` in the
+//! into rules (docs/families.md §5.1–4.2), and how they attach: `targetRefs` or `targetSelectors` in the
 //! policy's namespace, every attachment taking part, in the common order on one element
-//! (families.md §1: older, then namespace/name). Targets dopol has no level for (ListenerSet,
+//! (docs/families.md §1: older, then namespace/name). Targets dopol has no level for (ListenerSet,
 //! Service, InferencePool, AgentgatewayBackend) are left out with an info finding; a Gateway
 //! target's `port` (frontend-only policies) is read by the evaluator from the spec kept here.
 
@@ -171,7 +171,7 @@ impl FamilyHierarchy for Agentgateway {
 
 impl FamilyEvaluation for Agentgateway {
     fn attaches_once(&self) -> bool {
-        // Every attachment takes part (§4.1).
+        // Every attachment takes part (§5.1).
         false
     }
 

@@ -1,4 +1,4 @@
-//! One path's effective AgentgatewayPolicy (contract §4.4–4.6): for each rule key, its values on
+//! One path's effective AgentgatewayPolicy (docs/families.md §5.4–4.6): for each rule key, its values on
 //! the ladder's rungs resolved the way the proxy merges that section —
 //!
 //! - `traffic`: least specific first, each value replacing the previous one unless the key is
@@ -8,7 +8,7 @@
 //! - union keys (`authorization`, ...): every rung contributes, most specific first; in
 //!   `traffic` nothing is added after the first Override contributor;
 //! - several values at one rung: an Override beats a default; otherwise the controller's order
-//!   is arbitrary, dopol takes the first (families.md §1 order) and the others `tie`.
+//!   is arbitrary, dopol takes the first (docs/families.md §1 order) and the others `tie`.
 
 use super::keys::{BUFFER, Section, is_union};
 use super::ladder::Step;
@@ -127,7 +127,7 @@ fn pick(at: &[Value], locks: bool, out: &mut Fold<'_>) -> Value {
     winner
 }
 
-/// A key with one value (§4.4).
+/// A key with one value (§5.4).
 fn single<'m>(
     key: &'m str,
     values: &[Value],
@@ -169,7 +169,7 @@ fn single<'m>(
     out.effective.insert(key, EffectiveRule::whole(winner.rule));
 }
 
-/// A union key (§4.4): `{"ruleSets": [...]}`, most specific first; in `traffic`, nothing is
+/// A union key (§5.4): `{"ruleSets": [...]}`, most specific first; in `traffic`, nothing is
 /// added after the first Override contributor.
 fn union<'m>(model: &'m Model, key: &'m str, values: &[Value], locks: bool, out: &mut Fold<'m>) {
     let mut taken: Vec<Value> = Vec::new();

@@ -1,5 +1,5 @@
-//! An AgentgatewayPolicy's `spec` cut into rule keys (docs/families.md, agentgateway; contract
-//! §4.2): `<section>.<field>` for each top-level field of `frontend`, `traffic` and `backend`,
+//! An AgentgatewayPolicy's `spec` cut into rule keys (docs/families.md §5.2):
+//! `<section>.<field>` for each top-level field of `frontend`, `traffic` and `backend`,
 //! the value verbatim, with the splits the proxy stores separately. A `traffic` section with
 //! `phase: PreRouting` is folded apart, under the prefix `preRouting.`.
 
@@ -7,7 +7,7 @@ use crate::name::Name;
 use crate::policy::Rule;
 use crate::yaml::{Entry, Node, Value};
 
-/// The section a rule key belongs to: each has its own ladder and merge (§4.3, §4.4).
+/// The section a rule key belongs to: each has its own ladder and merge (§5.3, §5.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Section {
     /// `frontend.*`: Gateway < port < listener, most specific wins.

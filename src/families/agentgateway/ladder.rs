@@ -1,7 +1,7 @@
-//! A path's precedence ladder (contract §4.3): its elements as rungs, least specific first —
+//! A path's precedence ladder (docs/families.md §5.3): its elements as rungs, least specific first —
 //! the Gateway, the Gateway's port (frontend policies targeting a Gateway `port`), the
 //! listener, then each route of the chain with its rule, root first — each holding the
-//! policies attached there, in the common order (families.md §1).
+//! policies attached there, in the common order (docs/families.md §1).
 
 use crate::model::Model;
 use crate::policy::PathLevel;
@@ -34,7 +34,7 @@ impl Rung {
         }
     }
 
-    /// Whether keys of `section` are read at this rung (§4.3's table).
+    /// Whether keys of `section` are read at this rung (§5.3's table).
     pub fn reads(self, section: super::keys::Section) -> bool {
         use super::keys::Section;
         match self {

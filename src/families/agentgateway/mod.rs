@@ -1,5 +1,5 @@
 //! agentgateway's `AgentgatewayPolicy` (`agentgateway.dev/v1alpha1`): the defaults-and-overrides
-//! family of docs/families.md (agentgateway), after the contract `field-2026.md` §4.
+//! family of docs/families.md §5.
 //!
 //! A policy has three sections — `frontend`, `traffic` (or `preRouting` with
 //! `traffic.phase: PreRouting`), `backend` — each its own precedence ladder and merge: values

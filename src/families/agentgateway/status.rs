@@ -1,4 +1,4 @@
-//! AgentgatewayPolicy status as the controller writes it (contract §4.7): one ancestor per
+//! AgentgatewayPolicy status as the controller writes it (docs/families.md §5.7): one ancestor per
 //! Gateway some target reaches (never a `sectionName`), sorted by `namespace/name`, each with
 //! Accepted and Attached; a target that fails (a missing object or section, a route attached to
 //! no Gateway) adds the pseudo-ancestor `agentgateway.dev/StatusSummary` with Attached False.

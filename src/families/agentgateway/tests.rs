@@ -1,4 +1,4 @@
-//! The rule cut (contract §4.2) and the conditional-list reading (§4.4) as pure functions; the
+//! The rule cut (docs/families.md §5.2) and the conditional-list reading (§5.4) as pure functions; the
 //! fold over whole manifests is checked by `testdata/agentgateway/` (`tests/it/agentgateway.rs`).
 
 use super::keys::{Section, conditional_without_fallback, is_union, rules};
