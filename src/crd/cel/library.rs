@@ -361,7 +361,12 @@ fn index_of(this: &Value, args: &[Value], last: bool) -> ResolveResult {
         (Value::List(items), [needle]) => {
             let mut equal = items.iter().enumerate().filter(|(_, v)| *v == needle);
             Ok(found(
-                if last { equal.last() } else { equal.next() }.map(|(i, _)| i),
+                if last {
+                    equal.next_back()
+                } else {
+                    equal.next()
+                }
+                .map(|(i, _)| i),
             ))
         }
         (Value::String(text), [Value::String(needle), rest @ ..]) if rest.len() <= 1 => {

@@ -53,6 +53,28 @@ fn why(evaluator: &AgwEvaluator<'_>, step: &Step, policy: u32) -> String {
     }
 }
 
+/// The action and deciding policies `explain` shows for a key's outcome; a lost tie is worded
+/// as a value that stays (the winner's), with a note saying it is a tie.
+fn action(
+    evaluator: &AgwEvaluator<'_>,
+    key: &str,
+    event: &RuleEvent,
+    notes: &mut Vec<String>,
+) -> (&'static str, Vec<u32>) {
+    match event {
+        RuleEvent::Added => ("added", Vec::new()),
+        RuleEvent::Tie { by } => {
+            let winner = evaluator.model.policies[*by as usize].namespaced_name();
+            notes.push(format!(
+                "tie on `{key}` with {winner} (equal specificity: the controller may apply either; dopol shows {winner})"
+            ));
+            ("superseded", vec![*by])
+        }
+        RuleEvent::Overridden { by } => ("dropped", vec![*by]),
+        other => (other.as_str(), other.by().to_vec()),
+    }
+}
+
 /// What became of each key of `policy` on this rung.
 fn merge_step(
     evaluator: &AgwEvaluator<'_>,
@@ -72,19 +94,7 @@ fn merge_step(
         let Some(event) = events.get(&RuleRef::new(policy, 0, i)) else {
             continue;
         };
-        // `explain` words a lost tie as a value that stays (the winner's), and says it is a tie.
-        let (action, by) = match event {
-            RuleEvent::Added => ("added", Vec::new()),
-            RuleEvent::Tie { by } => {
-                let winner = model.policies[*by as usize].namespaced_name();
-                notes.push(format!(
-                    "tie on `{key}` with {winner} (equal specificity: the controller may apply either; dopol shows {winner})"
-                ));
-                ("superseded", vec![*by])
-            }
-            RuleEvent::Overridden { by } => ("dropped", vec![*by]),
-            other => (other.as_str(), other.by().to_vec()),
-        };
+        let (action, by) = action(evaluator, key, event, &mut notes);
         if is_union(key) && matches!(event, RuleEvent::Added | RuleEvent::Merged { .. }) {
             notes.push(format!("`{key}` combines every level (ruleSets)"));
         }

@@ -67,38 +67,47 @@ pub fn conditions(
         .filter_map(|t| failure(model, evaluator.topology, &p.namespace, t))
         .collect();
     if !failures.is_empty() {
-        let message = format!("Policy is not attached: {}", failures.join("\n"));
-        ancestors.push(AncestorStatus {
-            ancestor_ref: AncestorRef {
-                group: super::family::GROUP,
-                kind: "",
-                namespace: String::new(),
-                name: "StatusSummary".into(),
-                section_name: None,
-            },
-            conditions: vec![
-                accepted.clone(),
-                condition("Attached", "False", "Pending", &message),
-            ],
-            conflicted_by: Vec::new(),
-        });
-    }
-    let mut top = Vec::new();
-    if let Some(first) = ancestors.first() {
-        top.push(first.conditions[0].clone());
-        let worst = ancestors
-            .iter()
-            .map(|a| &a.conditions[1])
-            .min_by_key(|c| c.status != "False")
-            .cloned();
-        top.extend(worst);
-    } else {
-        top.push(accepted);
+        ancestors.push(summary(&accepted, &failures));
     }
     PolicyConditions {
-        conditions: top,
+        conditions: top_level(&ancestors, accepted),
         ancestors: Some(ancestors),
     }
+}
+
+/// The pseudo-ancestor `agentgateway.dev/StatusSummary` for the targets that fail.
+fn summary(accepted: &Condition, failures: &[String]) -> AncestorStatus {
+    let message = format!("Policy is not attached: {}", failures.join("\n"));
+    AncestorStatus {
+        ancestor_ref: AncestorRef {
+            group: super::family::GROUP,
+            kind: "",
+            namespace: String::new(),
+            name: "StatusSummary".into(),
+            section_name: None,
+        },
+        conditions: vec![
+            accepted.clone(),
+            condition("Attached", "False", "Pending", &message),
+        ],
+        conflicted_by: Vec::new(),
+    }
+}
+
+/// dopol's top-level conditions: the first ancestor's Accepted and the worst Attached (False
+/// before True); only Accepted when nothing is reached.
+fn top_level(ancestors: &[AncestorStatus], accepted: Condition) -> Vec<Condition> {
+    let Some(first) = ancestors.first() else {
+        return vec![accepted];
+    };
+    let worst = ancestors
+        .iter()
+        .map(|a| &a.conditions[1])
+        .min_by_key(|c| c.status != "False")
+        .cloned();
+    std::iter::once(first.conditions[0].clone())
+        .chain(worst)
+        .collect()
 }
 
 /// The Gateways (`namespace`, `name`) the policy's attachments reach, sorted.
