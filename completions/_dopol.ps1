@@ -27,7 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('effective', 'effective', [CompletionResultType]::ParameterValue, 'Show the effective policy of every path, with the source of every rule')
             [CompletionResult]::new('overridden', 'overridden', [CompletionResultType]::ParameterValue, 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s and Envoy Gateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s, Envoy Gateway''s and agentgateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes')
             [CompletionResult]::new('reach', 'reach', [CompletionResultType]::ParameterValue, 'Show where a policy (or one of its rules) is effective, and where it lost')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
@@ -406,7 +406,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
         'dopol;help' {
             [CompletionResult]::new('effective', 'effective', [CompletionResultType]::ParameterValue, 'Show the effective policy of every path, with the source of every rule')
             [CompletionResult]::new('overridden', 'overridden', [CompletionResultType]::ParameterValue, 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom')
-            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s and Envoy Gateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s, Envoy Gateway''s and agentgateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes')
             [CompletionResult]::new('reach', 'reach', [CompletionResultType]::ParameterValue, 'Show where a policy (or one of its rules) is effective, and where it lost')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')

@@ -24,7 +24,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand --version 'Print version'
             cand effective 'Show the effective policy of every path, with the source of every rule'
             cand overridden 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-            cand status 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s and Envoy Gateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes'
+            cand status 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s, Envoy Gateway''s and agentgateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes'
             cand reach 'Show where a policy (or one of its rules) is effective, and where it lost'
             cand explain 'Explain one path''s effective policy step by step'
             cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
@@ -391,7 +391,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
         &'dopol;help'= {
             cand effective 'Show the effective policy of every path, with the source of every rule'
             cand overridden 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-            cand status 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s and Envoy Gateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes'
+            cand status 'Show the status conditions each policy''s controller would write (Kuadrant''s Accepted and Enforced, kgateway''s, Envoy Gateway''s and agentgateway''s per Gateway, Kuma''s Accepted and Enforced) and every rule''s outcomes'
             cand reach 'Show where a policy (or one of its rules) is effective, and where it lost'
             cand explain 'Explain one path''s effective policy step by step'
             cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'

@@ -28,7 +28,7 @@ complete -c dopol -n "__fish_dopol_needs_command" -s h -l help -d 'Print help (s
 complete -c dopol -n "__fish_dopol_needs_command" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_needs_command" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s and Envoy Gateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s, Envoy Gateway\'s and agentgateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
@@ -79,7 +79,8 @@ MeshTrafficPermission\t'meshtrafficpermission.kuma.io'
 MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
-MeshPassthrough\t'meshpassthrough.kuma.io'"
+MeshPassthrough\t'meshpassthrough.kuma.io'
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -138,7 +139,8 @@ MeshTrafficPermission\t'meshtrafficpermission.kuma.io'
 MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
-MeshPassthrough\t'meshpassthrough.kuma.io'"
+MeshPassthrough\t'meshpassthrough.kuma.io'
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -195,7 +197,8 @@ MeshTrafficPermission\t'meshtrafficpermission.kuma.io'
 MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
-MeshPassthrough\t'meshpassthrough.kuma.io'"
+MeshPassthrough\t'meshpassthrough.kuma.io'
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -288,7 +291,8 @@ MeshTrafficPermission\t'meshtrafficpermission.kuma.io'
 MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
-MeshPassthrough\t'meshpassthrough.kuma.io'"
+MeshPassthrough\t'meshpassthrough.kuma.io'
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s o -l output -d 'Output format (`table` prints the explanation as text)' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -548,7 +552,21 @@ kuma-shadow-skipped\t'DPL7014'
 DPL7015\t'kuma-mesh-assumed'
 kuma-mesh-assumed\t'DPL7015'
 DPL7016\t'kuma-not-modelled'
-kuma-not-modelled\t'DPL7016'"
+kuma-not-modelled\t'DPL7016'
+DPL8001\t'agw-equal-specificity-tie'
+agw-equal-specificity-tie\t'DPL8001'
+DPL8002\t'agw-conditional-shadows-parent'
+agw-conditional-shadows-parent\t'DPL8002'
+DPL8005\t'agw-buffer-least-specific-wins'
+agw-buffer-least-specific-wins\t'DPL8005'
+DPL8006\t'agw-override-on-rule'
+agw-override-on-rule\t'DPL8006'
+DPL8007\t'agw-attached-but-ineffective'
+agw-attached-but-ineffective\t'DPL8007'
+DPL8008\t'agw-backend-level-not-modelled'
+agw-backend-level-not-modelled\t'DPL8008'
+DPL8009\t'agw-listenerset-not-modelled'
+agw-listenerset-not-modelled\t'DPL8009'"
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l explain -d 'Print the documentation of one check and exit' -r -f -a "DPL1001\t'yaml-syntax'
 yaml-syntax\t'DPL1001'
 DPL1002\t'unreadable-input'
@@ -732,7 +750,21 @@ kuma-shadow-skipped\t'DPL7014'
 DPL7015\t'kuma-mesh-assumed'
 kuma-mesh-assumed\t'DPL7015'
 DPL7016\t'kuma-not-modelled'
-kuma-not-modelled\t'DPL7016'"
+kuma-not-modelled\t'DPL7016'
+DPL8001\t'agw-equal-specificity-tie'
+agw-equal-specificity-tie\t'DPL8001'
+DPL8002\t'agw-conditional-shadows-parent'
+agw-conditional-shadows-parent\t'DPL8002'
+DPL8005\t'agw-buffer-least-specific-wins'
+agw-buffer-least-specific-wins\t'DPL8005'
+DPL8006\t'agw-override-on-rule'
+agw-override-on-rule\t'DPL8006'
+DPL8007\t'agw-attached-but-ineffective'
+agw-attached-but-ineffective\t'DPL8007'
+DPL8008\t'agw-backend-level-not-modelled'
+agw-backend-level-not-modelled\t'DPL8008'
+DPL8009\t'agw-listenerset-not-modelled'
+agw-listenerset-not-modelled\t'DPL8009'"
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
@@ -781,7 +813,8 @@ MeshTrafficPermission\t'meshtrafficpermission.kuma.io'
 MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
-MeshPassthrough\t'meshpassthrough.kuma.io'"
+MeshPassthrough\t'meshpassthrough.kuma.io'
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -825,7 +858,8 @@ MeshTrafficPermission\t'meshtrafficpermission.kuma.io'
 MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
-MeshPassthrough\t'meshpassthrough.kuma.io'"
+MeshPassthrough\t'meshpassthrough.kuma.io'
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
@@ -864,7 +898,7 @@ complete -c dopol -n "__fish_dopol_using_subcommand man" -s h -l help -d 'Print 
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s and Envoy Gateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s, Envoy Gateway\'s and agentgateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
 complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'

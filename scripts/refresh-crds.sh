@@ -5,6 +5,7 @@
 #
 #   GATEWAY_API=/path/to/gateway-api KUADRANT=/path/to/kuadrant-operator \
 #   KGATEWAY=/path/to/kgateway ENVOY_GATEWAY=/path/to/envoy-gateway KUMA=/path/to/kuma \
+#   AGENTGATEWAY=/path/to/agentgateway \
 #   scripts/refresh-crds.sh
 #
 # Each variable is a git directory or work tree; the files are read with `git show REV:PATH`, so
@@ -18,12 +19,14 @@ KUADRANT_REV=${KUADRANT_REV:-ae698811cdbec09e1bb927678420967d31d09194}
 KGATEWAY_REV=${KGATEWAY_REV:-354c0f605fa89de1fa824fc22792fa694436ca03}
 ENVOY_GATEWAY_REV=${ENVOY_GATEWAY_REV:-v1.9.0}
 KUMA_REV=${KUMA_REV:-v2.14.3}
+AGENTGATEWAY_REV=${AGENTGATEWAY_REV:-75b4e6ce6e0e1ac7959d5548ebe8dbeaede4f180}
 
 : "${GATEWAY_API:?set GATEWAY_API to a kubernetes-sigs/gateway-api checkout}"
 : "${KUADRANT:?set KUADRANT to a Kuadrant/kuadrant-operator checkout}"
 : "${KGATEWAY:?set KGATEWAY to a kgateway-dev/kgateway checkout}"
 : "${ENVOY_GATEWAY:?set ENVOY_GATEWAY to an envoyproxy/gateway checkout}"
 : "${KUMA:?set KUMA to a kumahq/kuma checkout}"
+: "${AGENTGATEWAY:?set AGENTGATEWAY to an agentgateway/agentgateway checkout}"
 
 copy() { # repo rev path destination
   mkdir -p "$(dirname "$4")"
@@ -58,6 +61,9 @@ for plural in meshes dataplanes meshservices meshexternalservices meshmultizones
   copy "$KUMA" "$KUMA_REV" "deployments/charts/kuma/crds/kuma.io_$plural.yaml" \
     "crds/kuma/kuma.io_$plural.yaml"
 done
+copy "$AGENTGATEWAY" "$AGENTGATEWAY_REV" \
+  controller/install/helm/agentgateway-crds/templates/agentgateway.dev_agentgatewaypolicies.yaml \
+  crds/agentgateway/agentgateway.dev_agentgatewaypolicies.yaml
 
 # The compact bundle is dopol's own reading of these files (descriptions dropped); the test
 # that checks it is in sync rewrites it when DOPOL_BLESS_CRDS is set.

@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 ///
 /// dopol reads Kubernetes manifests (Gateways, HTTPRoutes, GRPCRoutes and their policies: Kuadrant
 /// AuthPolicy, RateLimitPolicy and TokenRateLimitPolicy; kgateway TrafficPolicy; Envoy Gateway
-/// BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy and EnvoyExtensionPolicy; and the
-/// kinds declared in a families file), builds the Gateway → listener → route → rule hierarchy,
+/// BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy and EnvoyExtensionPolicy;
+/// agentgateway AgentgatewayPolicy; and the kinds declared in a families file), builds the Gateway → listener → route → rule hierarchy,
 /// and runs each policy controller's merge locally: what is enforced on every path, which policy
 /// gave each rule, and why. It also reads Kuma's mesh (Mesh, Dataplanes, MeshServices) and its
 /// targetRef policies (MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS, MeshAccessLog,
@@ -38,7 +38,7 @@ pub enum Command {
     Effective(EffectiveArgs),
     /// Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom.
     Overridden(ReportArgs),
-    /// Show the status conditions each policy's controller would write (Kuadrant's Accepted and Enforced, kgateway's and Envoy Gateway's per Gateway, Kuma's Accepted and Enforced) and every rule's outcomes.
+    /// Show the status conditions each policy's controller would write (Kuadrant's Accepted and Enforced, kgateway's, Envoy Gateway's and agentgateway's per Gateway, Kuma's Accepted and Enforced) and every rule's outcomes.
     Status(ReportArgs),
     /// Show where a policy (or one of its rules) is effective, and where it lost.
     Reach(ReachArgs),

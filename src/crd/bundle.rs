@@ -92,6 +92,7 @@ bundled! {
     None, "kuma/kuma.io_meshtlses";
     None, "kuma/kuma.io_meshtraces";
     None, "kuma/kuma.io_meshtrafficpermissions";
+    None, "agentgateway/agentgateway.dev_agentgatewaypolicies";
 }
 
 /// The compact form of a CustomResourceDefinition (as JSON): `group`, `kind`, `scope`, and per

@@ -81,11 +81,14 @@ pub struct Condition {
 /// The Gateway (and listener) a per-ancestor status is about.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AncestorRef {
-    /// Always `gateway.networking.k8s.io`.
+    /// `gateway.networking.k8s.io` (a pseudo-ancestor's own group otherwise).
     pub group: &'static str,
-    /// Always `Gateway`.
+    /// `Gateway` (empty for a controller's pseudo-ancestor, agentgateway's `StatusSummary`,
+    /// which has no kind).
+    #[serde(skip_serializing_if = "str::is_empty")]
     pub kind: &'static str,
-    /// Namespace.
+    /// Namespace (empty for a pseudo-ancestor).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
     /// Name.
     pub name: String,

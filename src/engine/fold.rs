@@ -295,6 +295,12 @@ pub enum RuleEvent {
         /// The source.
         by: u32,
     },
+    /// Lost a tie among policies of equal specificity that the controller resolves in an
+    /// arbitrary order (agentgateway): `by` is the policy dopol picked.
+    Tie {
+        /// The policy dopol picked.
+        by: u32,
+    },
     /// Its block's constraint did not hold or failed.
     NotApplied {
         /// Why (one shared text for the rules of a block).
@@ -304,7 +310,7 @@ pub enum RuleEvent {
 
 impl RuleEvent {
     /// The outcome's name (docs/semantics.md#5-outcomes-status-and-reach): `effective` (still in `E`), `superseded`, `overridden`,
-    /// `deactivated`, `not-applied`.
+    /// `deactivated`, `merged`, `tie`, `not-applied`.
     pub fn as_str(&self) -> &'static str {
         match self {
             RuleEvent::Added => "effective",
@@ -312,6 +318,7 @@ impl RuleEvent {
             RuleEvent::Overridden { .. } => "overridden",
             RuleEvent::Deactivated { .. } => "deactivated",
             RuleEvent::Merged { .. } => "merged",
+            RuleEvent::Tie { .. } => "tie",
             RuleEvent::NotApplied { .. } => "not-applied",
         }
     }
@@ -323,7 +330,8 @@ impl RuleEvent {
             RuleEvent::Superseded { by } => by,
             RuleEvent::Overridden { by }
             | RuleEvent::Deactivated { by }
-            | RuleEvent::Merged { by } => std::slice::from_ref(by),
+            | RuleEvent::Merged { by }
+            | RuleEvent::Tie { by } => std::slice::from_ref(by),
             RuleEvent::Added | RuleEvent::NotApplied { .. } => &[],
         }
     }

@@ -2,6 +2,7 @@
 //! the one place that names them all. The family contract (`PolicyFamily`, `Evaluator`,
 //! `Registry`, ...) is [`crate::policy`]; nothing below the reports names a family.
 
+pub mod agentgateway;
 pub mod declared;
 pub mod envoy;
 pub mod kgateway;
@@ -46,6 +47,10 @@ const BUILTIN: &[Builtin] = &[
     Builtin {
         options: kuma::settings::OPTIONS,
         build: |values| Ok(plain(kuma::Kuma::new(kuma::settings::configured(values)?))),
+    },
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(agentgateway::Agentgateway)),
     },
 ];
 

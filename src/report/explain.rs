@@ -216,6 +216,7 @@ pub fn explain_path(
                                 }
                                 RuleEvent::NotApplied { .. } => ("not-applied", Vec::new()),
                                 RuleEvent::Merged { by } => ("merged", vec![locator(*by)]),
+                                RuleEvent::Tie { by } => ("tie", vec![locator(*by)]),
                             };
                             Change {
                                 key,

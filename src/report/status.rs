@@ -277,12 +277,13 @@ pub fn stream<'a>(
 }
 
 /// The outcomes, in the order summaries count them.
-pub const OUTCOMES: [&str; 6] = [
+pub const OUTCOMES: [&str; 7] = [
     "effective",
     "superseded",
     "overridden",
     "deactivated",
     "merged",
+    "tie",
     "not-applied",
 ];
 

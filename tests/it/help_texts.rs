@@ -13,6 +13,7 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
     ("kgateway", "kgateway"),
     ("envoy-gateway", "Envoy Gateway"),
     ("kuma", "Kuma"),
+    ("agentgateway", "agentgateway"),
 ];
 
 /// The text with its runs of whitespace (line breaks of a wrapped help) as single spaces.

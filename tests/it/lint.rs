@@ -697,6 +697,55 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         "testdata/codes/kuma-not-modelled/manifests.yaml",
         40,
     ),
+    (
+        "DPL8001",
+        &["testdata/codes/agw-equal-specificity-tie/manifests.yaml"],
+        "warning",
+        "testdata/codes/agw-equal-specificity-tie/manifests.yaml",
+        29,
+    ),
+    (
+        "DPL8002",
+        &["testdata/codes/agw-conditional-shadows-parent/manifests.yaml"],
+        "warning",
+        "testdata/codes/agw-conditional-shadows-parent/manifests.yaml",
+        31,
+    ),
+    (
+        "DPL8005",
+        &["testdata/codes/agw-buffer-least-specific-wins/manifests.yaml"],
+        "warning",
+        "testdata/codes/agw-buffer-least-specific-wins/manifests.yaml",
+        29,
+    ),
+    (
+        "DPL8006",
+        &["testdata/codes/agw-override-on-rule/manifests.yaml"],
+        "info",
+        "testdata/codes/agw-override-on-rule/manifests.yaml",
+        21,
+    ),
+    (
+        "DPL8007",
+        &["testdata/codes/agw-attached-but-ineffective/manifests.yaml"],
+        "info",
+        "testdata/codes/agw-attached-but-ineffective/manifests.yaml",
+        19,
+    ),
+    (
+        "DPL8008",
+        &["testdata/codes/agw-backend-level-not-modelled/manifests.yaml"],
+        "info",
+        "testdata/codes/agw-backend-level-not-modelled/manifests.yaml",
+        21,
+    ),
+    (
+        "DPL8009",
+        &["testdata/codes/agw-listenerset-not-modelled/manifests.yaml"],
+        "info",
+        "testdata/codes/agw-listenerset-not-modelled/manifests.yaml",
+        21,
+    ),
 ];
 
 fn lint_json(inputs: &[&str], extra: &[&str]) -> (Value, i32) {

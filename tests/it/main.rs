@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agentgateway;
 mod bad_input;
 mod codes;
 mod config;

@@ -55,6 +55,8 @@ pub const IMPLEMENTED: &[&str] = &[
     "trim",
     "split",
     "join",
+    "indexOf",
+    "lastIndexOf",
 ];
 
 /// Kubernetes CEL functions dopol does not implement, with their library.
@@ -63,8 +65,6 @@ pub const KNOWN_UNIMPLEMENTED: &[(&str, &str)] = &[
     ("sum", "list"),
     ("min", "list"),
     ("max", "list"),
-    ("indexOf", "list/strings"),
-    ("lastIndexOf", "list/strings"),
     ("find", "regex"),
     ("findAll", "regex"),
     ("url", "URL"),
@@ -230,6 +230,18 @@ fn root_context() -> Result<Context<'static, 'static>, String> {
         .map_err(declared)?;
     context.add_function("split", split).map_err(declared)?;
     context.add_function("join", join).map_err(declared)?;
+    context
+        .add_function(
+            "indexOf",
+            |This(this): This<Value>, Arguments(args): Arguments| index_of(&this, &args, false),
+        )
+        .map_err(declared)?;
+    context
+        .add_function(
+            "lastIndexOf",
+            |This(this): This<Value>, Arguments(args): Arguments| index_of(&this, &args, true),
+        )
+        .map_err(declared)?;
     Ok(context)
 }
 
@@ -337,6 +349,51 @@ fn split(This(this): This<Arc<String>>, Arguments(args): Arguments) -> ResolveRe
             .collect()
     };
     Ok(Value::List(Arc::new(parts)))
+}
+
+/// cel-go `indexOf`/`lastIndexOf` (`last`): on a string (strings library: the code-point index
+/// of the first or last occurrence of a substring, searching from or back from an optional
+/// code-point offset; an empty substring is found at the offset, or at the end), or on a list
+/// (lists library: the index of the first or last equal element); -1 when absent.
+fn index_of(this: &Value, args: &[Value], last: bool) -> ResolveResult {
+    let found = |i: Option<usize>| Value::Int(i.map_or(-1, |i| i as i64));
+    match (this, args) {
+        (Value::List(items), [needle]) => {
+            let mut equal = items.iter().enumerate().filter(|(_, v)| *v == needle);
+            Ok(found(
+                if last {
+                    equal.next_back()
+                } else {
+                    equal.next()
+                }
+                .map(|(i, _)| i),
+            ))
+        }
+        (Value::String(text), [Value::String(needle), rest @ ..]) if rest.len() <= 1 => {
+            let chars: Vec<char> = text.chars().collect();
+            let needle: Vec<char> = needle.chars().collect();
+            let offset = match rest.first() {
+                None if last => chars.len(),
+                None => 0,
+                Some(Value::Int(n)) => usize::try_from(*n)
+                    .ok()
+                    .filter(|n| *n <= chars.len())
+                    .ok_or_else(|| k8s_error("index out of range"))?,
+                Some(_) => return Err(no_overload()),
+            };
+            let at = |i: &usize| chars[*i..].starts_with(&needle);
+            let position = if last {
+                let top = offset.min(chars.len().saturating_sub(needle.len()));
+                (needle.len() <= chars.len())
+                    .then(|| (0..=top).rev().find(at))
+                    .flatten()
+            } else {
+                (offset..=chars.len()).find(|i| chars.len() - i >= needle.len() && at(i))
+            };
+            Ok(found(position))
+        }
+        _ => Err(no_overload()),
+    }
 }
 
 /// cel-go `join`: `list.join()` or `list.join(separator)`.

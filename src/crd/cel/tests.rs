@@ -236,6 +236,37 @@ fn kgateway_quantities() {
 }
 
 #[test]
+fn agentgateway_wildcards_use_index_of() {
+    // agentgateway AgentgatewayPolicy: one `*` at most, first or last (strings `indexOf`).
+    let schemas = bundled_schemas();
+    let (schema, rule) = find(
+        &schemas,
+        "agentgateway",
+        "k.indexOf('*') == k.lastIndexOf('*')",
+    );
+    assert_eq!(
+        check(schema, rule, "['tools/*', '*/list', 'ping']"),
+        Verdict::Pass
+    );
+    assert!(matches!(check(schema, rule, "['a*b']"), Verdict::Fail(_)));
+    assert!(matches!(check(schema, rule, "['*a*']"), Verdict::Fail(_)));
+}
+
+#[test]
+fn index_of_follows_cel_go() {
+    let schema = object_schema(serde_json::json!({"type": "string"}));
+    for rule in [
+        "'hello mellow'.indexOf('ello') == 1 && 'hello mellow'.indexOf('jello') == -1",
+        "'hello mellow'.indexOf('ello', 2) == 7 && 'hello'.indexOf('') == 0",
+        "'hello mellow'.lastIndexOf('ello') == 7 && 'hello mellow'.lastIndexOf('ello', 6) == 1",
+        "'hello'.lastIndexOf('') == 5 && 'ü*'.indexOf('*') == 1",
+        "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(3) == -1",
+    ] {
+        assert_eq!(check(&schema, &spec(rule), "a"), Verdict::Pass, "{rule}");
+    }
+}
+
+#[test]
 fn optional_old_self_is_unset_on_create() {
     let schema = object_schema(serde_json::json!({"type": "string"}));
     let mut rule = spec("!oldSelf.hasValue() && oldSelf.orValue('x') == 'x' && self == 'a'");

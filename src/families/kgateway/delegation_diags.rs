@@ -196,7 +196,8 @@ impl Violation for DelegationNotSupported<'_> {
     fn message(&self) -> String {
         let delegation = match self.delegating {
             [] => "route delegation".to_string(),
-            names => format!("{} route delegation", names.join(", ")),
+            [one] => format!("{one} route delegation"),
+            [rest @ .., last] => format!("{} and {last} route delegation", rest.join(", ")),
         };
         format!(
             "{} targets {}, which only {delegation} reaches; the controller of {} does not implement delegation, so the policy takes part in no path",
