@@ -1,0 +1,480 @@
+//! Resolving a suite against the input: selectors to paths, kinds to the registry's, policy
+//! names to locators, requests to the simulator's. Every name that matches nothing is a
+//! located error with the nearest name (`SuiteProblem::NoMatch`): a case that selects nothing
+//! or names a rule no policy has would otherwise pass without checking anything.
+
+use super::diags::SuiteProblem;
+use super::{Case, CaseBody, KindExpect, RuleExpect, Selector, Suite, Text};
+use crate::diag::{Code, Diagnostic};
+use crate::engine::Engine;
+use crate::model::Model;
+use crate::policy::PolicyKind;
+use crate::policy::gate::Capability;
+use crate::report::filter::{self, Filters};
+use crate::report::request::input::{self, Request};
+
+/// A case ready to run.
+pub struct Resolved<'s> {
+    /// Its suite.
+    pub suite: &'s Suite,
+    /// The case.
+    pub case: &'s Case,
+    /// What it runs on.
+    pub target: Target,
+    /// Its kind expectations, kinds resolved.
+    pub kinds: Vec<ResolvedKind<'s>>,
+    /// Its family-neutral checks.
+    pub checks: Vec<(Capability, bool)>,
+}
+
+/// What a resolved case runs on.
+pub enum Target {
+    /// Indices into `Topology::paths`, in order.
+    Paths(Vec<u32>),
+    /// A request, and the Gateway named for it.
+    Request(Box<Request>, Option<String>),
+}
+
+/// A kind expectation with its kind and policy names resolved.
+pub struct ResolvedKind<'s> {
+    /// The kind.
+    pub kind: &'static PolicyKind,
+    /// As written.
+    pub expect: &'s KindExpect,
+    /// Per rule expectation, in order: the locators its `source` may be, and the locators of
+    /// its `origins`.
+    pub rules: Vec<(&'s RuleExpect, Option<Vec<String>>, Option<Vec<String>>)>,
+}
+
+/// Collects resolution errors.
+struct Errors(Vec<Diagnostic>);
+
+impl Errors {
+    fn no_match(
+        &mut self,
+        code: Code,
+        what: String,
+        at: &Text,
+        candidates: Vec<String>,
+        label: &str,
+    ) {
+        let problem = SuiteProblem::NoMatch {
+            code,
+            what,
+            name: &at.text,
+            candidates,
+        };
+        self.0
+            .push(Diagnostic::from(problem).with_label(at.span, label));
+    }
+}
+
+/// Resolves every case of `suites` against `engine`'s input (those `run` keeps). `Err`: every
+/// problem found.
+pub fn resolve<'s>(
+    suites: &[&'s Suite],
+    engine: &Engine<'_>,
+    run: impl Fn(&Case) -> bool,
+) -> Result<Vec<Resolved<'s>>, Vec<Diagnostic>> {
+    let mut errors = Errors(Vec::new());
+    let mut resolved = Vec::new();
+    for &suite in suites {
+        for case in suite.cases.iter().filter(|c| run(c)) {
+            let target = match &case.body {
+                CaseBody::Paths { selector, except } => {
+                    paths(engine, selector, except, &mut errors).map(Target::Paths)
+                }
+                CaseBody::Request(spec) => request(engine.model, spec, &mut errors),
+            };
+            let kinds = case
+                .expect
+                .kinds
+                .iter()
+                .filter_map(|k| kind(engine.model, k, &mut errors))
+                .collect();
+            let checks = checks(case, &mut errors);
+            if let Some(route) = &case.expect.route {
+                known_route(engine.model, route, case.expect.rule.as_ref(), &mut errors);
+            }
+            if let Some(target) = target {
+                resolved.push(Resolved {
+                    suite,
+                    case,
+                    target,
+                    kinds,
+                    checks,
+                });
+            }
+        }
+    }
+    if errors.0.is_empty() {
+        Ok(resolved)
+    } else {
+        Err(errors.0)
+    }
+}
+
+/// The family-neutral checks of a case.
+fn checks(case: &Case, errors: &mut Errors) -> Vec<(Capability, bool)> {
+    let mut found = Vec::new();
+    for (name, present) in &case.expect.checks {
+        match Capability::parse(&name.text) {
+            Some(capability) => found.push((capability, *present)),
+            None => {
+                let candidates = expect_keys(case);
+                errors.no_match(
+                    Code::UNKNOWN_EXPECTATION,
+                    "expectation".into(),
+                    name,
+                    candidates,
+                    "no such check",
+                );
+            }
+        }
+    }
+    found
+}
+
+/// The keys `expect` may have besides kinds.
+fn expect_keys(case: &Case) -> Vec<String> {
+    let mut keys: Vec<String> = Capability::ALL
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
+    if matches!(case.body, CaseBody::Request(_)) {
+        keys.extend(["route".to_string(), "rule".to_string()]);
+    }
+    keys
+}
+
+/// Whether a `[ns/]name` pattern names `namespace/name`.
+fn named(pattern: &str, namespace: &str, name: &str) -> bool {
+    filter::matches_name(filter::route_pattern(pattern).0, namespace, name)
+}
+
+/// The paths a selector names, less `except`'s.
+fn paths(
+    engine: &Engine<'_>,
+    selector: &Selector,
+    except: &[Selector],
+    errors: &mut Errors,
+) -> Option<Vec<u32>> {
+    let selected = selected(engine, selector, errors)?;
+    let mut kept = selected.clone();
+    for excluded in except {
+        let Some(out) = selected_within(engine, excluded, &selected, errors) else {
+            continue;
+        };
+        kept.retain(|p| !out.contains(p));
+    }
+    Some(kept)
+}
+
+/// The paths one selector names; `None` after reporting a name that matches nothing.
+fn selected(engine: &Engine<'_>, selector: &Selector, errors: &mut Errors) -> Option<Vec<u32>> {
+    let all: Vec<u32> = (0..engine.topology.paths.len() as u32).collect();
+    selected_within(engine, selector, &all, errors)
+}
+
+/// The paths among `within` a selector names, every part checked against the input.
+fn selected_within(
+    engine: &Engine<'_>,
+    selector: &Selector,
+    within: &[u32],
+    errors: &mut Errors,
+) -> Option<Vec<u32>> {
+    let model = engine.model;
+    let before = errors.0.len();
+    if let Some(gateway) = &selector.gateway
+        && !model
+            .gateways
+            .iter()
+            .any(|g| named(&gateway.text, &g.namespace, &g.name))
+    {
+        let names = model
+            .gateways
+            .iter()
+            .map(|g| format!("{}/{}", g.namespace, g.name))
+            .collect();
+        errors.no_match(
+            Code::SELECTS_NOTHING,
+            "Gateway".into(),
+            gateway,
+            names,
+            "no such Gateway",
+        );
+    }
+    if let Some(route) = &selector.route
+        && !model
+            .routes
+            .iter()
+            .any(|r| filter::matches_route(&route.text, r))
+    {
+        let names = model
+            .routes
+            .iter()
+            .map(|r| format!("{}/{}", r.namespace, r.name))
+            .collect();
+        errors.no_match(
+            Code::SELECTS_NOTHING,
+            "route".into(),
+            route,
+            names,
+            "no such route",
+        );
+    }
+    if errors.0.len() > before {
+        return None;
+    }
+    let filters = Filters {
+        gateway: selector.gateway.as_ref().map(|t| t.text.clone()),
+        route: selector.route.as_ref().map(|t| t.text.clone()),
+        chains: engine.topology.chains.clone(),
+        ..Filters::default()
+    };
+    let by_names: Vec<u32> = within
+        .iter()
+        .copied()
+        .filter(|&p| filters.shows_path(model, &engine.topology.paths[p as usize]))
+        .collect();
+    let parts = |p: u32| crate::report::path_fields::PathParts::of(model, engine.topology, p);
+    for (part, text, of) in [
+        (
+            "listener",
+            &selector.listener,
+            (|p: &crate::report::path_fields::PathParts<'_>| p.listener) as fn(&_) -> &str,
+        ),
+        ("rule", &selector.rule, |p| p.rule),
+    ] {
+        if let Some(text) = text
+            && !by_names.iter().any(|&p| of(&parts(p)) == text.text)
+        {
+            let mut names: Vec<String> = by_names
+                .iter()
+                .map(|&p| of(&parts(p)).to_string())
+                .collect();
+            names.sort();
+            names.dedup();
+            errors.no_match(
+                Code::SELECTS_NOTHING,
+                part.into(),
+                text,
+                names,
+                &format!("no such {part} on the paths selected"),
+            );
+            return None;
+        }
+    }
+    let chosen: Vec<u32> = by_names
+        .into_iter()
+        .filter(|&p| {
+            let parts = parts(p);
+            selector
+                .listener
+                .as_ref()
+                .is_none_or(|l| l.text == parts.listener)
+                && selector.rule.as_ref().is_none_or(|r| r.text == parts.rule)
+        })
+        .collect();
+    if chosen.is_empty() {
+        let problem = SuiteProblem::Shape {
+            code: Code::SELECTS_NOTHING,
+            message: "the selector's parts together match no path".into(),
+        };
+        errors.0.push(
+            Diagnostic::from(problem)
+                .with_label(selector.span, "no path has all of these")
+                .with_help("`dopol topology` shows which listeners accept which routes"),
+        );
+        return None;
+    }
+    Some(chosen)
+}
+
+/// A request case's request, parsed as `dopol request` parses it.
+fn request(model: &Model, spec: &super::RequestSpec, errors: &mut Errors) -> Option<Target> {
+    let args = input::RequestArgs {
+        method_url: Some((spec.method.text.clone(), spec.url.text.clone())),
+        grpc: None,
+        authority: None,
+        tls: false,
+        headers: spec.headers.clone(),
+        attributes: spec.attributes.clone(),
+    };
+    if let Some(gateway) = &spec.gateway
+        && !model
+            .gateways
+            .iter()
+            .any(|g| named(&gateway.text, &g.namespace, &g.name))
+    {
+        let names = model
+            .gateways
+            .iter()
+            .map(|g| format!("{}/{}", g.namespace, g.name))
+            .collect();
+        errors.no_match(
+            Code::INVALID_SUITE_REQUEST,
+            "Gateway".into(),
+            gateway,
+            names,
+            "no such Gateway",
+        );
+        return None;
+    }
+    match input::parse(&args) {
+        Ok(request) => Some(Target::Request(
+            Box::new(request),
+            spec.gateway.as_ref().map(|g| g.text.clone()),
+        )),
+        Err(message) => {
+            let problem = SuiteProblem::Shape {
+                code: Code::INVALID_SUITE_REQUEST,
+                message: format!("the request is not valid: {message}"),
+            };
+            errors.0.push(
+                Diagnostic::from(problem).with_label(spec.span, "as `dopol request` reads it"),
+            );
+            None
+        }
+    }
+}
+
+/// An expected route (and rule) that the input has.
+fn known_route(model: &Model, route: &Text, rule: Option<&Text>, errors: &mut Errors) {
+    let found: Vec<_> = model
+        .routes
+        .iter()
+        .filter(|r| filter::matches_route(&route.text, r))
+        .collect();
+    if found.is_empty() {
+        let names = model
+            .routes
+            .iter()
+            .map(|r| format!("{}/{}", r.namespace, r.name))
+            .collect();
+        errors.no_match(
+            Code::INVALID_SUITE_REQUEST,
+            "route".into(),
+            route,
+            names,
+            "no such route",
+        );
+        return;
+    }
+    if let Some(rule) = rule
+        && !found
+            .iter()
+            .any(|r| r.rules.iter().any(|x| x.name == rule.text))
+    {
+        let names = found
+            .iter()
+            .flat_map(|r| r.rules.iter().map(|x| x.name.to_string()))
+            .collect();
+        errors.no_match(
+            Code::INVALID_SUITE_REQUEST,
+            "rule".into(),
+            rule,
+            names,
+            "no such rule on the route",
+        );
+    }
+}
+
+/// A kind expectation resolved: the kind, its rule keys and policy names.
+fn kind<'s>(
+    model: &Model,
+    expect: &'s KindExpect,
+    errors: &mut Errors,
+) -> Option<ResolvedKind<'s>> {
+    let Some(kind) = model.registry.find_by_name(&expect.kind.text) else {
+        let mut names: Vec<String> = model.registry.kinds().map(|k| k.kind.to_string()).collect();
+        names.extend(Capability::ALL.iter().map(|c| c.name().to_string()));
+        errors.no_match(
+            Code::UNKNOWN_EXPECTATION,
+            "policy kind".into(),
+            &expect.kind,
+            names,
+            "no such kind",
+        );
+        return None;
+    };
+    let policies: Vec<_> = model
+        .policies
+        .iter()
+        .filter(|p| std::ptr::eq(p.kind, kind))
+        .collect();
+    let mut keys: Vec<&str> = policies
+        .iter()
+        .flat_map(|p| p.blocks.iter())
+        .flat_map(|b| b.rules.iter())
+        .map(|r| r.key.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let rules = expect
+        .rules
+        .iter()
+        .map(|rule| {
+            if keys.binary_search(&rule.key.text.as_str()).is_err() {
+                let names = keys.iter().map(|k| k.to_string()).collect();
+                errors.no_match(
+                    Code::UNKNOWN_RULE_KEY,
+                    format!("rule key of {}", kind.kind),
+                    &rule.key,
+                    names,
+                    "no policy of the kind has it",
+                );
+            }
+            let source = rule
+                .source
+                .as_ref()
+                .and_then(|s| locators(model, kind, s, errors));
+            let origins = rule.origins.as_ref().map(|o| {
+                o.iter()
+                    .filter_map(|s| {
+                        locators(model, kind, s, errors).and_then(|l| l.into_iter().next())
+                    })
+                    .collect()
+            });
+            (rule, source, origins)
+        })
+        .collect();
+    Some(ResolvedKind {
+        kind,
+        expect,
+        rules,
+    })
+}
+
+/// The locators of the policies of `kind` a reference names (as `--policy` reads it).
+fn locators(
+    model: &Model,
+    kind: &PolicyKind,
+    reference: &Text,
+    errors: &mut Errors,
+) -> Option<Vec<String>> {
+    let found: Vec<String> = filter::resolve_policy_ref(model, &reference.text)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| &model.policies[p as usize])
+        .filter(|p| std::ptr::eq(p.kind, kind))
+        .map(|p| p.locator.clone())
+        .collect();
+    if found.is_empty() {
+        let names = model
+            .policies
+            .iter()
+            .filter(|p| std::ptr::eq(p.kind, kind))
+            .map(|p| p.namespaced_name())
+            .collect();
+        errors.no_match(
+            Code::UNKNOWN_SUITE_POLICY,
+            format!("{} policy", kind.kind),
+            reference,
+            names,
+            "no such policy",
+        );
+        return None;
+    }
+    Some(found)
+}
