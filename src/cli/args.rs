@@ -600,7 +600,7 @@ impl TypedValueParser for Completed {
 pub enum TestFormat {
     /// One line per case, the first difference under a failed one.
     Table,
-    /// A JSON document (`kind: PolicyTestReport`; schema: docs/schema/policy-test-report.json).
+    /// A JSON document (`kind: PolicyTestReport`; schema: docs/schema/policy-test-report.schema.json).
     Json,
     /// JUnit XML: one test suite per suite file, one test case per case.
     Junit,

@@ -66,6 +66,7 @@ pub trait PolicyFamily: FamilyEvaluation {
         &self,
         _kind: &PolicyKind,
         _key: &str,
+        _value: &Node,
         _capability: gate::Capability,
     ) -> gate::Provides {
         gate::Provides::CannotSay

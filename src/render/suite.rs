@@ -116,7 +116,7 @@ pub fn json(report: &TestReport, sources: &SourceMap) -> String {
         "kind": "PolicyTestReport",
         "summary": report.summary(),
         "results": report.results,
-        "problems": super::lint::json_diagnostics(&report.problems, sources),
+        "diagnostics": super::lint::json_diagnostics(&report.problems, sources),
     });
     if !report.coverage.is_empty() {
         document["coverage"] = json!(report.coverage);

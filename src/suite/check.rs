@@ -142,13 +142,16 @@ fn on_path(
         check_kind(model, k, &actual)
     });
     let miss = miss.or_else(|| {
-        let kinds: Vec<(&'static crate::policy::PolicyKind, Vec<&str>)> =
+        let kinds: Vec<(&'static crate::policy::PolicyKind, Vec<(&str, &Node)>)> =
             (0..model.registry.kind_count())
                 .filter_map(|k| {
                     let effective = path_rules(engine, set, path, k)?;
                     Some((
                         model.registry.kind(k),
-                        effective.iter().map(|(key, _)| *key).collect(),
+                        effective
+                            .iter()
+                            .map(|(key, r)| (*key, r.value(model)))
+                            .collect(),
                     ))
                 })
                 .collect();
@@ -242,7 +245,10 @@ fn on_request(
             .filter_map(|v| {
                 Some((
                     model.registry.find_by_name(v.policy_kind)?,
-                    v.rules.keys().map(String::as_str).collect(),
+                    v.rules
+                        .iter()
+                        .map(|(k, r)| (k.as_str(), &r.value))
+                        .collect(),
                 ))
             })
             .collect();
@@ -398,15 +404,15 @@ fn compact(node: &Node) -> String {
 fn check_capabilities(
     model: &Model,
     checks: &[(Capability, bool)],
-    kinds: &[(&'static crate::policy::PolicyKind, Vec<&str>)],
+    kinds: &[(&'static crate::policy::PolicyKind, Vec<(&str, &Node)>)],
 ) -> Option<Miss> {
     checks.iter().find_map(|&(capability, present)| {
         let mut unknown: Vec<&str> = Vec::new();
         let mut has = false;
         for (kind, keys) in kinds {
             let family = model.registry.family_of(kind);
-            for key in keys {
-                match family.provides(kind, key, capability) {
+            for (key, value) in keys {
+                match family.provides(kind, key, value, capability) {
                     Provides::Yes => has = true,
                     Provides::No => {}
                     Provides::CannotSay => unknown.push(kind.kind),

@@ -419,7 +419,7 @@ fn kind<'s>(
                 let names = keys.iter().map(|k| k.to_string()).collect();
                 errors.no_match(
                     Code::UNKNOWN_RULE_KEY,
-                    format!("rule key of {}", kind.kind),
+                    format!("{} rule key", kind.kind),
                     &rule.key,
                     names,
                     "no policy of the kind has it",

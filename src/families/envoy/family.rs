@@ -108,9 +108,10 @@ impl PolicyFamily for EnvoyGateway {
         &self,
         kind: &PolicyKind,
         key: &str,
+        value: &Node,
         capability: crate::policy::gate::Capability,
     ) -> crate::policy::gate::Provides {
-        super::gate::provides(kind, key, capability)
+        super::gate::provides(kind, key, value, capability)
     }
 
     fn weakened(

@@ -27,7 +27,7 @@ fn builtin(kind: &PolicyKind) -> bool {
 }
 
 /// What rule `key` of `kind` gives.
-pub fn provides(kind: &PolicyKind, key: &str, capability: Capability) -> Provides {
+pub fn provides(kind: &PolicyKind, key: &str, _value: &Node, capability: Capability) -> Provides {
     if !builtin(kind) {
         return Provides::CannotSay;
     }
@@ -46,7 +46,7 @@ pub fn weakened(kind: &PolicyKind, key: &str, old: &Node, new: Option<&Node>) ->
     }
     let protects = Capability::ALL
         .into_iter()
-        .any(|c| provides(kind, key, c) == Provides::Yes);
+        .any(|c| provides(kind, key, old, c) == Provides::Yes);
     if let Some(answer) = gate::unchanged_or_gone(key, old, new, protects) {
         return answer;
     }

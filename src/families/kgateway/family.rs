@@ -182,11 +182,12 @@ impl PolicyFamily for Kgateway {
         &self,
         _kind: &PolicyKind,
         key: &str,
+        value: &Node,
         capability: crate::policy::gate::Capability,
     ) -> crate::policy::gate::Provides {
         match &self.fields {
             FieldRules::Plain(_) => crate::policy::gate::Provides::CannotSay,
-            _ => super::gate::provides(key, capability),
+            _ => super::gate::provides(key, value, capability),
         }
     }
 

@@ -16,9 +16,10 @@ fn fields(capability: Capability) -> &'static [&'static str] {
     }
 }
 
-/// What TrafficPolicy rule `key` gives.
-pub fn provides(key: &str, capability: Capability) -> Provides {
-    if fields(capability).contains(&key) {
+/// What TrafficPolicy rule `key` with `value` gives (a `disable` gives nothing: it turns the
+/// filter off).
+pub fn provides(key: &str, value: &Node, capability: Capability) -> Provides {
+    if fields(capability).contains(&key) && value.get("disable").is_none() {
         Provides::Yes
     } else {
         Provides::No
@@ -29,7 +30,7 @@ pub fn provides(key: &str, capability: Capability) -> Provides {
 pub fn weakened(key: &str, old: &Node, new: Option<&Node>) -> Strength {
     let protects = Capability::ALL
         .into_iter()
-        .any(|c| provides(key, c) == Provides::Yes);
+        .any(|c| provides(key, old, c) == Provides::Yes);
     if let Some(answer) = gate::unchanged_or_gone(key, old, new, protects) {
         return answer;
     }

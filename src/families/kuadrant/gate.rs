@@ -9,7 +9,8 @@ use crate::policy::gate::{self, Capability, Provides, Strength};
 use crate::yaml::Node;
 
 /// What a rule of `kind` gives.
-pub fn provides(kind: &PolicyKind, key: &str, capability: Capability) -> Provides {
+/// (The value does not matter: a Kuadrant rule that is written is enforced.)
+pub fn provides(kind: &PolicyKind, key: &str, _value: &Node, capability: Capability) -> Provides {
     let gives = match capability {
         Capability::Authentication => {
             kind.kind == "AuthPolicy" && key.starts_with("authentication#")
@@ -24,7 +25,7 @@ pub fn provides(kind: &PolicyKind, key: &str, capability: Capability) -> Provide
 pub fn weakened(kind: &PolicyKind, key: &str, old: &Node, new: Option<&Node>) -> Strength {
     let protects = Capability::ALL
         .into_iter()
-        .any(|c| provides(kind, key, c) == Provides::Yes);
+        .any(|c| provides(kind, key, old, c) == Provides::Yes);
     if let Some(answer) = gate::unchanged_or_gone(key, old, new, protects) {
         return answer;
     }

@@ -327,9 +327,10 @@ impl PolicyFamily for Kuadrant {
         &self,
         kind: &PolicyKind,
         key: &str,
+        value: &Node,
         capability: crate::policy::gate::Capability,
     ) -> crate::policy::gate::Provides {
-        gate::provides(kind, key, capability)
+        gate::provides(kind, key, value, capability)
     }
 
     fn weakened(
