@@ -144,7 +144,6 @@ pub fn read(name: &str, text: String, sources: &mut SourceMap) -> Result<Suite, 
         problems: Vec::new(),
     };
     let suite = match documents.as_slice() {
-        [document] => root(&mut reader, name, &document.root),
         [] => {
             let problem = SuiteProblem::NotASuite {
                 file: name,
@@ -152,13 +151,16 @@ pub fn read(name: &str, text: String, sources: &mut SourceMap) -> Result<Suite, 
             };
             return Err(vec![Diagnostic::from(problem).with_file(name)]);
         }
-        [_, second, ..] => {
-            reader.shape(
-                "a suite holds one YAML document".into(),
-                second.root.span,
-                "second document",
-            );
-            None
+        [document, rest @ ..] => {
+            let suite = root(&mut reader, name, &document.root);
+            if let (Some(_), Some(second)) = (&suite, rest.first()) {
+                reader.shape(
+                    "a suite holds one YAML document".into(),
+                    second.root.span,
+                    "second document",
+                );
+            }
+            suite
         }
     };
     match suite {

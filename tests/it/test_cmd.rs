@@ -19,7 +19,9 @@ fn the_shop_suite_passes() {
 
 #[test]
 fn the_realworld_suites_pass_across_families() {
-    dopol(&["test", "testdata/realworld"]).code(0).stdout_has(&["3 passed, 0 failed"]);
+    dopol(&["test", "testdata/realworld"])
+        .code(0)
+        .stdout_has(&["3 passed, 0 failed"]);
 }
 
 #[test]
