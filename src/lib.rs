@@ -26,7 +26,6 @@ pub mod render;
 pub mod report;
 pub mod source;
 pub mod suggest;
-pub mod suite;
 #[doc(hidden)]
 pub mod testkit;
 pub mod topology;

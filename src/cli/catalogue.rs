@@ -26,7 +26,7 @@ const COMMON: &[&[Code]] = &[
     crate::lint::checks::suppression::CODES,
     crate::lint::checks::listeners::CODES,
     crate::cli::config::CODES,
-    crate::suite::diags::CODES,
+    crate::report::suite::diags::CODES,
 ];
 
 impl Code {

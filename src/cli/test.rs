@@ -6,9 +6,9 @@ use super::session::{self, Exit, Run, UsageError, worst};
 use crate::diag::Diagnostic;
 use crate::engine::Engine;
 use crate::model::RuleValues;
+use crate::report::suite::results::TestReport;
+use crate::report::suite::{self, Suite, parse, select};
 use crate::source::SourceMap;
-use crate::suite::results::TestReport;
-use crate::suite::{self, Suite, parse, select};
 use std::path::{Path, PathBuf};
 
 /// Runs `dopol test`.
@@ -144,13 +144,13 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
+/// The manifests some suites run on, and those suites.
+type Group<'s> = (Vec<String>, Vec<&'s Suite>);
+
 /// Suites grouped by the manifests they run on: `-f` given on the command line, else the
 /// suite's `inputs` (relative to it), else the config file's `inputs`.
-fn groups<'s>(
-    suites: &'s [Suite],
-    input: &InputArgs,
-) -> Result<Vec<(Vec<String>, Vec<&'s Suite>)>, UsageError> {
-    let mut groups: Vec<(Vec<String>, Vec<&Suite>)> = Vec::new();
+fn groups<'s>(suites: &'s [Suite], input: &InputArgs) -> Result<Vec<Group<'s>>, UsageError> {
+    let mut groups: Vec<Group<'s>> = Vec::new();
     for suite in suites {
         let files = if !input.files.is_empty() && !input.resolved.inputs_from_config {
             input.files.clone()

@@ -4,9 +4,9 @@
 //! failing case — whatever its name or values hold — never makes it malformed.
 
 use super::lint::github::{escape_data, escape_property};
+use crate::report::suite::check::{CaseResult, Outcome};
+use crate::report::suite::results::TestReport;
 use crate::source::SourceMap;
-use crate::suite::check::{CaseResult, Outcome};
-use crate::suite::results::TestReport;
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -264,7 +264,7 @@ pub fn sarif(report: &TestReport, sources: &SourceMap) -> String {
     let mut rules = vec![
         json!({"id": "policy-test-failed", "shortDescription": {"text": "A dopol test case failed"}}),
     ];
-    rules.extend(crate::suite::diags::CODES.iter().map(
+    rules.extend(crate::report::suite::diags::CODES.iter().map(
         |c| json!({"id": c.as_str(), "name": c.name(), "shortDescription": {"text": c.summary()}}),
     ));
     let document = json!({

@@ -41,10 +41,12 @@ pub struct ResolvedKind<'s> {
     pub kind: &'static PolicyKind,
     /// As written.
     pub expect: &'s KindExpect,
-    /// Per rule expectation, in order: the locators its `source` may be, and the locators of
-    /// its `origins`.
-    pub rules: Vec<(&'s RuleExpect, Option<Vec<String>>, Option<Vec<String>>)>,
+    /// Per rule expectation, in order.
+    pub rules: Vec<ResolvedRule<'s>>,
 }
+
+/// A rule expectation with the locators its `source` may be, and those of its `origins`.
+pub type ResolvedRule<'s> = (&'s RuleExpect, Option<Vec<String>>, Option<Vec<String>>);
 
 /// Collects resolution errors.
 struct Errors(Vec<Diagnostic>);
