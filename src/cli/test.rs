@@ -5,6 +5,7 @@ use super::args::{InputArgs, TestArgs, TestFormat};
 use super::session::{self, Exit, Run, UsageError, worst};
 use crate::diag::Diagnostic;
 use crate::engine::Engine;
+use crate::engine::observed::Observed;
 use crate::model::RuleValues;
 use crate::report::suite::results::TestReport;
 use crate::report::suite::{self, Suite, parse, select};
@@ -196,11 +197,11 @@ fn run_group(
     match select::resolve(group, &engine, keep) {
         Err(problems) => report.problems.extend(problems),
         Ok(cases) => {
-            report.results.extend(
-                cases
-                    .iter()
-                    .map(|c| suite::check::run(&engine, &set, c, sources)),
-            );
+            let needs = |c: &select::Resolved<'_>| c.kinds.iter().any(|k| !k.outcomes.is_empty());
+            let observed = cases.iter().any(needs).then(|| Observed::new(&engine).0);
+            let results = (cases.iter())
+                .map(|c| suite::check::run(&engine, &set, observed.as_ref(), c, sources));
+            report.results.extend(results);
             if args.coverage {
                 report.coverage.push(suite::coverage::compute(
                     &engine,

@@ -14,7 +14,7 @@ const FAILING: &str = "testdata/suites/failing";
 #[test]
 fn the_shop_suite_passes() {
     let out = dopol(&["test", SHOP]);
-    out.code(0).stdout_has(&["PASS", "6 passed, 0 failed"]);
+    out.code(0).stdout_has(&["PASS", "8 passed, 0 failed"]);
 }
 
 #[test]
@@ -130,7 +130,7 @@ fn directories_are_searched_for_suites_only() {
     // testdata/examples/shop holds manifests beside the suite: they are not read as suites.
     dopol(&["test", "testdata/examples"])
         .code(0)
-        .stdout_has(&["6 passed"]);
+        .stdout_has(&["8 passed"]);
 }
 
 #[test]
@@ -243,4 +243,66 @@ fn against_finds_weakened_paths_grouped() {
         "{}",
         same.stdout
     );
+}
+
+#[test]
+fn outcomes_overridden_and_conflicted() {
+    dopol(&["test", "testdata/suites/conflicted.dopoltest.yaml"])
+        .code(0)
+        .stdout_has(&["1 passed, 0 failed"]);
+    dopol(&["test", SHOP, "--run", "overridden"])
+        .code(0)
+        .stdout_has(&["1 passed, 0 failed"]);
+}
+
+#[test]
+fn a_family_that_cannot_say_fails_a_neutral_check_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("timeouts.dopoltest.yaml");
+    std::fs::write(&suite, "apiVersion: dopol.dev/v1alpha1\nkind: PolicyTest\ncases:\n- name: the cart is not authenticated\n  paths: {route: shop/cart}\n  expect: {authentication: false}\n").unwrap();
+    let families = "testdata/families/kuadrant-model/families.yaml";
+    let manifests = "testdata/families/kuadrant-model/manifests.yaml";
+    let out = dopol(&[
+        "test",
+        suite.to_str().unwrap(),
+        "-f",
+        manifests,
+        "--families",
+        families,
+    ]);
+    out.code(3).stdout_has(&[
+        "FAIL",
+        "cannot say: the family of TimeoutPolicy cannot tell",
+    ]);
+}
+
+#[test]
+fn the_config_file_lists_suites_and_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let shop = root().join("testdata/examples/shop");
+    std::fs::create_dir(dir.path().join("policies")).unwrap();
+    std::fs::write(
+        dir.path().join(".dopol.yaml"),
+        format!("inputs: [{}]\ntests: [policies]\n", shop.display()),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("policies/cart.dopoltest.yaml"), "apiVersion: dopol.dev/v1alpha1\nkind: PolicyTest\ncases:\n- name: the cart is limited\n  paths: {route: shop/cart}\n  expect: {rate-limit: true}\n").unwrap();
+    let out = run_in(dir.path(), &["test"], None);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("1 passed, 0 failed"), "{}", out.stdout);
+}
+
+#[test]
+fn a_request_dopol_request_would_refuse_is_a_suite_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("bad.dopoltest.yaml");
+    std::fs::write(&suite, "apiVersion: dopol.dev/v1alpha1\nkind: PolicyTest\ncases:\n- name: relative\n  request: {method: GET, url: /admin}\n  expect: {route: shop/cart}\n").unwrap();
+    dopol(&[
+        "test",
+        suite.to_str().unwrap(),
+        "-f",
+        "testdata/examples/shop",
+    ])
+    .code(2)
+    .stderr_has(&["DPL9007", "the request is not valid"]);
 }

@@ -2,7 +2,8 @@
 //! case) or `dopol request` (a request case) would show, path by path, stopping at the first
 //! difference, which the result names with the path id, the expected and the actual value.
 
-use super::select::{Resolved, ResolvedKind, Target};
+use super::select::{Expected, Resolved, ResolvedKind, Target};
+use crate::engine::observed::Observed;
 use crate::engine::{EffectiveSet, Engine};
 use crate::model::Model;
 use crate::policy::gate::{Capability, Provides};
@@ -68,9 +69,11 @@ struct Actual<'a> {
 type Miss = (String, String, String);
 
 /// Runs one resolved case.
+/// `observed`: the rules' outcomes, when some case expects one (`outcomes`).
 pub fn run(
     engine: &Engine<'_>,
     set: &EffectiveSet<'_>,
+    observed: Option<&Observed<'_, '_>>,
     case: &Resolved<'_>,
     sources: &crate::source::SourceMap,
 ) -> CaseResult {
@@ -78,7 +81,9 @@ pub fn run(
     let (paths, difference) = match &case.target {
         Target::Paths(paths) => (
             paths.len(),
-            paths.iter().find_map(|&p| on_path(engine, set, case, p)),
+            paths
+                .iter()
+                .find_map(|&p| on_path(engine, set, observed, case, p)),
         ),
         Target::Request(request, gateway) => {
             (1, on_request(engine, case, request, gateway.as_deref()))
@@ -120,10 +125,15 @@ pub fn path_rules<'s, 'm>(
 fn on_path(
     engine: &Engine<'_>,
     set: &EffectiveSet<'_>,
+    observed: Option<&Observed<'_, '_>>,
     case: &Resolved<'_>,
     path: u32,
 ) -> Option<Difference> {
     let model = engine.model;
+    let outcomes = || {
+        let observed = observed?;
+        (case.kinds.iter()).find_map(|k| check_outcomes(observed, k, path))
+    };
     let miss = case.kinds.iter().find_map(|k| {
         let effective = path_rules(engine, set, path, model.registry.kind_index(k.kind));
         let rules = effective
@@ -141,7 +151,7 @@ fn on_path(
             .collect();
         check_kind(model, k, &actual)
     });
-    let miss = miss.or_else(|| {
+    let miss = miss.or_else(outcomes).or_else(|| {
         let kinds: Vec<(&'static crate::policy::PolicyKind, Vec<(&str, &Node)>)> =
             (0..model.registry.kind_count())
                 .filter_map(|k| {
@@ -196,40 +206,40 @@ fn on_request(
             format!("none: {why}"),
         ));
     };
-    let rule = matched
-        .rule
-        .rsplit_once('#')
-        .map_or(matched.rule.as_str(), |(_, r)| r);
+    let miss = routed(case, matched).or_else(|| request_policies(model, case, &trace));
+    miss.map(|(subject, expected, actual)| difference(&matched.path_id, subject, expected, actual))
+}
+
+/// Whether a request landed on the route and rule its case expects.
+fn routed(case: &Resolved<'_>, matched: &crate::report::request::MatchView) -> Option<Miss> {
+    let rule = (matched.rule.rsplit_once('#')).map_or(matched.rule.as_str(), |(_, r)| r);
+    let (namespace, name) = matched
+        .route
+        .split_once('/')
+        .unwrap_or(("", &matched.route));
     let wanted = &case.case.expect;
     if let Some(route) = &wanted.route
-        && !crate::report::filter::matches_name(
-            &route.text,
-            matched.route.split_once('/').map_or("", |s| s.0),
-            matched.route.rsplit('/').next().unwrap_or_default(),
-        )
+        && !crate::report::filter::matches_name(&route.text, namespace, name)
     {
-        return Some(difference(
-            &matched.path_id,
-            "route".into(),
-            route.text.clone(),
-            matched.route.clone(),
-        ));
+        return Some(("route".into(), route.text.clone(), matched.route.clone()));
     }
-    if let Some(expected) = &wanted.rule
-        && expected.text != rule
-    {
-        return Some(difference(
-            &matched.path_id,
-            "rule".into(),
-            expected.text.clone(),
-            rule.to_string(),
-        ));
+    match &wanted.rule {
+        Some(expected) if expected.text != rule => {
+            Some(("rule".into(), expected.text.clone(), rule.to_string()))
+        }
+        _ => None,
     }
+}
+
+/// The first expectation on the policies of a request's path that they do not meet.
+fn request_policies(
+    model: &Model,
+    case: &Resolved<'_>,
+    trace: &crate::report::request::RequestTrace,
+) -> Option<Miss> {
     let miss = case.kinds.iter().find_map(|k| {
         let view = trace.policies.iter().find(|v| v.policy_kind == k.kind.kind);
-        let actual: Vec<Actual<'_>> = view
-            .iter()
-            .flat_map(|v| &v.rules)
+        let actual: Vec<Actual<'_>> = (view.iter().flat_map(|v| &v.rules))
             .map(|(key, r)| Actual {
                 key,
                 value: &r.value,
@@ -240,21 +250,19 @@ fn on_request(
             .collect();
         check_kind(model, k, &actual)
     });
-    let miss = miss.or_else(|| {
+    miss.or_else(|| {
         let kinds: Vec<_> = (trace.policies.iter())
             .filter_map(|v| {
-                Some((
-                    model.registry.find_by_name(v.policy_kind)?,
-                    v.rules
-                        .iter()
-                        .map(|(k, r)| (k.as_str(), &r.value))
-                        .collect(),
-                ))
+                let rules = v
+                    .rules
+                    .iter()
+                    .map(|(k, r)| (k.as_str(), &r.value))
+                    .collect();
+                Some((model.registry.find_by_name(v.policy_kind)?, rules))
             })
             .collect();
         check_capabilities(model, &case.checks, &kinds)
-    });
-    miss.map(|(subject, expected, actual)| difference(&matched.path_id, subject, expected, actual))
+    })
 }
 
 fn difference(path_id: &str, subject: String, expected: String, actual: String) -> Difference {
@@ -441,4 +449,49 @@ fn check_capabilities(
         };
         Some((capability.name().to_string(), word(present), actual))
     })
+}
+
+/// The first outcome expectation of one kind not met on `path`.
+fn check_outcomes(
+    observed: &Observed<'_, '_>,
+    expect: &ResolvedKind<'_>,
+    path: u32,
+) -> Option<Miss> {
+    expect.outcomes.iter().find_map(|o| {
+        let policy = &o.expect.policy.text;
+        match (o.expected, &o.expect.rule) {
+            (Expected::Conflicted, _) => {
+                let conflicted = (o.policies.iter()).any(|&p| conflicted(&observed.conditions(p)));
+                let subject = format!("{policy}: outcome");
+                (!conflicted).then(|| (subject, "conflicted".into(), "not conflicted".into()))
+            }
+            (Expected::Rule(word), Some(rule)) => {
+                let mut found: Vec<&str> = (o.policies.iter())
+                    .flat_map(|&p| observed.each_observation(p))
+                    .filter(|ob| ob.path == path && ob.key == rule.text)
+                    .map(|ob| ob.outcome.as_str())
+                    .collect();
+                found.dedup();
+                let subject = format!("{policy} rule `{}`: outcome", rule.text);
+                let actual = if found.is_empty() {
+                    "not on this path".into()
+                } else {
+                    found.join(", ")
+                };
+                (!found.contains(&word)).then(|| (subject, word.to_string(), actual))
+            }
+            (Expected::Rule(_), None) => None,
+        }
+    })
+}
+
+/// Whether a policy's status says another policy holds its target (`Conflicted`).
+fn conflicted(conditions: &crate::policy::PolicyConditions) -> bool {
+    let top = conditions.conditions.iter();
+    let ancestors = conditions
+        .ancestors
+        .iter()
+        .flatten()
+        .flat_map(|a| &a.conditions);
+    top.chain(ancestors).any(|c| c.reason == "Conflicted")
 }

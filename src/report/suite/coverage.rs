@@ -51,18 +51,13 @@ pub struct Coverage {
     pub untested: Vec<String>,
 }
 
-/// Computes the coverage of `cases` over `engine`'s paths.
-pub fn compute(
-    engine: &Engine<'_>,
-    set: &EffectiveSet<'_>,
-    cases: &[Resolved<'_>],
-    list_untested: bool,
-) -> Coverage {
-    let model = engine.model;
+/// Per path, whether some case selects it; and per kind index, per path, whether some case
+/// that checks the kind selects it.
+fn tested(engine: &Engine<'_>, cases: &[Resolved<'_>]) -> (Vec<bool>, Vec<Vec<bool>>) {
+    let registry = &engine.model.registry;
     let count = engine.topology.paths.len();
     let mut tested = vec![false; count];
-    let kind_count = model.registry.kind_count();
-    let mut tested_kind = vec![vec![false; count]; kind_count];
+    let mut tested_kind = vec![vec![false; count]; registry.kind_count()];
     for case in cases {
         let Target::Paths(paths) = &case.target else {
             continue;
@@ -70,10 +65,10 @@ pub fn compute(
         let kinds: Vec<usize> = if case.checks.is_empty() {
             case.kinds
                 .iter()
-                .map(|k| model.registry.kind_index(k.kind))
+                .map(|k| registry.kind_index(k.kind))
                 .collect()
         } else {
-            (0..kind_count).collect()
+            (0..registry.kind_count()).collect()
         };
         for &p in paths {
             tested[p as usize] = true;
@@ -82,38 +77,56 @@ pub fn compute(
             }
         }
     }
-    let mut has_kind = vec![vec![false; count]; kind_count];
+    (tested, tested_kind)
+}
+
+/// Per kind that is effective somewhere, the share of its paths a case checking it selects.
+fn kinds(engine: &Engine<'_>, set: &EffectiveSet<'_>, tested_kind: &[Vec<bool>]) -> Vec<Share> {
+    let registry = &engine.model.registry;
+    let count = engine.topology.paths.len();
+    let mut has_kind = vec![vec![false; count]; registry.kind_count()];
     for entry in &set.entries {
         has_kind[set.kind(entry)][entry.path as usize] = true;
     }
-    let kinds = (0..kind_count)
+    (0..registry.kind_count())
         .filter(|&k| has_kind[k].iter().any(|&h| h))
         .map(|k| {
             let paths = has_kind[k].iter().filter(|&&h| h).count();
             let covered = (0..count)
                 .filter(|&p| has_kind[k][p] && tested_kind[k][p])
                 .count();
-            Share::new(model.registry.kind(k).kind.to_string(), covered, paths)
+            Share::new(registry.kind(k).kind.to_string(), covered, paths)
         })
-        .collect();
-    let gateways = (0..model.gateways.len())
-        .filter_map(|g| {
-            let on: Vec<usize> = (0..count)
-                .filter(|&p| engine.topology.paths[p].gateway as usize == g)
-                .collect();
-            let gateway = &model.gateways[g];
-            let covered = on.iter().filter(|&&p| tested[p]).count();
-            (!on.is_empty()).then(|| {
-                Share::new(
-                    format!("{}/{}", gateway.namespace, gateway.name),
-                    covered,
-                    on.len(),
-                )
-            })
+        .collect()
+}
+
+/// Per Gateway with paths, the share of its paths some case selects.
+fn gateways(engine: &Engine<'_>, tested: &[bool]) -> Vec<Share> {
+    let model = engine.model;
+    let mut per_gateway = vec![(0usize, 0usize); model.gateways.len()];
+    for (p, path) in engine.topology.paths.iter().enumerate() {
+        let entry = &mut per_gateway[path.gateway as usize];
+        entry.1 += 1;
+        entry.0 += usize::from(tested[p]);
+    }
+    (model.gateways.iter().zip(per_gateway))
+        .filter(|(_, (_, paths))| *paths > 0)
+        .map(|(g, (covered, paths))| {
+            Share::new(format!("{}/{}", g.namespace, g.name), covered, paths)
         })
-        .collect();
+        .collect()
+}
+
+/// Computes the coverage of `cases` over `engine`'s paths.
+pub fn compute(
+    engine: &Engine<'_>,
+    set: &EffectiveSet<'_>,
+    cases: &[Resolved<'_>],
+    list_untested: bool,
+) -> Coverage {
+    let (tested, tested_kind) = tested(engine, cases);
     let untested = if list_untested {
-        (0..count)
+        (0..tested.len())
             .filter(|&p| !tested[p])
             .map(|p| engine.topology.path_id(p).to_string())
             .collect()
@@ -121,9 +134,13 @@ pub fn compute(
         Vec::new()
     };
     Coverage {
-        total: Share::new("all".into(), tested.iter().filter(|&&t| t).count(), count),
-        kinds,
-        gateways,
+        total: Share::new(
+            "all".into(),
+            tested.iter().filter(|&&t| t).count(),
+            tested.len(),
+        ),
+        kinds: kinds(engine, set, &tested_kind),
+        gateways: gateways(engine, &tested),
         untested,
     }
 }

@@ -139,6 +139,8 @@ pub struct KindExpect {
     pub present: Option<bool>,
     /// Per rule key.
     pub rules: Vec<RuleExpect>,
+    /// What happened to other policies' rules (`overridden`, `conflicted`, ...).
+    pub outcomes: Vec<OutcomeExpect>,
     /// The expectation as written.
     pub span: Span,
 }
@@ -162,4 +164,17 @@ pub struct RuleExpect {
     pub strategy: Option<Text>,
     /// `applies` (request cases): the family's verdict for the request.
     pub applies: Option<bool>,
+}
+
+/// An expected outcome: what happened on the selected paths to rule `rule` of `policy`
+/// (`effective`, `superseded`, `overridden`, `deactivated`, `merged`, `not-applied`, as
+/// `dopol overridden` and `status` name them), or that the policy is `conflicted`.
+#[derive(Clone, Debug)]
+pub struct OutcomeExpect {
+    /// The policy, as `--policy` names one.
+    pub policy: Text,
+    /// The rule key (not for `conflicted`).
+    pub rule: Option<Text>,
+    /// The outcome word.
+    pub outcome: Text,
 }

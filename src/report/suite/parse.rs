@@ -3,7 +3,10 @@
 //! expectation nobody reads would pass silently.
 
 use super::diags::SuiteProblem;
-use super::{Case, CaseBody, Expect, KindExpect, RequestSpec, RuleExpect, Selector, Suite, Text};
+use super::{
+    Case, CaseBody, Expect, KindExpect, OutcomeExpect, RequestSpec, RuleExpect, Selector, Suite,
+    Text,
+};
 use crate::diag::Diagnostic;
 use crate::policy::gate::Capability;
 use crate::source::{SourceMap, Span};
@@ -13,7 +16,8 @@ const SUITE_KEYS: &[&str] = &["apiVersion", "kind", "metadata", "inputs", "cases
 const CASE_KEYS: &[&str] = &["name", "paths", "except", "request", "expect"];
 const SELECTOR_KEYS: &[&str] = &["gateway", "listener", "route", "rule"];
 const REQUEST_KEYS: &[&str] = &["method", "url", "headers", "attributes", "gateway"];
-const KIND_KEYS: &[&str] = &["present", "rules"];
+const KIND_KEYS: &[&str] = &["present", "rules", "outcomes"];
+const OUTCOME_KEYS: &[&str] = &["policy", "rule", "outcome"];
 const RULE_KEYS: &[&str] = &[
     "absent", "source", "value", "origins", "block", "strategy", "applies",
 ];
@@ -250,46 +254,43 @@ fn case(reader: &mut Reader, field: &str, node: &Node) -> Option<Case> {
         expect_node,
         request_case,
     )?;
-    let body = match (node.get("paths"), node.get("request")) {
+    let body = body(reader, field, node, &name)?;
+    Some(Case { name, body, expect })
+}
+
+/// What a case runs on: exactly one of `paths` (with `except`) and `request`.
+fn body(reader: &mut Reader, field: &str, node: &Node, name: &Text) -> Option<CaseBody> {
+    match (node.get("paths"), node.get("request")) {
         (Some(paths), None) => {
             let except = node.get("except").map(|e| match e.as_seq() {
-                Some(items) => items
-                    .iter()
-                    .enumerate()
+                Some(items) => (items.iter().enumerate())
                     .filter_map(|(i, s)| selector(reader, &format!("{field}.except[{i}]"), s))
                     .collect(),
                 None => selector(reader, &format!("{field}.except"), e)
                     .into_iter()
                     .collect(),
             });
-            CaseBody::Paths {
+            Some(CaseBody::Paths {
                 selector: selector(reader, &format!("{field}.paths"), paths)?,
                 except: except.unwrap_or_default(),
-            }
+            })
         }
         (None, Some(request)) => {
             if let Some(except) = node.get("except") {
-                reader.shape(
-                    "`except` belongs to a `paths` case".into(),
-                    except.span,
-                    "not with `request`",
-                );
+                let message = "`except` belongs to a `paths` case".into();
+                reader.shape(message, except.span, "not with `request`");
             }
-            CaseBody::Request(request_spec(reader, &format!("{field}.request"), request)?)
+            request_spec(reader, &format!("{field}.request"), request).map(CaseBody::Request)
         }
         _ => {
-            reader.shape(
-                format!(
-                    "case `{}` needs exactly one of `paths` and `request`",
-                    name.text
-                ),
-                name.span,
-                "what does it check?",
+            let message = format!(
+                "case `{}` needs exactly one of `paths` and `request`",
+                name.text
             );
-            return None;
+            reader.shape(message, name.span, "what does it check?");
+            None
         }
-    };
-    Some(Case { name, body, expect })
+    }
 }
 
 /// A path selector; at least one part.
@@ -399,9 +400,14 @@ fn expect(reader: &mut Reader, field: &str, node: &Node, request_case: bool) -> 
                     expect.checks.push((key_text, present));
                 }
             }
-            _ => expect
-                .kinds
-                .push(kind_expect(reader, &here, key_text, &entry.value)),
+            _ => {
+                let kind = kind_expect(reader, &here, key_text, &entry.value);
+                if request_case && !kind.outcomes.is_empty() {
+                    let message = "`outcomes` belong to a `paths` case".into();
+                    reader.shape(message, kind.span, "not with `request`");
+                }
+                expect.kinds.push(kind);
+            }
         }
     }
     if expect.is_empty() {
@@ -430,12 +436,53 @@ fn kind_expect(reader: &mut Reader, field: &str, kind: Text, node: &Node) -> Kin
             .map(|e| rule_expect(reader, &format!("{field}.rules.{}", e.key.text), e))
             .collect()
     });
+    let outcomes = node.get("outcomes").map(|list| match list.as_seq() {
+        Some(items) => (items.iter().enumerate())
+            .filter_map(|(i, o)| outcome_expect(reader, &format!("{field}.outcomes[{i}]"), o))
+            .collect(),
+        None => {
+            let field = format!("{field}.outcomes");
+            let what = "a list of {policy, rule, outcome}";
+            reader.report(
+                SuiteProblem::Expected {
+                    what,
+                    field: &field,
+                },
+                list.span,
+                "not a list",
+            );
+            Vec::new()
+        }
+    });
     KindExpect {
         kind,
         present,
         rules: rules.unwrap_or_default(),
+        outcomes: outcomes.unwrap_or_default(),
         span: node.span,
     }
+}
+
+/// One expected outcome: what happened to a policy's rule on the paths (or to the policy).
+fn outcome_expect(reader: &mut Reader, field: &str, node: &Node) -> Option<OutcomeExpect> {
+    reader.keyed(node, field, OUTCOME_KEYS);
+    let mut text = |key: &str| {
+        node.get(key)
+            .and_then(|n| reader.text(n, &format!("{field}.{key}")))
+    };
+    let (policy, rule, outcome) = (text("policy"), text("rule"), text("outcome"));
+    if policy.is_none() || outcome.is_none() {
+        reader.shape(
+            format!("`{field}` needs `policy` and `outcome`"),
+            node.span,
+            "incomplete",
+        );
+    }
+    Some(OutcomeExpect {
+        policy: policy?,
+        rule,
+        outcome: outcome?,
+    })
 }
 
 /// What a case expects of one rule key.

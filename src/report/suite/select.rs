@@ -4,13 +4,14 @@
 //! or names a rule no policy has would otherwise pass without checking anything.
 
 use super::diags::SuiteProblem;
-use super::{Case, CaseBody, KindExpect, RuleExpect, Selector, Suite, Text};
+use super::{Case, CaseBody, KindExpect, OutcomeExpect, RuleExpect, Selector, Suite, Text};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::Engine;
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::policy::gate::Capability;
 use crate::report::filter::{self, Filters};
+use crate::report::path_fields::PathParts;
 use crate::report::request::input::{self, Request};
 
 /// A case ready to run.
@@ -43,6 +44,8 @@ pub struct ResolvedKind<'s> {
     pub expect: &'s KindExpect,
     /// Per rule expectation, in order.
     pub rules: Vec<ResolvedRule<'s>>,
+    /// Its outcome expectations, in order.
+    pub outcomes: Vec<ResolvedOutcome<'s>>,
 }
 
 /// A rule expectation with the locators its `source` may be, and those of its `origins`.
@@ -178,6 +181,47 @@ fn selected(engine: &Engine<'_>, selector: &Selector, errors: &mut Errors) -> Op
     selected_within(engine, selector, &all, errors)
 }
 
+/// Whether the Gateway a selector or request names is in the input; else reported under
+/// `code` with the nearest name.
+fn known_gateway(model: &Model, gateway: &Text, code: Code, errors: &mut Errors) -> bool {
+    let gateways = &model.gateways;
+    if gateways
+        .iter()
+        .any(|g| named(&gateway.text, &g.namespace, &g.name))
+    {
+        return true;
+    }
+    let names = gateways
+        .iter()
+        .map(|g| format!("{}/{}", g.namespace, g.name))
+        .collect();
+    errors.no_match(code, "Gateway".into(), gateway, names, "no such Gateway");
+    false
+}
+
+/// The routes a `--route`-like name names; none is reported under `code` with the nearest.
+fn known_routes<'m>(
+    model: &'m Model,
+    route: &Text,
+    code: Code,
+    errors: &mut Errors,
+) -> Vec<&'m crate::model::gateway::Route> {
+    let found: Vec<_> = model
+        .routes
+        .iter()
+        .filter(|r| filter::matches_route(&route.text, r))
+        .collect();
+    if found.is_empty() {
+        let names = model
+            .routes
+            .iter()
+            .map(|r| format!("{}/{}", r.namespace, r.name))
+            .collect();
+        errors.no_match(code, "route".into(), route, names, "no such route");
+    }
+    found
+}
+
 /// The paths among `within` a selector names, every part checked against the input.
 fn selected_within(
     engine: &Engine<'_>,
@@ -186,46 +230,12 @@ fn selected_within(
     errors: &mut Errors,
 ) -> Option<Vec<u32>> {
     let model = engine.model;
-    let before = errors.0.len();
-    if let Some(gateway) = &selector.gateway
-        && !model
-            .gateways
-            .iter()
-            .any(|g| named(&gateway.text, &g.namespace, &g.name))
-    {
-        let names = model
-            .gateways
-            .iter()
-            .map(|g| format!("{}/{}", g.namespace, g.name))
-            .collect();
-        errors.no_match(
-            Code::SELECTS_NOTHING,
-            "Gateway".into(),
-            gateway,
-            names,
-            "no such Gateway",
-        );
-    }
-    if let Some(route) = &selector.route
-        && !model
-            .routes
-            .iter()
-            .any(|r| filter::matches_route(&route.text, r))
-    {
-        let names = model
-            .routes
-            .iter()
-            .map(|r| format!("{}/{}", r.namespace, r.name))
-            .collect();
-        errors.no_match(
-            Code::SELECTS_NOTHING,
-            "route".into(),
-            route,
-            names,
-            "no such route",
-        );
-    }
-    if errors.0.len() > before {
+    let code = Code::SELECTS_NOTHING;
+    let gateway_known =
+        (selector.gateway.as_ref()).is_none_or(|g| known_gateway(model, g, code, errors));
+    let route_known =
+        (selector.route.as_ref()).is_none_or(|r| !known_routes(model, r, code, errors).is_empty());
+    if !(gateway_known && route_known) {
         return None;
     }
     let filters = Filters {
@@ -234,53 +244,21 @@ fn selected_within(
         chains: engine.topology.chains.clone(),
         ..Filters::default()
     };
-    let by_names: Vec<u32> = within
-        .iter()
-        .copied()
+    let by_names: Vec<u32> = (within.iter().copied())
         .filter(|&p| filters.shows_path(model, &engine.topology.paths[p as usize]))
         .collect();
-    let parts = |p: u32| crate::report::path_fields::PathParts::of(model, engine.topology, p);
-    for (part, text, of) in [
-        (
-            "listener",
-            &selector.listener,
-            (|p: &crate::report::path_fields::PathParts<'_>| p.listener) as fn(&_) -> &str,
-        ),
-        ("rule", &selector.rule, |p| p.rule),
-    ] {
-        if let Some(text) = text
-            && !by_names.iter().any(|&p| of(&parts(p)) == text.text)
-        {
-            let mut names: Vec<String> = by_names
-                .iter()
-                .map(|&p| of(&parts(p)).to_string())
-                .collect();
-            names.sort();
-            names.dedup();
-            errors.no_match(
-                Code::SELECTS_NOTHING,
-                part.into(),
-                text,
-                names,
-                &format!("no such {part} on the paths selected"),
-            );
-            return None;
-        }
-    }
+    known_parts(engine, selector, &by_names, errors)?;
     let chosen: Vec<u32> = by_names
         .into_iter()
         .filter(|&p| {
-            let parts = parts(p);
-            selector
-                .listener
-                .as_ref()
-                .is_none_or(|l| l.text == parts.listener)
+            let parts = PathParts::of(model, engine.topology, p);
+            (selector.listener.as_ref()).is_none_or(|l| l.text == parts.listener)
                 && selector.rule.as_ref().is_none_or(|r| r.text == parts.rule)
         })
         .collect();
     if chosen.is_empty() {
         let problem = SuiteProblem::Shape {
-            code: Code::SELECTS_NOTHING,
+            code,
             message: "the selector's parts together match no path".into(),
         };
         errors.0.push(
@@ -291,6 +269,35 @@ fn selected_within(
         return None;
     }
     Some(chosen)
+}
+
+/// The listener and rule a selector names are on some of the paths its Gateway and route
+/// select (`None` after reporting one that is not).
+fn known_parts(
+    engine: &Engine<'_>,
+    selector: &Selector,
+    paths: &[u32],
+    errors: &mut Errors,
+) -> Option<()> {
+    let parts = |p: u32| PathParts::of(engine.model, engine.topology, p);
+    let listener: for<'a> fn(&PathParts<'a>) -> &'a str = |p| p.listener;
+    let rule: for<'a> fn(&PathParts<'a>) -> &'a str = |p| p.rule;
+    for (part, text, of) in [
+        ("listener", &selector.listener, listener),
+        ("rule", &selector.rule, rule),
+    ] {
+        let Some(text) = text else { continue };
+        if paths.iter().any(|&p| of(&parts(p)) == text.text) {
+            continue;
+        }
+        let mut names: Vec<String> = paths.iter().map(|&p| of(&parts(p)).to_string()).collect();
+        names.sort();
+        names.dedup();
+        let label = format!("no such {part} on the paths selected");
+        errors.no_match(Code::SELECTS_NOTHING, part.into(), text, names, &label);
+        return None;
+    }
+    Some(())
 }
 
 /// A request case's request, parsed as `dopol request` parses it.
@@ -304,23 +311,8 @@ fn request(model: &Model, spec: &super::RequestSpec, errors: &mut Errors) -> Opt
         attributes: spec.attributes.clone(),
     };
     if let Some(gateway) = &spec.gateway
-        && !model
-            .gateways
-            .iter()
-            .any(|g| named(&gateway.text, &g.namespace, &g.name))
+        && !known_gateway(model, gateway, Code::INVALID_SUITE_REQUEST, errors)
     {
-        let names = model
-            .gateways
-            .iter()
-            .map(|g| format!("{}/{}", g.namespace, g.name))
-            .collect();
-        errors.no_match(
-            Code::INVALID_SUITE_REQUEST,
-            "Gateway".into(),
-            gateway,
-            names,
-            "no such Gateway",
-        );
         return None;
     }
     match input::parse(&args) {
@@ -343,27 +335,9 @@ fn request(model: &Model, spec: &super::RequestSpec, errors: &mut Errors) -> Opt
 
 /// An expected route (and rule) that the input has.
 fn known_route(model: &Model, route: &Text, rule: Option<&Text>, errors: &mut Errors) {
-    let found: Vec<_> = model
-        .routes
-        .iter()
-        .filter(|r| filter::matches_route(&route.text, r))
-        .collect();
-    if found.is_empty() {
-        let names = model
-            .routes
-            .iter()
-            .map(|r| format!("{}/{}", r.namespace, r.name))
-            .collect();
-        errors.no_match(
-            Code::INVALID_SUITE_REQUEST,
-            "route".into(),
-            route,
-            names,
-            "no such route",
-        );
-        return;
-    }
+    let found = known_routes(model, route, Code::INVALID_SUITE_REQUEST, errors);
     if let Some(rule) = rule
+        && !found.is_empty()
         && !found
             .iter()
             .any(|r| r.rules.iter().any(|x| x.name == rule.text))
@@ -400,19 +374,7 @@ fn kind<'s>(
         );
         return None;
     };
-    let policies: Vec<_> = model
-        .policies
-        .iter()
-        .filter(|p| std::ptr::eq(p.kind, kind))
-        .collect();
-    let mut keys: Vec<&str> = policies
-        .iter()
-        .flat_map(|p| p.blocks.iter())
-        .flat_map(|b| b.rules.iter())
-        .map(|r| r.key.as_str())
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = rule_keys(model, kind);
     let rules = expect
         .rules
         .iter()
@@ -441,37 +403,51 @@ fn kind<'s>(
             (rule, source, origins)
         })
         .collect();
+    let outcomes = (expect.outcomes.iter())
+        .filter_map(|o| outcome(model, kind, o, errors))
+        .collect();
     Some(ResolvedKind {
         kind,
         expect,
         rules,
+        outcomes,
     })
 }
 
-/// The locators of the policies of `kind` a reference names (as `--policy` reads it).
-fn locators(
+/// The rule keys the policies of `kind` declare, sorted.
+fn rule_keys<'m>(model: &'m Model, kind: &PolicyKind) -> Vec<&'m str> {
+    let mut keys: Vec<&str> = (model.policies.iter())
+        .filter(|p| std::ptr::eq(p.kind, kind))
+        .flat_map(|p| p.blocks.iter())
+        .flat_map(|b| b.rules.iter())
+        .map(|r| r.key.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// The policies of `kind` a reference names (as `--policy` reads it); none is reported with
+/// the nearest name.
+fn policies(
     model: &Model,
     kind: &PolicyKind,
     reference: &Text,
     errors: &mut Errors,
-) -> Option<Vec<String>> {
-    let found: Vec<String> = filter::resolve_policy_ref(model, &reference.text)
-        .unwrap_or_default()
+) -> Option<Vec<u32>> {
+    let found: Vec<u32> = (filter::resolve_policy_ref(model, &reference.text).unwrap_or_default())
         .into_iter()
-        .map(|p| &model.policies[p as usize])
-        .filter(|p| std::ptr::eq(p.kind, kind))
-        .map(|p| p.locator.clone())
+        .filter(|&p| std::ptr::eq(model.policies[p as usize].kind, kind))
         .collect();
     if found.is_empty() {
-        let names = model
-            .policies
-            .iter()
+        let names = (model.policies.iter())
             .filter(|p| std::ptr::eq(p.kind, kind))
             .map(|p| p.namespaced_name())
             .collect();
+        let what = format!("{} policy", kind.kind);
         errors.no_match(
             Code::UNKNOWN_SUITE_POLICY,
-            format!("{} policy", kind.kind),
+            what,
             reference,
             names,
             "no such policy",
@@ -479,4 +455,113 @@ fn locators(
         return None;
     }
     Some(found)
+}
+
+/// The locators of the policies of `kind` a reference names.
+fn locators(
+    model: &Model,
+    kind: &PolicyKind,
+    reference: &Text,
+    errors: &mut Errors,
+) -> Option<Vec<String>> {
+    let found = policies(model, kind, reference, errors)?;
+    Some(
+        found
+            .into_iter()
+            .map(|p| model.policies[p as usize].locator.clone())
+            .collect(),
+    )
+}
+
+/// The outcome words of a rule on a path, as `dopol overridden` and `status` write them.
+pub const RULE_OUTCOMES: &[&str] = &[
+    "effective",
+    "superseded",
+    "overridden",
+    "deactivated",
+    "merged",
+    "not-applied",
+];
+
+/// What an outcome expectation asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// This outcome word for the rule on every selected path.
+    Rule(&'static str),
+    /// The policy is `conflicted` (Envoy Gateway's status: another policy holds its target).
+    Conflicted,
+}
+
+/// An outcome expectation resolved.
+pub struct ResolvedOutcome<'s> {
+    /// As written.
+    pub expect: &'s OutcomeExpect,
+    /// The policies it names.
+    pub policies: Vec<u32>,
+    /// What it asks.
+    pub expected: Expected,
+}
+
+/// An outcome expectation resolved: its policy, word and rule key checked.
+fn outcome<'s>(
+    model: &Model,
+    kind: &PolicyKind,
+    expect: &'s OutcomeExpect,
+    errors: &mut Errors,
+) -> Option<ResolvedOutcome<'s>> {
+    let policies = policies(model, kind, &expect.policy, errors)?;
+    let word = expect.outcome.text.as_str();
+    let expected = match RULE_OUTCOMES.iter().find(|w| **w == word) {
+        Some(word) => Expected::Rule(word),
+        None if word == "conflicted" => Expected::Conflicted,
+        None => {
+            let words = RULE_OUTCOMES
+                .iter()
+                .chain(&["conflicted"])
+                .map(|w| w.to_string())
+                .collect();
+            errors.no_match(
+                Code::UNKNOWN_EXPECTATION,
+                "outcome".into(),
+                &expect.outcome,
+                words,
+                "no such outcome",
+            );
+            return None;
+        }
+    };
+    if let (Expected::Rule(_), Some(rule)) = (expected, &expect.rule) {
+        let mut keys: Vec<&str> = (policies.iter())
+            .flat_map(|&p| model.policies[p as usize].blocks.iter())
+            .flat_map(|b| b.rules.iter().map(|r| r.key.as_str()))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        if !keys.contains(&rule.text.as_str()) {
+            let names = keys.iter().map(|k| k.to_string()).collect();
+            let what = format!("rule key of {}", expect.policy.text);
+            errors.no_match(
+                Code::UNKNOWN_RULE_KEY,
+                what,
+                rule,
+                names,
+                "the policy has no such rule",
+            );
+            return None;
+        }
+    } else if matches!(expected, Expected::Rule(_)) {
+        let problem = SuiteProblem::Shape {
+            code: Code::INVALID_SUITE,
+            message: format!("outcome `{word}` is a rule's: name the `rule`"),
+        };
+        errors
+            .0
+            .push(Diagnostic::from(problem).with_label(expect.outcome.span, "of which rule?"));
+        return None;
+    }
+    Some(ResolvedOutcome {
+        expect,
+        policies,
+        expected,
+    })
 }
