@@ -210,16 +210,16 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "Run a suite over the manifests its `inputs` name.",
             ),
             (
-                "dopol test policies/ -f manifests/ -o junit > report.xml",
-                "Every `*.dopoltest.yaml` under policies/, on manifests/, as JUnit XML for CI.",
+                "dopol test manifests/ -o junit",
+                "Every `*.dopoltest.yaml` under manifests/, as JUnit XML for CI.",
             ),
             (
-                "dopol test -f manifests/ --coverage --show-untested --fail-under 80",
+                "dopol test manifests/ --coverage --show-untested --fail-under 80",
                 "Which paths no case selects; fail under 80%.",
             ),
             (
-                "dopol test -f manifests/ --against origin/main",
-                "Fail when the change weakens a path compared with origin/main.",
+                "dopol test manifests/ --against HEAD",
+                "Fail when an uncommitted change weakens a path (a rule gone, a limit raised).",
             ),
         ],
     ),

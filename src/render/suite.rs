@@ -5,6 +5,7 @@
 
 use super::lint::github::{escape_data, escape_property};
 use crate::report::suite::check::{CaseResult, Outcome};
+use crate::report::suite::coverage::Share;
 use crate::report::suite::results::TestReport;
 use crate::source::SourceMap;
 use serde_json::{Value, json};
@@ -51,19 +52,32 @@ pub fn table(report: &TestReport) -> String {
 
 fn coverage_table(report: &TestReport, out: &mut String) {
     for coverage in &report.coverage {
-        let _ = writeln!(out, "\nCOVERAGE          TESTED  PATHS  PERCENT");
-        let rows = std::iter::once(("total", &coverage.total))
-            .chain(coverage.kinds.iter().map(|k| ("kind", k)))
-            .chain(coverage.gateways.iter().map(|g| ("gateway", g)));
-        for (what, share) in rows {
-            let name = if what == "total" {
-                "all paths".to_string()
-            } else {
-                format!("{what} {}", share.name)
-            };
+        let rows: Vec<(String, &Share)> =
+            std::iter::once(("all paths".to_string(), &coverage.total))
+                .chain(
+                    coverage
+                        .kinds
+                        .iter()
+                        .map(|k| (format!("kind {}", k.name), k)),
+                )
+                .chain(
+                    coverage
+                        .gateways
+                        .iter()
+                        .map(|g| (format!("gateway {}", g.name), g)),
+                )
+                .collect();
+        let width = rows
+            .iter()
+            .map(|(name, _)| name.len())
+            .max()
+            .unwrap_or(0)
+            .max(8);
+        let _ = writeln!(out, "\n{:<width$}  TESTED  PATHS  PERCENT", "COVERAGE");
+        for (name, share) in &rows {
             let _ = writeln!(
                 out,
-                "{name:<17} {:>6} {:>6} {:>7.1}%",
+                "{name:<width$}  {:>6}  {:>5}  {:>6.1}%",
                 share.tested, share.paths, share.percent
             );
         }
