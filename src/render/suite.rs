@@ -205,19 +205,7 @@ pub fn junit(report: &TestReport) -> String {
             None => suites.push((&result.suite, vec![case], failed)),
         }
     }
-    let extra: Vec<(String, String)> = report
-        .problems
-        .iter()
-        .map(|d| (format!("{} {}", d.code, d.code.name()), d.message.clone()))
-        .chain(report.against.iter().flat_map(|(rev, found)| {
-            found.iter().map(move |w| {
-                (
-                    format!("weaker than {rev}: {}", w.policy_kind),
-                    format!("{}: {}", w.change, w.paths.join(", ")),
-                )
-            })
-        }))
-        .collect();
+    let extra = junit_extra(report);
     if !extra.is_empty() {
         let cases = extra
             .iter()
@@ -242,6 +230,19 @@ pub fn junit(report: &TestReport) -> String {
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// The failing test cases besides the cases: each suite problem and each weakening.
+fn junit_extra(report: &TestReport) -> Vec<(String, String)> {
+    let problems = (report.problems.iter())
+        .map(|d| (format!("{} {}", d.code, d.code.name()), d.message.clone()));
+    let weakened = report.against.iter().flat_map(|(rev, found)| {
+        found.iter().map(move |w| {
+            let name = format!("weaker than {rev}: {}", w.policy_kind);
+            (name, format!("{}: {}", w.change, w.paths.join(", ")))
+        })
+    });
+    problems.chain(weakened).collect()
 }
 
 /// SARIF 2.1.0: a result per failed case (at the case's name in its suite) and per suite

@@ -357,28 +357,8 @@ fn check_rule(
             found.origins.join(", "),
         ));
     }
-    let block = model
-        .policies
-        .iter()
-        .find(|p| p.locator == found.source)
-        .and_then(|p| p.blocks.iter().find(|b| b.rule(found.key).is_some()));
-    for (what, expected, actual) in [
-        ("block", &rule.block, block.map(|b| b.kind.as_str())),
-        (
-            "strategy",
-            &rule.strategy,
-            block.map(|b| b.strategy.as_str()),
-        ),
-    ] {
-        if let Some(expected) = expected
-            && Some(expected.text.as_str()) != actual
-        {
-            return Some((
-                what.into(),
-                expected.text.clone(),
-                actual.unwrap_or("(unknown)").to_string(),
-            ));
-        }
+    if let Some(miss) = check_block(model, rule, found) {
+        return Some(miss);
     }
     match (rule.applies, found.applies) {
         (Some(expected), Some(truth))
@@ -392,6 +372,28 @@ fn check_rule(
         }
         _ => None,
     }
+}
+
+/// The block and strategy of the source's block that holds the rule, against `block` and
+/// `strategy`.
+fn check_block(model: &Model, rule: &super::RuleExpect, found: &Actual<'_>) -> Option<Miss> {
+    let block = (model.policies.iter())
+        .find(|p| p.locator == found.source)
+        .and_then(|p| p.blocks.iter().find(|b| b.rule(found.key).is_some()));
+    let kind = block.map(|b| b.kind.as_str());
+    let strategy = block.map(|b| b.strategy.as_str());
+    [
+        ("block", &rule.block, kind),
+        ("strategy", &rule.strategy, strategy),
+    ]
+    .into_iter()
+    .find_map(|(what, expected, actual)| {
+        let expected = expected.as_ref()?;
+        (Some(expected.text.as_str()) != actual).then(|| {
+            let actual = actual.unwrap_or("(unknown)").to_string();
+            (what.into(), expected.text.clone(), actual)
+        })
+    })
 }
 
 fn truth_word(truth: Truth) -> &'static str {

@@ -15,6 +15,7 @@ pub mod check;
 pub mod coverage;
 pub mod diags;
 pub mod gate;
+pub mod index;
 pub mod parse;
 pub mod results;
 pub mod select;

@@ -4,13 +4,14 @@
 //! or names a rule no policy has would otherwise pass without checking anything.
 
 use super::diags::SuiteProblem;
+use super::index::PathIndex;
 use super::{Case, CaseBody, KindExpect, OutcomeExpect, RuleExpect, Selector, Suite, Text};
 use crate::diag::{Code, Diagnostic};
 use crate::engine::Engine;
 use crate::model::Model;
 use crate::policy::PolicyKind;
 use crate::policy::gate::Capability;
-use crate::report::filter::{self, Filters};
+use crate::report::filter;
 use crate::report::path_fields::PathParts;
 use crate::report::request::input::{self, Request};
 
@@ -81,13 +82,14 @@ pub fn resolve<'s>(
     engine: &Engine<'_>,
     run: impl Fn(&Case) -> bool,
 ) -> Result<Vec<Resolved<'s>>, Vec<Diagnostic>> {
+    let mut index = PathIndex::new(engine);
     let mut errors = Errors(Vec::new());
     let mut resolved = Vec::new();
     for &suite in suites {
         for case in suite.cases.iter().filter(|c| run(c)) {
             let target = match &case.body {
                 CaseBody::Paths { selector, except } => {
-                    paths(engine, selector, except, &mut errors).map(Target::Paths)
+                    paths(engine, &mut index, selector, except, &mut errors).map(Target::Paths)
                 }
                 CaseBody::Request(spec) => request(engine.model, spec, &mut errors),
             };
@@ -160,25 +162,20 @@ fn named(pattern: &str, namespace: &str, name: &str) -> bool {
 /// The paths a selector names, less `except`'s.
 fn paths(
     engine: &Engine<'_>,
+    index: &mut PathIndex,
     selector: &Selector,
     except: &[Selector],
     errors: &mut Errors,
 ) -> Option<Vec<u32>> {
-    let selected = selected(engine, selector, errors)?;
+    let selected = selected_within(engine, index, selector, None, errors)?;
     let mut kept = selected.clone();
     for excluded in except {
-        let Some(out) = selected_within(engine, excluded, &selected, errors) else {
+        let Some(out) = selected_within(engine, index, excluded, Some(&selected), errors) else {
             continue;
         };
-        kept.retain(|p| !out.contains(p));
+        kept.retain(|p| out.binary_search(p).is_err());
     }
     Some(kept)
-}
-
-/// The paths one selector names; `None` after reporting a name that matches nothing.
-fn selected(engine: &Engine<'_>, selector: &Selector, errors: &mut Errors) -> Option<Vec<u32>> {
-    let all: Vec<u32> = (0..engine.topology.paths.len() as u32).collect();
-    selected_within(engine, selector, &all, errors)
 }
 
 /// Whether the Gateway a selector or request names is in the input; else reported under
@@ -222,11 +219,12 @@ fn known_routes<'m>(
     found
 }
 
-/// The paths among `within` a selector names, every part checked against the input.
+/// The paths (among `within`, if given) a selector names, every part checked against the input.
 fn selected_within(
     engine: &Engine<'_>,
+    index: &mut PathIndex,
     selector: &Selector,
-    within: &[u32],
+    within: Option<&[u32]>,
     errors: &mut Errors,
 ) -> Option<Vec<u32>> {
     let model = engine.model;
@@ -238,15 +236,12 @@ fn selected_within(
     if !(gateway_known && route_known) {
         return None;
     }
-    let filters = Filters {
-        gateway: selector.gateway.as_ref().map(|t| t.text.clone()),
-        route: selector.route.as_ref().map(|t| t.text.clone()),
-        chains: engine.topology.chains.clone(),
-        ..Filters::default()
-    };
-    let by_names: Vec<u32> = (within.iter().copied())
-        .filter(|&p| filters.shows_path(model, &engine.topology.paths[p as usize]))
-        .collect();
+    let gateway = selector.gateway.as_ref().map(|t| t.text.as_str());
+    let route = selector.route.as_ref().map(|t| t.text.as_str());
+    let mut by_names = index.through(engine, gateway, route);
+    if let Some(within) = within {
+        by_names.retain(|p| within.binary_search(p).is_ok());
+    }
     known_parts(engine, selector, &by_names, errors)?;
     let chosen: Vec<u32> = by_names
         .into_iter()
@@ -416,8 +411,12 @@ fn kind<'s>(
 
 /// The rule keys the policies of `kind` declare, sorted.
 fn rule_keys<'m>(model: &'m Model, kind: &PolicyKind) -> Vec<&'m str> {
-    let mut keys: Vec<&str> = (model.policies.iter())
-        .filter(|p| std::ptr::eq(p.kind, kind))
+    keys_of((model.policies.iter()).filter(|p| std::ptr::eq(p.kind, kind)))
+}
+
+/// The rule keys some policies declare, sorted.
+fn keys_of<'m>(policies: impl Iterator<Item = &'m crate::policy::Policy>) -> Vec<&'m str> {
+    let mut keys: Vec<&str> = policies
         .flat_map(|p| p.blocks.iter())
         .flat_map(|b| b.rules.iter())
         .map(|r| r.key.as_str())
@@ -502,6 +501,30 @@ pub struct ResolvedOutcome<'s> {
     pub expected: Expected,
 }
 
+/// Whether `policies` declare rule `rule` (`None` after reporting that they do not).
+fn policy_rule(
+    model: &Model,
+    policies: &[u32],
+    policy: &Text,
+    rule: &Text,
+    errors: &mut Errors,
+) -> Option<()> {
+    let keys = keys_of(policies.iter().map(|&p| &model.policies[p as usize]));
+    if keys.contains(&rule.text.as_str()) {
+        return Some(());
+    }
+    let names = keys.iter().map(|k| k.to_string()).collect();
+    let what = format!("rule key of {}", policy.text);
+    errors.no_match(
+        Code::UNKNOWN_RULE_KEY,
+        what,
+        rule,
+        names,
+        "the policy has no such rule",
+    );
+    None
+}
+
 /// An outcome expectation resolved: its policy, word and rule key checked.
 fn outcome<'s>(
     model: &Model,
@@ -530,34 +553,22 @@ fn outcome<'s>(
             return None;
         }
     };
-    if let (Expected::Rule(_), Some(rule)) = (expected, &expect.rule) {
-        let mut keys: Vec<&str> = (policies.iter())
-            .flat_map(|&p| model.policies[p as usize].blocks.iter())
-            .flat_map(|b| b.rules.iter().map(|r| r.key.as_str()))
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        if !keys.contains(&rule.text.as_str()) {
-            let names = keys.iter().map(|k| k.to_string()).collect();
-            let what = format!("rule key of {}", expect.policy.text);
-            errors.no_match(
-                Code::UNKNOWN_RULE_KEY,
-                what,
-                rule,
-                names,
-                "the policy has no such rule",
-            );
+    match (expected, &expect.rule) {
+        (Expected::Rule(_), Some(rule)) => {
+            policy_rule(model, &policies, &expect.policy, rule, errors)?
+        }
+        (Expected::Rule(_), None) => {
+            let problem = SuiteProblem::Shape {
+                code: Code::INVALID_SUITE,
+                message: format!("outcome `{word}` is a rule's: name the `rule`"),
+            };
+            let label = "of which rule?";
+            errors
+                .0
+                .push(Diagnostic::from(problem).with_label(expect.outcome.span, label));
             return None;
         }
-    } else if matches!(expected, Expected::Rule(_)) {
-        let problem = SuiteProblem::Shape {
-            code: Code::INVALID_SUITE,
-            message: format!("outcome `{word}` is a rule's: name the `rule`"),
-        };
-        errors
-            .0
-            .push(Diagnostic::from(problem).with_label(expect.outcome.span, "of which rule?"));
-        return None;
+        (Expected::Conflicted, _) => {}
     }
     Some(ResolvedOutcome {
         expect,
