@@ -119,7 +119,8 @@ fn discover(args: &TestArgs) -> Result<Vec<String>, UsageError> {
             )));
         }
     }
-    if files.is_empty() {
+    // The gate alone needs no suite: it compares the -f inputs with a revision.
+    if files.is_empty() && !(args.against.is_some() && args.suites.is_empty()) {
         return Err(UsageError(format!(
             "no suites: no `*{}` file under {}",
             suite::FILE_SUFFIX,
@@ -149,8 +150,12 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
 type Group<'s> = (Vec<String>, Vec<&'s Suite>);
 
 /// Suites grouped by the manifests they run on: `-f` given on the command line, else the
-/// suite's `inputs` (relative to it), else the config file's `inputs`.
+/// suite's `inputs` (relative to it), else the config file's `inputs`. No suite (the gate
+/// alone): one group, the `-f` inputs.
 fn groups<'s>(suites: &'s [Suite], input: &InputArgs) -> Result<Vec<Group<'s>>, UsageError> {
+    if suites.is_empty() {
+        return Ok(vec![(input.files.clone(), Vec::new())]);
+    }
     let mut groups: Vec<Group<'s>> = Vec::new();
     for suite in suites {
         let files = if !input.files.is_empty() && !input.resolved.inputs_from_config {

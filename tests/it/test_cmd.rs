@@ -238,6 +238,21 @@ fn against_finds_weakened_paths_grouped() {
         None,
     );
     assert_eq!(same.code, 0, "{}\n{}", same.stdout, same.stderr);
+    let alone = run_in(
+        &repo.path().join("manifests"),
+        &["test", "-f", ".", "--against", "base"],
+        None,
+    );
+    assert_eq!(
+        alone.code, 1,
+        "the gate runs without suites:\n{}\n{}",
+        alone.stdout, alone.stderr
+    );
+    assert!(
+        alone.stdout.contains("WEAKER  RateLimitPolicy `global`"),
+        "{}",
+        alone.stdout
+    );
     assert!(
         same.stdout.contains("No path is weaker than at HEAD."),
         "{}",
