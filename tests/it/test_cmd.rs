@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 const SHOP: &str = "testdata/examples/shop/shop.dopoltest.yaml";
-const FAILING: &str = "testdata/suites/failing";
+const FAILING: &str = "testdata/examples/shop/shop-fails.dopoltest.yaml";
 
 #[test]
 fn the_shop_suite_passes() {
@@ -42,7 +42,7 @@ fn json_is_valid_against_its_schema_whether_cases_pass_or_fail() {
     for (suite, code) in [
         (SHOP, 0),
         (FAILING, 1),
-        ("testdata/codes/selects-nothing/suite.dopoltest.yaml", 2),
+        ("testdata/codes/selects-nothing/suite.yaml", 2),
     ] {
         let out = dopol(&["test", suite, "-o", "json", "--coverage"]);
         out.code(code);
@@ -77,7 +77,7 @@ fn junit_is_well_formed_when_cases_fail() {
 fn junit_is_well_formed_when_a_suite_is_wrong() {
     let out = dopol(&[
         "test",
-        "testdata/codes/unknown-rule-key/suite.dopoltest.yaml",
+        "testdata/codes/unknown-rule-key/suite.yaml",
         "-o",
         "junit",
     ]);
@@ -127,10 +127,11 @@ fn a_file_named_explicitly_that_is_not_a_suite_is_an_error() {
 
 #[test]
 fn directories_are_searched_for_suites_only() {
-    // testdata/examples/shop holds manifests beside the suite: they are not read as suites.
+    // testdata/examples/shop holds manifests beside its two suites (one passes, one fails
+    // where it should): the manifests are not read as suites.
     dopol(&["test", "testdata/examples"])
-        .code(0)
-        .stdout_has(&["8 passed"]);
+        .code(1)
+        .stdout_has(&["8 passed, 5 failed"]);
 }
 
 #[test]
@@ -262,9 +263,12 @@ fn against_finds_weakened_paths_grouped() {
 
 #[test]
 fn outcomes_overridden_and_conflicted() {
-    dopol(&["test", "testdata/suites/conflicted.dopoltest.yaml"])
-        .code(0)
-        .stdout_has(&["1 passed, 0 failed"]);
+    dopol(&[
+        "test",
+        "testdata/envoy/conflict-age/conflict-age.dopoltest.yaml",
+    ])
+    .code(0)
+    .stdout_has(&["2 passed, 0 failed"]);
     dopol(&["test", SHOP, "--run", "overridden"])
         .code(0)
         .stdout_has(&["1 passed, 0 failed"]);
