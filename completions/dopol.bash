@@ -49,6 +49,9 @@ _dopol() {
             dopol,status)
                 cmd="dopol__subcmd__status"
                 ;;
+            dopol,test)
+                cmd="dopol__subcmd__test"
+                ;;
             dopol,topology)
                 cmd="dopol__subcmd__topology"
                 ;;
@@ -85,6 +88,9 @@ _dopol() {
             dopol__subcmd__help,status)
                 cmd="dopol__subcmd__help__subcmd__status"
                 ;;
+            dopol__subcmd__help,test)
+                cmd="dopol__subcmd__help__subcmd__test"
+                ;;
             dopol__subcmd__help,topology)
                 cmd="dopol__subcmd__help__subcmd__topology"
                 ;;
@@ -95,7 +101,7 @@ _dopol() {
 
     case "${cmd}" in
         dopol)
-            opts="-h -V --help --version effective overridden status reach explain topology lint diff request completions man help"
+            opts="-h -V --help --version effective overridden status reach explain topology lint diff request test completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -477,7 +483,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help)
-            opts="effective overridden status reach explain topology lint diff request completions man help"
+            opts="effective overridden status reach explain topology lint diff request test completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,6 +650,20 @@ _dopol() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        dopol__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         dopol__subcmd__help__subcmd__topology)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -754,11 +774,11 @@ _dopol() {
                     return 0
                     ;;
                 --ignore)
-                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL1020 invalid-config DPL1021 template-skipped DPL1022 fixture-key-ignored DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2011 delegation-not-supported DPL2012 delegation-mixed-backends DPL2013 listener-set-not-modelled DPL2014 parent-ref-listener-set DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL4014 shadowed-by-listener DPL4015 bare-field-ignored DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5007 selector-selects-nothing DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5014 misspelled-kgateway-annotation DPL5015 kgateway-2-0-priority-value DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind DPL7001 kuma-invalid-policy DPL7002 kuma-to-target-not-found DPL7003 kuma-section-port-number DPL7004 kuma-dataplane-name-ref-from-global DPL7005 kuma-consumer-overrides-producer DPL7006 kuma-route-ignores-service-entries DPL7007 kuma-mtp-from-ignored DPL7008 kuma-mtp-without-mtls DPL7009 kuma-role-label-overwritten DPL7010 kuma-equal-display-names DPL7011 kuma-meshservices-disabled DPL7012 kuma-deprecated-targetref DPL7013 kuma-selects-no-dataplane DPL7014 kuma-shadow-skipped DPL7015 kuma-mesh-assumed DPL7016 kuma-not-modelled DPL8001 agw-equal-specificity-tie DPL8002 agw-conditional-shadows-parent DPL8005 agw-buffer-least-specific-wins DPL8006 agw-override-on-rule DPL8007 agw-attached-but-ineffective DPL8008 agw-backend-level-not-modelled DPL8009 agw-listenerset-not-modelled" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL1020 invalid-config DPL1021 template-skipped DPL1022 fixture-key-ignored DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2011 delegation-not-supported DPL2012 delegation-mixed-backends DPL2013 listener-set-not-modelled DPL2014 parent-ref-listener-set DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL4014 shadowed-by-listener DPL4015 bare-field-ignored DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5007 selector-selects-nothing DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5014 misspelled-kgateway-annotation DPL5015 kgateway-2-0-priority-value DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind DPL7001 kuma-invalid-policy DPL7002 kuma-to-target-not-found DPL7003 kuma-section-port-number DPL7004 kuma-dataplane-name-ref-from-global DPL7005 kuma-consumer-overrides-producer DPL7006 kuma-route-ignores-service-entries DPL7007 kuma-mtp-from-ignored DPL7008 kuma-mtp-without-mtls DPL7009 kuma-role-label-overwritten DPL7010 kuma-equal-display-names DPL7011 kuma-meshservices-disabled DPL7012 kuma-deprecated-targetref DPL7013 kuma-selects-no-dataplane DPL7014 kuma-shadow-skipped DPL7015 kuma-mesh-assumed DPL7016 kuma-not-modelled DPL8001 agw-equal-specificity-tie DPL8002 agw-conditional-shadows-parent DPL8005 agw-buffer-least-specific-wins DPL8006 agw-override-on-rule DPL8007 agw-attached-but-ineffective DPL8008 agw-backend-level-not-modelled DPL8009 agw-listenerset-not-modelled DPL9001 invalid-suite DPL9002 not-a-suite DPL9003 selects-nothing DPL9004 unknown-expectation DPL9005 unknown-rule-key DPL9006 unknown-suite-policy DPL9007 invalid-suite-request" -- "${cur}"))
                     return 0
                     ;;
                 --explain)
-                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL1020 invalid-config DPL1021 template-skipped DPL1022 fixture-key-ignored DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2011 delegation-not-supported DPL2012 delegation-mixed-backends DPL2013 listener-set-not-modelled DPL2014 parent-ref-listener-set DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL4014 shadowed-by-listener DPL4015 bare-field-ignored DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5007 selector-selects-nothing DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5014 misspelled-kgateway-annotation DPL5015 kgateway-2-0-priority-value DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind DPL7001 kuma-invalid-policy DPL7002 kuma-to-target-not-found DPL7003 kuma-section-port-number DPL7004 kuma-dataplane-name-ref-from-global DPL7005 kuma-consumer-overrides-producer DPL7006 kuma-route-ignores-service-entries DPL7007 kuma-mtp-from-ignored DPL7008 kuma-mtp-without-mtls DPL7009 kuma-role-label-overwritten DPL7010 kuma-equal-display-names DPL7011 kuma-meshservices-disabled DPL7012 kuma-deprecated-targetref DPL7013 kuma-selects-no-dataplane DPL7014 kuma-shadow-skipped DPL7015 kuma-mesh-assumed DPL7016 kuma-not-modelled DPL8001 agw-equal-specificity-tie DPL8002 agw-conditional-shadows-parent DPL8005 agw-buffer-least-specific-wins DPL8006 agw-override-on-rule DPL8007 agw-attached-but-ineffective DPL8008 agw-backend-level-not-modelled DPL8009 agw-listenerset-not-modelled" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "DPL1001 yaml-syntax DPL1002 unreadable-input DPL1003 invalid-encoding DPL1004 not-a-kubernetes-object DPL1005 invalid-object DPL1006 duplicate-object DPL1007 deprecated-api-version DPL1008 empty-input DPL1009 unknown-field DPL1010 exclusive-blocks DPL1011 empty-block DPL1012 unsupported-api-version DPL1013 invalid-name DPL1014 invalid-families DPL1015 schema-violation DPL1016 validation-rule DPL1017 rule-not-evaluated DPL1018 version-not-served DPL1019 invalid-crd DPL1020 invalid-config DPL1021 template-skipped DPL1022 fixture-key-ignored DPL2001 parent-not-found DPL2002 no-matching-parent DPL2003 not-allowed-by-listeners DPL2004 no-matching-listener-hostname DPL2005 route-not-attached DPL2006 duplicate-listener-name DPL2007 duplicate-rule-name DPL2008 selector-undecidable DPL2009 assumed-gateway DPL2010 delegation-child-dropped DPL2011 delegation-not-supported DPL2012 delegation-mixed-backends DPL2013 listener-set-not-modelled DPL2014 parent-ref-listener-set DPL3001 target-not-found DPL3002 section-not-found DPL3003 invalid-target-kind DPL4001 policy-overridden DPL4002 policy-unreachable DPL4003 default-superseded-everywhere DPL4004 ordered-by-name DPL4005 granularity-trap DPL4006 unset-of-override DPL4007 unset-unmatched DPL4008 rfc-extension DPL4009 constraint-invalid DPL4010 constraint-evaluation DPL4011 predicate-invalid DPL4012 family-overrides-builtin DPL4013 unknown-ignore-code DPL4014 shadowed-by-listener DPL4015 bare-field-ignored DPL5001 extension-ref-not-found DPL5002 route-replaced DPL5003 invalid-policy-weight DPL5004 unknown-inherited-priority DPL5005 inherited-priority-on-gateway DPL5006 duplicate-attachment DPL5007 selector-selects-nothing DPL5008 gateway-disables-route-provider DPL5009 gateway-header-set-wins DPL5010 invalid-policy DPL5011 deep-merge-plain-field DPL5012 delegatee-can-disable-auth DPL5013 builtin-shadows-policy DPL5014 misspelled-kgateway-annotation DPL5015 kgateway-2-0-priority-value DPL6001 auth-replaced-without-merge DPL6002 conflicted DPL6003 null-pruned DPL6004 deprecated-target-ref DPL6005 selector-selects-all DPL6006 cross-namespace-selector DPL6007 ignored-target-kind DPL7001 kuma-invalid-policy DPL7002 kuma-to-target-not-found DPL7003 kuma-section-port-number DPL7004 kuma-dataplane-name-ref-from-global DPL7005 kuma-consumer-overrides-producer DPL7006 kuma-route-ignores-service-entries DPL7007 kuma-mtp-from-ignored DPL7008 kuma-mtp-without-mtls DPL7009 kuma-role-label-overwritten DPL7010 kuma-equal-display-names DPL7011 kuma-meshservices-disabled DPL7012 kuma-deprecated-targetref DPL7013 kuma-selects-no-dataplane DPL7014 kuma-shadow-skipped DPL7015 kuma-mesh-assumed DPL7016 kuma-not-modelled DPL8001 agw-equal-specificity-tie DPL8002 agw-conditional-shadows-parent DPL8005 agw-buffer-least-specific-wins DPL8006 agw-override-on-rule DPL8007 agw-attached-but-ineffective DPL8008 agw-backend-level-not-modelled DPL8009 agw-listenerset-not-modelled DPL9001 invalid-suite DPL9002 not-a-suite DPL9003 selects-nothing DPL9004 unknown-expectation DPL9005 unknown-rule-key DPL9006 unknown-suite-policy DPL9007 invalid-suite-request" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1233,6 +1253,112 @@ _dopol() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__test)
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --kuma-mode --kuma-zone --kuma-system-namespace --kuma-outbound --color --verbose --quiet --run --output --coverage --show-untested --fail-under --against --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
+                    return 0
+                    ;;
+                --kgateway-policy-merge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kgateway-global-policy-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuma-mode)
+                    COMPREPLY=($(compgen -W "zone global" -- "${cur}"))
+                    return 0
+                    ;;
+                --kuma-zone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuma-system-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuma-outbound)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json junit sarif github" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json junit sarif github" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-under)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --against)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -35,6 +35,7 @@ complete -c dopol -n "__fish_dopol_needs_command" -f -a "topology" -d 'Show the 
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "test" -d 'Run policy test suites (`*.dopoltest.yaml`): expectations on the effective policy of paths and on requests, coverage, and a no-weakening gate against a git revision'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -566,7 +567,21 @@ agw-attached-but-ineffective\t'DPL8007'
 DPL8008\t'agw-backend-level-not-modelled'
 agw-backend-level-not-modelled\t'DPL8008'
 DPL8009\t'agw-listenerset-not-modelled'
-agw-listenerset-not-modelled\t'DPL8009'"
+agw-listenerset-not-modelled\t'DPL8009'
+DPL9001\t'invalid-suite'
+invalid-suite\t'DPL9001'
+DPL9002\t'not-a-suite'
+not-a-suite\t'DPL9002'
+DPL9003\t'selects-nothing'
+selects-nothing\t'DPL9003'
+DPL9004\t'unknown-expectation'
+unknown-expectation\t'DPL9004'
+DPL9005\t'unknown-rule-key'
+unknown-rule-key\t'DPL9005'
+DPL9006\t'unknown-suite-policy'
+unknown-suite-policy\t'DPL9006'
+DPL9007\t'invalid-suite-request'
+invalid-suite-request\t'DPL9007'"
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l explain -d 'Print the documentation of one check and exit' -r -f -a "DPL1001\t'yaml-syntax'
 yaml-syntax\t'DPL1001'
 DPL1002\t'unreadable-input'
@@ -764,7 +779,21 @@ agw-attached-but-ineffective\t'DPL8007'
 DPL8008\t'agw-backend-level-not-modelled'
 agw-backend-level-not-modelled\t'DPL8008'
 DPL8009\t'agw-listenerset-not-modelled'
-agw-listenerset-not-modelled\t'DPL8009'"
+agw-listenerset-not-modelled\t'DPL8009'
+DPL9001\t'invalid-suite'
+invalid-suite\t'DPL9001'
+DPL9002\t'not-a-suite'
+not-a-suite\t'DPL9002'
+DPL9003\t'selects-nothing'
+selects-nothing\t'DPL9003'
+DPL9004\t'unknown-expectation'
+unknown-expectation\t'DPL9004'
+DPL9005\t'unknown-rule-key'
+unknown-rule-key\t'DPL9005'
+DPL9006\t'unknown-suite-policy'
+unknown-suite-policy\t'DPL9006'
+DPL9007\t'invalid-suite-request'
+invalid-suite-request\t'DPL9007'"
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
@@ -891,20 +920,57 @@ complete -c dopol -n "__fish_dopol_using_subcommand request" -s v -l verbose -d 
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l run -d 'Run only the cases whose name matches this regular expression' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s o -l output -d 'Output format' -r -f -a "table\t'One line per case, the first difference under a failed one'
+json\t'A JSON document (`kind: PolicyTestReport`; schema: docs/schema/policy-test-report.schema.json)'
+junit\t'JUnit XML: one test suite per suite file, one test case per case'
+sarif\t'SARIF 2.1.0: one result per failed case, at the case in its suite'
+github\t'GitHub Actions workflow commands: an error annotation per failed case'"
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l fail-under -d 'Fail (exit 1) when the share of paths some case selects is under PCT percent' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l against -d 'The no-weakening gate: fail (exit 1) when a path is weaker than at this git revision (the -f paths read at REV, as `dopol diff git:REV` reads them)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l no-config -d 'Read no config file'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l coverage -d 'Report, per policy kind and per Gateway, the share of paths some case selects'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -l show-untested -d 'With --coverage: list the paths no case selects'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand test" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand man" -l out-dir -d 'Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of printing the main page' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s h -l help -d 'Print help'
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s, Envoy Gateway\'s and agentgateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s, Envoy Gateway\'s and agentgateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "test" -d 'Run policy test suites (`*.dopoltest.yaml`): expectations on the effective policy of paths and on requests, coverage, and a no-weakening gate against a git revision'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

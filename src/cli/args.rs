@@ -52,6 +52,8 @@ pub enum Command {
     Diff(DiffArgs),
     /// Simulate one request: which route rule it reaches, and which policy rules apply to it.
     Request(RequestArgs),
+    /// Run policy test suites (`*.dopoltest.yaml`): expectations on the effective policy of paths and on requests, coverage, and a no-weakening gate against a git revision.
+    Test(TestArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Print dopol's man pages (or write one page per command into a directory).
@@ -139,6 +141,8 @@ pub struct Resolved {
     pub lint: LintDefaults,
     /// A config file that cannot be used, for `lint` to report in its output format.
     pub rejected: Option<super::config::Rejected>,
+    /// The config file's `tests`: the suites `dopol test` runs when none are named.
+    pub tests: Vec<String>,
 }
 
 /// The config file's `lint` settings.
@@ -589,4 +593,52 @@ impl TypedValueParser for Completed {
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(self.candidates().into_iter()))
     }
+}
+
+/// Output formats of `dopol test`. Every one is well-formed whether cases pass or fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TestFormat {
+    /// One line per case, the first difference under a failed one.
+    Table,
+    /// A JSON document (`kind: PolicyTestReport`; schema: docs/schema/policy-test-report.schema.json).
+    Json,
+    /// JUnit XML: one test suite per suite file, one test case per case.
+    Junit,
+    /// SARIF 2.1.0: one result per failed case, at the case in its suite.
+    Sarif,
+    /// GitHub Actions workflow commands: an error annotation per failed case.
+    Github,
+}
+
+/// `dopol test`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "Exit codes: 0 every case passed (and coverage and the gate held), 1 a case failed, coverage is under --fail-under or --against found a weakened path, 2 usage error or a suite that is wrong, 3 input errors in the manifests or output that cannot be written, 4 internal error."
+)]
+pub struct TestArgs {
+    /// Suite files, or directories searched for `*.dopoltest.yaml` (default: the config file's
+    /// `tests`, else the working directory). A file named here must be a PolicyTest.
+    #[arg(value_name = "SUITE")]
+    pub suites: Vec<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Run only the cases whose name matches this regular expression.
+    #[arg(long, value_name = "REGEX")]
+    pub run: Option<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = TestFormat::Table)]
+    pub output: TestFormat,
+    /// Report, per policy kind and per Gateway, the share of paths some case selects.
+    #[arg(long)]
+    pub coverage: bool,
+    /// With --coverage: list the paths no case selects.
+    #[arg(long)]
+    pub show_untested: bool,
+    /// Fail (exit 1) when the share of paths some case selects is under PCT percent.
+    #[arg(long, value_name = "PCT")]
+    pub fail_under: Option<f64>,
+    /// The no-weakening gate: fail (exit 1) when a path is weaker than at this git revision
+    /// (the -f paths read at REV, as `dopol diff git:REV` reads them).
+    #[arg(long, value_name = "REV")]
+    pub against: Option<String>,
 }

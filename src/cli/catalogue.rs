@@ -26,6 +26,7 @@ const COMMON: &[&[Code]] = &[
     crate::lint::checks::suppression::CODES,
     crate::lint::checks::listeners::CODES,
     crate::cli::config::CODES,
+    crate::report::suite::diags::CODES,
 ];
 
 impl Code {

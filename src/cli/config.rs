@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 /// The file name looked for.
 pub const FILE_NAME: &str = ".dopol.yaml";
 
-const FILE_KEYS: &[&str] = &["inputs", "exclude", "families", "crds", "lint"];
+const FILE_KEYS: &[&str] = &["inputs", "exclude", "families", "crds", "lint", "tests"];
 const LINT_KEYS: &[&str] = &["fail-on", "min-severity", "ignore"];
 
 /// A config file's settings, paths already made relative to the working directory.
@@ -41,6 +41,8 @@ pub struct Config {
     pub crds: Vec<String>,
     /// `lint` settings.
     pub lint: LintDefaults,
+    /// `tests`: the suites `dopol test` runs when none are named.
+    pub tests: Vec<String>,
 }
 
 /// The config file of a run and the directory its paths are relative to: `--config`, else the
@@ -136,6 +138,7 @@ fn read_root(fields: &mut Fields<'_>, root: &Node, dir: &Path) -> Config {
     config.inputs = paths(fields, "inputs");
     config.families = paths(fields, "families");
     config.crds = paths(fields, "crds");
+    config.tests = paths(fields, "tests");
     if let Some(node) = root.get("inputs")
         && config.inputs.iter().any(|i| i == &from_config(dir, "-"))
     {
@@ -253,6 +256,7 @@ fn input_of(command: &mut Command) -> Option<(&mut InputArgs, Option<&mut PathAr
         Command::Reach(args) => Some((&mut args.input, None, false)),
         Command::Diff(args) => Some((&mut args.input, None, false)),
         Command::Request(args) => Some((&mut args.input, None, false)),
+        Command::Test(args) => Some((&mut args.input, None, false)),
         Command::Completions(_) | Command::Man(_) => None,
     }
 }
@@ -341,6 +345,7 @@ fn apply(input: &mut InputArgs, config: Config) -> Result<(), UsageError> {
     input.resolved.excludes =
         Excludes::new(&patterns).map_err(|e| UsageError(format!("--exclude: {e}")))?;
     input.resolved.lint = config.lint;
+    input.resolved.tests = config.tests;
     Ok(())
 }
 

@@ -280,3 +280,14 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     crate::platform::discard((old, new));
     Ok(exit)
 }
+
+/// The -f inputs at git revision `revision`, read as `dopol diff git:REV` reads its side (for
+/// `dopol test --against`). `Err(Ok(..))` is a usage error, `Err(Err(..))` an input error.
+pub fn evaluate_revision(
+    revision: &str,
+    input: &InputArgs,
+    options: &InputOptions,
+) -> Result<Evaluated, Result<UsageError, String>> {
+    let source = side(Some(&format!("git:{revision}")), input)?;
+    Ok(evaluate(&source, options))
+}

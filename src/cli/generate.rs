@@ -203,6 +203,27 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "test",
+        &[
+            (
+                "dopol test testdata/examples/shop/shop.dopoltest.yaml",
+                "Run a suite over the manifests its `inputs` name.",
+            ),
+            (
+                "dopol test manifests/ -o junit",
+                "Every `*.dopoltest.yaml` under manifests/, as JUnit XML for CI.",
+            ),
+            (
+                "dopol test manifests/ --coverage --show-untested --fail-under 80",
+                "Which paths no case selects; fail under 80%.",
+            ),
+            (
+                "dopol test manifests/ --against HEAD",
+                "Fail when an uncommitted change weakens a path (a rule gone, a limit raised).",
+            ),
+        ],
+    ),
+    (
         "completions",
         &[
             (
@@ -278,6 +299,16 @@ const EXIT_STATUS: &[(&str, &[(u8, &str)])] = &[
         &[
             (0, "a route rule matched"),
             (1, "no route rule matched (404, gRPC UNIMPLEMENTED)"),
+        ],
+    ),
+    (
+        "test",
+        &[
+            (0, "every case passed (and coverage and the gate held)"),
+            (
+                1,
+                "a case failed, coverage is under --fail-under, or --against found a weakened path",
+            ),
         ],
     ),
 ];

@@ -14,6 +14,7 @@ pub mod observe;
 pub mod options;
 pub mod request;
 pub mod session;
+pub mod test;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -63,6 +64,7 @@ fn dispatch(command: &Command) -> Result<Exit, session::UsageError> {
         Command::Lint(args) => lint::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Request(args) => request::run(args),
+        Command::Test(args) => test::run(args),
         Command::Completions(args) => Ok(generate::completions(args)),
         Command::Man(args) => Ok(generate::man(args)),
     }

@@ -403,10 +403,12 @@ pub struct RawFile {
     pub origin: Origin,
 }
 
-/// Whether a file name has a manifest extension.
+/// Whether a file name has a manifest extension. A `dopol test` suite (`*.dopoltest.yaml`) is
+/// not a manifest: walks leave it out, so suites can sit beside the manifests they test.
 pub fn is_manifest_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json")
+    (lower.ends_with(".yaml") || lower.ends_with(".yml") || lower.ends_with(".json"))
+        && !lower.ends_with(".dopoltest.yaml")
 }
 
 fn looks_like_glob(arg: &str) -> bool {

@@ -7,6 +7,7 @@
 
 pub mod decode;
 pub mod evaluator;
+pub mod gate;
 pub mod options;
 pub mod outcomes;
 pub mod registry;
@@ -58,5 +59,27 @@ pub trait PolicyFamily: FamilyEvaluation {
         _context: &request::RequestContext<'_>,
     ) -> request::KindVerdicts {
         request::KindVerdicts::unconditional(kind)
+    }
+    /// Whether rule `key` of `kind` gives `capability` (`dopol test`'s family-neutral checks,
+    /// such as "has authentication"). The default: the family cannot say.
+    fn provides(
+        &self,
+        _kind: &PolicyKind,
+        _key: &str,
+        _value: &Node,
+        _capability: gate::Capability,
+    ) -> gate::Provides {
+        gate::Provides::CannotSay
+    }
+    /// Whether rule `key` of `kind` changing from `old` to `new` (`None`: gone from the path)
+    /// weakens the path (`dopol test --against`). The default: the family cannot say.
+    fn weakened(
+        &self,
+        _kind: &PolicyKind,
+        key: &str,
+        _old: &Node,
+        new: Option<&Node>,
+    ) -> gate::Strength {
+        gate::cannot_rank(key, new)
     }
 }

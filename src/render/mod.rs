@@ -13,6 +13,7 @@ pub mod observability;
 pub mod request;
 pub mod snippet;
 pub mod status_json;
+pub mod suite;
 pub mod table;
 pub mod topology;
 pub mod value;

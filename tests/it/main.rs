@@ -52,5 +52,6 @@ mod rfc0009;
 mod schemas;
 mod self_contained;
 mod tables;
+mod test_cmd;
 mod topology;
 mod uncovered;

@@ -38,6 +38,7 @@ const FAILING: &[(&str, i32)] = &[
     ("dopol lint -f testdata/examples/shop -n nope", 2),
     ("dopol diff testdata/nope testdata/examples/shop", 3),
     ("dopol lint testdata/examples/shop --exclude '*.yaml'", 3),
+    ("dopol test testdata/codes/selects-nothing/suite.yaml", 2),
 ];
 
 /// One command found in a page.

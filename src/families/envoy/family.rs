@@ -104,6 +104,26 @@ impl FamilyEvaluation for EnvoyGateway {
 }
 
 impl PolicyFamily for EnvoyGateway {
+    fn provides(
+        &self,
+        kind: &PolicyKind,
+        key: &str,
+        value: &Node,
+        capability: crate::policy::gate::Capability,
+    ) -> crate::policy::gate::Provides {
+        super::gate::provides(kind, key, value, capability)
+    }
+
+    fn weakened(
+        &self,
+        kind: &PolicyKind,
+        key: &str,
+        old: &Node,
+        new: Option<&Node>,
+    ) -> crate::policy::gate::Strength {
+        super::gate::weakened(kind, key, old, new)
+    }
+
     fn routing_caveat(
         &self,
         caveat: crate::policy::request::RoutingCaveat,

@@ -23,6 +23,7 @@ pub mod diags;
 mod evaluate;
 mod explain;
 mod family;
+mod gate;
 pub mod merge;
 mod overrides;
 mod ratelimit;

@@ -178,6 +178,32 @@ impl FamilyEvaluation for Kgateway {
 }
 
 impl PolicyFamily for Kgateway {
+    fn provides(
+        &self,
+        _kind: &PolicyKind,
+        key: &str,
+        value: &Node,
+        capability: crate::policy::gate::Capability,
+    ) -> crate::policy::gate::Provides {
+        match &self.fields {
+            FieldRules::Plain(_) => crate::policy::gate::Provides::CannotSay,
+            _ => super::gate::provides(key, value, capability),
+        }
+    }
+
+    fn weakened(
+        &self,
+        _kind: &PolicyKind,
+        key: &str,
+        old: &Node,
+        new: Option<&Node>,
+    ) -> crate::policy::gate::Strength {
+        match &self.fields {
+            FieldRules::Plain(_) => crate::policy::gate::cannot_rank(key, new),
+            _ => super::gate::weakened(key, old, new),
+        }
+    }
+
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         if let FieldRules::Plain(plain) = &self.fields {
             return plain.spec_shape(rules);

@@ -33,6 +33,7 @@ pub mod diags;
 mod evaluate;
 mod explain;
 mod family;
+mod gate;
 pub mod keys;
 pub mod merge;
 pub mod scopes;

@@ -17,6 +17,7 @@ pub mod diags;
 mod evaluate;
 mod extensions;
 mod fold;
+mod gate;
 pub mod granularity;
 pub mod kleene;
 pub mod outcomes;
@@ -322,6 +323,26 @@ impl FamilyEvaluation for Kuadrant {
 }
 
 impl PolicyFamily for Kuadrant {
+    fn provides(
+        &self,
+        kind: &PolicyKind,
+        key: &str,
+        value: &Node,
+        capability: crate::policy::gate::Capability,
+    ) -> crate::policy::gate::Provides {
+        gate::provides(kind, key, value, capability)
+    }
+
+    fn weakened(
+        &self,
+        kind: &PolicyKind,
+        key: &str,
+        old: &Node,
+        new: Option<&Node>,
+    ) -> crate::policy::gate::Strength {
+        gate::weakened(kind, key, old, new)
+    }
+
     fn codes(&self) -> &'static [crate::diag::Code] {
         diags::CODES
     }

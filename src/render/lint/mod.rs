@@ -118,30 +118,45 @@ pub fn json(result: &LintResult, sources: &SourceMap) -> serde_json::Value {
         diagnostics: result
             .shown
             .iter()
-            .map(|d| JsonDiagnostic {
-                code: d.code.as_str(),
-                name: d.code.name(),
-                severity: d.severity,
-                message: &d.message,
-                object: d.object.as_deref(),
-                location: primary_location(sources, d),
-                label: d
-                    .labels
-                    .first()
-                    .map(|l| l.message.as_str())
-                    .filter(|m| !m.is_empty()),
-                help: d.help.as_deref(),
-                related: d
-                    .labels
-                    .iter()
-                    .skip(1)
-                    .map(|l| JsonRelated {
-                        location: locate(sources, l.span),
-                        message: l.message.clone(),
-                    })
-                    .collect(),
-            })
+            .map(|d| json_diagnostic(d, sources))
             .collect(),
     };
     serde_json::to_value(report).unwrap_or(serde_json::Value::Null)
+}
+
+/// One diagnostic as the JSON reports write it (`code`, `name`, `severity`, `message`, the
+/// location, `label`, `help`, `related`).
+fn json_diagnostic<'a>(d: &'a Diagnostic, sources: &SourceMap) -> JsonDiagnostic<'a> {
+    JsonDiagnostic {
+        code: d.code.as_str(),
+        name: d.code.name(),
+        severity: d.severity,
+        message: &d.message,
+        object: d.object.as_deref(),
+        location: primary_location(sources, d),
+        label: d
+            .labels
+            .first()
+            .map(|l| l.message.as_str())
+            .filter(|m| !m.is_empty()),
+        help: d.help.as_deref(),
+        related: d
+            .labels
+            .iter()
+            .skip(1)
+            .map(|l| JsonRelated {
+                location: locate(sources, l.span),
+                message: l.message.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Diagnostics as the JSON reports write them (`dopol test`'s suite problems).
+pub fn json_diagnostics(diagnostics: &[Diagnostic], sources: &SourceMap) -> serde_json::Value {
+    let list: Vec<JsonDiagnostic<'_>> = diagnostics
+        .iter()
+        .map(|d| json_diagnostic(d, sources))
+        .collect();
+    serde_json::to_value(list).unwrap_or(serde_json::Value::Null)
 }

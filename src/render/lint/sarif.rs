@@ -17,7 +17,7 @@ fn level(severity: Severity) -> &'static str {
 }
 
 /// Percent-encodes a file name into a relative URI reference.
-fn uri(path: &str) -> String {
+pub fn uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         match byte {
