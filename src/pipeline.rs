@@ -111,6 +111,19 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
 }
 
 /// Reads local files (and stdin for `-`).
+///
+/// Stdin is locked only when a file is `-`: a run that reads none leaves it to others, so
+/// that commands run side by side in one process ([`crate::cli::run_captured`]) never wait
+/// on it.
 pub fn evaluate_files(options: &InputOptions) -> Evaluated {
-    evaluate(options, &WorkTree, &mut std::io::stdin().lock())
+    if reads_stdin(&options.files) {
+        evaluate(options, &WorkTree, &mut std::io::stdin().lock())
+    } else {
+        evaluate(options, &WorkTree, &mut std::io::empty())
+    }
+}
+
+/// Whether `files` names stdin (`-`).
+pub fn reads_stdin(files: &[String]) -> bool {
+    files.iter().any(|f| f == "-")
 }

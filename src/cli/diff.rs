@@ -4,7 +4,7 @@ use super::args::{DiffArgs, FilterArgs, InputArgs};
 use super::session::{self, Exit, Session, UsageError, worst};
 use crate::engine::observed::Observed;
 use crate::engine::{Engine, FoldParts};
-use crate::load::files::{FileTree, WorkTree};
+use crate::load::files::FileTree;
 use crate::load::git::{GitTree, is_safe_revision};
 use crate::model::Model;
 use crate::pipeline::{self, Evaluated, InputOptions};
@@ -88,16 +88,7 @@ fn evaluate_files(files: &[String], options: &InputOptions) -> Evaluated {
         files: files.to_vec(),
         ..options.clone()
     };
-    if reads_stdin(files) {
-        pipeline::evaluate(&options, &WorkTree, &mut std::io::stdin().lock())
-    } else {
-        pipeline::evaluate(&options, &WorkTree, &mut std::io::empty())
-    }
-}
-
-/// Whether files name stdin (`-`).
-fn reads_stdin(files: &[String]) -> bool {
-    files.iter().any(|f| f == "-")
+    pipeline::evaluate_files(&options)
 }
 
 /// Both sides, evaluated at once: each is parallel inside, but its serial steps (model,
@@ -109,7 +100,7 @@ fn evaluate_both(
 ) -> (Evaluated, Evaluated) {
     match (old, new) {
         (SideSource::Files(old_files), SideSource::Files(new_files))
-            if !(reads_stdin(old_files) && reads_stdin(new_files)) =>
+            if !(pipeline::reads_stdin(old_files) && pipeline::reads_stdin(new_files)) =>
         {
             rayon::join(
                 || evaluate_files(old_files, old_options),
@@ -202,7 +193,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
         (Ok(old), Ok(new)) => (old, new),
         (Err(Ok(usage)), _) | (_, Err(Ok(usage))) => return Err(usage),
         (Err(Err(message)), _) | (_, Err(Err(message))) => {
-            eprintln!("error: {message}");
+            super::console::say!("error: {message}");
             return Ok(Exit::Input);
         }
     };
@@ -240,7 +231,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     if !failed.is_empty() {
         // Objects left out of one side would show as removed or added: no diff is better than
         // a wrong one, and "No differences." would be a wrong answer.
-        eprintln!(
+        super::console::say!(
             "error: cannot compare: {} did not load cleanly (input errors above); no differences are shown",
             failed.join(" and ")
         );
@@ -251,7 +242,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
 
     let report = diff::build(&old_observed, &new_observed, &filters);
     let exit = if report.is_empty() && args.output.is_table() {
-        eprintln!("No differences.");
+        super::console::say!("No differences.");
         Exit::Success
     } else {
         let palette = Palette {

@@ -93,7 +93,7 @@ fn write_uncovered<'m>(
 
 /// Says on stderr that a table would be empty, and of how many paths.
 fn nothing_shown(engine: &Engine<'_>, what: &str) -> io::Result<()> {
-    eprintln!(
+    super::console::say!(
         "{what} ({} evaluated).",
         crate::words::counted(engine.topology.paths.len(), "path")
     );

@@ -395,12 +395,12 @@ pub fn man(args: &ManArgs) -> Exit {
         None => super::session::write_document(|out| out.write_all(&pages[0].1)),
         Some(dir) => {
             if let Err(e) = std::fs::create_dir_all(dir) {
-                eprintln!("error: cannot create {}: {e}", dir.display());
+                super::console::say!("error: cannot create {}: {e}", dir.display());
                 return Exit::Input;
             }
             for (name, content) in pages {
                 if let Err(e) = std::fs::write(dir.join(&name), content) {
-                    eprintln!("error: cannot write {}: {e}", dir.join(&name).display());
+                    super::console::say!("error: cannot write {}: {e}", dir.join(&name).display());
                     return Exit::Input;
                 }
             }

@@ -137,7 +137,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
         return Ok(written);
     }
     if !args.input.display.quiet {
-        eprintln!("{}", result.summary());
+        super::console::say!("{}", result.summary());
     }
     let hidden_by = if args.input.display.quiet {
         "-q".to_string()
@@ -145,7 +145,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
         format!("--min-severity {}", options.min_severity.as_str())
     };
     if let Some(why) = result.hidden_failure(options.fail_on, &hidden_by) {
-        eprintln!("error: {why}");
+        super::console::say!("error: {why}");
     }
     Ok(match result.status {
         LintStatus::Passed => Exit::Success,
@@ -184,7 +184,7 @@ fn stopped(
         return Ok(written);
     }
     if !args.input.display.quiet {
-        eprintln!("{}", result.summary());
+        super::console::say!("{}", result.summary());
     }
     Ok(Exit::Usage)
 }

@@ -45,7 +45,7 @@ fn outcome_report(
         Ok(())
     });
     if !shown {
-        eprintln!("{empty_message}");
+        super::console::say!("{empty_message}");
     }
     crate::platform::discard(observed);
     crate::platform::discard(engine);

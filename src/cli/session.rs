@@ -2,6 +2,7 @@
 //! diagnostics to stderr, writing documents to stdout, and exit codes.
 
 use super::args::{ColorChoice, DisplayArgs, FilterArgs, GatewayApiChannel, InputArgs};
+use super::console::{self, Stream};
 use crate::diag::{self, Diagnostic, Severity};
 use crate::engine::Engine;
 use crate::model::{Model, RuleValues};
@@ -52,12 +53,12 @@ impl Session {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && io::stderr().is_terminal()
+                console::env("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && console::is_terminal(Stream::Err)
             }
         };
         let stdout_color = match display.color {
-            ColorChoice::Auto => color && io::stdout().is_terminal(),
+            ColorChoice::Auto => color && console::is_terminal(Stream::Out),
             _ => color,
         };
         Session {
@@ -88,7 +89,7 @@ impl Session {
             .filter(|d| reported_severity(d) >= min)
             .map(as_reported)
             .collect();
-        let mut stderr = io::stderr().lock();
+        let mut stderr = console::stderr();
         if !shown.is_empty() {
             let text = crate::render::diagnostics::render_human(&shown, sources, self.color);
             let _ = stderr.write_all(text.as_bytes());
@@ -122,7 +123,7 @@ impl Session {
     /// Prints a line to stderr when verbose.
     pub fn info(&self, message: &str) {
         if self.verbose {
-            eprintln!("{message}");
+            console::say!("{message}");
         }
     }
 
@@ -237,7 +238,7 @@ pub fn registry_with(
     let configured =
         crate::policy::Registry::configured(values).map_err(|e| UsageError(e.to_string()))?;
     for warning in configured.warnings {
-        eprintln!("warning: {warning}");
+        console::say!("warning: {warning}");
     }
     let mut registry = configured.family;
     declared.register(&mut registry, values);
@@ -334,8 +335,7 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io:
     if changed() {
         return Ok(());
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, UnlessChanged(stdout.lock()));
+    let mut out = io::BufWriter::with_capacity(1 << 16, UnlessChanged(console::stdout()));
     match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(_) if changed() => Ok(()),
@@ -366,7 +366,7 @@ pub fn write_document(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> E
     match write_stdout(write) {
         Ok(()) => Exit::Success,
         Err(e) => {
-            eprintln!("error: cannot write the output to stdout: {e}");
+            console::say!("error: cannot write the output to stdout: {e}");
             Exit::Input
         }
     }
@@ -559,14 +559,13 @@ pub fn write_report_with<T: serde::Serialize>(
 /// terminal stdout is; `None` (no limit, nothing cut) when stdout is a file or a pipe, so
 /// `> file`, `| less -S` and `| grep` see whole values.
 pub fn table_width() -> Option<usize> {
-    if let Some(columns) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
+    if let Some(columns) = console::env("COLUMNS")
+        .and_then(|c| c.to_str().and_then(|c| c.trim().parse::<usize>().ok()))
         .filter(|&c| c > 0)
     {
         return Some(columns);
     }
-    if !io::stdout().is_terminal() {
+    if !console::is_terminal(Stream::Out) {
         return None;
     }
     terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))

@@ -3,7 +3,7 @@
 //! kind, bad families files (located `invalid-families` errors, exit 2), and
 //! `.dopol/families.yaml` picked up from the working directory.
 
-use crate::common::{dopol, root, run_in};
+use crate::common::{dopol, in_process, root, run_in};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -59,19 +59,20 @@ fn rlp_fixtures() -> Vec<String> {
     found
 }
 
-/// `args` with and without the re-declaration: stdout and exit code must be identical.
+/// `args` with and without the re-declaration: stdout and exit code must be identical (run in
+/// process: the sweep runs some 3,500 commands).
 fn same(args: &[&str]) {
-    let plain = dopol(args);
+    let plain = in_process(args);
     let mut declared_args = args.to_vec();
     declared_args.extend(["--families", RLP_FAMILIES]);
-    let declared = dopol(&declared_args);
+    let declared = in_process(&declared_args);
     assert_eq!(declared.stdout, plain.stdout, "stdout of {args:?}");
     assert_eq!(declared.code, plain.code, "exit code of {args:?}");
 }
 
 /// The RateLimitPolicies of a fixture (`ns/name`) and its path ids.
 fn policies_and_paths(dir: &str) -> (Vec<String>, Vec<String>) {
-    let status = dopol(&["status", "-o", "json", "-f", dir]).json();
+    let status = in_process(&["status", "-o", "json", "-f", dir]).json();
     let policies = status["items"]
         .as_array()
         .map(Vec::as_slice)
@@ -84,7 +85,7 @@ fn policies_and_paths(dir: &str) -> (Vec<String>, Vec<String>) {
         })
         .map(str::to_string)
         .collect();
-    let effective = dopol(&["effective", "-o", "json", "-f", dir]).json();
+    let effective = in_process(&["effective", "-o", "json", "-f", dir]).json();
     let mut paths: Vec<String> = effective["items"]
         .as_array()
         .map(Vec::as_slice)
@@ -125,8 +126,8 @@ fn check_fixture(dir: &str) {
 /// `lint -o json`: the same findings plus one `family-overrides-builtin` info at the
 /// declaration.
 fn lint_same_but_note(dir: &str) {
-    let plain = dopol(&["lint", "-o", "json", "-f", dir]);
-    let declared = dopol(&["lint", "-o", "json", "-f", dir, "--families", RLP_FAMILIES]);
+    let plain = in_process(&["lint", "-o", "json", "-f", dir]);
+    let declared = in_process(&["lint", "-o", "json", "-f", dir, "--families", RLP_FAMILIES]);
     assert_eq!(declared.code, plain.code, "lint exit code for {dir}");
     let (plain, mut declared) = (plain.json(), declared.json());
     // Suggested commands repeat the run's inputs, `--families` included.
@@ -168,6 +169,39 @@ fn redeclared_rate_limit_policy_gives_byte_identical_reports() {
             scope.spawn(move || chunk.iter().for_each(|dir| check_fixture(dir)));
         }
     });
+}
+
+/// The sweeps above run commands in process; here that gives what the binary prints, to the
+/// byte, on both streams, with its exit code — for every command and format the sweeps use,
+/// an input error, a usage error and a flag that does not parse.
+#[test]
+fn in_process_runs_match_the_binary() {
+    let dir = "testdata/examples/shop";
+    let policy = "RateLimitPolicy/shop/checkout-limits";
+    let mut runs: Vec<Vec<&str>> = Vec::new();
+    for format in ["table", "json", "yaml"] {
+        for command in ["effective", "status", "overridden"] {
+            runs.push(vec![command, "-o", format, "-f", dir]);
+        }
+        runs.push(vec!["reach", policy, "-o", format, "-f", dir]);
+        runs.push(vec!["diff", "-o", format, "-f", dir, "--without", policy]);
+    }
+    for format in ["tree", "dot", "mermaid"] {
+        runs.push(vec!["topology", "-o", format, "-f", dir]);
+    }
+    runs.extend([
+        vec!["lint", "-o", "json", "-f", dir, "--families", RLP_FAMILIES],
+        vec!["lint", "-f", "testdata/codes/bare-field-ignored", "-v"],
+        vec!["effective", "-f", "testdata/families/limit-shape"],
+        vec!["reach", "RateLimitPolicy/nowhere/none", "-f", dir],
+        vec!["effective", "--no-such-flag"],
+    ]);
+    for args in runs {
+        let (binary, inside) = (dopol(&args), in_process(&args));
+        assert_eq!(inside.stdout, binary.stdout, "stdout of {args:?}");
+        assert_eq!(inside.stderr, binary.stderr, "stderr of {args:?}");
+        assert_eq!(inside.code, binary.code, "exit code of {args:?}");
+    }
 }
 
 #[test]

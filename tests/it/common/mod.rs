@@ -157,6 +157,24 @@ pub fn dopol(args: &[&str]) -> Output {
     run_in(&root(), args, None)
 }
 
+/// Runs `dopol args...` inside the test process ([`dopol::cli::run_captured`]), from the
+/// repository root, as [`dopol`] would run the binary: both streams piped, no colour, no
+/// `COLUMNS`. For sweeps that run thousands of commands; `in_process_runs_match_the_binary`
+/// (tests/it/families.rs) holds it to the binary's output.
+pub fn in_process(args: &[&str]) -> Output {
+    assert_eq!(
+        std::env::current_dir().expect("a working directory"),
+        root(),
+        "in-process runs read paths from the repository root"
+    );
+    let out = dopol::cli::run_captured(args);
+    Output {
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        code: out.code,
+    }
+}
+
 /// Runs `dopol args...` from the repository root with `COLUMNS=width`.
 pub fn at_width(width: usize, args: &[&str]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_dopol"))
