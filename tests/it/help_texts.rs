@@ -1,5 +1,5 @@
 //! What dopol says it does names everything it does: `dopol --help`, the main man page, the
-//! README, the `status` help, Cargo.toml's description and keywords and the pre-commit hook's
+//! README, the `status` help, Cargo.toml's description and the pre-commit hook's
 //! description name every built-in family, and the help, man page, README and description every
 //! kind of each, as the library lists them (`Registry::builtin()`): a family added to the
 //! registry without a word in these texts fails here.
@@ -114,6 +114,13 @@ fn package_and_hook_descriptions_name_every_builtin_family() {
     let keywords = line_value(&cargo, "keywords = ");
     let hooks = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
     let hook = line_value(&hooks, "description: ");
+    // crates.io takes at most five keywords: with five families they cannot name one each
+    // (the description does); `gateway-api` is what every family attaches to.
+    assert!(keywords.contains("\"gateway-api\""), "{keywords}");
+    assert!(
+        keywords.matches(',').count() < 5,
+        "crates.io takes at most 5 keywords: {keywords}"
+    );
     for (family, kinds) in families() {
         assert!(
             description.contains(&family),
@@ -122,11 +129,6 @@ fn package_and_hook_descriptions_name_every_builtin_family() {
         assert!(
             hook.contains(&family),
             ".pre-commit-hooks.yaml's description does not name {family}: {hook}"
-        );
-        let keyword = family.to_lowercase().replace(' ', "-");
-        assert!(
-            keywords.contains(&format!("\"{keyword}\"")),
-            "Cargo.toml's keywords lack \"{keyword}\": {keywords}"
         );
         for kind in kinds {
             assert!(
