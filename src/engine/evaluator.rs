@@ -78,6 +78,23 @@ pub struct Condition {
     pub message: String,
 }
 
+impl Condition {
+    /// A condition row (`Accepted`, `True`, `Valid`, `Policy accepted`).
+    pub fn new(
+        kind: &'static str,
+        status: &'static str,
+        reason: &'static str,
+        message: impl Into<String>,
+    ) -> Condition {
+        Condition {
+            kind,
+            status,
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
 /// The Gateway (and listener) a per-ancestor status is about.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AncestorRef {

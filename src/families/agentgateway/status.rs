@@ -12,21 +12,6 @@ use crate::policy::{AncestorRef, AncestorStatus, Condition, PolicyConditions, Ta
 use crate::topology::{Target, Topology};
 use std::collections::BTreeSet;
 
-/// A condition.
-fn condition(
-    kind: &'static str,
-    status: &'static str,
-    reason: &'static str,
-    message: &str,
-) -> Condition {
-    Condition {
-        kind,
-        status,
-        reason,
-        message: message.to_string(),
-    }
-}
-
 /// The status of `policy`.
 pub fn conditions(
     evaluator: &AgwEvaluator<'_>,
@@ -36,15 +21,15 @@ pub fn conditions(
     let model = evaluator.model;
     let p = &model.policies[policy as usize];
     let accepted = if p.errors.is_empty() {
-        condition("Accepted", "True", "Valid", "Policy accepted")
+        Condition::new("Accepted", "True", "Valid", "Policy accepted")
     } else {
-        condition("Accepted", "False", "Invalid", &p.errors.join("\n"))
+        Condition::new("Accepted", "False", "Invalid", &p.errors.join("\n"))
     };
     let attached = if p.errors.is_empty() {
-        condition("Attached", "True", "Attached", "Attached to all targets")
+        Condition::new("Attached", "True", "Attached", "Attached to all targets")
     } else {
         let why = "Policy is not attached due to invalid status";
-        condition("Attached", "False", "Pending", why)
+        Condition::new("Attached", "False", "Pending", why)
     };
     let gateways = gateways(model, evaluator.topology, policy);
     let mut ancestors: Vec<AncestorStatus> = gateways
@@ -88,7 +73,7 @@ fn summary(accepted: &Condition, failures: &[String]) -> AncestorStatus {
         },
         conditions: vec![
             accepted.clone(),
-            condition("Attached", "False", "Pending", &message),
+            Condition::new("Attached", "False", "Pending", &message),
         ],
         conflicted_by: Vec::new(),
     }

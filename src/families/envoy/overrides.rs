@@ -5,7 +5,6 @@
 use super::evaluate::EnvoyEvaluator;
 use super::slots::holder;
 use super::spec::ListenerStyle;
-use super::status::condition;
 use crate::policy::Condition;
 use crate::topology::Target;
 use std::collections::BTreeSet;
@@ -39,7 +38,7 @@ pub fn merged(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> Opti
             evaluator.spec(policy).plural,
             list(routes)
         );
-        condition("Merged", "True", "Merged", message)
+        Condition::new("Merged", "True", "Merged", message)
     })
 }
 
@@ -84,7 +83,7 @@ pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> 
             "This policy is being overridden by other {plural} for {}",
             parts.join(" and ")
         );
-        condition("Overridden", "True", "Overridden", message)
+        Condition::new("Overridden", "True", "Overridden", message)
     })
 }
 
@@ -164,7 +163,7 @@ fn sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Option<Condi
             capitalized(&evaluator.spec(policy).plural),
             list(listeners)
         );
-        condition("Overridden", "True", "Overridden", message)
+        Condition::new("Overridden", "True", "Overridden", message)
     })
 }
 

@@ -25,27 +25,8 @@ struct Gathered {
     conflicts: Vec<ConflictNote>,
 }
 
-pub(super) fn condition(
-    kind: &'static str,
-    status: &'static str,
-    reason: &'static str,
-    message: String,
-) -> Condition {
-    Condition {
-        kind,
-        status,
-        reason,
-        message,
-    }
-}
-
 fn accepted() -> Condition {
-    condition(
-        "Accepted",
-        "True",
-        "Accepted",
-        "Policy has been accepted.".into(),
-    )
+    Condition::new("Accepted", "True", "Accepted", "Policy has been accepted.")
 }
 
 /// The status of `policy`.
@@ -80,7 +61,12 @@ pub fn conditions(
             .clone()
             .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
         return PolicyConditions {
-            conditions: vec![condition("Accepted", "False", "TargetNotFound", message)],
+            conditions: vec![Condition::new(
+                "Accepted",
+                "False",
+                "TargetNotFound",
+                message,
+            )],
             ancestors: Some(Vec::new()),
         };
     }
@@ -98,7 +84,12 @@ fn not_modelled(p: &crate::policy::Policy) -> PolicyConditions {
         p.kind.kind, p.unmodelled_targets[0]
     );
     PolicyConditions {
-        conditions: vec![condition("Accepted", "Unknown", "NotModelled", message)],
+        conditions: vec![Condition::new(
+            "Accepted",
+            "Unknown",
+            "NotModelled",
+            message,
+        )],
         ancestors: Some(Vec::new()),
     }
 }
@@ -145,7 +136,7 @@ fn merged_contexts(
             .merged
             .get_or_insert_with(|| {
                 let message = format!("Merged with policy {}", parent.namespaced_name());
-                condition("Merged", "True", "Merged", message)
+                Condition::new("Merged", "True", "Merged", message)
             });
     }
 }
@@ -218,7 +209,7 @@ fn acceptance(
         ),
     };
     (
-        condition("Accepted", "False", "Conflicted", message),
+        Condition::new("Accepted", "False", "Conflicted", message),
         Some(note),
     )
 }
@@ -235,7 +226,7 @@ fn target_status(
     let mut accepted_here = holder == policy;
     if accepted_here && super::tcp::invalid_at(evaluator, policy, target) {
         let message = super::tcp::invalid_message(evaluator, policy);
-        state = condition("Accepted", "False", "Invalid", message);
+        state = Condition::new("Accepted", "False", "Invalid", message);
         accepted_here = false;
     }
     let overridden = accepted_here
@@ -278,7 +269,7 @@ fn missing_sections(
         for key in keys {
             let entry = gathered.entry(key).or_default();
             entry.accepted.get_or_insert_with(|| {
-                condition("Accepted", "False", "TargetNotFound", message.clone())
+                Condition::new("Accepted", "False", "TargetNotFound", message.clone())
             });
         }
     }

@@ -21,9 +21,7 @@ use crate::engine::fold::{
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{
-    AncestorRef, Condition, Evaluator, PathLevel, PathView, PolicyConditions, PolicyKind,
-};
+use crate::policy::{AncestorRef, Evaluator, PathLevel, PathView, PolicyConditions, PolicyKind};
 use crate::topology::{Target, Topology};
 use crate::yaml::Shared;
 use std::collections::{BTreeMap, BTreeSet};
@@ -501,21 +499,6 @@ impl KgatewayEvaluator<'_> {
     /// The topology.
     pub(super) fn topology(&self) -> &Topology {
         self.topology
-    }
-}
-
-/// The conditions rows of §2.7.
-pub(super) fn condition(
-    kind: &'static str,
-    status: &'static str,
-    reason: &'static str,
-    message: &str,
-) -> Condition {
-    Condition {
-        kind,
-        status,
-        reason,
-        message: message.to_string(),
     }
 }
 

@@ -7,8 +7,9 @@
 //! with a path (the Gateway, no `sectionName`); the whole-Gateway level of every Gateway and the
 //! combined listener + Gateway level of every HTTPS listener (the Gateway).
 
-use super::evaluate::{KgatewayEvaluator, ancestor, condition};
+use super::evaluate::{KgatewayEvaluator, ancestor};
 use crate::engine::observed::Observed;
+use crate::policy::Condition;
 use crate::policy::{AncestorRef, AncestorStatus, PathLevel, PolicyConditions};
 use crate::topology::Target;
 use std::collections::BTreeMap;
@@ -31,9 +32,9 @@ pub fn conditions(
     let p = &model.policies[policy as usize];
     let invalid = !p.errors.is_empty();
     let accepted = if invalid {
-        condition("Accepted", "False", "Invalid", &p.errors.join("; "))
+        Condition::new("Accepted", "False", "Invalid", &p.errors.join("; "))
     } else {
-        condition("Accepted", "True", "Valid", "Policy accepted")
+        Condition::new("Accepted", "True", "Valid", "Policy accepted")
     };
     let states = instances(evaluator, observed, policy);
     if states.is_empty() {
@@ -44,7 +45,7 @@ pub fn conditions(
         let accepted = if invalid {
             accepted
         } else {
-            condition("Accepted", "False", "TargetNotFound", &message)
+            Condition::new("Accepted", "False", "TargetNotFound", &message)
         };
         return PolicyConditions {
             conditions: vec![accepted],
@@ -53,17 +54,19 @@ pub fn conditions(
     }
     let attached = |state: State| {
         if invalid {
-            return condition("Attached", "False", "Pending", "");
+            return Condition::new("Attached", "False", "Pending", "");
         }
         match state {
-            State::Attached => condition("Attached", "True", "Attached", "Attached to all targets"),
-            State::Merged => condition(
+            State::Attached => {
+                Condition::new("Attached", "True", "Attached", "Attached to all targets")
+            }
+            State::Merged => Condition::new(
                 "Attached",
                 "True",
                 "Merged",
                 "Merged with other policies in target(s) and attached",
             ),
-            State::Overridden => condition(
+            State::Overridden => Condition::new(
                 "Attached",
                 "False",
                 "Overridden",
