@@ -23,7 +23,7 @@ pub fn conditions(
     let accepted = if p.errors.is_empty() {
         Condition::new("Accepted", "True", "Valid", "Policy accepted")
     } else {
-        Condition::new("Accepted", "False", "Invalid", &p.errors.join("\n"))
+        Condition::new("Accepted", "False", "Invalid", p.errors.join("\n"))
     };
     let attached = if p.errors.is_empty() {
         Condition::new("Attached", "True", "Attached", "Attached to all targets")

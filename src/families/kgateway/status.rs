@@ -32,7 +32,7 @@ pub fn conditions(
     let p = &model.policies[policy as usize];
     let invalid = !p.errors.is_empty();
     let accepted = if invalid {
-        Condition::new("Accepted", "False", "Invalid", &p.errors.join("; "))
+        Condition::new("Accepted", "False", "Invalid", p.errors.join("; "))
     } else {
         Condition::new("Accepted", "True", "Valid", "Policy accepted")
     };
