@@ -301,33 +301,31 @@ pub fn unmatched(filters: &Filters, models: &[&Model]) -> Option<String> {
 pub fn unmatched_owned(filters: &Filters, owned: &[&OwnedPaths]) -> Option<String> {
     let hierarchies: Vec<_> = owned.iter().map(|paths| paths.hierarchy()).collect();
     for (flag, pattern) in &filters.owned {
-        let mut what = String::new();
-        let mut values: Vec<String> = Vec::new();
-        let mut matched = false;
-        for hierarchy in &hierarchies {
-            for filter in hierarchy.filters().iter().filter(|f| f.flag == *flag) {
-                if what.is_empty() {
-                    let column = (hierarchy.columns().get(filter.segment)).unwrap_or(flag);
-                    what = format!("{} of a {} path", column.to_lowercase(), hierarchy.name());
-                }
-                let paths = 0..hierarchy.path_count();
-                matched |= (paths.clone()).any(|p| hierarchy.filter_matches(p, filter, pattern));
-                values.extend(
-                    paths.filter_map(|p| hierarchy.segments(p).get(filter.segment).cloned()),
-                );
-            }
-        }
+        let answering: Vec<_> = (hierarchies.iter())
+            .flat_map(|h| (h.filters().iter()).map(move |f| (h, f)))
+            .filter(|(_, f)| f.flag == *flag)
+            .collect();
+        let matched = answering
+            .iter()
+            .any(|(h, f)| (0..h.path_count()).any(|p| h.filter_matches(p, f, pattern)));
         if matched {
             continue;
         }
-        if what.is_empty() {
-            what = "path".to_string();
-        }
-        let candidates = values
-            .iter()
+        // The candidates are read only when nothing matched, the case that prints them.
+        let what = match answering.first() {
+            Some((h, f)) => {
+                let column = (h.columns().get(f.segment)).unwrap_or(flag);
+                format!("{} of a {} path", column.to_lowercase(), h.name())
+            }
+            None => "path".to_string(),
+        };
+        let candidates = (answering.iter())
+            .flat_map(|(h, f)| {
+                (0..h.path_count()).filter_map(|p| h.segments(p).get(f.segment).cloned())
+            })
             .map(|v| match v.split_once('/') {
                 Some((_, name)) if !pattern.contains('/') => name.to_string(),
-                _ => v.to_string(),
+                _ => v,
             })
             .collect();
         return Some(no_match(&format!("--{flag}"), pattern, &what, candidates));

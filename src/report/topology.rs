@@ -207,9 +207,13 @@ fn pruned(node: &OwnedNode, kept: &dyn Fn(&str) -> bool) -> Option<OwnedNode> {
         .filter_map(|child| pruned(child, kept))
         .collect();
     let ends_here = node.paths.iter().any(|id| kept(id));
+    // Field by field: `..node.clone()` would copy the whole subtree only to drop it.
     (ends_here || !children.is_empty()).then(|| OwnedNode {
+        kind: node.kind.clone(),
+        name: node.name.clone(),
+        policies: node.policies.clone(),
         children,
-        ..node.clone()
+        paths: node.paths.clone(),
     })
 }
 

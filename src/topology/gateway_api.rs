@@ -70,16 +70,22 @@ impl<'a> GatewayApi<'a> {
         GatewayApi { model, topology }
     }
 
+    /// The element of route `route`.
+    fn route(&self, route: u32) -> ElementId {
+        let r = &self.model.routes[route as usize];
+        ElementId::new(
+            ElementKind::Route(r.kind),
+            format!("{}/{}", r.namespace, r.name),
+        )
+    }
+
     /// The route and rule elements of route `route`'s rule `rule`.
     fn route_and_rule(&self, route: u32, rule: u32) -> [ElementId; 2] {
-        let r = &self.model.routes[route as usize];
+        let kind = self.model.routes[route as usize].kind;
         [
+            self.route(route),
             ElementId::new(
-                ElementKind::Route(r.kind),
-                format!("{}/{}", r.namespace, r.name),
-            ),
-            ElementId::new(
-                ElementKind::RouteRule(r.kind),
+                ElementKind::RouteRule(kind),
                 links::rule_name(self.model, route, rule),
             ),
         ]
@@ -147,12 +153,7 @@ impl Hierarchy for GatewayApi<'_> {
         (self.topology.delegations.iter())
             .map(|d| {
                 let [_, rule] = self.route_and_rule(d.parent.0, d.parent.1);
-                let child = &self.model.routes[d.child as usize];
-                let route = ElementId::new(
-                    ElementKind::Route(child.kind),
-                    format!("{}/{}", child.namespace, child.name),
-                );
-                (rule, route)
+                (rule, self.route(d.child))
             })
             .collect()
     }
