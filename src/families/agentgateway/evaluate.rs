@@ -86,7 +86,11 @@ impl<'m> AgwEvaluator<'m> {
 
     /// The ladder of a path.
     pub(super) fn ladder(&self, view: &PathView<'_>) -> Vec<Step> {
-        let ports = |p: u32| self.info[p as usize].as_ref().and_then(|i| i.ports.clone());
+        let ports = |p: u32| {
+            self.info[p as usize]
+                .as_ref()
+                .and_then(|i| i.ports.as_deref())
+        };
         ladder(self.model, view.levels, &ports)
     }
 

@@ -59,10 +59,10 @@ pub struct Step {
 /// The ladder of a path whose elements are `levels` (least specific first). `ports(policy)`
 /// gives the ports of a policy that targets its Gateway only through `port` (`None`: the whole
 /// Gateway).
-pub fn ladder(
+pub fn ladder<'p>(
     model: &Model,
     levels: &[PathLevel<'_>],
-    ports: &dyn Fn(u32) -> Option<Vec<i64>>,
+    ports: &dyn Fn(u32) -> Option<&'p [i64]>,
 ) -> Vec<Step> {
     let port = levels.iter().find_map(|l| match l.target {
         Target::Listener(g, l) => model.gateways[g as usize]

@@ -106,7 +106,6 @@ pub fn run(
 
 /// The effective rules of kind index `kind` on path `path`.
 pub fn path_rules<'s, 'm>(
-    engine: &Engine<'_>,
     set: &'s EffectiveSet<'m>,
     path: u32,
     kind: usize,
@@ -118,7 +117,6 @@ pub fn path_rules<'s, 'm>(
         .take_while(|e| e.path == path)
         .find(|e| set.kind(e) == kind)
         .map(|e| &set.folds[e.fold as usize].effective)
-        .filter(|_| engine.topology.paths.len() > path as usize)
 }
 
 /// The first difference of a paths case on one path.
@@ -135,7 +133,7 @@ fn on_path(
         (case.kinds.iter()).find_map(|k| check_outcomes(observed, k, path))
     };
     let miss = case.kinds.iter().find_map(|k| {
-        let effective = path_rules(engine, set, path, model.registry.kind_index(k.kind));
+        let effective = path_rules(set, path, model.registry.kind_index(k.kind));
         let rules = effective
             .map(|e| crate::report::effective::rules_of(model, e))
             .unwrap_or_default();
@@ -152,10 +150,14 @@ fn on_path(
         check_kind(model, k, &actual)
     });
     let miss = miss.or_else(outcomes).or_else(|| {
+        // Every kind's rules, read only for a case with capability checks.
+        if case.checks.is_empty() {
+            return None;
+        }
         let kinds: Vec<(&'static crate::policy::PolicyKind, Vec<(&str, &Node)>)> =
             (0..model.registry.kind_count())
                 .filter_map(|k| {
-                    let effective = path_rules(engine, set, path, k)?;
+                    let effective = path_rules(set, path, k)?;
                     Some((
                         model.registry.kind(k),
                         effective

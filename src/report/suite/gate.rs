@@ -47,6 +47,15 @@ pub fn compare(
     let ids: HashMap<String, u32> = (0..new.0.topology.paths.len())
         .map(|p| (new.0.topology.path_id(p).to_string(), p as u32))
         .collect();
+    // Each old kind's index on the new side, once (the registries can differ: declared families).
+    let (old_registry, new_registry) = (&old.0.model.registry, &new.0.model.registry);
+    let new_kinds: Vec<Option<usize>> = (0..old_registry.kind_count())
+        .map(|k| {
+            let kind = old_registry.kind(k);
+            (new_registry.find_by_name(&format!("{}.{}", kind.kind, kind.group)))
+                .map(|k| new_registry.kind_index(k))
+        })
+        .collect();
     let mut grouped: BTreeMap<(Verdict, String, Option<String>, String), Vec<String>> =
         BTreeMap::new();
     for entry in &old.1.entries {
@@ -54,14 +63,8 @@ pub fn compare(
         let id = old.0.topology.path_id(entry.path as usize).to_string();
         let Some(&path) = ids.get(&id) else { continue };
         let old_rules = rules_of(old.0.model, &old.1.folds[entry.fold as usize].effective);
-        let new_kind = new
-            .0
-            .model
-            .registry
-            .find_by_name(&format!("{}.{}", kind.kind, kind.group));
-        let new_effective = new_kind.and_then(|k| {
-            super::check::path_rules(new.0, new.1, path, new.0.model.registry.kind_index(k))
-        });
+        let new_effective =
+            new_kinds[old.1.kind(entry)].and_then(|k| super::check::path_rules(new.1, path, k));
         let new_rules = new_effective
             .map(|e| rules_of(new.0.model, e))
             .unwrap_or_default();
