@@ -7,6 +7,7 @@
 
 pub mod diags;
 pub mod expressions;
+pub mod gep;
 pub mod registry;
 
 use crate::diag::Diagnostic;

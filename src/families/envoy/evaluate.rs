@@ -51,6 +51,8 @@ pub struct EnvoyEvaluator<'m> {
     pub(super) kinds: &'static [PolicyKind],
     info: Vec<Option<Info<'m>>>,
     merges: OnceLock<Vec<MergeRecord>>,
+    /// The GEP-713 strategy a families file declared the kind by, which `explain` names.
+    pub(super) declared_strategy: Option<crate::policy::GepStrategy>,
 }
 
 impl<'m> EnvoyEvaluator<'m> {
@@ -81,6 +83,7 @@ impl<'m> EnvoyEvaluator<'m> {
             kinds,
             info,
             merges: OnceLock::new(),
+            declared_strategy: None,
         }
     }
 
