@@ -159,6 +159,9 @@ fn explain_steps_carry_the_gep_name() {
     ]);
 }
 
+/// `(rule key, value, source ns/name)` as a test writes it.
+type Row<'a> = (&'a str, i64, &'a str);
+
 /// A kind declared by `strategy: <GEP name>` merges as the GEP defines it: a Gateway policy
 /// `{a: 1, b: 2}` and an HTTPRoute policy `{a: 10, c: 3}`, older Gateway policy.
 #[test]
@@ -182,13 +185,13 @@ fn a_kind_declared_by_gep_strategy_merges_as_the_gep_says() {
             })
             .collect()
     };
-    let rows = |list: &[(&str, i64, &str)]| -> Vec<(String, Value, String)> {
+    let rows = |list: &[Row]| -> Vec<(String, Value, String)> {
         (list.iter())
             .map(|(k, v, s)| (k.to_string(), json!(v), s.to_string()))
             .collect()
     };
     let (team, platform) = ("shop/team", "infra/platform");
-    let expected: [(&str, &[(&str, i64, &str)]); 5] = [
+    let expected: [(&str, &[Row]); 5] = [
         ("AtomicDefaultsPolicy", &[("a", 10, team), ("c", 3, team)]),
         (
             "PatchDefaultsPolicy",
