@@ -263,11 +263,13 @@ fn diff_reports_merged_and_overridden_changes() {
         "-f",
         "testdata/envoy/json-merge/manifests.yaml",
         "--without",
-        "BackendTrafficPolicy/shop/admin-btp",
+        "BackendTrafficPolicy/shop/gw-btp",
     ]);
+    // route-btp's top-level Merged follows its first ancestor (the http listener's context,
+    // merged into gw-btp); without gw-btp only the admin context merges.
     out.stdout_has(&[
         "Overridden True (Overridden) → (absent)",
-        "Merged True (Merged): \"Merged with policy shop/admin-btp\" → \"Merged with policy shop/gw-btp\"",
+        "Merged True (Merged): \"Merged with policy shop/gw-btp\" → \"Merged with policy shop/admin-btp\"",
     ]);
 }
 

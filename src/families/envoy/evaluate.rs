@@ -37,6 +37,8 @@ pub(super) struct MergeRecord {
     pub path: u32,
     /// The route or rule policy.
     pub winner: u32,
+    /// Its slot (the route or the rule).
+    pub slot: Target,
     /// The parent.
     pub parent: u32,
     /// The parent's slot.
@@ -257,6 +259,7 @@ impl<'m> EnvoyEvaluator<'m> {
                         records.push(MergeRecord {
                             path: index as u32,
                             winner: decision.winner,
+                            slot: decision.slot,
                             parent,
                             parent_slot,
                         });
