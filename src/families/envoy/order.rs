@@ -49,7 +49,10 @@ pub fn steps(evaluator: &EnvoyEvaluator<'_>, policy: u32, missing: &[(usize, boo
         if keyed.iter().any(|(_, s)| *s == Step::Resolved(target)) {
             continue;
         }
-        keyed.push((resolved_key(evaluator, policy, target), Step::Resolved(target)));
+        keyed.push((
+            resolved_key(evaluator, policy, target),
+            Step::Resolved(target),
+        ));
     }
     for &(index, route) in missing {
         let level = if route {
@@ -94,7 +97,10 @@ fn resolved_key(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Target) -> 
 }
 
 /// The creation time, namespace and name of the object a target belongs to.
-fn object_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> (Option<Timestamp>, String, String) {
+fn object_of(
+    evaluator: &EnvoyEvaluator<'_>,
+    target: Target,
+) -> (Option<Timestamp>, String, String) {
     let model = evaluator.model;
     match target {
         Target::Gateway(g) | Target::Listener(g, _) => {

@@ -300,7 +300,10 @@ type MissingSection = (usize, bool, Vec<Key>, String);
 
 /// The `targetRefs` entries whose `sectionName` names no listener or rule of an existing Gateway
 /// or route in the policy's namespace (§3.2).
-fn missing_sections(evaluator: &EnvoyEvaluator<'_>, p: &crate::policy::Policy) -> Vec<MissingSection> {
+fn missing_sections(
+    evaluator: &EnvoyEvaluator<'_>,
+    p: &crate::policy::Policy,
+) -> Vec<MissingSection> {
     p.targets
         .iter()
         .enumerate()
