@@ -418,17 +418,20 @@ enum Scope {
     NotGranted,
 }
 
-/// Whether `selector` looks in `namespace` for an object of `kind` named `name`, and how.
+/// Whether `selector` looks in `namespace` for an object of `kind` named `name`, and how. With
+/// a `cross_namespace`, its `from` decides for every namespace, the policy's own included (a
+/// Namespace selector the policy's Namespace does not match excludes it: Envoy Gateway's
+/// `targetSelectorNamespacesMatch`); only another namespace needs a ReferenceGrant.
 fn scope(
     model: &Model,
     policy: &Policy,
     selector: &TargetSelector,
     (namespace, kind, name): (&str, &str, &str),
 ) -> Option<Scope> {
-    if selector.all_namespaces || namespace == policy.namespace.as_str() {
-        return Some(Scope::Here);
-    }
-    let cross = selector.cross_namespace.as_deref()?;
+    let here = namespace == policy.namespace.as_str();
+    let Some(cross) = selector.cross_namespace.as_deref() else {
+        return (selector.all_namespaces || here).then_some(Scope::Here);
+    };
     let admitted = match &cross.from {
         crate::kinds::NamespacesFrom::All => true,
         crate::kinds::NamespacesFrom::Selector(labels, expressions) => model
@@ -437,6 +440,9 @@ fn scope(
     };
     if !admitted {
         return None;
+    }
+    if here {
+        return Some(Scope::Here);
     }
     let from = (
         cross.grant_group,
