@@ -17,6 +17,8 @@
 //!   (§3.6);
 //! - [`order`]: the order the controller processes a policy's targets in, which is the order
 //!   of its status ancestors (field-2026 §2.5);
+//! - [`ports`]: a ClientTrafficPolicy refused on a listener sharing a plain-HTTP port
+//!   (field-2026 §2.2);
 //! - [`tcp`]: the fields a kind applies on a TCPRoute, and the Invalid route policy (§3.7).
 
 mod checks;
@@ -29,6 +31,7 @@ mod gate;
 pub mod merge;
 mod order;
 mod overrides;
+mod ports;
 mod ratelimit;
 pub mod slots;
 pub mod spec;

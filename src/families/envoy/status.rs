@@ -269,6 +269,10 @@ fn target_status(
         state = Condition::new("Accepted", "False", "Invalid", message);
         accepted_here = false;
     }
+    if accepted_here && let Some(message) = super::ports::refused(evaluator, policy, target) {
+        state = Condition::new("Accepted", "False", "Invalid", message);
+        accepted_here = false;
+    }
     let overridden = accepted_here
         .then(|| super::overrides::overridden(evaluator, policy, target))
         .flatten();

@@ -1,0 +1,75 @@
+//! ClientTrafficPolicy on a shared plain-HTTP port (field-2026 §2.2; Envoy Gateway
+//! `clienttrafficpolicy.go` validatePortOverlapForClientTrafficPolicy). Envoy builds one filter
+//! chain for every non-TLS HTTP listener of a port, so a policy scoped to one of them would
+//! configure the others too: the controller refuses it. The listener-scoped holder stays
+//! Accepted False/`Invalid` on that ancestor and configures nothing there — yet it has claimed the
+//! section before the check (the claim comes first in the controller's section pass), so the
+//! Gateway-wide policy does not reach that listener either: the listener gets no
+//! ClientTrafficPolicy. A Gateway-wide policy is never refused (every listener of the port is its
+//! Gateway's). ListenerSet scopes (`S#L`, `S`, the `G#x` quirk) come with the ListenerSet level.
+
+use super::evaluate::EnvoyEvaluator;
+use super::spec::ListenerStyle;
+use crate::topology::Target;
+
+/// The Accepted=False message of `policy` holding listener slot `slot`, when the controller
+/// refuses it there: a kind with sections (ClientTrafficPolicy) on a non-TLS HTTP listener that
+/// shares its port with other non-TLS HTTP listeners of its Gateway (named in the message as the
+/// controller's IR names them, `<ns>/<gateway>/<listener>`, in listener order).
+pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> Option<String> {
+    let Target::Listener(g, l) = slot else {
+        return None;
+    };
+    if evaluator.spec(policy).listener_style != ListenerStyle::Section {
+        return None;
+    }
+    let gateway = &evaluator.model.gateways[g as usize];
+    let listener = &gateway.listeners[l as usize];
+    if listener.protocol != "HTTP" {
+        return None;
+    }
+    let others: Vec<String> = (gateway.listeners.iter().enumerate())
+        .filter(|&(i, other)| {
+            i != l as usize && other.protocol == "HTTP" && other.port == listener.port
+        })
+        .map(|(_, other)| format!("{}/{}/{}", gateway.namespace, gateway.name, other.name))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let kind = evaluator.model.policies[policy as usize].kind.kind;
+    Some(format!(
+        "{kind} is being applied to multiple http (non https) listeners ({}) on the same port, which is not allowed.",
+        others.join(", ")
+    ))
+}
+
+/// The `explain` step of a path whose winner the controller refuses on its shared plain-HTTP
+/// port: every field `before` holds is `not-applied`, and nothing takes its place.
+pub(super) fn explain_step(
+    evaluator: &EnvoyEvaluator<'_>,
+    decision: &super::slots::Decision,
+    before: &crate::engine::fold::Effective<'_>,
+) -> Option<crate::policy::ExplainedMerge> {
+    let message = refused(evaluator, decision.winner, decision.slot)?;
+    let changes = before
+        .iter()
+        .map(|(key, rule)| crate::policy::MergeChange {
+            key: key.to_string(),
+            action: "not-applied",
+            source: rule.policy,
+            by: Vec::new(),
+        })
+        .collect();
+    Some(crate::policy::ExplainedMerge {
+        policy: Some(decision.winner),
+        subject: "listener".to_string(),
+        scope: "listener",
+        strategy: "shared port",
+        summary: format!(
+            "Invalid ({message}); it still claims the listener, so the Gateway's policy does not apply there either: the listener gets nothing"
+        ),
+        skipped: None,
+        changes,
+    })
+}
