@@ -79,6 +79,36 @@ spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
             "unsupported merge type: Merge",
         ),
+        // field-2026 §2.1: `Replace` is not a merge type of any of the three kinds (CEL), and
+        // EnvoyExtensionPolicy's `mergeType` (v1.9) needs xRoute targets too.
+        (
+            "kind: BackendTrafficPolicy
+spec:
+  mergeType: Replace
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
+            "[DPL1016] spec.mergeType: Invalid value: \"string\": Replace is not a valid MergeType for BackendTrafficPolicySpec",
+        ),
+        (
+            "kind: SecurityPolicy
+spec:
+  mergeType: Replace
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
+            "[DPL1016] spec.mergeType: Invalid value: \"string\": Replace is not a valid MergeType for SecurityPolicy",
+        ),
+        (
+            "kind: EnvoyExtensionPolicy
+spec:
+  mergeType: Replace
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
+            "[DPL1016] spec.mergeType: Invalid value: \"string\": Replace is not a valid MergeType for EnvoyExtensionPolicy",
+        ),
+        (
+            "kind: EnvoyExtensionPolicy
+spec:
+  mergeType: JSONMerge
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
+            "[DPL1016] spec: Invalid value: \"object\": mergeType can only be used with xRoute targets",
+        ),
         (
             "kind: EnvoyExtensionPolicy
 spec:
