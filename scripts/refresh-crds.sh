@@ -35,7 +35,7 @@ copy() { # repo rev path destination
 }
 
 for channel in standard experimental; do
-  for plural in gatewayclasses gateways httproutes grpcroutes; do
+  for plural in gatewayclasses gateways httproutes grpcroutes listenersets; do
     copy "$GATEWAY_API" "$GATEWAY_API_REV" \
       "config/crd/$channel/gateway.networking.k8s.io_$plural.yaml" \
       "crds/gateway-api/$channel/gateway.networking.k8s.io_$plural.yaml"

@@ -49,10 +49,9 @@ impl Target {
             }
             Target::Listener(g, l) => {
                 let gw = &model.gateways[g as usize];
-                format!(
-                    "listener {}/{}#{}",
-                    gw.namespace, gw.name, gw.listeners[l as usize].name
-                )
+                let listener = &gw.listeners[l as usize];
+                let key = crate::model::listener_sets::listener_key(model, gw, listener);
+                format!("listener {key}")
             }
             Target::Route(r) => {
                 let r = &model.routes[r as usize];
@@ -479,7 +478,7 @@ fn candidates(
                 Some(section) => gateway
                     .listeners
                     .iter()
-                    .position(|l| &l.name == section)
+                    .position(|l| l.set.is_none() && &l.name == section)
                     .map(|l| Target::Listener(g as u32, l as u32)),
             };
             found.extend(target.map(|t| (t, scope)));
@@ -585,10 +584,12 @@ fn resolve_ref<'m>(
                 return Ok(Target::Gateway(g));
             };
             let gateway = &model.gateways[g as usize];
-            match gateway.listeners.iter().position(|l| l.name == section) {
+            // A Gateway's `sectionName` names its own listeners, never a ListenerSet's.
+            let own = |l: &&crate::model::gateway::Listener| l.set.is_none();
+            match (gateway.listeners.iter()).position(|l| own(&l) && l.name == section) {
                 Some(l) => Ok(Target::Listener(g, l as u32)),
                 None => {
-                    let names = (gateway.listeners.iter())
+                    let names = (gateway.listeners.iter().filter(own))
                         .map(|l| Cow::Borrowed(l.name.as_str()))
                         .collect();
                     not_found(
