@@ -6,7 +6,9 @@
 //! section before the check (the claim comes first in the controller's section pass), so the
 //! Gateway-wide policy does not reach that listener either: the listener gets no
 //! ClientTrafficPolicy. A Gateway-wide policy is never refused (every listener of the port is its
-//! Gateway's). ListenerSet scopes (`S#L`, `S`, the `G#x` quirk) come with the ListenerSet level.
+//! Gateway's). The other listeners of the port include its ListenerSets' (named
+//! `<gw ns>/<gw>/<set ns>/<set>/<L>`, the controller's IR name); the ListenerSet scopes of a
+//! policy (`S#L`, `S`, the `G#x` quirk) are not modelled yet.
 
 use super::evaluate::EnvoyEvaluator;
 use super::spec::ListenerStyle;
@@ -23,16 +25,29 @@ pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target)
     if evaluator.spec(policy).listener_style != ListenerStyle::Section {
         return None;
     }
-    let gateway = &evaluator.model.gateways[g as usize];
+    let model = evaluator.model;
+    let gateway = &model.gateways[g as usize];
     let listener = &gateway.listeners[l as usize];
-    if listener.protocol != "HTTP" {
+    if listener.protocol != "HTTP" || listener.conflicted {
         return None;
     }
+    // Every other plain-HTTP listener of the port in the Gateway's merged list (its ListenerSets'
+    // included; a conflicted listener is in no IR), by its IR name.
     let others: Vec<String> = (gateway.listeners.iter().enumerate())
         .filter(|&(i, other)| {
-            i != l as usize && other.protocol == "HTTP" && other.port == listener.port
+            i != l as usize
+                && !other.conflicted
+                && other.protocol == "HTTP"
+                && other.port == listener.port
         })
-        .map(|(_, other)| format!("{}/{}/{}", gateway.namespace, gateway.name, other.name))
+        .map(|(_, other)| {
+            let set = other.set.map(|s| &model.listener_sets[s as usize]);
+            let scope = set.map_or(String::new(), |s| format!("{}/{}/", s.namespace, s.name));
+            format!(
+                "{}/{}/{scope}{}",
+                gateway.namespace, gateway.name, other.name
+            )
+        })
         .collect();
     if others.is_empty() {
         return None;

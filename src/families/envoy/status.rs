@@ -17,8 +17,9 @@ use crate::model::gateway::GATEWAY_GROUP;
 use crate::policy::{AncestorRef, AncestorStatus, Condition, ConflictNote, PolicyConditions};
 use crate::topology::Target;
 
-/// An ancestor: Gateway namespace, name, listener.
-type Key = (String, String, Option<String>);
+/// An ancestor: its kind (`Gateway`, or `ListenerSet` for a route attached through one and for
+/// a merge context on a ListenerSet listener, field-2026 §2.5), namespace, name, section.
+type Key = (&'static str, String, String, Option<String>);
 
 /// What one ancestor has gathered so far.
 #[derive(Default)]
@@ -136,11 +137,11 @@ fn not_modelled(p: &crate::policy::Policy) -> PolicyConditions {
 }
 
 /// One ancestor's status, conditions in the order Accepted, Merged, Overridden.
-fn ancestor(((namespace, name, section_name), entry): (Key, Gathered)) -> AncestorStatus {
+fn ancestor(((kind, namespace, name, section_name), entry): (Key, Gathered)) -> AncestorStatus {
     AncestorStatus {
         ancestor_ref: AncestorRef {
             group: GATEWAY_GROUP,
-            kind: "Gateway",
+            kind,
             namespace,
             name,
             section_name,
@@ -165,13 +166,7 @@ fn merged_contexts(
     let records = evaluator.merges().iter();
     for record in records.filter(|r| r.winner == policy && r.slot == slot) {
         let path = &evaluator.topology.paths[record.path as usize];
-        let gateway = &model.gateways[path.gateway as usize];
-        let listener = gateway.listeners[path.listener as usize].name.clone();
-        let key = (
-            gateway.namespace.clone(),
-            gateway.name.clone(),
-            Some(listener),
-        );
+        let key = listener_key(evaluator, path.gateway, path.listener);
         let parent = &model.policies[record.parent as usize];
         gathered.entry(key).merged.get_or_insert_with(|| {
             let message = format!("Merged with policy {}", parent.namespaced_name());
@@ -197,34 +192,56 @@ fn top_level(gathered: &Ancestors) -> Vec<Condition> {
         .collect()
 }
 
-/// The ancestors of a target: the Gateway (and listener), or each Gateway a route names.
+/// The ancestor of listener `l` of Gateway `g`: the Gateway with the listener's name, or, for a
+/// listener of a ListenerSet, the ListenerSet with it (`getAncestorRefForListenerSetPolicy`).
+fn listener_key(evaluator: &EnvoyEvaluator<'_>, g: u32, l: u32) -> Key {
+    let model = evaluator.model;
+    let gw = &model.gateways[g as usize];
+    let listener = &gw.listeners[l as usize];
+    let section = Some(listener.name.clone());
+    match listener.set.map(|s| &model.listener_sets[s as usize]) {
+        Some(set) => (
+            "ListenerSet",
+            set.namespace.clone(),
+            set.name.clone(),
+            section,
+        ),
+        None => ("Gateway", gw.namespace.clone(), gw.name.clone(), section),
+    }
+}
+
+/// The ancestors of a target: the Gateway (and listener), or for a route each Gateway or
+/// ListenerSet (in the input) its parentRefs name, with their `sectionName` (field-2026 §2.5).
 fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> Vec<Key> {
     let model = evaluator.model;
-    let gateway = |g: u32, section: Option<String>| {
-        let gw = &model.gateways[g as usize];
-        vec![(gw.namespace.clone(), gw.name.clone(), section)]
-    };
     match target {
-        Target::Gateway(g) => gateway(g, None),
-        Target::Listener(g, l) => {
-            let name = model.gateways[g as usize].listeners[l as usize]
-                .name
-                .clone();
-            gateway(g, Some(name))
+        Target::Gateway(g) => {
+            let gw = &model.gateways[g as usize];
+            vec![("Gateway", gw.namespace.clone(), gw.name.clone(), None)]
         }
+        Target::Listener(g, l) => vec![listener_key(evaluator, g, l)],
         Target::Route(r) | Target::RouteRule(r, _) => model.routes[r as usize]
             .parent_refs
             .iter()
-            .filter(|p| p.kind == "Gateway" && p.group == GATEWAY_GROUP)
-            .map(|p| {
-                (
-                    p.namespace.to_string(),
-                    p.name.to_string(),
-                    p.section_name.as_ref().map(String::from),
-                )
+            .filter(|p| p.group == GATEWAY_GROUP)
+            .filter_map(|p| {
+                let kind = match &*p.kind {
+                    "Gateway" => "Gateway",
+                    "ListenerSet" if set_exists(evaluator, &p.namespace, &p.name) => "ListenerSet",
+                    _ => return None,
+                };
+                let section = p.section_name.as_ref().map(String::from);
+                Some((kind, p.namespace.to_string(), p.name.to_string(), section))
             })
             .collect(),
     }
+}
+
+/// Whether a (v1) ListenerSet `namespace/name` is in the input: a route's parentRef to one
+/// that is not gives no ancestor (the controller skips it).
+fn set_exists(evaluator: &EnvoyEvaluator<'_>, namespace: &str, name: &str) -> bool {
+    (evaluator.model.listener_sets.iter())
+        .any(|s| !s.legacy && s.namespace == namespace && s.name == name)
 }
 
 /// Accepted, or Conflicted with a note naming the holder and why it came first.
@@ -340,10 +357,16 @@ fn missing_section(
             .gateways
             .iter()
             .find(|g| g.namespace == p.namespace && g.name == target.name)?;
-        if gw.listeners.iter().any(|l| &l.name == section) {
+        // Validated against the Gateway's own listeners (field-2026 §2.2).
+        if gw
+            .listeners
+            .iter()
+            .any(|l| l.set.is_none() && &l.name == section)
+        {
             return None;
         }
         let key = (
+            "Gateway",
             gw.namespace.clone(),
             gw.name.clone(),
             Some(section.to_string()),
