@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 GATEWAY_API_REV=${GATEWAY_API_REV:-v1.6.1}
 KUADRANT_REV=${KUADRANT_REV:-ae698811cdbec09e1bb927678420967d31d09194}
 KGATEWAY_REV=${KGATEWAY_REV:-354c0f605fa89de1fa824fc22792fa694436ca03}
-ENVOY_GATEWAY_REV=${ENVOY_GATEWAY_REV:-v1.9.0}
+ENVOY_GATEWAY_REV=${ENVOY_GATEWAY_REV:-d32f28294245e454d20f81d323d626a90e660c1e}
 KUMA_REV=${KUMA_REV:-v2.14.3}
 AGENTGATEWAY_REV=${AGENTGATEWAY_REV:-75b4e6ce6e0e1ac7959d5548ebe8dbeaede4f180}
 
@@ -35,7 +35,7 @@ copy() { # repo rev path destination
 }
 
 for channel in standard experimental; do
-  for plural in gatewayclasses gateways httproutes grpcroutes; do
+  for plural in gatewayclasses gateways httproutes grpcroutes listenersets; do
     copy "$GATEWAY_API" "$GATEWAY_API_REV" \
       "config/crd/$channel/gateway.networking.k8s.io_$plural.yaml" \
       "crds/gateway-api/$channel/gateway.networking.k8s.io_$plural.yaml"

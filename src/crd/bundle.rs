@@ -57,10 +57,12 @@ bundled! {
     Some(Channel::Standard), "gateway-api/standard/gateway.networking.k8s.io_gateways";
     Some(Channel::Standard), "gateway-api/standard/gateway.networking.k8s.io_httproutes";
     Some(Channel::Standard), "gateway-api/standard/gateway.networking.k8s.io_grpcroutes";
+    Some(Channel::Standard), "gateway-api/standard/gateway.networking.k8s.io_listenersets";
     Some(Channel::Experimental), "gateway-api/experimental/gateway.networking.k8s.io_gatewayclasses";
     Some(Channel::Experimental), "gateway-api/experimental/gateway.networking.k8s.io_gateways";
     Some(Channel::Experimental), "gateway-api/experimental/gateway.networking.k8s.io_httproutes";
     Some(Channel::Experimental), "gateway-api/experimental/gateway.networking.k8s.io_grpcroutes";
+    Some(Channel::Experimental), "gateway-api/experimental/gateway.networking.k8s.io_listenersets";
     None, "kuadrant-operator/kuadrant.io_authpolicies";
     None, "kuadrant-operator/kuadrant.io_ratelimitpolicies";
     None, "kuadrant-operator/kuadrant.io_tokenratelimitpolicies";

@@ -3,6 +3,8 @@
 //! the family's finding: `PolicyFamily::unserved_version`.)
 
 use super::elsewhere::{self, Elsewhere, ParentRefSite};
+use super::gateway::{Gateway, ListenerSet};
+use super::listener_sets::Conflict;
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
 
 /// The codes declared here, in catalogue order.
@@ -11,6 +13,12 @@ pub const CODES: &[Code] = &[
     Code::DUPLICATE_LISTENER_NAME,
     Code::DUPLICATE_RULE_NAME,
     Code::ASSUMED_GATEWAY,
+    Code::LISTENERSET_NOT_ALLOWED,
+    Code::LISTENERSET_PARENT_NOT_FOUND,
+    Code::NAMESPACE_LABELS_UNKNOWN,
+    Code::LISTENER_CONFLICTED,
+    Code::LISTENERSET_NO_LISTENER,
+    Code::LEGACY_XLISTENERSET,
 ];
 
 impl Code {
@@ -60,6 +68,77 @@ impl Code {
         explanation: "With --assume-gateways, a Gateway that routes reference but the inputs lack was replaced by a stand-in (class `unknown`, one listener per sectionName used, accepting every route that names it). Results for its paths are only as good as that assumption. When a Gateway of that name is in the input under another namespace, the stand-in most likely hides a namespace mistake: the diagnostic is then a warning and says where the Gateway is.",
         fix: "Add the real Gateway's manifest when you can; fix the namespace when the Gateway is in the input elsewhere.",
         example: "",
+    });
+    /// DPL2015 `listenerset-not-allowed`: A ListenerSet's Gateway does not admit it (`allowedListeners`): its listeners serve nothing.
+    pub const LISTENERSET_NOT_ALLOWED: Code = Code::new(&CodeDef {
+        id: "DPL2015",
+        name: "listenerset-not-allowed",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A ListenerSet's Gateway does not admit it (`allowedListeners`): its listeners serve nothing.",
+        explanation: "A Gateway admits ListenerSets only through `spec.allowedListeners.namespaces.from`: absent or `None` admits none, `Same` those in the Gateway's namespace, `Selector` those in namespaces whose labels match, `All` every one. A ListenerSet its Gateway does not admit adds no listener (the controller sets Accepted=False, reason NotAllowed): no route attaches through it and no policy reaches it.",
+        fix: "Set `spec.allowedListeners.namespaces.from` on the Gateway so that it admits the ListenerSet's namespace, or point the ListenerSet at a Gateway that does.",
+        example: "kind: Gateway\nspec:\n  listeners: [{name: http, port: 80, protocol: HTTP}]\n---\nkind: ListenerSet\nspec:\n  parentRef: {name: gw}\n  listeners: [{name: extra, port: 80, protocol: HTTP, hostname: extra.example.com}]",
+    });
+
+    /// DPL2016 `listenerset-parent-not-found`: A ListenerSet's parent Gateway is not in the input: its listeners are not evaluated.
+    pub const LISTENERSET_PARENT_NOT_FOUND: Code = Code::new(&CodeDef {
+        id: "DPL2016",
+        name: "listenerset-parent-not-found",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A ListenerSet's parent Gateway is not in the input: its listeners are not evaluated.",
+        explanation: "A ListenerSet adds listeners to the Gateway its `spec.parentRef` names. That Gateway is not in the input (or the parentRef names another kind), so dopol cannot tell whether the Gateway admits the set, and its listeners get no path. `--assume-gateways` does not stand in for a ListenerSet's Gateway: a stand-in admits no ListenerSet.",
+        fix: "Add the parent Gateway's manifest to the input, or fix the parentRef's name and namespace.",
+        example: "kind: ListenerSet\nspec:\n  parentRef: {name: missing}\n  listeners: [{name: extra, port: 80, protocol: HTTP}]",
+    });
+
+    /// DPL2017 `namespace-labels-unknown`: A Gateway admits ListenerSets by Namespace labels, and a ListenerSet's Namespace is not in the input.
+    pub const NAMESPACE_LABELS_UNKNOWN: Code = Code::new(&CodeDef {
+        id: "DPL2017",
+        name: "namespace-labels-unknown",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A Gateway admits ListenerSets by Namespace labels, and a ListenerSet's Namespace is not in the input.",
+        explanation: "The Gateway's `allowedListeners.namespaces.from: Selector` admits ListenerSets whose Namespace's labels match the selector. The ListenerSet's Namespace is not in the input, so its labels are unknown: dopol does not admit the set (as the controllers do when they cannot read the labels) and its listeners get no path. A selector that reads only `kubernetes.io/metadata.name` is decided from the namespace's name.",
+        fix: "Add the Namespace manifest (`kubectl get namespace NAME -o yaml`) to the input.",
+        example: "",
+    });
+
+    /// DPL2018 `listener-conflicted`: A listener conflicts with another on its port over the merged listener list of a Gateway and its ListenerSets: it serves nothing.
+    pub const LISTENER_CONFLICTED: Code = Code::new(&CodeDef {
+        id: "DPL2018",
+        name: "listener-conflicted",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A listener conflicts with another on its port over the merged listener list of a Gateway and its ListenerSets: it serves nothing.",
+        explanation: "A Gateway's listeners and those of the ListenerSets it admits form one list (the Gateway's own first, then each set by age, then name). On a port that carries a ListenerSet listener, listeners of different protocols (HTTP; HTTPS and TLS; TCP) or of one hostname conflict: the Gateway's own listener wins, else the first ListenerSet listener in that order; when the Gateway itself has two conflicting listeners, or a ListenerSet two of one group, no one of them wins. A conflicted listener (Conflicted=True, reason ProtocolConflict or HostnameConflict) gets no route and no path.",
+        fix: "Give the listener another port or hostname, or remove the listener it conflicts with.",
+        example: "kind: Gateway\nspec:\n  listeners: [{name: http, port: 80, protocol: HTTP, hostname: a.example.com}]\n  allowedListeners: {namespaces: {from: Same}}\n---\nkind: ListenerSet\nspec:\n  parentRef: {name: gw}\n  listeners: [{name: again, port: 80, protocol: HTTP, hostname: a.example.com}]",
+    });
+
+    /// DPL2019 `listenerset-no-listener`: Every listener of an admitted ListenerSet is conflicted: the set serves nothing.
+    pub const LISTENERSET_NO_LISTENER: Code = Code::new(&CodeDef {
+        id: "DPL2019",
+        name: "listenerset-no-listener",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "Every listener of an admitted ListenerSet is conflicted: the set serves nothing.",
+        explanation: "The Gateway admits the ListenerSet, but each of its listeners lost a protocol or hostname conflict on its port (see DPL2018): the controller sets Accepted=False, reason ListenersNotValid, and no route attaches through the set.",
+        fix: "Give the set's listeners ports or hostnames no other listener of the Gateway uses.",
+        example: "",
+    });
+
+    /// DPL2020 `legacy-xlistenerset`: An experimental `XListenerSet` (gateway.networking.x-k8s.io/v1alpha1) is read as a ListenerSet.
+    pub const LEGACY_XLISTENERSET: Code = Code::new(&CodeDef {
+        id: "DPL2020",
+        name: "legacy-xlistenerset",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "An experimental `XListenerSet` (gateway.networking.x-k8s.io/v1alpha1) is read as a ListenerSet.",
+        explanation: "Before Gateway API v1.5 a ListenerSet was the experimental `XListenerSet`. kgateway still serves both kinds; Envoy Gateway translates only `ListenerSet`. dopol reads an XListenerSet as a ListenerSet. Path ids do not carry the kind, so an XListenerSet with the namespace and name of a ListenerSet on the same Gateway would give equal ids: dopol then keeps the ListenerSet, drops the XListenerSet and reports this as a warning.",
+        fix: "Move to `apiVersion: gateway.networking.k8s.io/v1`, `kind: ListenerSet`.",
+        example: "apiVersion: gateway.networking.x-k8s.io/v1alpha1\nkind: XListenerSet",
     });
 }
 
@@ -209,5 +288,161 @@ impl Violation for AssumedGateway<'_> {
 
     fn help(&self) -> Option<String> {
         (!self.found.is_empty()).then(|| elsewhere::parent_ref_help(self.site, self.found))
+    }
+}
+
+/// A ListenerSet its Gateway does not admit (`listenerset-not-allowed`), or may admit by the
+/// labels of a Namespace that is not in the input (`namespace-labels-unknown`).
+pub struct ListenerSetNotAllowed<'a> {
+    /// The ListenerSet.
+    pub set: &'a ListenerSet,
+    /// Its Gateway.
+    pub gateway: &'a Gateway,
+    /// Whether the Gateway selects by Namespace labels dopol does not have.
+    pub labels_unknown: bool,
+}
+
+impl Violation for ListenerSetNotAllowed<'_> {
+    fn code(&self) -> Code {
+        if self.labels_unknown {
+            Code::NAMESPACE_LABELS_UNKNOWN
+        } else {
+            Code::LISTENERSET_NOT_ALLOWED
+        }
+    }
+    fn message(&self) -> String {
+        let (g, set) = (self.gateway, self.set);
+        if self.labels_unknown {
+            return format!(
+                "Gateway {}/{} admits ListenerSets by Namespace labels, and Namespace `{}` of {} is not in the input: the set is taken as not admitted",
+                g.namespace,
+                g.name,
+                set.namespace,
+                set.display()
+            );
+        }
+        format!(
+            "{} is not admitted by Gateway {}/{} (allowedListeners): its listeners serve nothing",
+            set.display(),
+            g.namespace,
+            g.name
+        )
+    }
+    fn help(&self) -> Option<String> {
+        let (g, ns) = (self.gateway, &self.set.namespace);
+        Some(if self.labels_unknown {
+            format!("add the Namespace to the input: kubectl get namespace {ns} -o yaml")
+        } else {
+            format!(
+                "set `spec.allowedListeners.namespaces.from` on Gateway {}/{} to admit namespace `{ns}`",
+                g.namespace, g.name
+            )
+        })
+    }
+}
+
+/// A ListenerSet whose Gateway is not in the input (`listenerset-parent-not-found`).
+pub struct ListenerSetParentNotFound<'a> {
+    /// The ListenerSet.
+    pub set: &'a ListenerSet,
+}
+
+impl Violation for ListenerSetParentNotFound<'_> {
+    fn code(&self) -> Code {
+        Code::LISTENERSET_PARENT_NOT_FOUND
+    }
+    fn message(&self) -> String {
+        match &self.set.parent {
+            Some((ns, name)) => format!(
+                "{} names Gateway {ns}/{name}, which is not in the input: its listeners are not evaluated",
+                self.set.display()
+            ),
+            None => format!(
+                "{}'s parentRef names no Gateway: its listeners are not evaluated",
+                self.set.display()
+            ),
+        }
+    }
+}
+
+/// A listener that lost a conflict on its port (`listener-conflicted`).
+pub struct ListenerConflicted<'a> {
+    /// Its Gateway.
+    pub gateway: &'a Gateway,
+    /// The listener, `L` or `ns/set#L`.
+    pub listener: String,
+    /// Its port.
+    pub port: i64,
+    /// What it lost.
+    pub conflict: Conflict,
+    /// The winner, or the other listeners of its group when none wins.
+    pub others: Vec<String>,
+}
+
+impl Violation for ListenerConflicted<'_> {
+    fn code(&self) -> Code {
+        Code::LISTENER_CONFLICTED
+    }
+    fn message(&self) -> String {
+        let reason = match self.conflict {
+            Conflict::Protocol => "ProtocolConflict",
+            Conflict::Hostname => "HostnameConflict",
+        };
+        let others = self.others.join(", ");
+        format!(
+            "listener {} of Gateway {}/{} on port {} conflicts with {others} ({reason}): it serves nothing",
+            self.listener, self.gateway.namespace, self.gateway.name, self.port
+        )
+    }
+}
+
+/// An admitted ListenerSet whose every listener is conflicted (`listenerset-no-listener`).
+pub struct ListenerSetNoListener<'a> {
+    /// The ListenerSet.
+    pub set: &'a ListenerSet,
+}
+
+impl Violation for ListenerSetNoListener<'_> {
+    fn code(&self) -> Code {
+        Code::LISTENERSET_NO_LISTENER
+    }
+    fn message(&self) -> String {
+        format!(
+            "every listener of {} is conflicted (ListenersNotValid): the set serves nothing",
+            self.set.display()
+        )
+    }
+}
+
+/// An `XListenerSet`, read as a ListenerSet or dropped for one of its name (`legacy-xlistenerset`).
+pub struct LegacyXListenerSet<'a> {
+    /// The XListenerSet.
+    pub set: &'a ListenerSet,
+    /// Whether a ListenerSet of the same namespace, name and Gateway replaces it.
+    pub dropped: bool,
+}
+
+impl Violation for LegacyXListenerSet<'_> {
+    fn code(&self) -> Code {
+        Code::LEGACY_XLISTENERSET
+    }
+    fn message(&self) -> String {
+        let set = &self.set;
+        if self.dropped {
+            format!(
+                "{} has the namespace, name and Gateway of ListenerSet {}/{}: dopol keeps the ListenerSet and drops the XListenerSet (their path ids would be equal)",
+                set.display(),
+                set.namespace,
+                set.name
+            )
+        } else {
+            format!(
+                "{} is the experimental kind (gateway.networking.x-k8s.io/v1alpha1); read as a ListenerSet",
+                set.display()
+            )
+        }
+    }
+    fn help(&self) -> Option<String> {
+        Some("use `apiVersion: gateway.networking.k8s.io/v1`, `kind: ListenerSet`".into())
     }
 }

@@ -221,6 +221,12 @@ pub struct Listener {
     pub name_span: Span,
     /// Where `allowedRoutes` is written, if it is.
     pub allowed_routes_span: Option<Span>,
+    /// The ListenerSet that adds this listener to its Gateway (an index into
+    /// `Model::listener_sets`), `None` for the Gateway's own ([`super::listener_sets`]).
+    pub set: Option<u32>,
+    /// Whether the listener lost a conflict on its port over the merged listener list and
+    /// yields no path ([`super::listener_sets`]; only ports carrying a ListenerSet listener).
+    pub conflicted: bool,
 }
 
 impl Listener {
@@ -241,10 +247,10 @@ impl Listener {
     }
 }
 
-/// A ListenerSet (`gateway.networking.k8s.io/v1`): listeners added to a parent Gateway. Not
-/// modelled as a level yet (docs/semantics.md §2): read so that nothing answers as if it did not
-/// exist — its routes are not "attached to no listener", and `request` does not answer 404 for
-/// a host one of its listeners may receive.
+/// A ListenerSet (`gateway.networking.k8s.io/v1`, or the experimental channel's
+/// `XListenerSet`): listeners added to a parent Gateway that admits them. A level of the
+/// hierarchy between Gateway and listener (docs/semantics.md §2): its admitted listeners join
+/// the Gateway's ([`super::listener_sets`]), each knowing its set (`Listener::set`).
 #[derive(Clone, Debug)]
 pub struct ListenerSet {
     /// Namespace.
@@ -258,6 +264,27 @@ pub struct ListenerSet {
     pub listeners: Vec<Listener>,
     /// Where the name is written.
     pub name_span: Span,
+    /// Where `spec.parentRef` is written.
+    pub parent_span: Span,
+    /// Whether it is the legacy `gateway.networking.x-k8s.io/v1alpha1` `XListenerSet`.
+    pub legacy: bool,
+    /// `metadata.creationTimestamp` (the older set's listeners come first in the merged list).
+    pub creation_timestamp: Option<crate::load::Timestamp>,
+    /// The Gateway whose listeners it joined (an index into `Model::gateways`), `None` when it
+    /// is not admitted or its Gateway is not in the input.
+    pub gateway: Option<u32>,
+}
+
+impl ListenerSet {
+    /// `Kind ns/name`, as findings name it.
+    pub fn display(&self) -> String {
+        let kind = if self.legacy {
+            "XListenerSet"
+        } else {
+            "ListenerSet"
+        };
+        format!("{kind} {}/{}", self.namespace, self.name)
+    }
 }
 
 /// Whether a parentRef's group and kind name a ListenerSet (`ListenerSet`, or the experimental
@@ -293,39 +320,37 @@ pub struct Gateway {
 }
 
 /// Which ListenerSets a Gateway admits (`spec.allowedListeners.namespaces.from`; GEP-1713).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AllowedListeners {
     /// None (the default when `allowedListeners` is absent).
     None,
     /// ListenerSets in the Gateway's namespace.
     Same,
-    /// ListenerSets in namespaces a label selector picks (not decided here).
-    Selector,
+    /// ListenerSets in namespaces whose labels the selector matches.
+    Selector(LabelSelector),
     /// Every ListenerSet.
     All,
 }
 
 impl AllowedListeners {
-    /// Reads `spec.allowedListeners.namespaces.from` of a Gateway's `spec`.
-    fn of(spec: &Node) -> AllowedListeners {
-        let from = spec
-            .get_path(&["allowedListeners", "namespaces", "from"])
-            .and_then(Node::as_str);
-        match from {
+    /// Reads `spec.allowedListeners.namespaces` of a Gateway's `spec` (a selector the CRD would
+    /// refuse admits nothing; the shape error is the CRD's).
+    fn of(spec: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> AllowedListeners {
+        let Some(namespaces) = spec.get_path(&["allowedListeners", "namespaces"]) else {
+            return AllowedListeners::None;
+        };
+        match namespaces.get("from").and_then(Node::as_str) {
             Some("All") => AllowedListeners::All,
             Some("Same") => AllowedListeners::Same,
-            Some("Selector") => AllowedListeners::Selector,
+            Some("Selector") => {
+                let allowed_path = path.key("allowedListeners");
+                let ns_path = allowed_path.key("namespaces");
+                namespaces
+                    .get("selector")
+                    .and_then(|n| decode_label_selector(n, &ns_path.key("selector"), fields))
+                    .map_or(AllowedListeners::None, AllowedListeners::Selector)
+            }
             _ => AllowedListeners::None,
-        }
-    }
-
-    /// Whether a ListenerSet in `namespace` may be admitted by a Gateway in
-    /// `gateway_namespace` (a selector counts as may: dopol does not decide it here).
-    pub fn may_admit(self, namespace: &str, gateway_namespace: &str) -> bool {
-        match self {
-            AllowedListeners::None => false,
-            AllowedListeners::Same => namespace == gateway_namespace,
-            AllowedListeners::Selector | AllowedListeners::All => true,
         }
     }
 }
@@ -605,7 +630,7 @@ pub fn decode_gateway(object: &Object, fields: &mut Fields) -> Option<Gateway> {
         name_span: object.name_span(),
         assumed: false,
         object: 0,
-        allowed_listeners: AllowedListeners::of(spec),
+        allowed_listeners: AllowedListeners::of(spec, &spec_path, fields),
     })
 }
 
@@ -648,6 +673,10 @@ pub fn decode_listener_set(object: &Object, fields: &mut Fields) -> Option<Liste
             .then(|| (namespace.to_string(), name.to_string())),
         listeners,
         name_span: object.name_span(),
+        parent_span: parent.span,
+        legacy: *object.kind == *"XListenerSet",
+        creation_timestamp: object.creation_timestamp,
+        gateway: None,
     })
 }
 
@@ -694,6 +723,8 @@ fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Op
         kinds,
         name_span: name_node?.span,
         allowed_routes_span,
+        set: None,
+        conflicted: false,
     })
 }
 
@@ -1057,6 +1088,8 @@ mod tests {
             kinds: None,
             name_span: Span::default(),
             allowed_routes_span: None,
+            set: None,
+            conflicted: false,
         };
         assert!(listener.allows_kind("HTTPRoute"));
         assert!(listener.allows_kind("GRPCRoute"));

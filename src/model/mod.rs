@@ -14,6 +14,8 @@
 pub mod diags;
 pub mod elsewhere;
 pub mod gateway;
+pub mod grants;
+pub mod listener_sets;
 pub mod matches;
 
 use crate::crd::{self, Catalog};
@@ -74,7 +76,7 @@ pub struct Model {
     pub namespaces: Vec<Namespace>,
     /// Gateways (stand-ins last).
     pub gateways: Vec<Gateway>,
-    /// ListenerSets (read, not modelled as a level yet).
+    /// ListenerSets (their admitted listeners also joined their Gateway's, [`listener_sets`]).
     pub listener_sets: Vec<ListenerSet>,
     /// Routes of every kind (HTTPRoute, GRPCRoute, TCPRoute, TLSRoute, UDPRoute).
     pub routes: Vec<Route>,
@@ -427,6 +429,7 @@ impl Model {
         model
             .diagnostics
             .extend(options.catalog.not_evaluated(&validated_kinds));
+        listener_sets::join(&mut model);
         if options.assume_gateways {
             model.assume_missing_gateways();
         }
@@ -620,6 +623,8 @@ impl Model {
                     kinds: None,
                     name_span: span,
                     allowed_routes_span: None,
+                    set: None,
+                    conflicted: false,
                 })
                 .collect();
             self.gateways.push(Gateway {

@@ -67,11 +67,7 @@ pub fn text(trace: &RequestTrace, layout: Layout) -> String {
                 nf.reason, nf.message
             );
         }
-        (None, None) => {
-            if let Some(u) = &trace.unanswered {
-                let _ = writeln!(out, "Match     unknown ({}): {}", u.reason, u.message);
-            }
-        }
+        (None, None) => {}
     }
     candidates(&mut out, &trace.candidates, layout);
     for kind in &trace.policies {

@@ -8,13 +8,13 @@
 //! accepted and an info diagnostic says so.
 
 use super::diags::{
-    ListenerRefusal, ListenerSetNotModelled, ParentRefListenerSet, ParentRefRefused,
-    RefusedBecause, RouteNotAttached, SelectorUndecidable,
+    ListenerRefusal, ParentRefRefused, RefusedBecause, RouteNotAttached, SelectorUndecidable,
 };
 use super::hostname::listener_accepts_hostnames;
 use crate::diag::{Code, Diagnostic};
 use crate::model::gateway::{
-    FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route, is_listener_set,
+    FromNamespaces, GATEWAY_GROUP, Gateway, Listener, ParentRef, Route, X_GATEWAY_GROUP,
+    is_listener_set,
 };
 use crate::model::{Model, elsewhere};
 use std::collections::{HashMap, HashSet};
@@ -79,8 +79,6 @@ pub struct Attachments {
     /// in the diagnostics passed to [`attach_routes`] (withdrawn for a route reached by
     /// delegation).
     pub not_attached: Vec<(u32, usize)>,
-    /// The parentRefs naming a ListenerSet (not modelled yet), as (route, parentRef).
-    pub listener_set_refs: Vec<(u32, u32)>,
 }
 
 struct Context<'m> {
@@ -108,19 +106,17 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
     let mut route_listeners = Vec::with_capacity(model.routes.len());
     let mut rejections = Vec::new();
     let mut not_attached = Vec::new();
-    let mut listener_set_refs = Vec::new();
     for (route_index, route) in model.routes.iter().enumerate() {
         let mut accepted: Vec<(u32, u32)> = Vec::new();
         for (ref_index, parent) in route.parent_refs.iter().enumerate() {
-            if is_listener_set(&parent.group, &parent.kind) {
-                listener_set_refs.push((route_index as u32, ref_index as u32));
-                diagnostics.push(listener_set_parent(model, route, parent));
-                continue;
-            }
-            if parent.group != GATEWAY_GROUP || parent.kind != "Gateway" {
+            let attached = if is_listener_set(&parent.group, &parent.kind) {
+                context.attach_to_set(route, parent, diagnostics)
+            } else if parent.group == GATEWAY_GROUP && parent.kind == "Gateway" {
+                context.attach(route, parent, diagnostics)
+            } else {
                 continue; // mesh or other parents: not part of the Gateway hierarchy
-            }
-            match context.attach(route, parent, diagnostics) {
+            };
+            match attached {
                 Ok(listeners) => {
                     for pair in listeners {
                         if !accepted.contains(&pair) {
@@ -147,13 +143,11 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
                 }
             }
         }
-        // A route whose parentRefs were all refused is already explained by the refusals; one
-        // with a ListenerSet parent is most likely attached, where dopol does not look yet.
+        // A route whose parentRefs were all refused is already explained by the refusals.
         let refused = rejections
             .iter()
             .any(|r: &Rejection| r.route == route_index as u32);
-        let to_listener_set = listener_set_refs.last().map(|&(r, _)| r) == Some(route_index as u32);
-        if accepted.is_empty() && !refused && !to_listener_set {
+        if accepted.is_empty() && !refused {
             not_attached.push((route_index as u32, diagnostics.len()));
             diagnostics.push(
                 Diagnostic::from(RouteNotAttached { route })
@@ -165,70 +159,11 @@ pub fn attach_routes(model: &Model, diagnostics: &mut Vec<Diagnostic>) -> Attach
         crate::platform::kept::keep_list(&mut accepted);
         route_listeners.push(accepted);
     }
-    diagnostics.extend(listener_sets(model, &listener_set_refs));
     Attachments {
         route_listeners,
         rejections,
         not_attached,
-        listener_set_refs,
     }
-}
-
-/// `parent-ref-listener-set` on `parent`, a parentRef of `route` naming a ListenerSet.
-fn listener_set_parent(model: &Model, route: &Route, parent: &ParentRef) -> Diagnostic {
-    let found = parent.kind != "ListenerSet"
-        || (model.listener_sets.iter())
-            .any(|l| l.namespace == *parent.namespace && l.name == *parent.name);
-    let finding = ParentRefListenerSet {
-        route,
-        parent,
-        found,
-    };
-    Diagnostic::from(finding)
-        .with_label(
-            parent.section_span.unwrap_or(parent.name_span),
-            "ListenerSet",
-        )
-        .with_object(route.display())
-}
-
-/// `listener-set-not-modelled` on every ListenerSet, naming the routes whose parentRefs
-/// (`refs`, as (route, parentRef)) name it.
-fn listener_sets(model: &Model, refs: &[(u32, u32)]) -> Vec<Diagnostic> {
-    let mut found = Vec::with_capacity(model.listener_sets.len());
-    for set in &model.listener_sets {
-        let mut routes: Vec<String> = refs
-            .iter()
-            .map(|&(r, p)| &model.routes[r as usize].parent_refs[p as usize])
-            .zip(refs)
-            .filter(|(parent, _)| {
-                parent.kind == "ListenerSet"
-                    && *parent.namespace == set.namespace
-                    && *parent.name == set.name
-            })
-            .map(|(_, &(r, _))| model.routes[r as usize].display())
-            .collect();
-        routes.dedup();
-        let parent = set.parent.as_ref().and_then(|(ns, name)| {
-            (model.gateways.iter()).find(|g| !g.assumed && g.namespace == *ns && g.name == *name)
-        });
-        let parent_found = parent.is_some();
-        let admitted =
-            parent.is_none_or(|g| g.allowed_listeners.may_admit(&set.namespace, &g.namespace));
-        let object = format!("ListenerSet {}/{}", set.namespace, set.name);
-        let finding = ListenerSetNotModelled {
-            listener_set: set,
-            parent_found,
-            admitted,
-            routes,
-        };
-        found.push(
-            Diagnostic::from(finding)
-                .with_label(set.name_span, "not modelled yet")
-                .with_object(object),
-        );
-    }
-    found
 }
 
 /// A refused parentRef: the rejection and the diagnostic that reports it.
@@ -253,8 +188,8 @@ fn refusal(refused: ParentRefRefused<'_>, gateway: Option<u32>) -> Refusal {
         reason.as_str().to_string(),
     )];
     match &refused.why {
-        RefusedBecause::ParentNotFound { .. } => {}
-        RefusedBecause::NoMatchingParent { gateway } => {
+        RefusedBecause::ParentNotFound { .. } | RefusedBecause::ListenerSetNotJoined { .. } => {}
+        RefusedBecause::NoMatchingParent { gateway, .. } => {
             labels.push((gateway.name_span, "this Gateway".into()));
         }
         RefusedBecause::NotAllowedByListeners { refusals, .. } => {
@@ -279,7 +214,7 @@ fn refusal(refused: ParentRefRefused<'_>, gateway: Option<u32>) -> Refusal {
     })
 }
 
-impl Context<'_> {
+impl<'m> Context<'m> {
     /// `ParentNotFound`, saying where a Gateway of that name is when it is in another
     /// namespace (and then not offering `--assume-gateways`, which would hide the cause).
     fn parent_not_found(&self, route: &Route, parent: &ParentRef) -> Refusal {
@@ -291,6 +226,8 @@ impl Context<'_> {
         refusal(ParentRefRefused { route, parent, why }, None)
     }
 
+    /// Attaches `route` through a parentRef naming a Gateway: its own listeners only (a
+    /// ListenerSet's listeners are reached through the set, GEP-1713).
     fn attach(
         &mut self,
         route: &Route,
@@ -303,17 +240,54 @@ impl Context<'_> {
         else {
             return Err(self.parent_not_found(route, parent));
         };
-        let gateway = &self.model.gateways[gateway_index as usize];
+        self.attach_listeners(route, parent, gateway_index, None, diagnostics)
+    }
 
+    /// Attaches `route` through a parentRef naming a ListenerSet: the listeners the set added
+    /// to its Gateway. A set not in the input, or one no Gateway of the input admits, is a
+    /// parent not found.
+    fn attach_to_set(
+        &mut self,
+        route: &Route,
+        parent: &ParentRef,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<(u32, u32)>, Refusal> {
+        let legacy = parent.group == X_GATEWAY_GROUP;
+        let set = (self.model.listener_sets.iter()).position(|s| {
+            s.legacy == legacy && s.namespace == *parent.namespace && s.name == *parent.name
+        });
+        let joined = set.and_then(|s| Some((s, self.model.listener_sets[s].gateway?)));
+        let Some((set, gateway_index)) = joined else {
+            let set = set.map(|s| &self.model.listener_sets[s]);
+            let why = RefusedBecause::ListenerSetNotJoined { set };
+            return Err(refusal(ParentRefRefused { route, parent, why }, None));
+        };
+        self.attach_listeners(route, parent, gateway_index, Some(set as u32), diagnostics)
+    }
+
+    /// Attaches `route` to the listeners of Gateway `gateway_index` that ListenerSet `scope`
+    /// added (the Gateway's own for `None`), as the parentRef's `sectionName`, `port`,
+    /// `allowedRoutes` and hostnames allow. A conflicted listener takes no route.
+    fn attach_listeners(
+        &mut self,
+        route: &Route,
+        parent: &ParentRef,
+        gateway_index: u32,
+        scope: Option<u32>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<(u32, u32)>, Refusal> {
+        let gateway = &self.model.gateways[gateway_index as usize];
         let candidates: Vec<u32> = (0..gateway.listeners.len() as u32)
             .filter(|&i| {
                 let l = &gateway.listeners[i as usize];
-                parent.section_name.as_ref().is_none_or(|s| *s == l.name)
+                l.set == scope
+                    && !l.conflicted
+                    && parent.section_name.as_ref().is_none_or(|s| *s == l.name)
                     && (gateway.assumed || parent.port.is_none_or(|p| p == l.port))
             })
             .collect();
         if candidates.is_empty() {
-            return Err(self.no_matching_parent(route, gateway_index, gateway, parent));
+            return Err(self.no_matching_parent(route, gateway_index, gateway, parent, scope));
         }
         if gateway.assumed {
             return Ok(candidates.into_iter().map(|l| (gateway_index, l)).collect());
@@ -369,8 +343,9 @@ impl Context<'_> {
         gateway_index: u32,
         gateway: &Gateway,
         parent: &ParentRef,
+        scope: Option<u32>,
     ) -> Refusal {
-        let why = RefusedBecause::NoMatchingParent { gateway };
+        let why = RefusedBecause::NoMatchingParent { gateway, scope };
         refusal(ParentRefRefused { route, parent, why }, Some(gateway_index))
     }
 
@@ -383,7 +358,10 @@ impl Context<'_> {
         listener: &'g Listener,
         route: &'g Route,
         diagnostics: &mut Vec<Diagnostic>,
-    ) -> Result<(), ListenerRefusal<'g>> {
+    ) -> Result<(), ListenerRefusal<'g>>
+    where
+        'm: 'g,
+    {
         let kind = route.kind.as_str();
         if !listener.allows_kind(kind) {
             return Err(match &listener.kinds {
@@ -394,11 +372,17 @@ impl Context<'_> {
                 },
             });
         }
+        // `Same` is the namespace of the object that declares the listener: a ListenerSet's
+        // listener admits routes of the set's namespace (GEP-1713).
+        let own_namespace = match listener.set {
+            Some(s) => &self.model.listener_sets[s as usize].namespace,
+            None => &gateway.namespace,
+        };
         match &listener.from {
             FromNamespaces::All => Ok(()),
-            FromNamespaces::Same if route.namespace == gateway.namespace => Ok(()),
+            FromNamespaces::Same if route.namespace == *own_namespace => Ok(()),
             FromNamespaces::Same => Err(ListenerRefusal::OtherNamespace {
-                gateway_namespace: &gateway.namespace,
+                gateway_namespace: own_namespace,
             }),
             FromNamespaces::Selector(selector) => {
                 let labels = match self.model.namespace(&route.namespace) {

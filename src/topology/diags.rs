@@ -9,7 +9,7 @@ use crate::kinds::{Policy, TargetRef};
 use crate::model::elsewhere::{
     Elsewhere, ParentRefSite, exists_clause, parent_ref_help, target_ref_help,
 };
-use crate::model::gateway::{Gateway, Listener, ParentRef, Route};
+use crate::model::gateway::{Gateway, Listener, ListenerSet, ParentRef, Route};
 use crate::source::Span;
 use crate::suggest::did_you_mean_help;
 use std::fmt;
@@ -24,35 +24,9 @@ pub const CODES: &[Code] = &[
     Code::SELECTOR_UNDECIDABLE,
     Code::TARGET_NOT_FOUND,
     Code::SECTION_NOT_FOUND,
-    Code::LISTENER_SET_NOT_MODELLED,
-    Code::PARENT_REF_LISTENER_SET,
 ];
 
 impl Code {
-    /// DPL2013 `listener-set-not-modelled`: A ListenerSet adds listeners to a Gateway; dopol does not model ListenerSets yet, so its listeners are not evaluated.
-    pub const LISTENER_SET_NOT_MODELLED: Code = Code::new(&CodeDef {
-        id: "DPL2013",
-        name: "listener-set-not-modelled",
-        severity: Severity::Info,
-        class: Class::Finding,
-        summary: "A ListenerSet adds listeners to a Gateway; dopol does not model ListenerSets yet, so its listeners are not evaluated.",
-        explanation: "A ListenerSet (gateway.networking.k8s.io/v1) adds listeners to its parent Gateway, and routes attach to them through parentRefs of kind ListenerSet. dopol reads ListenerSets but does not model them as a level yet: their listeners get no paths, no policy is evaluated on them, and `request` says it cannot answer for a host and port one of them may receive instead of answering 404. Everything on the Gateway's own listeners is evaluated as usual.",
-        fix: "Nothing to fix in the manifests; evaluate what the ListenerSet's listeners serve with the controller.",
-        example: "apiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nspec:\n  parentRef: {name: gw}\n  listeners: [{name: extra, port: 80, protocol: HTTP, hostname: extra.example.com}]",
-    });
-
-    /// DPL2014 `parent-ref-listener-set`: A route's parentRef names a ListenerSet, which dopol does not model yet: no path goes through it.
-    pub const PARENT_REF_LISTENER_SET: Code = Code::new(&CodeDef {
-        id: "DPL2014",
-        name: "parent-ref-listener-set",
-        severity: Severity::Info,
-        class: Class::Finding,
-        summary: "A route's parentRef names a ListenerSet, which dopol does not model yet: no path goes through it.",
-        explanation: "A route's parentRef names a ListenerSet (kind ListenerSet, or the experimental XListenerSet). dopol does not model ListenerSets yet, so the route gets no path through that parentRef and no policy is evaluated there; its other parentRefs are evaluated as usual. A route whose only parents are ListenerSets is not reported as attached to nothing (DPL2005): it most likely is attached, to listeners dopol does not evaluate.",
-        fix: "Nothing to fix in the manifests; evaluate the route's attachment to the ListenerSet with the controller.",
-        example: "parentRefs:\n- {group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}",
-    });
-
     /// DPL2001 `parent-not-found`: A route's parentRef names a Gateway that is not in the input.
     pub const PARENT_NOT_FOUND: Code = Code::new(&CodeDef {
         id: "DPL2001",
@@ -172,10 +146,19 @@ pub enum RefusedBecause<'a> {
         /// Gateways of that name in other namespaces.
         elsewhere: Elsewhere<'a>,
     },
-    /// No listener of the Gateway matches the parentRef's `sectionName` or `port`.
+    /// No listener of the Gateway (of the ListenerSet `scope`, for a parentRef naming one)
+    /// matches the parentRef's `sectionName` or `port`.
     NoMatchingParent {
         /// The Gateway.
         gateway: &'a Gateway,
+        /// The ListenerSet the parentRef names (an index into `Model::listener_sets`).
+        scope: Option<u32>,
+    },
+    /// The ListenerSet a parentRef names is not in the input (`None`), or its Gateway is not in
+    /// the input or does not admit it: it adds no listener.
+    ListenerSetNotJoined {
+        /// The ListenerSet, when it is in the input.
+        set: Option<&'a ListenerSet>,
     },
     /// Every candidate listener refuses the route's namespace or kind.
     NotAllowedByListeners {
@@ -244,7 +227,9 @@ impl ParentRefRefused<'_> {
     /// The Gateway API reason.
     pub fn reason(&self) -> RejectionReason {
         match self.why {
-            RefusedBecause::ParentNotFound { .. } => RejectionReason::ParentNotFound,
+            RefusedBecause::ParentNotFound { .. } | RefusedBecause::ListenerSetNotJoined { .. } => {
+                RejectionReason::ParentNotFound
+            }
             RefusedBecause::NoMatchingParent { .. } => RejectionReason::NoMatchingParent,
             RefusedBecause::NotAllowedByListeners { .. } => RejectionReason::NotAllowedByListeners,
             RefusedBecause::NoMatchingListenerHostname { .. } => {
@@ -257,10 +242,10 @@ impl ParentRefRefused<'_> {
     pub fn explanation(&self) -> String {
         match &self.why {
             RefusedBecause::ParentNotFound { elsewhere } => self.not_found(elsewhere),
-            RefusedBecause::NoMatchingParent { gateway } => format!(
-                "Gateway {}/{} has no listener {}",
-                gateway.namespace,
-                gateway.name,
+            RefusedBecause::ListenerSetNotJoined { set } => self.set_not_joined(*set),
+            RefusedBecause::NoMatchingParent { gateway, .. } => format!(
+                "{} has no listener {}",
+                self.parent_object(gateway),
                 self.wanted_listener()
             ),
             RefusedBecause::NotAllowedByListeners { gateway, refusals } => {
@@ -269,9 +254,8 @@ impl ParentRefRefused<'_> {
                     .map(|(listener, why)| format!("listener `{}` {why}", listener.name))
                     .collect();
                 format!(
-                    "no listener of Gateway {}/{} allows {}: {}",
-                    gateway.namespace,
-                    gateway.name,
+                    "no listener of {} allows {}: {}",
+                    self.parent_object(gateway),
                     self.route.display(),
                     reasons.join("; ")
                 )
@@ -279,6 +263,31 @@ impl ParentRefRefused<'_> {
             RefusedBecause::NoMatchingListenerHostname { gateway, allowed } => {
                 self.no_hostname(gateway, allowed)
             }
+        }
+    }
+
+    /// `Gateway ns/name`, or `ListenerSet ns/name` for a parentRef naming a ListenerSet of
+    /// `gateway`.
+    fn parent_object(&self, gateway: &Gateway) -> String {
+        let parent = self.parent;
+        if crate::model::gateway::is_listener_set(&parent.group, &parent.kind) {
+            return format!("{} {}/{}", parent.kind, parent.namespace, parent.name);
+        }
+        format!("Gateway {}/{}", gateway.namespace, gateway.name)
+    }
+
+    /// The ListenerSet a parentRef names adds no listener: not in the input, or not joined.
+    fn set_not_joined(&self, set: Option<&ListenerSet>) -> String {
+        let parent = self.parent;
+        let named = format!("{} {}/{}", parent.kind, parent.namespace, parent.name);
+        match set {
+            None => format!("parentRef names {named}, which is not in the input"),
+            Some(set) => match &set.parent {
+                Some((ns, name)) => format!(
+                    "parentRef names {named}, which Gateway {ns}/{name} does not admit or which is not in the input (see the ListenerSet's finding): it adds no listener"
+                ),
+                None => format!("parentRef names {named}, whose parent is not a Gateway"),
+            },
         }
     }
 
@@ -357,8 +366,11 @@ impl Violation for ParentRefRefused<'_> {
                 &ParentRefSite::of(self.route, self.parent),
                 elsewhere,
             )),
-            RefusedBecause::NoMatchingParent { gateway } => {
-                let names: Vec<&str> = gateway.listeners.iter().map(|l| l.name.as_str()).collect();
+            RefusedBecause::NoMatchingParent { gateway, scope } => {
+                let names: Vec<&str> = (gateway.listeners.iter())
+                    .filter(|l| l.set == *scope && !l.conflicted)
+                    .map(|l| l.name.as_str())
+                    .collect();
                 let wanted = self.parent.section_name.as_deref();
                 wanted
                     .and_then(|wanted| did_you_mean_help(wanted, names.iter().copied()))
@@ -388,83 +400,6 @@ impl Violation for RouteNotAttached<'_> {
         format!(
             "{} is attached to no listener ({why}); no policy reaches it",
             self.route.display()
-        )
-    }
-}
-
-/// A ListenerSet, read but not modelled (`listener-set-not-modelled`).
-pub struct ListenerSetNotModelled<'a> {
-    /// The ListenerSet.
-    pub listener_set: &'a crate::model::gateway::ListenerSet,
-    /// Whether its parent Gateway is in the input.
-    pub parent_found: bool,
-    /// Whether the parent may admit it (`allowedListeners`; true when the parent is not found).
-    pub admitted: bool,
-    /// The routes whose parentRefs name it (`HTTPRoute ns/name`).
-    pub routes: Vec<String>,
-}
-
-impl Violation for ListenerSetNotModelled<'_> {
-    fn code(&self) -> Code {
-        Code::LISTENER_SET_NOT_MODELLED
-    }
-    fn message(&self) -> String {
-        let set = self.listener_set;
-        let listeners: Vec<&str> = set.listeners.iter().map(|l| l.name.as_str()).collect();
-        let parent = match &set.parent {
-            Some((ns, name)) if !self.admitted => format!(
-                "Gateway {ns}/{name}, which does not admit it (`spec.allowedListeners`; absent means none)"
-            ),
-            Some((ns, name)) if self.parent_found => format!("Gateway {ns}/{name}"),
-            Some((ns, name)) => format!("Gateway {ns}/{name} (not in the input)"),
-            None => "a parent that is not a Gateway".to_string(),
-        };
-        let routes = match self.routes.as_slice() {
-            [] => String::new(),
-            routes => format!("; routes naming it: {}", routes.join(", ")),
-        };
-        let adds = match listeners.as_slice() {
-            [] => format!("has no listeners for {parent}"),
-            names => format!("adds listeners ({}) to {parent}", names.join(", ")),
-        };
-        format!(
-            "ListenerSet {}/{} {adds}; dopol does not model ListenerSets yet, so its listeners are not evaluated{routes}",
-            set.namespace, set.name,
-        )
-    }
-}
-
-/// A route's parentRef naming a ListenerSet (`parent-ref-listener-set`).
-pub struct ParentRefListenerSet<'a> {
-    /// The route.
-    pub route: &'a Route,
-    /// The parentRef.
-    pub parent: &'a ParentRef,
-    /// Whether the ListenerSet is in the input.
-    pub found: bool,
-}
-
-impl Violation for ParentRefListenerSet<'_> {
-    fn code(&self) -> Code {
-        Code::PARENT_REF_LISTENER_SET
-    }
-    fn message(&self) -> String {
-        let parent = self.parent;
-        let section = parent
-            .section_name
-            .as_ref()
-            .map_or(String::new(), |s| format!(" (listener {s})"));
-        let missing = if self.found {
-            ""
-        } else {
-            ", not in the input,"
-        };
-        format!(
-            "{} names {} {}/{}{section}{missing} as a parent; dopol does not model ListenerSets yet, so no path goes through it",
-            self.route.display(),
-            parent.kind,
-            parent.namespace,
-            parent.name
         )
     }
 }
@@ -662,10 +597,6 @@ pub enum UnreachedCause {
         /// The family.
         family: &'static str,
     },
-    /// A Gateway with ListenerSets (not modelled yet), and no route on its own listeners.
-    ThroughListenerSets,
-    /// A route whose only parents are ListenerSets (not modelled yet).
-    ListenerSetParents,
     /// A route reached only through route delegation, which the policy's family does not
     /// follow.
     Delegated {
@@ -686,14 +617,6 @@ impl fmt::Display for Unreached {
                 f,
                 "{target}, to which only {} are attached, which {family} policies do not apply to",
                 plural_kinds(kinds)
-            ),
-            UnreachedCause::ThroughListenerSets => write!(
-                f,
-                "{target}, which no route is attached to on its own listeners; ListenerSets add listeners to it, which dopol does not model yet (see DPL2013)"
-            ),
-            UnreachedCause::ListenerSetParents => write!(
-                f,
-                "{target}, whose parents are ListenerSets, which dopol does not model yet (see DPL2014 on the route)"
             ),
             UnreachedCause::Delegated { parents, family } => write!(
                 f,

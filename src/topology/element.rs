@@ -21,7 +21,9 @@ pub enum ElementKind {
     GatewayClass,
     /// A Gateway.
     Gateway,
-    /// A listener of a Gateway.
+    /// A ListenerSet joined to a Gateway (`infra/gw>team/ext`), between it and its listeners.
+    ListenerSet,
+    /// A listener of a Gateway (its own, or one a ListenerSet added).
     Listener,
     /// A route of a kind.
     Route(RouteKind),
@@ -37,6 +39,7 @@ impl ElementKind {
         match self {
             ElementKind::GatewayClass => "GatewayClass".to_string(),
             ElementKind::Gateway => "Gateway".to_string(),
+            ElementKind::ListenerSet => "ListenerSet".to_string(),
             ElementKind::Listener => "listener".to_string(),
             ElementKind::Route(kind) => kind.as_str().to_string(),
             ElementKind::RouteRule(kind) => format!("{} rule", kind.as_str()),

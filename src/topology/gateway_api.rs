@@ -16,8 +16,9 @@ use crate::model::Model;
 /// The columns of Gateway API path tables.
 pub const COLUMNS: [&str; 3] = ["GATEWAY", "LISTENER", "ROUTE RULE"];
 
-/// Its levels: a path has a GatewayClass, a Gateway and a listener, then a route and a rule for
-/// each step of its delegation chain and for its leaf.
+/// Its levels: a path has a GatewayClass, a Gateway, a ListenerSet when its listener is one a
+/// ListenerSet added, and a listener, then a route and a rule for each step of its delegation
+/// chain and for its leaf.
 pub const LEVELS: &[Level] = &[
     Level {
         name: "GatewayClass",
@@ -26,6 +27,10 @@ pub const LEVELS: &[Level] = &[
     Level {
         name: "Gateway",
         occurs: Occurs::Once,
+    },
+    Level {
+        name: "ListenerSet",
+        occurs: Occurs::Optional,
     },
     Level {
         name: "listener",
@@ -122,12 +127,18 @@ impl Hierarchy for GatewayApi<'_> {
         let p = self.path(path);
         let gateway = &self.model.gateways[p.gateway as usize];
         let gw = format!("{}/{}", gateway.namespace, gateway.name);
-        let listener = &gateway.listeners[p.listener as usize].name;
+        let listener = &gateway.listeners[p.listener as usize];
         let mut elements = vec![
             ElementId::new(ElementKind::GatewayClass, gateway.class_name.as_str()),
             ElementId::new(ElementKind::Gateway, gw.as_str()),
-            ElementId::new(ElementKind::Listener, format!("{gw}#{listener}")),
         ];
+        if let Some(s) = listener.set {
+            let set = &self.model.listener_sets[s as usize];
+            let key = format!("{gw}>{}/{}", set.namespace, set.name);
+            elements.push(ElementId::new(ElementKind::ListenerSet, key));
+        }
+        let key = crate::model::listener_sets::listener_key(self.model, gateway, listener);
+        elements.push(ElementId::new(ElementKind::Listener, key));
         let chain = self.topology.chains.get(p.chain as usize);
         for &(route, rule) in chain.into_iter().flatten().chain([&(p.route, p.rule)]) {
             elements.extend(self.route_and_rule(route, rule));
@@ -144,7 +155,7 @@ impl Hierarchy for GatewayApi<'_> {
         let gateway = &self.model.gateways[p.gateway as usize];
         vec![
             format!("{}/{}", gateway.namespace, gateway.name),
-            gateway.listeners[p.listener as usize].name.clone(),
+            listener_label(self.model, gateway, p.listener),
             self.topology.rule_label(self.model, p),
         ]
     }
@@ -179,6 +190,12 @@ impl Hierarchy for GatewayApi<'_> {
             Matching::Name => segment_filter_matches(&self.segments(path), filter, pattern),
         }
     }
+}
+
+/// A listener as the LISTENER column shows it: its name, `ns/set#name` for a listener a
+/// ListenerSet added.
+pub fn listener_label(model: &Model, gateway: &crate::model::gateway::Gateway, l: u32) -> String {
+    crate::model::listener_sets::listener_name(model, &gateway.listeners[l as usize])
 }
 
 #[cfg(test)]

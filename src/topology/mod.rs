@@ -20,6 +20,7 @@ pub mod gateway_api;
 pub mod hierarchy;
 pub mod hostname;
 pub mod links;
+pub mod listener_sets;
 pub mod path_ids;
 pub mod targets;
 
@@ -72,8 +73,6 @@ pub struct Topology {
     pub route_listeners: Vec<Vec<(u32, u32)>>,
     /// Attachments that were refused, with the Gateway API reason.
     pub rejections: Vec<Rejection>,
-    /// The parentRefs naming a ListenerSet (not modelled yet), as (route, parentRef).
-    pub listener_set_refs: Vec<(u32, u32)>,
     /// Where policies attach.
     pub targets: PolicyTargets,
     /// Diagnostics about attachments and targets.
@@ -94,7 +93,6 @@ struct RoutePaths {
     delegations: Vec<Delegation>,
     route_listeners: Vec<Vec<(u32, u32)>>,
     rejections: Vec<Rejection>,
-    listener_set_refs: Vec<(u32, u32)>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -183,7 +181,6 @@ impl RoutePaths {
             delegations: expansion.delegations,
             route_listeners,
             rejections: attachments.rejections,
-            listener_set_refs: attachments.listener_set_refs,
             diagnostics,
         }
     }
@@ -208,7 +205,7 @@ impl Topology {
     /// to`, or, for a route that attached nowhere, `HTTPRoute app/shop, which is attached to no
     /// listener (see DPL2001 parent-not-found on the route)` — the follow-on finding points at
     /// the route's own finding instead of inventing a cause. What dopol does not model is never
-    /// taken for nothing: routes of kinds `family` does not apply to, and ListenerSets, are named.
+    /// taken for nothing: routes of kinds `family` does not apply to are named.
     pub fn unreached(
         &self,
         model: &Model,
@@ -240,9 +237,6 @@ impl Topology {
             .collect();
         codes.sort();
         codes.dedup();
-        if codes.is_empty() && self.listener_set_refs.iter().any(|&(r, _)| r == route) {
-            return (unreached(UnreachedCause::ListenerSetParents), None);
-        }
         if codes.is_empty() && !family.follows_delegation() {
             let parents = self.delegating_parents(model, route);
             if !parents.is_empty() {
@@ -266,8 +260,7 @@ impl Topology {
     }
 
     /// Why Gateway `gateway` (or its listener `listener`) is on no path of `family`: routes
-    /// attached only of kinds the family does not apply to, routes it may have through
-    /// ListenerSets, or no route at all.
+    /// attached only of kinds the family does not apply to, or no route at all.
     fn beneath(
         &self,
         model: &Model,
@@ -289,11 +282,6 @@ impl Topology {
                 kinds: kinds.iter().map(|k| k.as_str()).collect(),
                 family: family.name(),
             };
-        }
-        let g = &model.gateways[gateway as usize];
-        let parent = Some((g.namespace.clone(), g.name.clone()));
-        if listener.is_none() && model.listener_sets.iter().any(|s| s.parent == parent) {
-            return UnreachedCause::ThroughListenerSets;
         }
         UnreachedCause::NoRoute
     }
@@ -333,7 +321,6 @@ impl Topology {
             delegations: routes.delegations,
             route_listeners: routes.route_listeners,
             rejections: routes.rejections,
-            listener_set_refs: routes.listener_set_refs,
             targets,
             diagnostics,
         }
@@ -468,14 +455,15 @@ fn chain_prefix(model: &Model, chains: &[Vec<(u32, u32)>], chain: u32) -> String
     prefix
 }
 
-/// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>|`.
+/// `<class>|<ns>/<gw>|<ns>/<gw>#<listener>|`; for a listener of ListenerSet `S`,
+/// `<class>|<ns>/<gw>|<ns>/<gw>><S ns>/<S name>#<listener>|` (docs/semantics.md §2: `>` reads
+/// root first, as in delegation chains, and no name holds it, so the two forms never collide).
 pub fn listener_prefix(model: &Model, gateway: u32, listener: u32) -> String {
     let gateway = &model.gateways[gateway as usize];
     let gw = nn(&gateway.namespace, &gateway.name);
-    format!(
-        "{}|{gw}|{gw}#{}|",
-        gateway.class_name, gateway.listeners[listener as usize].name
-    )
+    let listener = &gateway.listeners[listener as usize];
+    let key = crate::model::listener_sets::listener_key(model, gateway, listener);
+    format!("{}|{gw}|{key}|", gateway.class_name)
 }
 
 /// `<ns>/<route>|<ns>/<route>#`; `<ns>/<route>[<Kind>]` for a route that shares its namespace

@@ -1,7 +1,7 @@
 //! Issue 47, points 2, 4 and 6 and the rule-numbering friction, on upstream fixtures (their
 //! origins in each `testdata/fidelity2/<case>/ORIGIN.md`): TCPRoutes, TLSRoutes and UDPRoutes
 //! attach and have paths, and Envoy Gateway's SecurityPolicy applies only `authorization` on a
-//! TCPRoute; ListenerSets are never taken for nothing; every path has its own id, and
+//! TCPRoute; ListenerSets are a level (their listeners carry paths); every path has its own id, and
 //! `duplicate-rule-name` names the families it concerns.
 
 use crate::common::{GATEWAY, dopol, findings, root, rules, run_in};
@@ -358,95 +358,77 @@ spec:
     );
 }
 
-/// Conformance `listenerset-http-routing`, unchanged: an info on each ListenerSet and each
-/// parentRef to one, no "attached to no listener"; `request` answers for the Gateway's own
-/// hostnames as upstream does, and says it cannot answer for a ListenerSet's.
+/// `request -o json GET http://<host><path>` on conformance `listenerset-http-routing`.
+fn to_listener_sets(host: &str, path: &str) -> crate::common::Output {
+    let url = format!("http://{host}{path}");
+    dopol(&["request", "-o", "json", "-f", LISTENER_SETS, "GET", &url])
+}
+
+/// Conformance `listenerset-http-routing`, unchanged: every route attaches, through the
+/// Gateway's own listeners or the ListenerSets' (paths `G>S#L` after the Gateway's own), nothing
+/// is "attached to no listener", and `request` answers 200 through a ListenerSet's listener as
+/// upstream does (`/gateway-route` there is a 404: a Gateway parentRef never reaches it).
 #[test]
-fn listener_sets_are_reported_and_request_does_not_answer_404_for_their_hosts() {
+fn listener_sets_attach_routes_and_request_answers_through_their_listeners() {
     let lint = dopol(&["lint", "-o", "json", "-f", LISTENER_SETS]);
     lint.code(0);
-    let found = findings(&lint.json());
-    let count = |code: &str| found.iter().filter(|f| f.0 == code).count();
-    assert_eq!(count("DPL2013"), 2);
-    assert_eq!(count("DPL2014"), 5);
-    assert_eq!(count("DPL2005"), 0);
-    let set = found.iter().find(|f| f.0 == "DPL2013").unwrap();
-    assert_eq!(
-        set.3,
-        "ListenerSet gateway-conformance-infra/listener-set-http-routing-1 adds listeners (listener-set-http-routing-1-listener-1, listener-set-http-routing-1-listener-2) to Gateway gateway-conformance-infra/gateway-with-listener-sets-http-routing; dopol does not model ListenerSets yet, so its listeners are not evaluated; routes naming it: HTTPRoute gateway-conformance-infra/attaches-to-all-listeners, HTTPRoute gateway-conformance-infra/listener-set-http-routing-1-route, HTTPRoute gateway-conformance-infra/listener-set-http-routing-1-section-route"
-    );
-    assert!(found.iter().any(|f| f.0 == "DPL2014"
-        && f.3 == "HTTPRoute gateway-conformance-infra/listener-set-http-routing-1-section-route names ListenerSet gateway-conformance-infra/listener-set-http-routing-1 (listener listener-set-http-routing-1-listener-1) as a parent; dopol does not model ListenerSets yet, so no path goes through it"));
+    assert!(findings(&lint.json()).is_empty());
+    let gw = "gateway-conformance-infra/gateway-with-listener-sets-http-routing";
+    let set = |n: u32, l: u32| {
+        format!(
+            "{gw}>gateway-conformance-infra/listener-set-http-routing-{n}#listener-set-http-routing-{n}-listener-{l}"
+        )
+    };
+    // The listener segment of the path a request takes.
+    let listener_of = |host: &str, path: &str| -> String {
+        let trace = to_listener_sets(host, path).json();
+        let id = trace["match"]["pathId"].as_str().unwrap_or_default();
+        id.split('|').nth(2).unwrap_or_default().to_string()
+    };
+    let hosts = ["gateway-listener-1.com", "gateway-listener-2.com"];
+    for (i, host) in hosts.iter().enumerate() {
+        let own = format!("{gw}#gateway-listener-{}", i + 1);
+        assert_eq!(listener_of(host, "/route"), own);
+    }
+    for (n, l) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
+        let host = format!("listener-set-http-routing-{n}-listener-{l}.com");
+        assert_eq!(listener_of(&host, "/route"), set(n, l));
+    }
+    let set_host = "listener-set-http-routing-1-listener-1.com";
+    let section = listener_of(set_host, "/listener-set-http-routing-1-section-route");
+    assert_eq!(section, set(1, 1));
 
-    // Upstream: 200 from infra-backend-v1 through `attaches-to-all-listeners`.
-    let served = dopol(&[
-        "request",
-        "-o",
-        "json",
-        "-f",
-        LISTENER_SETS,
-        "GET",
-        "http://gateway-listener-1.com/route",
-    ]);
-    served.code(0);
-    let trace = served.json();
-    assert_eq!(
-        trace["match"]["rule"],
-        "gateway-conformance-infra/attaches-to-all-listeners#rule-1"
-    );
-    assert_eq!(trace["match"]["matchIndex"], 0);
-    assert!(trace.get("unanswered").is_none());
+    // Upstream: 200 from infra-backend-v1 through `attaches-to-all-listeners`, on a Gateway
+    // hostname and on a ListenerSet's.
+    for host in ["gateway-listener-1.com", set_host] {
+        let served = to_listener_sets(host, "/route");
+        served.code(0);
+        let trace = served.json();
+        assert_eq!(
+            trace["match"]["rule"],
+            "gateway-conformance-infra/attaches-to-all-listeners#rule-1"
+        );
+        let backend = "Service gateway-conformance-infra/infra-backend-v1:8080";
+        assert_eq!(trace["backends"][0]["backend"], backend, "{trace}");
+    }
+    let through_set = to_listener_sets(set_host, "/route").json();
+    assert_eq!(through_set["listener"]["listener"], set(1, 1));
 
-    // Upstream: 200 through the ListenerSet's listener; dopol cannot say, and does not say 404.
-    let host = "listener-set-http-routing-1-listener-1.com";
-    let unknown = dopol(&[
-        "request",
-        "-o",
-        "json",
-        "-f",
-        LISTENER_SETS,
-        "GET",
-        &format!("http://{host}/route"),
-    ]);
-    unknown.code(1);
-    let trace = unknown.json();
-    assert_eq!(trace["notFound"], Value::Null);
-    assert_eq!(trace["match"], Value::Null);
-    assert_eq!(trace["unanswered"]["reason"], "listener-set");
-    assert_eq!(
-        trace["unanswered"]["listeners"],
-        json!([
-            "gateway-conformance-infra/listener-set-http-routing-1#listener-set-http-routing-1-listener-1"
-        ])
-    );
-    let text = dopol(&[
-        "request",
-        "-f",
-        LISTENER_SETS,
-        "GET",
-        &format!("http://{host}/route"),
-    ]);
-    text.code(1).stdout_has(&[
-        "Match     unknown (listener-set): ListenerSet listener gateway-conformance-infra/listener-set-http-routing-1#listener-set-http-routing-1-listener-1 may receive HTTP on port 80 for host listener-set-http-routing-1-listener-1.com and no Gateway listener does; dopol does not model ListenerSets yet (DPL2013), so it cannot say which route serves the request",
-    ]);
+    // Upstream: `/gateway-route` on a ListenerSet hostname is 404.
+    let missed = to_listener_sets(set_host, "/gateway-route");
+    missed.code(1);
+    assert_eq!(missed.json()["notFound"]["status"], 404);
 
-    // A host neither a Gateway listener nor a ListenerSet listener receives is still a 404.
-    let nobody = dopol(&[
-        "request",
-        "-o",
-        "json",
-        "-f",
-        LISTENER_SETS,
-        "GET",
-        "http://nobody.example/route",
-    ]);
+    // A host no listener receives is still a 404.
+    let nobody = to_listener_sets("nobody.example", "/route");
     nobody.code(1);
     assert_eq!(nobody.json()["notFound"]["reason"], "no-listener");
 }
 
-/// A route whose only parent is a ListenerSet: a policy on it is not "attached to no listener".
+/// A route whose only parent is a ListenerSet not in the input: its parentRef is a parent not
+/// found, and a policy on it follows that finding.
 #[test]
-fn a_policy_on_a_route_of_a_listener_set_names_the_listener_set() {
+fn a_route_of_a_missing_listener_set_is_a_parent_not_found() {
     let input = format!(
         "{GATEWAY}---
 apiVersion: gateway.networking.k8s.io/v1
@@ -469,16 +451,13 @@ spec:
     let found = findings(&lint.json());
     let codes: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
     assert!(!codes.contains(&"DPL2005"), "{codes:?}");
-    let unreached = found.iter().find(|f| f.0 == "DPL4002").expect("DPL4002");
-    assert_eq!(
-        unreached.3,
-        "AuthPolicy infra/extra-auth targets HTTPRoute infra/extra, whose parents are ListenerSets, which dopol does not model yet (see DPL2014 on the route); the policy is in the path to nothing"
-    );
-    let parent = found.iter().find(|f| f.0 == "DPL2014").expect("DPL2014");
+    let parent = found.iter().find(|f| f.0 == "DPL2001").expect("DPL2001");
     assert_eq!(
         parent.3,
-        "HTTPRoute infra/extra names ListenerSet infra/more, not in the input, as a parent; dopol does not model ListenerSets yet, so no path goes through it"
+        "parentRef names ListenerSet infra/more, which is not in the input (ParentNotFound)"
     );
+    let unreached = found.iter().find(|f| f.0 == "DPL4002").expect("DPL4002");
+    assert!(unreached.3.contains("DPL2001"), "{}", unreached.3);
 }
 
 /// An unnamed rule followed by a rule named `rule-1`: two paths, two ids (the written name keeps
@@ -710,8 +689,8 @@ spec:
 /// `request GET http://a.example.com/x -o json`.
 const TO_A: &[&str] = &["request", "GET", "http://a.example.com/x", "-o", "json"];
 
-/// The experimental channel's XListenerSet (which kgateway serves) is read as a ListenerSet:
-/// reported, and `request` does not answer for a host one of its listeners may take.
+/// The experimental channel's XListenerSet (which kgateway serves) is read as a ListenerSet
+/// (`legacy-xlistenerset`, info): its listener receives the host it names.
 #[test]
 fn an_xlistenerset_is_a_listener_set() {
     let input = listener_set_input(
@@ -722,17 +701,17 @@ fn an_xlistenerset_is_a_listener_set() {
     );
     let lint = on_stdin(&["lint", "-o", "json"], &input);
     let codes: Vec<String> = findings(&lint.json()).into_iter().map(|f| f.0).collect();
-    assert_eq!(codes, ["DPL2013"]);
+    assert_eq!(codes, ["DPL2020"]);
     let out = on_stdin(TO_A, &input);
     out.code(1);
     let trace = out.json();
-    assert_eq!(trace["unanswered"]["reason"], "listener-set");
-    assert_eq!(trace["unanswered"]["listeners"], json!(["ns/ls#a"]));
+    assert_eq!(trace["listener"]["listener"], "ns/gw>ns/ls#a");
+    assert_eq!(trace["notFound"]["reason"], "no-route");
 }
 
 /// A Gateway admits no ListenerSet unless `spec.allowedListeners` says so (GEP-1713: absent
 /// means none): such a set takes no request, `request` answers through the Gateway's listener,
-/// and DPL2013 says the set is not admitted.
+/// and `listenerset-not-allowed` says the set is not admitted.
 #[test]
 fn a_listener_set_the_gateway_does_not_admit_takes_no_request() {
     let sets = listener_set_input("eg", "", "ListenerSet", "gateway.networking.k8s.io/v1");
@@ -744,11 +723,10 @@ fn a_listener_set_the_gateway_does_not_admit_takes_no_request() {
         trace["match"]["pathId"],
         "eg|ns/gw|ns/gw#http|ns/r|ns/r#rule-1"
     );
-    assert!(trace.get("unanswered").is_none(), "{trace}");
     let doc = on_stdin(&["lint", "-o", "json"], &input).json();
     assert_eq!(
         doc["diagnostics"][0]["message"],
-        "ListenerSet ns/ls adds listeners (a) to Gateway ns/gw, which does not admit it (`spec.allowedListeners`; absent means none); dopol does not model ListenerSets yet, so its listeners are not evaluated"
+        "ListenerSet ns/ls is not admitted by Gateway ns/gw (allowedListeners): its listeners serve nothing"
     );
 }
 

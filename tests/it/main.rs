@@ -42,6 +42,7 @@ mod limits;
 mod lint;
 mod lint_formats;
 mod lint_pins;
+mod listener_sets;
 mod messages;
 mod observability;
 mod pre_commit;

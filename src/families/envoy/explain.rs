@@ -42,6 +42,7 @@ pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExp
         steps.extend(super::tcp::explain_step(
             evaluator, view.path, &decision, &effective,
         ));
+        steps.extend(super::ports::explain_step(evaluator, &decision, &effective));
     }
     FamilyExplanation {
         order,

@@ -59,13 +59,16 @@ pub enum ListenerChoice {
     Conflicted(String),
 }
 
-/// How `listener` (of `gateway`, or of a ListenerSet whose parent it is) receives `request`, if
-/// it does.
+/// How `listener` (of `gateway`, its own or a ListenerSet's it admitted) receives `request`, if
+/// it does. A conflicted listener receives nothing.
 pub(super) fn receives(
     gateway: &Gateway,
     listener: &Listener,
     request: &Request,
 ) -> Option<Specificity> {
+    if listener.conflicted {
+        return None;
+    }
     if gateway.assumed {
         return Some(Specificity::Exact);
     }
@@ -170,7 +173,13 @@ fn pick(model: &Model, g: u32, request: &Request) -> ListenerChoice {
             request.host
         ));
     };
-    let name = |i: u32| format!("`{}`", gateway.listeners[i as usize].name);
+    let name = |i: u32| {
+        let listener = &gateway.listeners[i as usize];
+        format!(
+            "`{}`",
+            crate::model::listener_sets::listener_name(model, listener)
+        )
+    };
     let hostname = |i: u32| {
         gateway.listeners[i as usize]
             .hostname

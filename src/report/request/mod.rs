@@ -11,7 +11,6 @@
 pub mod backends;
 pub mod input;
 pub mod listener;
-pub mod listener_set;
 pub mod routing;
 
 use crate::diag::Diagnostic;
@@ -141,9 +140,6 @@ pub struct RequestTrace {
     pub backends: Vec<backends::BackendView>,
     /// The 500 that unresolvable backends cause, if any.
     pub backend_failure: Option<backends::BackendFailure>,
-    /// Why dopol does not answer (a ListenerSet, not modelled yet, may receive the request).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unanswered: Option<listener_set::Unanswered>,
     /// Every other path through the chosen listener.
     pub candidates: Vec<CandidateView>,
     /// The effective policies of the matched path, with verdicts.
@@ -171,7 +167,6 @@ impl RequestTrace {
             not_found: None,
             backends: Vec::new(),
             backend_failure: None,
-            unanswered: None,
             candidates: Vec::new(),
             policies: Vec::new(),
             notes,
@@ -250,10 +245,6 @@ pub fn simulate(
 ) -> Result<(RequestTrace, Vec<Diagnostic>), String> {
     let mut trace = RequestTrace::of(request);
     let choice = listener::choose(engine.model, request, gateway)?;
-    if let Some(unanswered) = listener_sets(engine, request, gateway, &choice) {
-        trace.unanswered = Some(unanswered);
-        return Ok((trace, Vec::new()));
-    }
     let chosen = match choice {
         ListenerChoice::Chosen(chosen) => chosen,
         ListenerChoice::NoListener(message) => {
@@ -329,26 +320,6 @@ fn isolated_routes(engine: &Engine<'_>, chosen: &Chosen, request: &Request) -> V
     notes
 }
 
-/// Why dopol does not answer `choice`: a ListenerSet listener may receive the request instead.
-fn listener_sets(
-    engine: &Engine<'_>,
-    request: &Request,
-    gateway: Option<&str>,
-    choice: &ListenerChoice,
-) -> Option<listener_set::Unanswered> {
-    let model = engine.model;
-    match choice {
-        ListenerChoice::Chosen(chosen) => {
-            listener_set::unanswered(model, request, Some(chosen.gateway), Some(chosen))
-        }
-        ListenerChoice::NoListener(_) => {
-            let wanted = gateway.and_then(|name| listener::find_gateway(model, name).ok());
-            listener_set::unanswered(model, request, wanted, None)
-        }
-        ListenerChoice::Conflicted(_) => None,
-    }
-}
-
 fn not_found(
     request: &Request,
     reason: &'static str,
@@ -372,7 +343,7 @@ fn listener_view(engine: &Engine<'_>, chosen: &Chosen) -> ListenerView {
     let listener = &gateway.listeners[chosen.listener as usize];
     ListenerView {
         gateway: format!("{}/{}", gateway.namespace, gateway.name),
-        listener: format!("{}/{}#{}", gateway.namespace, gateway.name, listener.name),
+        listener: crate::model::listener_sets::listener_key(engine.model, gateway, listener),
         hostname: listener.hostname.clone(),
         reason: chosen.reason,
         message: chosen.message.clone(),

@@ -1,0 +1,235 @@
+//! ListenerSet as a level of the hierarchy (issue 49 item 1, docs/semantics.md §2), on the
+//! Gateway API conformance manifests copied unchanged into
+//! `testdata/realworld/gateway-api/listenerset/` (see its `ORIGIN.md`): the handshake
+//! (`allowedListeners`), the merged listener list and its conflicts, route attachment through a
+//! ListenerSet's listeners and `request` through them, each asserted as the conformance test
+//! expects.
+
+use crate::common::{dopol, findings, root, run_in};
+
+/// The conformance manifest `listenerset-<name>.yaml`.
+fn case(name: &str) -> String {
+    format!("testdata/realworld/gateway-api/listenerset/listenerset-{name}.yaml")
+}
+
+/// The route rule `request GET http://<host><path>` reaches on `file` (`ns/route#rule`), or
+/// `None` for a 404.
+fn served(file: &str, host: &str, path: &str) -> Option<String> {
+    let url = format!("http://{host}{path}");
+    let out = dopol(&["request", "-o", "json", "-f", file, "GET", &url]);
+    let trace = out.json();
+    if !trace["notFound"].is_null() {
+        assert_eq!(trace["notFound"]["status"], 404, "{trace}");
+        return None;
+    }
+    Some(
+        trace["match"]["rule"]
+            .as_str()
+            .expect("a match")
+            .to_string(),
+    )
+}
+
+/// The `(code, message)` of every lint finding of `file`, infos included.
+fn lint(file: &str) -> Vec<(String, String)> {
+    let out = dopol(&["lint", "-o", "json", "-v", "-f", file]);
+    (findings(&out.json()).into_iter())
+        .map(|f| (f.0, f.3))
+        .collect()
+}
+
+fn codes(file: &str) -> Vec<String> {
+    lint(file).into_iter().map(|f| f.0).collect()
+}
+
+/// `listenerset-default-not-allowed`, `-allowed-namespace-none`: a Gateway without
+/// `allowedListeners`, or with `from: None`, admits no ListenerSet (Accepted=False/NotAllowed).
+#[test]
+fn a_gateway_admits_no_listener_set_by_default_or_with_none() {
+    for name in ["default-not-allowed", "allowed-namespace-none"] {
+        assert_eq!(codes(&case(name)), ["DPL2015"], "{name}");
+    }
+}
+
+/// `listenerset-allowed-namespace-selector`: the set in the selected namespace is admitted, the
+/// other is not (NotAllowed).
+#[test]
+fn a_selector_admits_the_listener_sets_of_the_namespaces_it_selects() {
+    let found = lint(&case("allowed-namespace-selector"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "DPL2015");
+    assert!(found[0].1.starts_with(
+        "ListenerSet gateway-api-listenerset-selector-not-allowed-ns/listenerset-not-in-selected-namespace is not admitted"
+    ));
+}
+
+/// `listenerset-hostname-conflict`: per port, a ListenerSet listener with a Gateway listener's
+/// hostname is Conflicted (HostnameConflict), the first ListenerSet (by name, no
+/// creationTimestamp) wins among sets, and a set with no accepted listener is
+/// ListenersNotValid.
+#[test]
+fn hostname_conflicts_follow_the_merged_listener_order() {
+    let found = lint(&case("hostname-conflict"));
+    let conflicted: Vec<&str> = (found.iter())
+        .filter(|f| f.0 == "DPL2018")
+        .map(|f| f.1.split(' ').nth(1).unwrap())
+        .collect();
+    let ns = "gateway-conformance-infra";
+    assert_eq!(
+        conflicted,
+        [
+            format!(
+                "{ns}/listenerset-with-hostname-conflict-with-gateway-1#hostname-conflict-with-gateway-listener"
+            ),
+            format!(
+                "{ns}/listenerset-with-hostname-conflict-with-gateway-2#hostname-conflict-with-gateway-listener"
+            ),
+            format!(
+                "{ns}/listenerset-with-hostname-conflict-with-listener-set-1#hostname-conflict-with-listener-set-listener"
+            ),
+            format!(
+                "{ns}/listenerset-with-hostname-conflict-with-listener-set-2#hostname-conflict-with-listener-set-listener"
+            ),
+        ]
+    );
+    assert!(
+        found
+            .iter()
+            .all(|f| f.1.contains("(HostnameConflict)") || f.0 != "DPL2018")
+    );
+    let not_valid: Vec<&str> = (found.iter())
+        .filter(|f| f.0 == "DPL2019")
+        .map(|f| f.1.split(' ').nth(4).unwrap())
+        .collect();
+    assert_eq!(
+        not_valid,
+        [
+            format!("{ns}/listenerset-with-hostname-conflict-with-gateway-2"),
+            format!("{ns}/listenerset-with-hostname-conflict-with-listener-set-2"),
+        ]
+    );
+}
+
+/// `listenerset-protocol-conflict`: the Gateway's HTTP holds port 80, so every TCP listener of
+/// the sets is Conflicted (ProtocolConflict); the sets with no other listener are
+/// ListenersNotValid.
+#[test]
+fn protocol_conflicts_leave_the_gateway_class_on_the_port() {
+    let found = lint(&case("protocol-conflict"));
+    let conflicted = (found.iter()).filter(|f| f.0 == "DPL2018");
+    assert_eq!(conflicted.clone().count(), 4, "{found:?}");
+    assert!(
+        conflicted
+            .clone()
+            .all(|f| f.1.contains("(ProtocolConflict)"))
+    );
+    assert!(
+        conflicted
+            .clone()
+            .all(|f| f.1.contains("conflicts with gateway-listener"))
+    );
+    assert_eq!(found.iter().filter(|f| f.0 == "DPL2019").count(), 2);
+}
+
+/// `listenerset-allowed-routes-namespaces`: `from: Same` on a ListenerSet listener is the
+/// ListenerSet's namespace; `All` takes every route; a cross-namespace set refuses a route of
+/// the Gateway's namespace (NotAllowedByListeners).
+#[test]
+fn allowed_routes_of_a_listener_set_read_its_own_namespace() {
+    let file = case("allowed-routes-namespaces");
+    let all = "listener-set-listener-allowed-routes-all.com";
+    let same = "listener-set-listener-allowed-routes-same.com";
+    let selector = "listener-set-listener-allowed-routes-selector.com";
+    let (infra, allowed, other) = (
+        "gateway-conformance-infra",
+        "gateway-api-routes-allowed-ns",
+        "gateway-api-routes-not-allowed-ns",
+    );
+    // (host, route, the namespace of the route served, or `None` for a 404)
+    let expected = [
+        (all, "route-in-same-namespace", Some(infra)),
+        (all, "route-in-selected-namespace", Some(allowed)),
+        (all, "route-not-in-selected-namespace", Some(other)),
+        (same, "route-in-same-namespace", Some(infra)),
+        (same, "route-in-selected-namespace", None),
+        (same, "route-not-in-selected-namespace", None),
+        (selector, "route-in-selected-namespace", Some(allowed)),
+        (selector, "route-not-in-selected-namespace", None),
+    ];
+    for (host, route, namespace) in expected {
+        let rule = namespace.map(|ns| format!("{ns}/{route}#rule-1"));
+        assert_eq!(served(&file, host, &format!("/{route}")), rule, "{host}");
+    }
+    // Upstream answers 404 for `/route-in-same-namespace` on the selector listener; the
+    // conformance suite's own Namespace manifest is not in the file, so dopol assumes the
+    // route accepted and says so (DPL2008 selector-undecidable).
+    let found = lint(&file);
+    assert!(found.iter().any(|f| f.0 == "DPL2008"), "{found:?}");
+    let refused = found.iter().find(|f| f.0 == "DPL2003").expect("DPL2003");
+    assert!(
+        refused
+            .1
+            .contains("HTTPRoute gateway-conformance-infra/route-in-gateway-namespace")
+    );
+}
+
+/// `listenerset-gateway-parent-section-name-not-found`: a Gateway parentRef's `sectionName`
+/// that only a ListenerSet has is NoMatchingParent; the route through the ListenerSet serves.
+#[test]
+fn a_gateway_parent_never_reaches_a_listener_set_listener() {
+    let file = case("gateway-parent-section-name-not-found");
+    let found = lint(&file);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "DPL2002");
+    let ns = "gateway-conformance-infra";
+    assert_eq!(
+        served(&file, "ls-section-name.com", "/goodsection"),
+        Some(format!("{ns}/route-via-listenerset#rule-1"))
+    );
+    assert_eq!(served(&file, "gw-section.com", "/badsection"), None);
+}
+
+/// `listenerset-dual-parentref-independence`: each parentRef is evaluated on its own; a route
+/// refused by its Gateway parentRef still serves through its ListenerSet parentRef.
+#[test]
+fn each_parent_ref_attaches_on_its_own() {
+    let file = case("dual-parentref-independence");
+    let ns = "gateway-conformance-infra";
+    let both = Some(format!("{ns}/route-dual-parentref-both#rule-1"));
+    assert_eq!(served(&file, "gw-dual.com", "/dualboth"), both);
+    assert_eq!(served(&file, "ls-dual.com", "/dualboth"), both);
+    assert_eq!(
+        served(&file, "ls-dual.com", "/dualone"),
+        Some(format!("{ns}/route-dual-parentref-one#rule-1"))
+    );
+    assert_eq!(served(&file, "gw-dual.com", "/dualone"), None);
+    assert_eq!(codes(&file), ["DPL2002"]);
+}
+
+/// Adding a ListenerSet no Gateway admits changes no path: `effective -o json` stays byte for
+/// byte what it was (the paths of an input without ListenerSets are today's).
+#[test]
+fn a_listener_set_not_admitted_changes_no_path() {
+    let set = "apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: extra, namespace: default}
+spec:
+  parentRef: {name: nobody-admits-me}
+  listeners: [{name: x, port: 80, protocol: HTTP}]
+";
+    let effective = |extra: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        for file in crate::common::yaml_files(&root().join("testdata/rfc0009/a1")) {
+            std::fs::copy(&file, dir.path().join(file.file_name().unwrap())).unwrap();
+        }
+        if let Some(extra) = extra {
+            std::fs::write(dir.path().join("zz-listenerset.yaml"), extra).unwrap();
+        }
+        let out = run_in(dir.path(), &["effective", "-o", "json", "-f", "."], None);
+        out.code(0);
+        out.stdout
+    };
+    let plain = effective(None);
+    assert!(plain.contains("pathId"), "{plain}");
+    assert_eq!(plain, effective(Some(set)));
+}
