@@ -52,6 +52,10 @@ const BUILTIN: &[Builtin] = &[
         options: &[],
         build: |_| Ok(plain(agentgateway::Agentgateway)),
     },
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(kgateway::listener::ListenerPolicies)),
+    },
 ];
 
 /// A family without options.

@@ -479,6 +479,20 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         28,
     ),
     (
+        "DPL5020",
+        &["testdata/codes/listenerpolicy-field-ignored/manifests.yaml"],
+        "info",
+        "testdata/codes/listenerpolicy-field-ignored/manifests.yaml",
+        15,
+    ),
+    (
+        "DPL5021",
+        &["testdata/codes/httplistenerpolicy-deprecated/manifests.yaml"],
+        "info",
+        "testdata/codes/httplistenerpolicy-deprecated/manifests.yaml",
+        11,
+    ),
+    (
         "DPL1020",
         &[
             "testdata/examples/shop",

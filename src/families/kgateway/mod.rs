@@ -35,6 +35,7 @@ mod explain;
 mod family;
 mod gate;
 pub mod keys;
+pub mod listener;
 pub mod merge;
 pub mod scopes;
 pub mod settings;
