@@ -56,6 +56,10 @@ const BUILTIN: &[Builtin] = &[
         options: &[],
         build: |_| Ok(plain(kgateway::listener::ListenerPolicies)),
     },
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(kgateway::backend::BackendConfigPolicies)),
+    },
 ];
 
 /// A family without options.

@@ -493,6 +493,20 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         11,
     ),
     (
+        "DPL5022",
+        &["testdata/codes/bcp-field-shadowed/manifests.yaml"],
+        "info",
+        "testdata/codes/bcp-field-shadowed/manifests.yaml",
+        10,
+    ),
+    (
+        "DPL5023",
+        &["testdata/codes/bcp-selector-not-modelled/manifests.yaml"],
+        "info",
+        "testdata/codes/bcp-selector-not-modelled/manifests.yaml",
+        5,
+    ),
+    (
         "DPL1020",
         &[
             "testdata/examples/shop",

@@ -20,13 +20,7 @@ pub fn check(evaluator: &LpEvaluator<'_>) -> Vec<Diagnostic> {
         if !evaluator.owns(index as u32) {
             continue;
         }
-        for error in &policy.errors {
-            out.push(
-                Diagnostic::from(PolicyRejected { policy, error })
-                    .with_label(policy.name_span, "rejected by kgateway")
-                    .with_object(policy.display()),
-            );
-        }
+        out.extend(PolicyRejected::of(policy));
         out.extend(ignored_fields(evaluator, index as u32));
     }
     for object in &model.objects {
