@@ -62,7 +62,7 @@ pub(super) fn accepted(p: &crate::policy::Policy) -> Condition {
     }
 }
 
-/// The status of a policy that reaches nothing (families.md §1, unresolved policies): no
+/// The status of a policy that reaches nothing (docs/families.md §1, unresolved policies): no
 /// ancestors, Accepted False/`TargetNotFound` unless the policy is already invalid.
 pub(super) fn unresolved(
     topology: &crate::topology::Topology,

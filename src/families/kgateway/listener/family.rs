@@ -94,7 +94,7 @@ impl FamilyHierarchy for ListenerPolicies {
 
 impl FamilyEvaluation for ListenerPolicies {
     fn attaches_once(&self) -> bool {
-        // kgateway concatenates every attachment (families.md §2.2); a policy targeting the
+        // kgateway concatenates every attachment (docs/families.md §2.2); a policy targeting the
         // Gateway and one of its listeners takes part at both levels.
         false
     }

@@ -91,7 +91,7 @@ pub fn fold<'m, 'p>(
     lists: Lists<'_>,
     ports: &dyn Fn(u32) -> &'p [i64],
 ) -> Fold<'m> {
-    // An invalid policy (a bad weight) takes part in no merge (families.md §2.5).
+    // An invalid policy (a bad weight) takes part in no merge (docs/families.md §2.5).
     let valid = |list: &[u32]| -> Vec<u32> {
         let ok = |p: &&u32| model.policies[**p as usize].errors.is_empty();
         list.iter().filter(ok).copied().collect()
