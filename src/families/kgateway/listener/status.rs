@@ -82,7 +82,9 @@ fn state_on(evaluator: &LpEvaluator<'_>, g: u32, policy: u32) -> State {
 /// The state of `policy` in the merge of `list`: who provides each `default` and port field.
 fn state(evaluator: &LpEvaluator<'_>, list: &[u32], policy: u32) -> State {
     let mut providers: BTreeMap<&str, u32> = BTreeMap::new();
-    for &p in list {
+    // An invalid policy takes part in no merge (docs/families.md §2.5).
+    let valid = |p: &&u32| evaluator.model.policies[**p as usize].errors.is_empty();
+    for &p in list.iter().filter(valid) {
         for rule in evaluator.model.policies[p as usize].blocks[0].rules.iter() {
             providers.entry(rule.key.as_str()).or_insert(p);
         }
