@@ -161,7 +161,8 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     let evaluators: Vec<_> = engine.evaluators().collect();
     let ((ordering, suppression), families) = rayon::join(
         || {
-            let ordering = checks::ordering::check(&observed);
+            let mut ordering = checks::ordering::check(&observed);
+            ordering.extend(checks::effect::check(&observed));
             (ordering, checks::suppression::check(&evaluated.model))
         },
         || {

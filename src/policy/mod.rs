@@ -43,6 +43,12 @@ pub trait PolicyFamily: FamilyEvaluation {
             .map(|b| NamedStrategy::of_block(b.kind, b.strategy))
             .collect()
     }
+    /// Whether the family reports a policy its status calls effective but whose rules are
+    /// effective nowhere with a code of its own (agentgateway), so that lint's generic
+    /// `reported-but-ineffective` leaves its policies alone.
+    fn reports_ineffective(&self) -> bool {
+        false
+    }
     /// What being ordered after another policy by name means, for messages (Kuadrant: the
     /// later one counts as newer).
     fn ordered_after_by_name(&self) -> &'static str {

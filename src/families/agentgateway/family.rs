@@ -185,6 +185,11 @@ impl FamilyEvaluation for Agentgateway {
 }
 
 impl PolicyFamily for Agentgateway {
+    /// `agw-attached-but-ineffective` (DPL8007) says it, with agentgateway's own causes.
+    fn reports_ineffective(&self) -> bool {
+        true
+    }
+
     fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
         let info = (policy.spec.as_deref()).map(super::evaluate::Info::of);
         vec![super::evaluate::inheritance(info.is_some_and(|i| i.over))]

@@ -5,6 +5,7 @@
 //! validation, the model, the hierarchy and each family's folder; `cli::catalogue` collects them
 //! all.
 
+pub mod effect;
 pub mod listeners;
 pub mod ordering;
 pub mod suppression;
