@@ -269,7 +269,7 @@ never\t'Never colour'"
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l path -d 'The path id to explain' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l route -d 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l rule -d 'Only this rule of the route (its name, or `rule-N`)' -r
-complete -c dopol -n "__fish_dopol_using_subcommand explain" -l listener -d 'Only paths through this listener (`name`, or `[ns/]gateway#name`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand explain" -l listener -d 'Only paths through this listener (`name`: the Gateway\'s or a ListenerSet\'s; `[ns/]gateway#name`; `[ns/]listenerset#name`; `[ns/]gateway>[ns/]listenerset#name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`), as with the other reports\' `--gateway`' -r
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -l kind -d 'Only this policy kind. Repeatable' -r -f -a "AuthPolicy\t'authpolicy.kuadrant.io'
 RateLimitPolicy\t'ratelimitpolicy.kuadrant.io'
