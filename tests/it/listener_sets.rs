@@ -306,3 +306,18 @@ fn listener_selectors_tell_the_gateway_and_its_listener_sets_apart() {
     }
     assert!(explains("www", "infra/gw#http") && !explains("www", "team-a/ext#http"));
 }
+
+/// Kuadrant knows no ListenerSet: a Gateway's RateLimitPolicy applies on the Gateway's own
+/// listener only, and lint names the ListenerSet it skips (`family-ignores-listenerset`).
+#[test]
+fn kuadrant_policies_skip_listener_sets_and_say_so() {
+    let file = "testdata/codes/family-ignores-listenerset";
+    let doc = dopol(&["effective", "-o", "json", "-f", file]).json();
+    let items = doc["items"].as_array().unwrap();
+    let limited: Vec<&str> = (items.iter())
+        .filter(|i| !i["rules"].as_object().unwrap().is_empty())
+        .map(|i| i["listener"].as_str().unwrap())
+        .collect();
+    assert_eq!(limited, ["http"]);
+    assert_eq!(codes(file), ["DPL4016"]);
+}
