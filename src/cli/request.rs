@@ -6,7 +6,7 @@ use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::Engine;
 use crate::render::request as render;
 use crate::report::filter;
-use crate::report::request::{self, input};
+use crate::report::request::{self, Detail, input};
 
 /// Runs `dopol request`.
 pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
@@ -24,10 +24,10 @@ pub fn run(args: &RequestArgs) -> Result<Exit, UsageError> {
     let run = Run::start(&args.input)?;
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     run.session.owned_notes(&engine);
-    let (trace, more) = request::simulate(&engine, &parsed, args.gateway.as_deref(), |k| {
-        filter::shows_kind_index(&registry, &kinds, k)
-    })
-    .map_err(UsageError)?;
+    let shows_kind = |k| filter::shows_kind_index(&registry, &kinds, k);
+    let gateway = args.gateway.as_deref();
+    let (trace, more) = request::simulate(&engine, &parsed, gateway, shows_kind, Detail::Full)
+        .map_err(UsageError)?;
     diagnostics.extend(more);
     let exit = run.finish(diagnostics);
     let written =

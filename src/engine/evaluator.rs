@@ -182,8 +182,10 @@ pub struct ExplainedMerge {
     pub subject: String,
     /// The scope or level (`route`, `listener`, `Gateway`).
     pub scope: &'static str,
-    /// The strategy.
+    /// The strategy, in the family's words.
     pub strategy: &'static str,
+    /// The strategy, in GEP-713's.
+    pub gep: crate::kinds::gep::GepStrategy,
     /// What it did, in words.
     pub summary: String,
     /// Why it was skipped, when it was.

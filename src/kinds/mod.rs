@@ -7,6 +7,7 @@
 
 pub mod diags;
 pub mod expressions;
+pub mod gep;
 pub mod registry;
 
 use crate::diag::Diagnostic;
@@ -248,8 +249,33 @@ pub struct TargetSelector {
     /// Whether it selects in every namespace rather than the policy's (kgateway's global
     /// policy namespace).
     pub all_namespaces: bool,
+    /// Other namespaces it may select in, each match there permitted by a ReferenceGrant
+    /// (Envoy Gateway's `namespaces`; `None`: the policy's namespace only).
+    pub cross_namespace: Option<Box<CrossNamespace>>,
     /// The whole entry.
     pub span: Span,
+}
+
+/// The namespaces beyond its own a selector looks in, and the ReferenceGrant a match there
+/// needs: one in the target's namespace whose `from` names `(grant_group, the policy's kind, the
+/// policy's namespace)` and whose `to` names the target's group and kind (and no name, or its
+/// name).
+#[derive(Clone, Debug)]
+pub struct CrossNamespace {
+    /// Which namespaces.
+    pub from: NamespacesFrom,
+    /// The group of the policy in the ReferenceGrant's `from`.
+    pub grant_group: &'static str,
+}
+
+/// Which namespaces a [`CrossNamespace`] selector looks in.
+#[derive(Clone, Debug)]
+pub enum NamespacesFrom {
+    /// Every namespace.
+    All,
+    /// Namespaces whose Namespace object's labels match (`matchLabels`, sorted, and
+    /// `matchExpressions`); a Namespace absent from the input matches nothing.
+    Selector(Vec<(String, String)>, Vec<LabelRequirement>),
 }
 
 /// One `matchExpressions` entry.
@@ -282,15 +308,25 @@ impl TargetSelector {
         if self.match_labels.is_empty() && self.match_expressions.is_empty() {
             return !self.empty_selects_nothing;
         }
-        let get = |key: &str| labels.iter().find(|(k, _)| k == key).map(|(_, v)| v);
-        self.match_labels.iter().all(|(k, v)| get(k) == Some(v))
-            && self.match_expressions.iter().all(|r| match r.operator {
-                LabelOperator::In => get(&r.key).is_some_and(|v| r.values.contains(v)),
-                LabelOperator::NotIn => get(&r.key).is_none_or(|v| !r.values.contains(v)),
-                LabelOperator::Exists => get(&r.key).is_some(),
-                LabelOperator::DoesNotExist => get(&r.key).is_none(),
-            })
+        label_selector_matches(&self.match_labels, &self.match_expressions, labels)
     }
+}
+
+/// Whether `labels` satisfy every `matchLabels` pair and every `matchExpressions` requirement
+/// (a selector with neither matches everything).
+pub fn label_selector_matches(
+    match_labels: &[(String, String)],
+    match_expressions: &[LabelRequirement],
+    labels: &[(String, String)],
+) -> bool {
+    let get = |key: &str| labels.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+    match_labels.iter().all(|(k, v)| get(k) == Some(v))
+        && match_expressions.iter().all(|r| match r.operator {
+            LabelOperator::In => get(&r.key).is_some_and(|v| r.values.contains(v)),
+            LabelOperator::NotIn => get(&r.key).is_none_or(|v| !r.values.contains(v)),
+            LabelOperator::Exists => get(&r.key).is_some(),
+            LabelOperator::DoesNotExist => get(&r.key).is_none(),
+        })
 }
 
 /// A decoded policy.

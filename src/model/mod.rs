@@ -14,6 +14,7 @@
 pub mod diags;
 pub mod elsewhere;
 pub mod gateway;
+pub mod grants;
 pub mod listener_sets;
 pub mod matches;
 

@@ -229,6 +229,7 @@ fn selectors(
             section_name,
             empty_selects_nothing: rules.empty_selects_nothing,
             all_namespaces: false,
+            cross_namespace: None,
             span: node.span,
         });
     }
@@ -236,7 +237,7 @@ fn selectors(
 }
 
 /// `matchLabels`, sorted by key.
-fn match_labels(
+pub fn match_labels(
     fields: &mut Fields<'_>,
     node: &Node,
     item: &FieldPath<'_>,
@@ -260,7 +261,7 @@ fn match_labels(
 
 /// `matchExpressions`: `{key, operator: In|NotIn|Exists|DoesNotExist, values?}`, checked as the
 /// API server checks a label selector (values required for In/NotIn, forbidden otherwise).
-fn match_expressions(
+pub fn match_expressions(
     fields: &mut Fields<'_>,
     node: &Node,
     item: &FieldPath<'_>,

@@ -15,6 +15,7 @@ pub mod request;
 
 pub use crate::engine::evaluator::FamilyEvaluation;
 pub use crate::engine::owned;
+pub use crate::kinds::gep::{GepStrategy, NamedStrategy};
 pub use crate::kinds::{
     Block, BlockKind, Constraint, LabelOperator, LabelRequirement, Level, Policy, PolicyKind, Rule,
     Strategy, TargetRef, TargetSelector, UnsetEntry, locator_name,
@@ -34,6 +35,14 @@ pub use evaluator::{
 pub trait PolicyFamily: FamilyEvaluation {
     /// Renders rules back into the kind's spec shape (the `spec` a CEL constraint sees).
     fn spec_shape(&self, kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value;
+    /// The strategies `policy` merges by, in the family's words and GEP-713's (`status -o
+    /// json`'s `strategies`). The default reads a defaults/overrides family's blocks; a family
+    /// whose blocks are one `spec` says what its merge is.
+    fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
+        (policy.blocks.iter())
+            .map(|b| NamedStrategy::of_block(b.kind, b.strategy))
+            .collect()
+    }
     /// What being ordered after another policy by name means, for messages (Kuadrant: the
     /// later one counts as newer).
     fn ordered_after_by_name(&self) -> &'static str {

@@ -527,10 +527,11 @@ fn explain_kind(out: &mut String, kind: &KindExplanation, layout: Layout) {
     for step in &kind.steps {
         let _ = writeln!(
             out,
-            "  [{}] {}, {}",
+            "  [{}] {}, {} [GEP-713: {}]",
             step.position,
             short(&step.policy),
-            step.summary
+            step.summary,
+            step.gep
         );
         if let Some(reason) = &step.reason {
             let _ = writeln!(out, "      ! {reason}");

@@ -12,6 +12,7 @@
 
 use super::json::{Elements, push_joined, push_pretty, push_str};
 use crate::engine::observed::Observed;
+use crate::policy::NamedStrategy;
 use crate::policy::evaluator::{AncestorStatus, Condition};
 use crate::report::filter::Filters;
 use crate::report::status::{self, PathOutcome, PolicyStatus};
@@ -29,12 +30,13 @@ const RUN: usize = 256;
 
 /// Appends one item of a `PolicyStatusList`: `,\n`, then the item at depth 2.
 pub fn push_item(out: &mut Vec<u8>, status: &PolicyStatus<'_>) -> io::Result<()> {
-    push_head(
-        out,
-        status.policy,
-        &status.conditions,
-        status.ancestors.as_deref(),
-    )?;
+    let head = Head {
+        policy: status.policy,
+        conditions: &status.conditions,
+        ancestors: status.ancestors.as_deref(),
+        strategies: &status.strategies,
+    };
+    push_head(out, &head)?;
     for (i, rule) in status.rules.iter().enumerate() {
         push_rule_head(out, i == 0, rule.key);
         for (j, outcome) in rule.outcomes.iter().enumerate() {
@@ -78,12 +80,13 @@ fn write_in_runs(
     let locator = &observed.engine.model.policies[p as usize].locator;
     // The item's first write holds its comma (see `Elements`).
     let mut buffer = Vec::new();
-    push_head(
-        &mut buffer,
-        locator,
-        &conditions.conditions,
-        conditions.ancestors.as_deref(),
-    )?;
+    let head = Head {
+        policy: locator,
+        conditions: &conditions.conditions,
+        ancestors: conditions.ancestors.as_deref(),
+        strategies: &status::strategies(observed, p),
+    };
+    push_head(&mut buffer, &head)?;
     let keys = status::rule_keys(observed, p);
     let on_listeners = status::listener_outcomes(observed, filters, p);
     let runs: Vec<&[u32]> = observed.entries_of_policy[p as usize].chunks(run).collect();
@@ -109,20 +112,25 @@ fn write_in_runs(
 }
 
 /// The item up to its rules' opening bracket: `,\n`, the policy, its conditions and ancestors.
-fn push_head(
-    out: &mut Vec<u8>,
-    policy: &str,
-    conditions: &[Condition],
-    ancestors: Option<&[AncestorStatus]>,
-) -> io::Result<()> {
+/// What a status item says before its rules.
+struct Head<'s> {
+    policy: &'s str,
+    conditions: &'s [Condition],
+    ancestors: Option<&'s [AncestorStatus]>,
+    strategies: &'s [NamedStrategy],
+}
+
+fn push_head(out: &mut Vec<u8>, head: &Head<'_>) -> io::Result<()> {
     out.extend_from_slice(b",\n    {\n      \"policy\": ");
-    push_str(out, policy);
+    push_str(out, head.policy);
     out.extend_from_slice(b",\n      \"conditions\": ");
-    push_pretty(out, conditions, 3)?;
-    if let Some(ancestors) = ancestors {
+    push_pretty(out, head.conditions, 3)?;
+    if let Some(ancestors) = head.ancestors {
         out.extend_from_slice(b",\n      \"ancestors\": ");
         push_pretty(out, ancestors, 3)?;
     }
+    out.extend_from_slice(b",\n      \"strategies\": ");
+    push_pretty(out, head.strategies, 3)?;
     out.extend_from_slice(b",\n      \"rules\": [");
     Ok(())
 }
@@ -292,6 +300,10 @@ mod tests {
                 policy: "authpolicy.kuadrant.io:ns/p",
                 conditions,
                 ancestors,
+                strategies: vec![NamedStrategy::of_block(
+                    crate::policy::BlockKind::Overrides,
+                    crate::policy::Strategy::Merge,
+                )],
                 rules,
                 index: 0,
                 policy_kind: "AuthPolicy",

@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::engine::fold::{BlockStep, RuleEvent, RuleRef};
 use crate::engine::trace::TraceRecorder;
 use crate::model::Model;
-use crate::policy::{BlockKind, FamilyExplanation, PathLevel, PathView, Strategy};
+use crate::policy::{BlockKind, FamilyExplanation, GepStrategy, PathLevel, PathView, Strategy};
 use crate::topology::targets::Target;
 use serde::Serialize;
 
@@ -67,8 +67,10 @@ pub struct ExplainedStep {
     pub policy: String,
     /// `defaults`, `bare`, `overrides`.
     pub block: &'static str,
-    /// `atomic`, `merge`.
+    /// `atomic`, `merge` (the family's word).
     pub strategy: &'static str,
+    /// GEP-713's name of the strategy (`Patch defaults`).
+    pub gep: GepStrategy,
     /// What the strategy did here, in words.
     pub summary: String,
     /// Whether the block was applied.
@@ -235,6 +237,7 @@ pub fn explain_path(
                         policy: policy.locator.clone(),
                         block: block.kind.as_str(),
                         strategy: block.strategy.as_str(),
+                        gep: GepStrategy::of_block(block.kind, block.strategy),
                         summary: step_summary(block, applied, &step.events, step.policy),
                         applied,
                         reason,
@@ -296,6 +299,7 @@ fn family_explanation(
             policy: s.policy.map_or_else(|| s.subject.clone(), locator),
             block: s.scope,
             strategy: s.strategy,
+            gep: s.gep,
             summary: s.summary.clone(),
             applied: s.skipped.is_none(),
             reason: s.skipped.clone(),
@@ -430,6 +434,8 @@ fn owned_steps(model: &Model, own: &crate::policy::owned::OwnedExplanation) -> V
             policy: locator(step.policy),
             block: "spec",
             strategy: "merge",
+            // Later (more specific) contributions replace the keys earlier ones set.
+            gep: GepStrategy::PatchDefaults,
             summary: format!(
                 "{}: {} added, {} replaced",
                 step.entry,

@@ -3,6 +3,7 @@
 
 use crate::engine::observed::{Observation, Observed};
 use crate::engine::outcomes::Outcome;
+use crate::policy::NamedStrategy;
 use crate::report::filter::Filters;
 use crate::topology::PathId;
 use serde::Serialize;
@@ -118,6 +119,8 @@ pub struct PolicyStatus<'a> {
     /// Per-ancestor conditions, for families whose controllers write them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ancestors: Option<Vec<AncestorStatus>>,
+    /// The strategies it merges by, in its family's words and GEP-713's.
+    pub strategies: Vec<NamedStrategy>,
     /// Every rule key of the policy, sorted.
     pub rules: Vec<RuleStatus<'a>>,
     /// Index into `Model::policies` (not serialized).
@@ -126,6 +129,13 @@ pub struct PolicyStatus<'a> {
     /// The policy's kind (not serialized; for tables).
     #[serde(skip)]
     pub policy_kind: &'static str,
+}
+
+/// The strategies policy `p` merges by (`strategies` of its status).
+pub fn strategies(observed: &Observed<'_, '_>, p: u32) -> Vec<NamedStrategy> {
+    let model = observed.engine.model;
+    let policy = &model.policies[p as usize];
+    model.registry.family_of(policy.kind).strategies(policy)
 }
 
 /// Converts an outcome to its report form.
@@ -196,6 +206,7 @@ pub fn policy_status<'a>(
         policy: &policy.locator,
         conditions: status.conditions,
         ancestors: status.ancestors,
+        strategies: strategies(observed, p),
         rules: rules
             .into_iter()
             .map(|(key, outcomes)| RuleStatus {

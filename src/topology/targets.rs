@@ -10,8 +10,9 @@ use super::diags::{Missing, SelectorsSelectNothing, TargetRefNotFound};
 use super::family::{Attachment, Via};
 use crate::diag::Diagnostic;
 use crate::kinds::{Level, Policy, TargetRef, TargetSelector};
+use crate::model::gateway::GATEWAY_GROUP;
 use crate::model::gateway::RouteKind;
-use crate::model::{Model, elsewhere};
+use crate::model::{Model, elsewhere, grants};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -387,7 +388,8 @@ fn resolve_policy<'m>(
 }
 
 /// The elements a selector picks: objects of its kind in the policy's namespace whose labels
-/// it selects, or their listener or rule named `sectionName` where they have one.
+/// it selects, or their listener or rule named `sectionName` where they have one; in another
+/// namespace its `cross_namespace` admits, only those a ReferenceGrant permits.
 fn select(
     model: &Model,
     policy: &Policy,
@@ -397,25 +399,89 @@ fn select(
     let all = lookup
         .labels
         .get_or_init(|| model.objects.iter().map(labels_of).collect());
+    candidates(model, policy, selector, all)
+        .into_iter()
+        .filter(|&(_, scope)| scope != Scope::NotGranted)
+        .map(|(target, _)| target)
+        .collect()
+}
+
+/// Where a selector's match lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    /// In the policy's namespace (or any, for a selector with `all_namespaces`).
+    Here,
+    /// In another namespace, permitted by a ReferenceGrant.
+    Granted,
+    /// In another namespace the selector looks in, but no ReferenceGrant permits it.
+    NotGranted,
+}
+
+/// Whether `selector` looks in `namespace` for an object of `kind` named `name`, and how. With
+/// a `cross_namespace`, its `from` decides for every namespace, the policy's own included (a
+/// Namespace selector the policy's Namespace does not match excludes it: Envoy Gateway's
+/// `targetSelectorNamespacesMatch`); only another namespace needs a ReferenceGrant.
+fn scope(
+    model: &Model,
+    policy: &Policy,
+    selector: &TargetSelector,
+    (namespace, kind, name): (&str, &str, &str),
+) -> Option<Scope> {
+    let here = namespace == policy.namespace.as_str();
+    let Some(cross) = selector.cross_namespace.as_deref() else {
+        return (selector.all_namespaces || here).then_some(Scope::Here);
+    };
+    let admitted = match &cross.from {
+        crate::kinds::NamespacesFrom::All => true,
+        crate::kinds::NamespacesFrom::Selector(labels, expressions) => model
+            .namespace(namespace)
+            .is_some_and(|n| crate::kinds::label_selector_matches(labels, expressions, &n.labels)),
+    };
+    if !admitted {
+        return None;
+    }
+    if here {
+        return Some(Scope::Here);
+    }
+    let from = (
+        cross.grant_group,
+        policy.kind.kind,
+        ("namespace", policy.namespace.as_str()),
+    );
+    let to = (GATEWAY_GROUP, kind, ("name", name));
+    Some(match grants::permitting(model, from, namespace, to) {
+        Some(_) => Scope::Granted,
+        None => Scope::NotGranted,
+    })
+}
+
+/// Every element a selector matches by namespace and labels, with where it lies.
+fn candidates(
+    model: &Model,
+    policy: &Policy,
+    selector: &TargetSelector,
+    all: &[Vec<(String, String)>],
+) -> Vec<(Target, Scope)> {
     let labels = |object: u32| all[object as usize].as_slice();
-    let ns = policy.namespace.as_str();
     let mut found = Vec::new();
     if selector.kind == "Gateway" {
         for (g, gateway) in model.gateways.iter().enumerate() {
-            let here = selector.all_namespaces || gateway.namespace == ns;
-            if !here || gateway.assumed || !selector.selects(labels(gateway.object)) {
+            if gateway.assumed || !selector.selects(labels(gateway.object)) {
                 continue;
             }
-            match &selector.section_name {
-                None => found.push(Target::Gateway(g as u32)),
-                Some(section) => found.extend(
-                    gateway
-                        .listeners
-                        .iter()
-                        .position(|l| l.set.is_none() && &l.name == section)
-                        .map(|l| Target::Listener(g as u32, l as u32)),
-                ),
-            }
+            let at = (gateway.namespace.as_str(), "Gateway", gateway.name.as_str());
+            let Some(scope) = scope(model, policy, selector, at) else {
+                continue;
+            };
+            let target = match &selector.section_name {
+                None => Some(Target::Gateway(g as u32)),
+                Some(section) => gateway
+                    .listeners
+                    .iter()
+                    .position(|l| l.set.is_none() && &l.name == section)
+                    .map(|l| Target::Listener(g as u32, l as u32)),
+            };
+            found.extend(target.map(|t| (t, scope)));
         }
         return found;
     }
@@ -423,20 +489,41 @@ fn select(
         return found;
     };
     for (r, route) in model.routes.iter().enumerate() {
-        let here = selector.all_namespaces || route.namespace == ns;
-        if !here || route.kind != kind || !selector.selects(labels(route.object)) {
+        if route.kind != kind || !selector.selects(labels(route.object)) {
             continue;
         }
-        match &selector.section_name {
-            None => found.push(Target::Route(r as u32)),
-            Some(section) => found.extend(
-                route
-                    .rules
-                    .iter()
-                    .position(|rule| rule.named && &rule.name == section)
-                    .map(|k| Target::RouteRule(r as u32, k as u32)),
-            ),
+        let at = (route.namespace.as_str(), kind.as_str(), route.name.as_str());
+        let Some(scope) = scope(model, policy, selector, at) else {
+            continue;
+        };
+        let target = match &selector.section_name {
+            None => Some(Target::Route(r as u32)),
+            Some(section) => route
+                .rules
+                .iter()
+                .position(|rule| rule.named && &rule.name == section)
+                .map(|k| Target::RouteRule(r as u32, k as u32)),
+        };
+        found.extend(target.map(|t| (t, scope)));
+    }
+    found
+}
+
+/// The elements `policy`'s selectors match in other namespaces without a ReferenceGrant
+/// permitting it (which they therefore do not select), with the selector's index.
+pub fn not_granted(model: &Model, policy: &Policy) -> Vec<(usize, Target)> {
+    let all: Vec<Vec<(String, String)>> = model.objects.iter().map(labels_of).collect();
+    let mut found = Vec::new();
+    for (i, selector) in policy.selectors.iter().enumerate() {
+        if selector.cross_namespace.is_none() {
+            continue;
         }
+        found.extend(
+            candidates(model, policy, selector, &all)
+                .into_iter()
+                .filter(|&(_, scope)| scope == Scope::NotGranted)
+                .map(|(target, _)| (i, target)),
+        );
     }
     found
 }

@@ -218,7 +218,7 @@ fn not_applied_and_deactivated_outcomes_reach_every_report() {
         "testdata/constraints/valid",
     ])
     .stdout;
-    assert!(explain.contains("[1] app/missing-cap, its constraint did not hold, so the block was skipped\n      ! constraint `spec.limits.zz.rates.size() > 0` could not be evaluated: no such key: zz\n      ! a\n"), "{explain}");
+    assert!(explain.contains("[1] app/missing-cap, its constraint did not hold, so the block was skipped [GEP-713: Patch overrides]\n      ! constraint `spec.limits.zz.rates.size() > 0` could not be evaluated: no such key: zz\n      ! a\n"), "{explain}");
     let explain = dopol(&[
         "explain",
         "--route",

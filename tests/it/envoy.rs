@@ -79,6 +79,36 @@ spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
             "unsupported merge type: Merge",
         ),
+        // field-2026 §2.1: `Replace` is not a merge type of any of the three kinds (CEL), and
+        // EnvoyExtensionPolicy's `mergeType` (v1.9) needs xRoute targets too.
+        (
+            "kind: BackendTrafficPolicy
+spec:
+  mergeType: Replace
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
+            "[DPL1016] spec.mergeType: Invalid value: \"string\": Replace is not a valid MergeType for BackendTrafficPolicySpec",
+        ),
+        (
+            "kind: SecurityPolicy
+spec:
+  mergeType: Replace
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
+            "[DPL1016] spec.mergeType: Invalid value: \"string\": Replace is not a valid MergeType for SecurityPolicy",
+        ),
+        (
+            "kind: EnvoyExtensionPolicy
+spec:
+  mergeType: Replace
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: app}]",
+            "[DPL1016] spec.mergeType: Invalid value: \"string\": Replace is not a valid MergeType for EnvoyExtensionPolicy",
+        ),
+        (
+            "kind: EnvoyExtensionPolicy
+spec:
+  mergeType: JSONMerge
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]",
+            "[DPL1016] spec: Invalid value: \"object\": mergeType can only be used with xRoute targets",
+        ),
         (
             "kind: EnvoyExtensionPolicy
 spec:
@@ -263,11 +293,13 @@ fn diff_reports_merged_and_overridden_changes() {
         "-f",
         "testdata/envoy/json-merge/manifests.yaml",
         "--without",
-        "BackendTrafficPolicy/shop/admin-btp",
+        "BackendTrafficPolicy/shop/gw-btp",
     ]);
+    // route-btp's top-level Merged follows its first ancestor (the http listener's context,
+    // merged into gw-btp); without gw-btp only the admin context merges.
     out.stdout_has(&[
         "Overridden True (Overridden) → (absent)",
-        "Merged True (Merged): \"Merged with policy shop/admin-btp\" → \"Merged with policy shop/gw-btp\"",
+        "Merged True (Merged): \"Merged with policy shop/gw-btp\" → \"Merged with policy shop/admin-btp\"",
     ]);
 }
 

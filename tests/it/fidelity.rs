@@ -238,7 +238,7 @@ fn explain_says_what_happened_to_each_superseded_atomic_default() {
         "toystore/toystore",
     ]);
     out.code(0);
-    let expected = "  [1] api-gateway/external-auth, defaults (atomic): E already had rules, so none of its rules apply
+    let expected = "  [1] api-gateway/external-auth, defaults (atomic): E already had rules, so none of its rules apply [GEP-713: Atomic defaults]
       = authorization#deny-all  not applied: atomic defaults apply only to an empty E, and E has rules from toystore/toystore-auth
       = conditions#  not applied (atomic defaults, E not empty); E has its own, from toystore/toystore-auth
   Result:

@@ -185,12 +185,12 @@ BackendTrafficPolicy — 2 policies, most specific slot first (route rule, route
   [2] spec.rateLimit.local.rules[0].clientSelectors[0].headers[0].invert = false
 
   Merge steps, in order:
-  [1] default/policy-for-route, BackendTrafficPolicy default/policy-for-route holds the most specific slot of the path: with mergeType StrategicMerge, its fields are merged with those of its parent BackendTrafficPolicy envoy-gateway/policy-for-gateway1 in the next step
+  [1] default/policy-for-route, BackendTrafficPolicy default/policy-for-route holds the most specific slot of the path: with mergeType StrategicMerge, its fields are merged with those of its parent BackendTrafficPolicy envoy-gateway/policy-for-gateway1 in the next step [GEP-713: Custom]
       + connection
       + httpUpgrade
       + rateLimit
       + timeout
-  [1] default/policy-for-route, mergeType StrategicMerge: merged with its parent BackendTrafficPolicy envoy-gateway/policy-for-gateway1 (the holder of Gateway envoy-gateway/gateway-1): keys only the parent sets are inherited from it (none here); keys both set are merged, the route policy's values winning (`httpUpgrade`, `rateLimit`, `timeout`; `rateLimit`: the rate-limit rules of both are enforced, the route policy's first); keys only the route policy sets (`connection`)
+  [1] default/policy-for-route, mergeType StrategicMerge: merged with its parent BackendTrafficPolicy envoy-gateway/policy-for-gateway1 (the holder of Gateway envoy-gateway/gateway-1): keys only the parent sets are inherited from it (none here); keys both set are merged, the route policy's values winning (`httpUpgrade`, `rateLimit`, `timeout`; `rateLimit`: the rate-limit rules of both are enforced, the route policy's first); keys only the route policy sets (`connection`) [GEP-713: Custom]
       + connection
       & httpUpgrade  with default/policy-for-route
       & rateLimit  with default/policy-for-route
@@ -456,7 +456,7 @@ spec:
     assert_eq!(
         steps,
         [
-            "  [1] infra/listener, BackendTrafficPolicy infra/listener holds the most specific slot of the path: its fields are the effective policy as a whole but for `routingType` from BackendTrafficPolicy infra/gateway, which Envoy Gateway resolves through its precedence index; nothing else is inherited from less specific policies",
+            "  [1] infra/listener, BackendTrafficPolicy infra/listener holds the most specific slot of the path: its fields are the effective policy as a whole but for `routingType` from BackendTrafficPolicy infra/gateway, which Envoy Gateway resolves through its precedence index; nothing else is inherited from less specific policies [GEP-713: Atomic defaults]",
             "      + timeout",
             "      + routingType",
             "      = timeout  the value from infra/listener stays",

@@ -190,8 +190,8 @@ fn explain_says_the_default_when_the_annotation_is_absent() {
     let out = run_in(&root(), &args, Some(&input));
     out.code(0);
     out.stdout_has(&[
-        "  [0] HTTPRoute kgateway-system/parent1, this parent route's level folded into its children's with OverridableShallow (its `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent`)\n",
-        "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation: kgateway does not read `delegation.kgateway.dev/inherited-policy-priority`)\n",
+        "  [0] HTTPRoute kgateway-system/parent1, this parent route's level folded into its children's with OverridableShallow (its `kgateway.dev/inherited-policy-priority: ShallowMergePreferParent`) [GEP-713: Patch overrides]\n",
+        "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation: kgateway does not read `delegation.kgateway.dev/inherited-policy-priority`) [GEP-713: Patch defaults]\n",
     ]);
     assert!(
         !out.stdout
@@ -242,7 +242,7 @@ fn explain_says_no_annotation() {
     let out = run_in(&root(), &args, Some(text.as_bytes()));
     out.code(0);
     out.stdout_has(&[
-        "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation)\n",
+        "  [0] HTTPRoute kgateway-system/parent2, this parent route's level folded into its children's with AugmentedShallow (default; no annotation) [GEP-713: Patch defaults]\n",
     ]);
 }
 

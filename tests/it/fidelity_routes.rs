@@ -180,7 +180,7 @@ fn a_securitypolicy_on_a_tcproute_is_accepted_and_applies_its_authorization() {
         "default/tcpr-app-mixed",
     ]);
     explain.code(0).stdout_has(&[
-        "on a TCPRoute Envoy Gateway applies only authorization; the other fields are left out\n      ! cors\n  Result:\n      authorization ← envoy-gateway/sp-mixed-gateway\n",
+        "on a TCPRoute Envoy Gateway applies only authorization; the other fields are left out [GEP-713: Atomic defaults]\n      ! cors\n  Result:\n      authorization ← envoy-gateway/sp-mixed-gateway\n",
     ]);
 
     // Nothing says "has no targets" or "no route is attached"; the one error is upstream's own

@@ -396,10 +396,10 @@ MeshTimeout — 2 policies, lowest priority first (§K6: top-level kind, origin,
   2  kuma-demo/web-to-backend  to[0] (exact)          -        top Dataplane(labels), origin zone, role producer, to MeshService, name web-to-backend
 
   Merge steps, in order:
-  [1] kuma-system/mesh-wide, to[0]: 2 added, 0 replaced
+  [1] kuma-system/mesh-wide, to[0]: 2 added, 0 replaced [GEP-713: Patch defaults]
       + connectionTimeout
       + idleTimeout
-  [2] kuma-demo/web-to-backend, to[0]: 1 added, 1 replaced
+  [2] kuma-demo/web-to-backend, to[0]: 1 added, 1 replaced [GEP-713: Patch defaults]
       + http.requestTimeout
       ~ idleTimeout  kuma-system/mesh-wide → kuma-demo/web-to-backend
   Result:
@@ -858,7 +858,7 @@ fn explain_an_inbound_says_what_each_rule_added() {
     let out = dopol(&["explain", "--path", BACKEND_INBOUND, A]);
     out.code(0).stdout_has(&[
         "  1  kuma-demo/allow-web  rules[0] (all traffic)          -        top Dataplane(labels), origin zone, role workload-owner, to -, name allow-web\n",
-        "  [1] kuma-demo/allow-web, rules[0]: 1 added, 0 replaced\n      + allow\n  Result:\n      allow ← kuma-demo/allow-web\n",
+        "  [1] kuma-demo/allow-web, rules[0]: 1 added, 0 replaced [GEP-713: Patch defaults]\n      + allow\n  Result:\n      allow ← kuma-demo/allow-web\n",
     ]);
     let doc = json_of(&["explain", "--path", BACKEND_INBOUND, "-o", "json", A]);
     assert_eq!(

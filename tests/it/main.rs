@@ -29,6 +29,7 @@ mod fidelity_surface;
 mod filters;
 mod fuzz_regressions;
 mod generated_docs;
+mod gep;
 mod guides;
 mod help_texts;
 mod inputs;

@@ -8,7 +8,9 @@ use crate::diag::Diagnostic;
 use crate::engine::fold::{FoldFailure, FoldObserver, Folded};
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{Evaluator, FamilyExplanation, PathView, PolicyConditions};
+use crate::policy::{
+    Evaluator, FamilyExplanation, GepStrategy, NamedStrategy, PathView, PolicyConditions,
+};
 use crate::topology::Topology;
 use crate::yaml::Node;
 
@@ -21,8 +23,23 @@ pub(super) struct Info {
     pub ports: Option<Vec<i64>>,
 }
 
+/// `strategy.inheritance` (`over`: `Override`) by its name and GEP-713's: a more specific
+/// policy's keys win (Patch defaults), unless a less specific one locks them (Patch overrides).
+pub(super) fn inheritance(over: bool) -> NamedStrategy {
+    let (strategy, gep) = match over {
+        true => ("Override", GepStrategy::PatchOverrides),
+        false => ("Default", GepStrategy::PatchDefaults),
+    };
+    NamedStrategy {
+        block: crate::policy::BlockKind::Spec.as_str(),
+        strategy,
+        gep,
+    }
+}
+
 impl Info {
-    fn of(spec: &Node) -> Info {
+    /// What the evaluator reads of a policy's spec.
+    pub(super) fn of(spec: &Node) -> Info {
         let over = spec
             .get_path(&["strategy", "inheritance"])
             .and_then(Node::as_str)

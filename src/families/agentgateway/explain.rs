@@ -123,11 +123,8 @@ fn merge_step(
         policy: Some(policy),
         subject: step.target.describe(model),
         scope: step.rung.name(),
-        strategy: if evaluator.over(policy) {
-            "Override"
-        } else {
-            "Default"
-        },
+        strategy: super::evaluate::inheritance(evaluator.over(policy)).strategy,
+        gep: super::evaluate::inheritance(evaluator.over(policy)).gep,
         summary,
         skipped: None,
         changes,

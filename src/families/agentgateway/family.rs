@@ -12,8 +12,8 @@ use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::model::Model;
 use crate::policy::{
-    Block, BlockKind, Evaluator, FamilyEvaluation, FamilyHierarchy, FamilyKinds, Policy,
-    PolicyFamily, PolicyKind, Strategy, decode,
+    Block, BlockKind, Evaluator, FamilyEvaluation, FamilyHierarchy, FamilyKinds, NamedStrategy,
+    Policy, PolicyFamily, PolicyKind, Strategy, decode,
 };
 use crate::topology::Topology;
 use crate::yaml::{Entry, Node, Shared, Value};
@@ -191,6 +191,11 @@ impl FamilyEvaluation for Agentgateway {
 }
 
 impl PolicyFamily for Agentgateway {
+    fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
+        let info = (policy.spec.as_deref()).map(super::evaluate::Info::of);
+        vec![super::evaluate::inheritance(info.is_some_and(|i| i.over))]
+    }
+
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         let mut spec = serde_json::Map::new();
         for (key, value) in rules {

@@ -8,7 +8,7 @@ use super::diags::InvalidFamilies;
 use super::layout::{Cut, Layout, PLACEHOLDER, RESERVED, RuleDecl, Template, placeholder_in};
 use crate::diag::{Code, Diagnostic};
 use crate::load::fields::{FieldPath, Fields};
-use crate::policy::Strategy;
+use crate::policy::{BlockKind, GepStrategy, Strategy};
 use crate::source::{SourceId, Span};
 use crate::yaml::{Entry, Node, Value, parse_chunk};
 
@@ -23,6 +23,7 @@ const FAMILY_KEYS: &[&str] = &[
     "kind",
     "versions",
     "model",
+    "strategy",
     "targetKinds",
     "targets",
     "sectionName",
@@ -119,6 +120,8 @@ const STRATEGIES: &[(&str, Strategy)] = &[("atomic", Strategy::Atomic), ("merge"
 pub struct Blocks {
     /// Rules directly under `spec` (atomic defaults).
     pub bare: bool,
+    /// The block and strategy bare rules are (atomic defaults unless declared by `strategy`).
+    pub bare_as: (BlockKind, Strategy),
     /// Allowed `defaults` strategies, the first the default; empty: no `defaults` block.
     pub defaults: Vec<Strategy>,
     /// Allowed `overrides` strategies; empty: no `overrides` block.
@@ -129,6 +132,7 @@ impl Default for Blocks {
     fn default() -> Self {
         Blocks {
             bare: true,
+            bare_as: (BlockKind::Bare, Strategy::Atomic),
             defaults: Vec::new(),
             overrides: Vec::new(),
         }
@@ -146,6 +150,8 @@ pub struct Declaration {
     pub versions: Vec<String>,
     /// The merge model.
     pub model: MergeModel,
+    /// The GEP-713 strategy the kind was declared by instead of a model, if it was.
+    pub gep: Option<GepStrategy>,
     /// What its policies may target.
     pub target_kinds: Vec<TargetKind>,
     /// Which spec fields name targets.
@@ -356,8 +362,12 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
     let versions = fields
         .required(item, "versions", path)
         .map(|n| checked_versions(fields, n, &path.key("versions")));
-    let model_node = fields.required(item, "model", path);
-    let model = model_node.and_then(|n| one_of(fields, n, &path.key("model"), MergeModel::ALL));
+    let (model_node, by_strategy) = read_model(fields, item, path);
+    let model = match by_strategy {
+        Some(gep) => gep.map(gep_model),
+        None => model_node.and_then(|n| one_of(fields, n, &path.key("model"), MergeModel::ALL)),
+    };
+    let gep = by_strategy.flatten();
     let target_kinds = fields
         .required(item, "targetKinds", path)
         .map(|n| enum_list(fields, n, &path.key("targetKinds"), TargetKind::ALL));
@@ -367,7 +377,14 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
     let section_name = flag(fields, item, "sectionName", path, true);
     let target_selectors = flag(fields, item, "targetSelectors", path, false);
     let layout = read_layout(fields, item, path, model);
-    let blocks = read_blocks(fields, item, path, model);
+    let blocks = match by_strategy {
+        Some(gep) => gep.and_then(|gep| {
+            let kinds = target_kinds.as_ref().map_or(0, Vec::len);
+            let span = model_node.map_or(item.span, |n| n.span);
+            gep_blocks(fields, span, path, gep, (kinds, section_name))
+        }),
+        None => read_blocks(fields, item, path, model),
+    };
     let (merge_type, list_merge_keys) = read_envoy(fields, item, path, model);
     let plural = read_plural(fields, item, path, kind.as_deref());
     if fields.error_count() > errors_before {
@@ -378,6 +395,7 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
         kind: kind?,
         versions: versions?,
         model: model?,
+        gep,
         target_kinds: target_kinds?,
         targets: targets?,
         section_name,
@@ -389,6 +407,82 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
         plural: plural?,
         span: kind_node?.span,
         model_span: model_node?.span,
+    })
+}
+
+/// `model`, or `strategy` (a GEP-713 name) in its place: exactly one of them. The node whose
+/// span stands for the model, and, when `strategy` was written, the strategy if it can run.
+fn read_model<'n>(
+    fields: &mut Fields<'_>,
+    item: &'n Node,
+    path: &FieldPath<'_>,
+) -> (Option<&'n Node>, Option<Option<GepStrategy>>) {
+    let Some(node) = item.get("strategy") else {
+        return (fields.required(item, "model", path), None);
+    };
+    let named: Vec<(&str, GepStrategy)> = (GepStrategy::ALL.iter())
+        .map(|&s| (s.keyword(), s))
+        .collect();
+    let gep = one_of(fields, node, &path.key("strategy"), &named);
+    for key in ["model", "blocks", "mergeType", "listMergeKeys"] {
+        if let Some(entry) = item.entry(key) {
+            fields.invalid(
+                entry.key.span,
+                format!("`{path}.{key}`: a kind declared by `strategy` takes no `{key}` (the strategy decides the merge)"),
+                "beside `strategy`",
+            );
+        }
+    }
+    if gep == Some(GepStrategy::Custom) {
+        fields.invalid(
+            node.span,
+            format!("`{path}.strategy`: `Custom` names no merge dopol can run; declare a `model` instead"),
+            "no merge to run",
+        );
+    }
+    (Some(node), Some(gep.filter(|&s| s != GepStrategy::Custom)))
+}
+
+/// The model that runs a GEP-713 strategy: the Kuadrant fold for the four defaults/overrides
+/// strategies, Envoy Gateway's slots for None (the first policy in order holds a target, the
+/// others are conflicted).
+fn gep_model(gep: GepStrategy) -> MergeModel {
+    match gep {
+        GepStrategy::None => MergeModel::EnvoyGateway,
+        _ => MergeModel::Kuadrant,
+    }
+}
+
+/// The blocks of a kind declared by `strategy`: its spec's rules, as the block the strategy
+/// names. None also needs a single target kind and no `sectionName` (GEP-713: None is for
+/// policies of one target kind, where no level is more specific than another).
+fn gep_blocks(
+    fields: &mut Fields<'_>,
+    span: Span,
+    path: &FieldPath<'_>,
+    gep: GepStrategy,
+    (target_kinds, section_name): (usize, bool),
+) -> Option<Blocks> {
+    let bare_as = match gep {
+        GepStrategy::AtomicDefaults => (BlockKind::Bare, Strategy::Atomic),
+        GepStrategy::PatchDefaults => (BlockKind::Defaults, Strategy::Merge),
+        GepStrategy::AtomicOverrides => (BlockKind::Overrides, Strategy::Atomic),
+        GepStrategy::PatchOverrides => (BlockKind::Overrides, Strategy::Merge),
+        GepStrategy::None | GepStrategy::Custom => {
+            if target_kinds != 1 || section_name {
+                fields.invalid(
+                    span,
+                    format!("`{path}.strategy`: None is for a kind with one target kind and `sectionName: false` (GEP-713: no level may be more specific than another)"),
+                    "more than one level",
+                );
+                return None;
+            }
+            return Some(Blocks::default());
+        }
+    };
+    Some(Blocks {
+        bare_as,
+        ..Blocks::default()
     })
 }
 
@@ -905,6 +999,7 @@ fn read_blocks(
         bare,
         defaults,
         overrides,
+        ..Blocks::default()
     })
 }
 

@@ -225,7 +225,8 @@ impl Declared {
                 }
                 MergeModel::EnvoyGateway => {
                     let (kind, spec) = envoy::envoy_spec(declaration, kinds);
-                    Arc::new(crate::families::envoy::EnvoyGateway::declared(kind, spec))
+                    let family = crate::families::envoy::EnvoyGateway::declared(kind, spec);
+                    Arc::new(family.by_strategy(declaration.gep))
                 }
             };
             if let Some((_, kind)) = replaced {
@@ -244,6 +245,7 @@ fn kuadrant_blocks(declaration: &Declaration) -> crate::families::kuadrant::Bloc
     };
     crate::families::kuadrant::BlockRules {
         bare: declaration.blocks.bare,
+        bare_as: declaration.blocks.bare_as,
         defaults: leak_list(&declaration.blocks.defaults),
         overrides: leak_list(&declaration.blocks.overrides),
     }

@@ -1,18 +1,19 @@
 //! An Envoy Gateway object as a [`Policy`] (docs/families.md §3.1): a selector's target kind (which the
 //! CRDs leave to the controller; their shape rules, such as `mergeType` only with xRoute targets,
 //! are checked from the CRDs in [`crate::crd`] before this runs), what dopol does not
-//! model (ListenerSet targets, a selector's `namespaces`), the pruning
+//! model (ListenerSet targets), a selector's `namespaces` (field-2026 §2.6: the other
+//! namespaces it may select in, each match there needing a ReferenceGrant), the pruning
 //! of `null`s the API server does, and the rule keys.
 //!
 //! The decode-time findings (`null-pruned`, `deprecated-target-ref`, `selector-selects-all`,
-//! `cross-namespace-selector`, `ignored-target-kind`) are reported here, where the nodes are.
+//! `ignored-target-kind`) are reported here, where the nodes are.
 
-use super::diags::{
-    CrossNamespaceSelector, DeprecatedTargetRef, IgnoredTargetKind, NullPruned, SelectorSelectsAll,
-};
+use super::diags::{DeprecatedTargetRef, IgnoredTargetKind, NullPruned, SelectorSelectsAll};
 use super::merge::{MergeType, prune_nulls};
 use super::spec::EnvoyKindSpec;
+use super::spec::GROUP;
 use crate::diag::Diagnostic;
+use crate::kinds::{CrossNamespace, NamespacesFrom};
 use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::diags::InvalidTargetKind;
@@ -39,10 +40,15 @@ pub fn decode_policy(
     if let Some(single) = spec.get("targetRef") {
         fields.report(deprecated_target_ref(object, single));
     }
-    let (spec, unmodelled) = unmodelled_targets(&spec, fields);
-    let targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
-    for (i, selector) in targets.1.iter().enumerate() {
+    let (spec, unmodelled, namespaces) = unmodelled_targets(&spec, fields);
+    let mut targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
+    let selectors_path = spec_path.key("targetSelectors");
+    for (i, selector) in targets.1.iter_mut().enumerate() {
         check_selector(kind, selector, i, fields);
+        let item = selectors_path.index(i);
+        let path = item.key("namespaces");
+        let written = namespaces.get(i).and_then(Option::as_ref);
+        selector.cross_namespace = written.and_then(|n| cross_namespace(n, &path, fields));
     }
     let rules = spec_rules.rules.cut(&spec);
     if fields.failed() {
@@ -112,14 +118,21 @@ fn unmodelled(target: &str) -> bool {
     target == UNMODELLED
 }
 
-/// `spec` without the targets of unmodelled kinds and without selectors' `namespaces`, each
-/// reported (info `ignored-target-kind`, warning `cross-namespace-selector`), and the kinds of
-/// the targets left out.
-fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> (Node, thin_vec::ThinVec<&'static str>) {
+/// A selector's `namespaces` written for each selector kept (in order), `None` where absent.
+type SelectorNamespaces = Vec<Option<Node>>;
+
+/// `spec` without the targets of unmodelled kinds (each reported: info `ignored-target-kind`)
+/// and without selectors' `namespaces`, the kinds of the targets left out, and the
+/// `namespaces` taken out.
+fn unmodelled_targets(
+    spec: &Node,
+    fields: &mut Fields,
+) -> (Node, thin_vec::ThinVec<&'static str>, SelectorNamespaces) {
     let Some(entries) = spec.as_map() else {
-        return (spec.clone(), thin_vec::ThinVec::new());
+        return (spec.clone(), thin_vec::ThinVec::new(), Vec::new());
     };
     let mut left_out = thin_vec::ThinVec::new();
+    let mut namespaces = Vec::new();
     let mut keep_target = |node: &Node, fields: &mut Fields| {
         let target = node.get("kind").and_then(Node::as_str).unwrap_or_default();
         if !unmodelled(target) {
@@ -138,7 +151,9 @@ fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> (Node, thin_vec::Thin
             "targetRefs" => filter_seq(&entry.value, |n| keep_target(n, fields)),
             "targetSelectors" => {
                 let kept = filter_seq(&entry.value, |n| keep_target(n, fields));
-                without_namespaces(&kept, fields)
+                let (selectors, taken) = without_namespaces(&kept);
+                namespaces = taken;
+                selectors
             }
             _ => entry.value.clone(),
         };
@@ -151,7 +166,7 @@ fn unmodelled_targets(spec: &Node, fields: &mut Fields) -> (Node, thin_vec::Thin
         span: spec.span,
         value: Value::Map(Shared::from(out)),
     };
-    (spec, left_out)
+    (spec, left_out, namespaces)
 }
 
 fn filter_seq(node: &Node, mut keep: impl FnMut(&Node) -> bool) -> Node {
@@ -164,19 +179,18 @@ fn filter_seq(node: &Node, mut keep: impl FnMut(&Node) -> bool) -> Node {
     }
 }
 
-/// Selectors without their `namespaces` field, which dopol does not evaluate.
-fn without_namespaces(selectors: &Node, fields: &mut Fields) -> Node {
+/// Selectors without their `namespaces` field (which the generic selector decoding does not
+/// know), and each selector's `namespaces`.
+fn without_namespaces(selectors: &Node) -> (Node, SelectorNamespaces) {
     let Some(items) = selectors.as_seq() else {
-        return selectors.clone();
+        return (selectors.clone(), Vec::new());
     };
+    let mut taken = Vec::with_capacity(items.len());
     let items: Vec<Node> = items
         .iter()
         .map(|item| match (item.get("namespaces"), item.as_map()) {
             (Some(namespaces), Some(entries)) => {
-                fields.report(
-                    Diagnostic::from(CrossNamespaceSelector)
-                        .with_label(namespaces.span, "not evaluated"),
-                );
+                taken.push(Some(namespaces.clone()));
                 let kept: Vec<Entry> = entries
                     .iter()
                     .filter(|e| &*e.key.text != "namespaces")
@@ -187,13 +201,43 @@ fn without_namespaces(selectors: &Node, fields: &mut Fields) -> Node {
                     value: Value::Map(Shared::from(kept)),
                 }
             }
-            _ => item.clone(),
+            _ => {
+                taken.push(None);
+                item.clone()
+            }
         })
         .collect();
-    Node {
+    let node = Node {
         span: selectors.span,
         value: Value::Seq(items.into()),
-    }
+    };
+    (node, taken)
+}
+
+/// A selector's `namespaces` (`from: Same` — the default —, `All`, or `Selector` with a
+/// Namespace label selector; the CRD has checked its shape): `None` for the policy's namespace
+/// only.
+fn cross_namespace(
+    node: &Node,
+    path: &FieldPath<'_>,
+    fields: &mut Fields,
+) -> Option<Box<CrossNamespace>> {
+    let from = match node.get("from").and_then(Node::as_str).unwrap_or("Same") {
+        "All" => NamespacesFrom::All,
+        "Selector" => {
+            let selector = node.get("selector")?;
+            let at = path.key("selector");
+            NamespacesFrom::Selector(
+                decode::match_labels(fields, selector, &at),
+                decode::match_expressions(fields, selector, &at),
+            )
+        }
+        _ => return None,
+    };
+    Some(Box::new(CrossNamespace {
+        from,
+        grant_group: GROUP,
+    }))
 }
 
 /// A selector's kind must be a target kind (CRD), and an empty selector selects everything.

@@ -17,6 +17,7 @@ pub const CODES: &[Code] = &[
     Code::SELECTOR_SELECTS_ALL,
     Code::CROSS_NAMESPACE_SELECTOR,
     Code::IGNORED_TARGET_KIND,
+    Code::SELECTOR_TARGET_NOT_GRANTED,
 ];
 
 impl Code {
@@ -222,29 +223,20 @@ impl Violation for SelectorSelectsAll<'_> {
 }
 
 impl Code {
-    /// DPL6006 `cross-namespace-selector`: An Envoy Gateway targetSelector's `namespaces` field is not evaluated by dopol; the selector acts on the policy's namespace only.
+    /// DPL6006 `cross-namespace-selector`: Retired: dopol evaluates an Envoy Gateway targetSelector's `namespaces` (see `selector-target-not-granted`); never reported.
+    ///
+    /// Kept in the catalogue, never reported and never reused, so that `--ignore` and
+    /// `dopol.io/ignore` entries naming it stay valid.
     pub const CROSS_NAMESPACE_SELECTOR: Code = Code::new(&CodeDef {
         id: "DPL6006",
         name: "cross-namespace-selector",
         severity: Severity::Warning,
         class: Class::Finding,
-        summary: "An Envoy Gateway targetSelector's `namespaces` field is not evaluated by dopol; the selector acts on the policy's namespace only.",
-        explanation: "Envoy Gateway targetSelectors may select objects in other namespaces through `namespaces`. dopol does not evaluate that field: the selector acts on the policy's own namespace only, so objects selected elsewhere are missing from its results.",
-        fix: "Keep in mind that results for other namespaces are missing, or use one policy per namespace.",
+        summary: "Retired: dopol evaluates an Envoy Gateway targetSelector's `namespaces` (see `selector-target-not-granted`); never reported.",
+        explanation: "Until dopol evaluated `targetSelectors[].namespaces` (Envoy Gateway v1.8), this warning said the field was ignored and the selector acted on the policy's namespace only. The field is now evaluated: `from: All` and `from: Selector` select in other namespaces, each match there counting only with a ReferenceGrant (`selector-target-not-granted` names the matches without one). The code is kept so that suppressions naming it stay valid; it is never reported and never reused.",
+        fix: "Nothing: remove suppressions naming it when convenient.",
         example: "targetSelectors: [{kind: HTTPRoute, matchLabels: {app: a}, namespaces: {from: All}}]",
     });
-}
-
-/// A targetSelector's `namespaces`, which dopol does not evaluate (`cross-namespace-selector`).
-pub struct CrossNamespaceSelector;
-
-impl Violation for CrossNamespaceSelector {
-    fn code(&self) -> Code {
-        Code::CROSS_NAMESPACE_SELECTOR
-    }
-    fn message(&self) -> String {
-        "dopol does not evaluate a targetSelector's `namespaces`: the selector acts on the policy's namespace only".to_string()
-    }
 }
 
 impl Code {
@@ -332,5 +324,55 @@ impl Violation for OverriddenEverywhere<'_> {
             "reach {}",
             self.policy.namespaced_name()
         )))
+    }
+}
+
+impl Code {
+    /// DPL6008 `selector-target-not-granted`: An Envoy Gateway targetSelector matches an object in another namespace that no ReferenceGrant lets the policy reference; Envoy Gateway ignores it.
+    pub const SELECTOR_TARGET_NOT_GRANTED: Code = Code::new(&CodeDef {
+        id: "DPL6008",
+        name: "selector-target-not-granted",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "An Envoy Gateway targetSelector matches an object in another namespace that no ReferenceGrant lets the policy reference; Envoy Gateway ignores it.",
+        explanation: "A targetSelector with `namespaces.from: All` or `Selector` (Envoy Gateway v1.8) selects objects in other namespaces, but a match there counts only when a ReferenceGrant in the target's namespace has, in `from`, the policy's group (`gateway.envoyproxy.io`), kind and namespace and, in `to`, the target's group and kind (and no name, or the target's name). Without one Envoy Gateway ignores the match silently (v1.8 removed the status condition that said so): the policy does not apply there, and dopol leaves it out too.",
+        fix: "Add a ReferenceGrant in the target's namespace, or narrow the selector's `namespaces` so that it does not match there.",
+        example: "# in namespace team-a:\napiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nspec:\n  from: [{group: gateway.envoyproxy.io, kind: BackendTrafficPolicy, namespace: infra}]\n  to: [{group: gateway.networking.k8s.io, kind: HTTPRoute}]",
+    });
+}
+
+/// A selector's match in another namespace that no ReferenceGrant permits
+/// (`selector-target-not-granted`).
+pub struct SelectorTargetNotGranted<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The selector's index.
+    pub index: usize,
+    /// The matched object (`HTTPRoute team-a/app`).
+    pub target: String,
+    /// Its namespace.
+    pub namespace: &'a str,
+}
+
+impl Violation for SelectorTargetNotGranted<'_> {
+    fn code(&self) -> Code {
+        Code::SELECTOR_TARGET_NOT_GRANTED
+    }
+    fn message(&self) -> String {
+        format!(
+            "targetSelectors[{}] of {} matches {}, but no ReferenceGrant in namespace {} lets a {} of namespace {} reference it: Envoy Gateway ignores it",
+            self.index,
+            self.policy.display(),
+            self.target,
+            self.namespace,
+            self.policy.kind.kind,
+            self.policy.namespace,
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(format!(
+            "add a ReferenceGrant in namespace {} whose `from` names group gateway.envoyproxy.io, kind {}, namespace {}",
+            self.namespace, self.policy.kind.kind, self.policy.namespace
+        ))
     }
 }

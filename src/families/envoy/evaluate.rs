@@ -37,6 +37,8 @@ pub(super) struct MergeRecord {
     pub path: u32,
     /// The route or rule policy.
     pub winner: u32,
+    /// Its slot (the route or the rule).
+    pub slot: Target,
     /// The parent.
     pub parent: u32,
     /// The parent's slot.
@@ -51,6 +53,8 @@ pub struct EnvoyEvaluator<'m> {
     pub(super) kinds: &'static [PolicyKind],
     info: Vec<Option<Info<'m>>>,
     merges: OnceLock<Vec<MergeRecord>>,
+    /// The GEP-713 strategy a families file declared the kind by, which `explain` names.
+    pub(super) declared_strategy: Option<crate::policy::GepStrategy>,
 }
 
 impl<'m> EnvoyEvaluator<'m> {
@@ -81,6 +85,7 @@ impl<'m> EnvoyEvaluator<'m> {
             kinds,
             info,
             merges: OnceLock::new(),
+            declared_strategy: None,
         }
     }
 
@@ -257,6 +262,7 @@ impl<'m> EnvoyEvaluator<'m> {
                         records.push(MergeRecord {
                             path: index as u32,
                             winner: decision.winner,
+                            slot: decision.slot,
                             parent,
                             parent_slot,
                         });
@@ -274,16 +280,25 @@ impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
         let decision = self.decide(&holders);
         // Whether the winner is Invalid on a TCPRoute, found once for the fold and its outcomes.
         let invalid = decision.is_some_and(|d| super::tcp::invalid_decision(self, view.path, &d));
-        let effective = super::tcp::applied(
-            self,
-            view.path,
-            &holders,
-            (decision, invalid),
-            self.effective(&holders, decision),
-        );
+        // A listener winner the controller refuses on a shared plain-HTTP port: the listener
+        // gets nothing (its claim still keeps the Gateway's policy out).
+        let refused = decision.and_then(|d| super::ports::refused(self, d.winner, d.slot));
+        let effective = match refused {
+            Some(_) => Effective::new(),
+            None => super::tcp::applied(
+                self,
+                view.path,
+                &holders,
+                (decision, invalid),
+                self.effective(&holders, decision),
+            ),
+        };
         if let Some(decision) = decision {
-            let not_applied = |policy: u32, key: &str| {
-                super::tcp::not_applied(self, view.path, (&decision, invalid), policy, key)
+            let not_applied = |policy: u32, key: &str| match &refused {
+                Some(message) if policy == decision.winner => {
+                    Some(crate::name::Name::new(&format!("Invalid: {message}")))
+                }
+                _ => super::tcp::not_applied(self, view.path, (&decision, invalid), policy, key),
             };
             let outcome = Outcome {
                 winner: decision.winner,

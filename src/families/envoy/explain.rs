@@ -6,7 +6,9 @@
 use super::evaluate::EnvoyEvaluator;
 use super::slots::{Decision, why_first};
 use crate::engine::fold::Effective;
-use crate::policy::{ExplainedMerge, ExplainedPolicy, FamilyExplanation, MergeChange, PathView};
+use crate::policy::{
+    ExplainedMerge, ExplainedPolicy, FamilyExplanation, GepStrategy, MergeChange, PathView,
+};
 use crate::topology::Target;
 
 /// The level word of a slot.
@@ -40,6 +42,7 @@ pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExp
         steps.extend(super::tcp::explain_step(
             evaluator, view.path, &decision, &effective,
         ));
+        steps.extend(super::ports::explain_step(evaluator, &decision, &effective));
     }
     FamilyExplanation {
         order,
@@ -154,7 +157,11 @@ fn winner_step(
         policy: Some(winner),
         subject: decision.slot.describe(model),
         scope: level(decision.slot),
-        strategy: "most specific slot",
+        strategy: super::merge::MOST_SPECIFIC_SLOT,
+        gep: match decision.parent {
+            Some((_, _, merge_type)) => merge_type.gep(),
+            None => (evaluator.declared_strategy).unwrap_or(GepStrategy::AtomicDefaults),
+        },
         summary: format!(
             "{} holds the most specific slot of the path: {what}{}",
             model.policies[winner as usize].display(),
@@ -199,6 +206,7 @@ fn merge_step(
         subject: format!("into {parent_name}"),
         scope: level(decision.slot),
         strategy: merge_type.as_str(),
+        gep: merge_type.gep(),
         summary: format!(
             "mergeType {}: merged with its parent {parent_name} (the holder of {}): {}",
             merge_type.as_str(),

@@ -10,7 +10,9 @@ use crate::load::fields::Fields;
 use crate::model::Model;
 use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
-use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
+use crate::policy::{
+    Evaluator, FamilyKinds, GepStrategy, NamedStrategy, Policy, PolicyFamily, PolicyKind,
+};
 use crate::topology::Topology;
 use crate::yaml::Node;
 use std::sync::Arc;
@@ -21,6 +23,8 @@ pub struct EnvoyGateway {
     kinds: &'static [PolicyKind],
     /// Parallel to `kinds`.
     specs: Arc<[EnvoyKindSpec]>,
+    /// The GEP-713 strategy a families file declared the kind by (None runs on this model).
+    declared_strategy: Option<GepStrategy>,
 }
 
 impl std::fmt::Debug for EnvoyGateway {
@@ -37,6 +41,7 @@ impl EnvoyGateway {
         EnvoyGateway {
             kinds: &BUILTIN_KINDS,
             specs: builtin_specs().into(),
+            declared_strategy: None,
         }
     }
 
@@ -45,6 +50,15 @@ impl EnvoyGateway {
         EnvoyGateway {
             kinds: std::slice::from_ref(kind),
             specs: vec![spec].into(),
+            declared_strategy: None,
+        }
+    }
+
+    /// The kind as declared by a GEP-713 strategy, which status names instead of the model's.
+    pub fn by_strategy(self, strategy: Option<GepStrategy>) -> EnvoyGateway {
+        EnvoyGateway {
+            declared_strategy: strategy,
+            ..self
         }
     }
 
@@ -98,12 +112,27 @@ impl FamilyEvaluation for EnvoyGateway {
         model: &'m Model,
         topology: &'m Topology,
     ) -> (Box<dyn Evaluator<'m> + 'm>, Vec<Diagnostic>) {
-        let evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
+        let mut evaluator = EnvoyEvaluator::new(model, topology, self.specs.clone(), self.kinds);
+        evaluator.declared_strategy = self.declared_strategy;
         (Box::new(evaluator), Vec::new())
     }
 }
 
 impl PolicyFamily for EnvoyGateway {
+    fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
+        if let Some(gep) = self.declared_strategy {
+            let block = crate::policy::BlockKind::Spec.as_str();
+            let strategy = gep.keyword();
+            return vec![NamedStrategy {
+                block,
+                strategy,
+                gep,
+            }];
+        }
+        let merge = (policy.spec.as_deref()).and_then(super::decode::read_merge_type);
+        vec![super::merge::named_strategy(merge)]
+    }
+
     fn provides(
         &self,
         kind: &PolicyKind,

@@ -10,6 +10,7 @@
 //! Nulls never reach these functions from manifests (the API server prunes them, §3.4); the
 //! RFC behaviour is kept so that the functions are total.
 
+use crate::policy::{GepStrategy, NamedStrategy};
 use crate::yaml::{Entry, Node, Shared, Value};
 
 /// The two values of `spec.mergeType`.
@@ -37,6 +38,33 @@ impl MergeType {
             MergeType::StrategicMerge => "StrategicMerge",
             MergeType::JsonMerge => "JSONMerge",
         }
+    }
+
+    /// GEP-713's name: a JSON merge patch of the parent by the route's policy is Patch
+    /// defaults; a strategic merge patch, which merges keyed lists item by item, is a merge of
+    /// Envoy Gateway's own (Custom).
+    pub fn gep(self) -> GepStrategy {
+        match self {
+            MergeType::StrategicMerge => GepStrategy::Custom,
+            MergeType::JsonMerge => GepStrategy::PatchDefaults,
+        }
+    }
+}
+
+/// The family's word for a policy without `mergeType`: the most specific slot's spec is the
+/// effective policy whole (GEP-713 Atomic defaults).
+pub const MOST_SPECIFIC_SLOT: &str = "most specific slot";
+
+/// The strategy of a policy with `mergeType` `merge` (or without one).
+pub fn named_strategy(merge: Option<MergeType>) -> NamedStrategy {
+    let (strategy, gep) = match merge {
+        Some(merge) => (merge.as_str(), merge.gep()),
+        None => (MOST_SPECIFIC_SLOT, GepStrategy::AtomicDefaults),
+    };
+    NamedStrategy {
+        block: crate::policy::BlockKind::Spec.as_str(),
+        strategy,
+        gep,
     }
 }
 

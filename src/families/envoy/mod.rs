@@ -15,6 +15,10 @@
 //!   [`explain`], [`checks`]: the evaluator — effective policies and rule outcomes, per-ancestor
 //!   status with the controller's messages (§3.5), `explain`, and the family's lint checks
 //!   (§3.6);
+//! - [`order`]: the order the controller processes a policy's targets in, which is the order
+//!   of its status ancestors (field-2026 §2.5);
+//! - [`ports`]: a ClientTrafficPolicy refused on a listener sharing a plain-HTTP port
+//!   (field-2026 §2.2);
 //! - [`tcp`]: the fields a kind applies on a TCPRoute, and the Invalid route policy (§3.7).
 
 mod checks;
@@ -25,7 +29,9 @@ mod explain;
 mod family;
 mod gate;
 pub mod merge;
+mod order;
 mod overrides;
+mod ports;
 mod ratelimit;
 pub mod slots;
 pub mod spec;

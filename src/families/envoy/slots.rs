@@ -120,6 +120,9 @@ pub fn conflict_message(
                     "Listener {}/{}/{}",
                     gw.namespace, gw.name, gw.listeners[l as usize].name
                 ),
+                super::ListenerStyle::GatewayListener => {
+                    format!("Listener {}/{}", gw.name, gw.listeners[l as usize].name)
+                }
                 super::ListenerStyle::Section => format!("section of {}", gw.name),
             }
         }

@@ -87,8 +87,12 @@ impl std::fmt::Debug for EnvoyKindSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListenerStyle {
     /// `Unable to target Listener <ns>/<gw>/<listener>, ...`; Overridden lists listeners and
-    /// routes (BTP, SP, EEP).
+    /// routes (BTP, and kinds a families file declares).
     Listener,
+    /// As [`ListenerStyle::Listener`], but the conflict names the listener without the
+    /// Gateway's namespace: `Unable to target Listener <gw>/<listener>, ...` (SP, EEP:
+    /// `securitypolicy.go`, `envoyextensionpolicy.go` resolve…GatewayTargetRef; field-2026 §2.2).
+    GatewayListener,
     /// `Unable to target section of <gw>, ...`; a whole-Gateway policy is Overridden by the
     /// listener policies (`There are existing ... that are overriding these sections`) (CTP).
     Section,
@@ -248,8 +252,12 @@ pub fn builtin_specs() -> Vec<EnvoyKindSpec> {
                 "authorization",
             ]),
             tcp_fields: Some(strings(&["authorization"])),
+            listener_style: ListenerStyle::GatewayListener,
             ..base("securityPolicies")
         },
-        base("envoyExtensionPolicies"),
+        EnvoyKindSpec {
+            listener_style: ListenerStyle::GatewayListener,
+            ..base("envoyExtensionPolicies")
+        },
     ]
 }

@@ -2,19 +2,24 @@
 //! controller writes — Accepted (or Conflicted / TargetNotFound), Merged, Overridden — with its
 //! exact messages, and the top-level conditions taken from them.
 //!
-//! Several targets of one policy on one ancestor: Accepted is True when any of them is
-//! accepted there, else the first failure; Merged and Overridden keep the first message.
+//! Ancestors are listed in the order the controller inserts them (field-2026 §2.5): the policy's
+//! targets are walked as [`super::order`] says, and a route policy's per-listener `Merged`
+//! ancestors come before its parentRef ancestors, as `processBackendTrafficPolicyForRoute` and
+//! its twins set them. Several targets of one policy on one ancestor: Accepted is True when any
+//! of them is accepted there, else the first failure; Merged and Overridden keep the first
+//! message.
 
 use super::evaluate::EnvoyEvaluator;
+use super::order::{Step, steps};
 use super::slots::{conflict_message, holder, why_first};
 use crate::engine::observed::Observed;
 use crate::model::gateway::GATEWAY_GROUP;
 use crate::policy::{AncestorRef, AncestorStatus, Condition, ConflictNote, PolicyConditions};
 use crate::topology::Target;
-use std::collections::{BTreeMap, BTreeSet};
 
-/// An ancestor: Gateway namespace, name, listener (absent first).
-type Key = (String, String, Option<String>);
+/// An ancestor: its kind (`Gateway`, or `ListenerSet` for a route attached through one and for
+/// a merge context on a ListenerSet listener, field-2026 §2.5), namespace, name, section.
+type Key = (&'static str, String, String, Option<String>);
 
 /// What one ancestor has gathered so far.
 #[derive(Default)]
@@ -23,6 +28,32 @@ struct Gathered {
     merged: Option<Condition>,
     overridden: Option<Condition>,
     conflicts: Vec<ConflictNote>,
+}
+
+/// The ancestors gathered so far, in insertion order (a policy has few: a linear look-up).
+#[derive(Default)]
+struct Ancestors(Vec<(Key, Gathered)>);
+
+impl Ancestors {
+    /// The entry of `key`, appended when it is new.
+    fn entry(&mut self, key: Key) -> &mut Gathered {
+        let at = match self.0.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                self.0.push((key, Gathered::default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[at].1
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn values(&self) -> impl Iterator<Item = &Gathered> {
+        self.0.iter().map(|(_, g)| g)
+    }
 }
 
 fn accepted() -> Condition {
@@ -37,14 +68,25 @@ pub fn conditions(
 ) -> PolicyConditions {
     let model = evaluator.model;
     let p = &model.policies[policy as usize];
-    let mut gathered: BTreeMap<Key, Gathered> = BTreeMap::new();
+    let mut gathered = Ancestors::default();
     let targets = &evaluator.topology.targets.of_policy[policy as usize];
-    let unique: BTreeSet<Target> = targets.iter().copied().collect();
-    for target in unique {
-        target_status(evaluator, policy, target, &mut gathered);
+    let missing = missing_sections(evaluator, p);
+    let indexes: Vec<(usize, bool)> = missing.iter().map(|m| (m.0, m.1)).collect();
+    for step in steps(evaluator, policy, &indexes) {
+        match step {
+            Step::Resolved(target) => {
+                if matches!(target, Target::Route(_) | Target::RouteRule(..)) {
+                    merged_contexts(evaluator, policy, target, &mut gathered);
+                }
+                target_status(evaluator, policy, target, &mut gathered);
+            }
+            Step::MissingSection(index) => {
+                if let Some((_, _, keys, message)) = missing.iter().find(|m| m.0 == index) {
+                    not_found(keys, message, &mut gathered);
+                }
+            }
+        }
     }
-    missing_sections(evaluator, policy, &mut gathered);
-    merged_contexts(evaluator, policy, &mut gathered);
     if gathered.is_empty() && !targets.is_empty() {
         // Resolved, but on routes without a Gateway parentRef: the controller writes no
         // ancestor; the policy is not rejected.
@@ -72,7 +114,7 @@ pub fn conditions(
     }
     PolicyConditions {
         conditions: top_level(&gathered),
-        ancestors: Some(gathered.into_iter().map(ancestor).collect()),
+        ancestors: Some(gathered.0.into_iter().map(ancestor).collect()),
     }
 }
 
@@ -95,11 +137,11 @@ fn not_modelled(p: &crate::policy::Policy) -> PolicyConditions {
 }
 
 /// One ancestor's status, conditions in the order Accepted, Merged, Overridden.
-fn ancestor(((namespace, name, section_name), entry): (Key, Gathered)) -> AncestorStatus {
+fn ancestor(((kind, namespace, name, section_name), entry): (Key, Gathered)) -> AncestorStatus {
     AncestorStatus {
         ancestor_ref: AncestorRef {
             group: GATEWAY_GROUP,
-            kind: "Gateway",
+            kind,
             namespace,
             name,
             section_name,
@@ -113,37 +155,30 @@ fn ancestor(((namespace, name, section_name), entry): (Key, Gathered)) -> Ancest
 }
 
 /// `Merged with policy <parent>` on the Gateway + listener of every context where `policy`
-/// (a route policy) merged into a parent.
+/// merged into a parent through its route or rule slot `slot`, in path order.
 fn merged_contexts(
     evaluator: &EnvoyEvaluator<'_>,
     policy: u32,
-    gathered: &mut BTreeMap<Key, Gathered>,
+    slot: Target,
+    gathered: &mut Ancestors,
 ) {
     let model = evaluator.model;
-    for record in evaluator.merges().iter().filter(|r| r.winner == policy) {
+    let records = evaluator.merges().iter();
+    for record in records.filter(|r| r.winner == policy && r.slot == slot) {
         let path = &evaluator.topology.paths[record.path as usize];
-        let gateway = &model.gateways[path.gateway as usize];
-        let listener = gateway.listeners[path.listener as usize].name.clone();
-        let key = (
-            gateway.namespace.clone(),
-            gateway.name.clone(),
-            Some(listener),
-        );
+        let key = listener_key(evaluator, path.gateway, path.listener);
         let parent = &model.policies[record.parent as usize];
-        gathered
-            .entry(key)
-            .or_default()
-            .merged
-            .get_or_insert_with(|| {
-                let message = format!("Merged with policy {}", parent.namespaced_name());
-                Condition::new("Merged", "True", "Merged", message)
-            });
+        gathered.entry(key).merged.get_or_insert_with(|| {
+            let message = format!("Merged with policy {}", parent.namespaced_name());
+            Condition::new("Merged", "True", "Merged", message)
+        });
     }
 }
 
 /// Accepted True when any ancestor accepts, else the first ancestor's; Merged and Overridden
-/// from the first ancestor that has them.
-fn top_level(gathered: &BTreeMap<Key, Gathered>) -> Vec<Condition> {
+/// from the first ancestor that has them, in the order the ancestors are listed (field-2026
+/// §6 q4: the summary follows the first ancestor a reader sees).
+fn top_level(gathered: &Ancestors) -> Vec<Condition> {
     let any = gathered
         .values()
         .filter_map(|s| s.accepted.as_ref())
@@ -157,34 +192,56 @@ fn top_level(gathered: &BTreeMap<Key, Gathered>) -> Vec<Condition> {
         .collect()
 }
 
-/// The ancestors of a target: the Gateway (and listener), or each Gateway a route names.
+/// The ancestor of listener `l` of Gateway `g`: the Gateway with the listener's name, or, for a
+/// listener of a ListenerSet, the ListenerSet with it (`getAncestorRefForListenerSetPolicy`).
+fn listener_key(evaluator: &EnvoyEvaluator<'_>, g: u32, l: u32) -> Key {
+    let model = evaluator.model;
+    let gw = &model.gateways[g as usize];
+    let listener = &gw.listeners[l as usize];
+    let section = Some(listener.name.clone());
+    match listener.set.map(|s| &model.listener_sets[s as usize]) {
+        Some(set) => (
+            "ListenerSet",
+            set.namespace.clone(),
+            set.name.clone(),
+            section,
+        ),
+        None => ("Gateway", gw.namespace.clone(), gw.name.clone(), section),
+    }
+}
+
+/// The ancestors of a target: the Gateway (and listener), or for a route each Gateway or
+/// ListenerSet (in the input) its parentRefs name, with their `sectionName` (field-2026 §2.5).
 fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> Vec<Key> {
     let model = evaluator.model;
-    let gateway = |g: u32, section: Option<String>| {
-        let gw = &model.gateways[g as usize];
-        vec![(gw.namespace.clone(), gw.name.clone(), section)]
-    };
     match target {
-        Target::Gateway(g) => gateway(g, None),
-        Target::Listener(g, l) => {
-            let name = model.gateways[g as usize].listeners[l as usize]
-                .name
-                .clone();
-            gateway(g, Some(name))
+        Target::Gateway(g) => {
+            let gw = &model.gateways[g as usize];
+            vec![("Gateway", gw.namespace.clone(), gw.name.clone(), None)]
         }
+        Target::Listener(g, l) => vec![listener_key(evaluator, g, l)],
         Target::Route(r) | Target::RouteRule(r, _) => model.routes[r as usize]
             .parent_refs
             .iter()
-            .filter(|p| p.kind == "Gateway" && p.group == GATEWAY_GROUP)
-            .map(|p| {
-                (
-                    p.namespace.to_string(),
-                    p.name.to_string(),
-                    p.section_name.as_ref().map(String::from),
-                )
+            .filter(|p| p.group == GATEWAY_GROUP)
+            .filter_map(|p| {
+                let kind = match &*p.kind {
+                    "Gateway" => "Gateway",
+                    "ListenerSet" if set_exists(evaluator, &p.namespace, &p.name) => "ListenerSet",
+                    _ => return None,
+                };
+                let section = p.section_name.as_ref().map(String::from);
+                Some((kind, p.namespace.to_string(), p.name.to_string(), section))
             })
             .collect(),
     }
+}
+
+/// Whether a (v1) ListenerSet `namespace/name` is in the input: a route's parentRef to one
+/// that is not gives no ancestor (the controller skips it).
+fn set_exists(evaluator: &EnvoyEvaluator<'_>, namespace: &str, name: &str) -> bool {
+    (evaluator.model.listener_sets.iter())
+        .any(|s| !s.legacy && s.namespace == namespace && s.name == name)
 }
 
 /// Accepted, or Conflicted with a note naming the holder and why it came first.
@@ -219,13 +276,17 @@ fn target_status(
     evaluator: &EnvoyEvaluator<'_>,
     policy: u32,
     target: Target,
-    gathered: &mut BTreeMap<Key, Gathered>,
+    gathered: &mut Ancestors,
 ) {
     let holder = holder(evaluator.topology, target, evaluator.kind_index(policy)).unwrap_or(policy);
     let (mut state, note) = acceptance(evaluator, policy, holder, target);
     let mut accepted_here = holder == policy;
     if accepted_here && super::tcp::invalid_at(evaluator, policy, target) {
         let message = super::tcp::invalid_message(evaluator, policy);
+        state = Condition::new("Accepted", "False", "Invalid", message);
+        accepted_here = false;
+    }
+    if accepted_here && let Some(message) = super::ports::refused(evaluator, policy, target) {
         state = Condition::new("Accepted", "False", "Invalid", message);
         accepted_here = false;
     }
@@ -236,7 +297,7 @@ fn target_status(
         .then(|| super::overrides::merged(evaluator, policy, target))
         .flatten();
     for key in ancestors_of(evaluator, target) {
-        let entry = gathered.entry(key).or_default();
+        let entry = gathered.entry(key);
         let replace = match &entry.accepted {
             None => true,
             Some(c) => c.status == "False" && state.status == "True",
@@ -254,24 +315,32 @@ fn target_status(
     }
 }
 
-/// TargetNotFound ancestors for `sectionName`s that name no listener or rule of an existing
-/// Gateway or route in the policy's namespace (§3.2).
+/// A `targetRefs` entry whose object exists but whose section does not: its index, whether it
+/// names a route, its ancestors and its TargetNotFound message.
+type MissingSection = (usize, bool, Vec<Key>, String);
+
+/// The `targetRefs` entries whose `sectionName` names no listener or rule of an existing Gateway
+/// or route in the policy's namespace (§3.2).
 fn missing_sections(
     evaluator: &EnvoyEvaluator<'_>,
-    policy: u32,
-    gathered: &mut BTreeMap<Key, Gathered>,
-) {
-    let p = &evaluator.model.policies[policy as usize];
-    for target in &p.targets {
-        let Some((keys, message)) = missing_section(evaluator, p, target) else {
-            continue;
-        };
-        for key in keys {
-            let entry = gathered.entry(key).or_default();
-            entry.accepted.get_or_insert_with(|| {
-                Condition::new("Accepted", "False", "TargetNotFound", message.clone())
-            });
-        }
+    p: &crate::policy::Policy,
+) -> Vec<MissingSection> {
+    p.targets
+        .iter()
+        .enumerate()
+        .filter_map(|(i, target)| {
+            let (keys, message) = missing_section(evaluator, p, target)?;
+            Some((i, target.kind != "Gateway", keys, message))
+        })
+        .collect()
+}
+
+/// TargetNotFound on the ancestors of a missing section.
+fn not_found(keys: &[Key], message: &str, gathered: &mut Ancestors) {
+    for key in keys {
+        gathered.entry(key.clone()).accepted.get_or_insert_with(|| {
+            Condition::new("Accepted", "False", "TargetNotFound", message.to_string())
+        });
     }
 }
 
@@ -288,10 +357,16 @@ fn missing_section(
             .gateways
             .iter()
             .find(|g| g.namespace == p.namespace && g.name == target.name)?;
-        if gw.listeners.iter().any(|l| &l.name == section) {
+        // Validated against the Gateway's own listeners (field-2026 §2.2).
+        if gw
+            .listeners
+            .iter()
+            .any(|l| l.set.is_none() && &l.name == section)
+        {
             return None;
         }
         let key = (
+            "Gateway",
             gw.namespace.clone(),
             gw.name.clone(),
             Some(section.to_string()),

@@ -224,6 +224,8 @@ pub(super) fn explain_step(
         subject: "TCPRoute".to_string(),
         scope: "route",
         strategy: "TCP fields",
+        // Still the most specific slot's spec whole, of the fields a TCPRoute takes.
+        gep: crate::policy::GepStrategy::AtomicDefaults,
         summary,
         skipped: None,
         changes,

@@ -6,7 +6,8 @@
 use super::evaluate::{KgatewayEvaluator, StepNote};
 use crate::model::Model;
 use crate::policy::{
-    ExplainedMerge, ExplainedPolicy, FamilyExplanation, MergeChange, PathLevel, PathView, Via,
+    ExplainedMerge, ExplainedPolicy, FamilyExplanation, GepStrategy, MergeChange, PathLevel,
+    PathView, Via,
 };
 use crate::topology::Target;
 
@@ -56,6 +57,8 @@ fn combined(evaluator: &KgatewayEvaluator<'_>, view: &PathView<'_>) -> Explained
         subject: "route, listener and Gateway scopes".into(),
         scope: "all",
         strategy: "per key",
+        // The most specific scope's value of each key: the less specific ones patched by it.
+        gep: GepStrategy::PatchDefaults,
         summary: "combined per key as Envoy resolves them: the most specific scope, timeouts per sub-field, cors per attribute, providers and header mutations of every scope".into(),
         skipped: replaced.map(|p| {
             format!(
@@ -206,6 +209,7 @@ fn start(model: &Model, scope: &'static str, note: &StepNote) -> ExplainedMerge 
         subject: subject(model, note),
         scope,
         strategy: note.strategy.as_str(),
+        gep: note.strategy.gep(),
         summary,
         skipped: note.skipped.then(|| {
             let p = &model.policies[note.policy.unwrap_or_default() as usize];

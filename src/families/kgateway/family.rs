@@ -11,8 +11,8 @@ use crate::model::Model;
 use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::{
-    Attachment, Block, BlockKind, Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule,
-    Strategy, Via, decode,
+    Attachment, Block, BlockKind, Evaluator, FamilyKinds, NamedStrategy, Policy, PolicyFamily,
+    PolicyKind, Rule, Strategy, Via, decode,
 };
 use crate::topology::{Target, Topology};
 use crate::yaml::Node;
@@ -178,6 +178,18 @@ impl FamilyEvaluation for Kgateway {
 }
 
 impl PolicyFamily for Kgateway {
+    /// kgateway's default: within a level the policy first in order keeps a field, across
+    /// levels the most specific scope's (a child route's annotation may pick another strategy
+    /// for its level, which `explain` names step by step).
+    fn strategies(&self, _policy: &Policy) -> Vec<NamedStrategy> {
+        let strategy = super::strategy::Strategy::AugmentedShallow;
+        vec![NamedStrategy {
+            block: BlockKind::Spec.as_str(),
+            strategy: strategy.as_str(),
+            gep: strategy.gep(),
+        }]
+    }
+
     fn provides(
         &self,
         _kind: &PolicyKind,

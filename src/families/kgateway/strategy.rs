@@ -5,6 +5,7 @@
 //! (dopol: `--kgateway-policy-merge`) switches. Across delegated route levels the child route's
 //! `kgateway.dev/inherited-policy-priority` annotation picks the strategy.
 
+use crate::policy::GepStrategy;
 use std::fmt;
 
 /// How one merge step combines the accumulated side A with the incoming side B (`sdk/merge.go`).
@@ -50,6 +51,18 @@ impl Strategy {
             Strategy::OverridableShallow => "OverridableShallow",
             Strategy::AugmentedDeep => "AugmentedDeep",
             Strategy::OverridableDeep => "OverridableDeep",
+        }
+    }
+
+    /// GEP-713's name. The accumulated side A is the more specific (a child route's level, or
+    /// within a level the policy first in order), so preferring A is Patch defaults and
+    /// preferring the incoming B is Patch overrides; OverridableDeep prefers B for deep-capable
+    /// fields but still A for plain ones, which no GEP strategy describes (Custom).
+    pub fn gep(self) -> GepStrategy {
+        match self {
+            Strategy::AugmentedShallow | Strategy::AugmentedDeep => GepStrategy::PatchDefaults,
+            Strategy::OverridableShallow => GepStrategy::PatchOverrides,
+            Strategy::OverridableDeep => GepStrategy::Custom,
         }
     }
 

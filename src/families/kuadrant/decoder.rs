@@ -23,6 +23,10 @@ use crate::yaml::{Entry, Node, Value};
 pub struct BlockRules {
     /// Rules directly under `spec` (implicit atomic defaults).
     pub bare: bool,
+    /// The block bare rules are, and its strategy: atomic defaults (`Bare`) for the built-in
+    /// kinds; a kind a families file declares by GEP-713 strategy alone has only bare rules,
+    /// which are the defaults or overrides that strategy names.
+    pub bare_as: (BlockKind, Strategy),
     /// `spec.defaults` strategies; empty: the kind has no `defaults` block.
     pub defaults: &'static [Strategy],
     /// `spec.overrides` strategies; empty: the kind has no `overrides` block.
@@ -32,6 +36,7 @@ pub struct BlockRules {
 /// The built-in kinds' blocks: bare rules, `defaults` and `overrides`, atomic by default.
 pub const BUILTIN_BLOCKS: BlockRules = BlockRules {
     bare: true,
+    bare_as: (BlockKind::Bare, Strategy::Atomic),
     defaults: &[Strategy::Atomic, Strategy::Merge],
     overrides: &[Strategy::Atomic, Strategy::Merge],
 };
@@ -196,9 +201,10 @@ impl Decoder<'_, '_> {
         if blocks_allowed.bare && (!bare_fields.is_empty() || no_block) {
             let rules = self.decode_rules(spec, &spec_path, false);
             let span = bare_fields.first().map_or(spec.span, |e| e.key.span);
+            let (kind, strategy) = blocks_allowed.bare_as;
             blocks.push(rules.map(|(rules, constraint)| Block {
-                kind: BlockKind::Bare,
-                strategy: Strategy::Atomic,
+                kind,
+                strategy,
                 rules: rules.into(),
                 constraint: constraint.map(Box::new),
                 span,

@@ -35,7 +35,7 @@ use crate::load::{KindSpec, Object};
 use crate::model::Model;
 use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
-use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind};
+use crate::policy::{Evaluator, FamilyKinds, NamedStrategy, Policy, PolicyFamily, PolicyKind};
 use crate::topology::Topology;
 use crate::yaml::Node;
 use settings::KumaSettings;
@@ -145,6 +145,15 @@ impl FamilyEvaluation for Kuma {
 }
 
 impl PolicyFamily for Kuma {
+    /// A more specific policy's conf replaces the keys a less specific one set.
+    fn strategies(&self, _policy: &Policy) -> Vec<NamedStrategy> {
+        vec![NamedStrategy {
+            block: crate::policy::BlockKind::Spec.as_str(),
+            strategy: "merge",
+            gep: crate::policy::GepStrategy::PatchDefaults,
+        }]
+    }
+
     fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {
         // Kuma policies have no rules in blocks (their values are owned paths' leaves).
         serde_json::Value::Object(serde_json::Map::new())

@@ -106,49 +106,15 @@ fn backend_refs<'n>(rule: &'n Node, route: &'n Route) -> Vec<BackendRef<'n>> {
         .collect()
 }
 
-/// What an item of a ReferenceGrant's list must say: group, kind, and a third field with its
-/// value.
-type GrantItem<'a> = (&'a str, &'a str, (&'a str, &'a str));
-
-/// Whether an item of a ReferenceGrant's `from` or `to` list matches `(group, kind, (key,
-/// value))`, the third field being `namespace` for `from` and `name` for `to` (absent: any).
-fn grant_item_matches(item: &Node, (group, kind, (key, value)): GrantItem<'_>) -> bool {
-    let text = |key: &str| item.get(key).and_then(Node::as_str);
-    text("group").unwrap_or("") == group
-        && text("kind") == Some(kind)
-        && match text(key) {
-            Some(written) => written == value,
-            None => key == "name",
-        }
-}
-
 /// The ReferenceGrant in the backend's namespace that permits `route` to reference it.
 fn grant<'m>(model: &'m Model, route: &Route, backend: &BackendRef<'_>) -> Option<&'m str> {
-    model
-        .objects
-        .iter()
-        .filter(|o| {
-            &*o.group == GATEWAY_GROUP
-                && &*o.kind == "ReferenceGrant"
-                && o.namespace.as_deref() == Some(backend.namespace)
-        })
-        .find(|o| {
-            let spec = model.tree(o).get("spec");
-            let list = |key: &str| {
-                spec.and_then(|s| s.get(key))
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-            };
-            let from = (
-                GATEWAY_GROUP,
-                route.kind.as_str(),
-                ("namespace", &*route.namespace),
-            );
-            let to = (backend.group, backend.kind, ("name", backend.name));
-            list("from").iter().any(|i| grant_item_matches(i, from))
-                && list("to").iter().any(|i| grant_item_matches(i, to))
-        })
-        .map(|o| &*o.name)
+    let from = (
+        GATEWAY_GROUP,
+        route.kind.as_str(),
+        ("namespace", &*route.namespace),
+    );
+    let to = (backend.group, backend.kind, ("name", backend.name));
+    crate::model::grants::permitting(model, from, backend.namespace, to)
 }
 
 /// What dopol can tell of one backendRef.

@@ -208,12 +208,40 @@ fn no_match(
     trace.notes.extend(isolated_routes(engine, chosen, request));
 }
 
+/// How much of the trace [`simulate`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything `dopol request` prints.
+    Full,
+    /// The answer without the ranking (`dopol test`): listener, match, not-found, backends and
+    /// policies as `Full` gives them, but no losing candidates, and notes only on the routes
+    /// that could match. On a busy listener the candidates are most of the cost: every route's
+    /// matches read, every loser's path id and message written.
+    Answer,
+}
+
+/// Routes the request through the chosen listener: with [`Detail::Answer`], first among the
+/// routes whose hostnames apply, and through every path only when none of them matched (so
+/// that the not-found answer, its nearest miss and the childless delegations are `Full`'s).
+fn route(engine: &Engine<'_>, chosen: &Chosen, request: &Request, detail: Detail) -> Routed {
+    let (model, topology) = (engine.model, engine.topology);
+    let at = (chosen.gateway, chosen.listener);
+    if detail == Detail::Answer {
+        let routed = routing::route(model, topology, at, request, routing::Ranked::HostMatches);
+        if routed.winner().is_some() {
+            return routed;
+        }
+    }
+    routing::route(model, topology, at, request, routing::Ranked::Every)
+}
+
 /// Simulates `request`. `Err` is a usage error (an unknown or ambiguous Gateway).
 pub fn simulate(
     engine: &Engine<'_>,
     request: &Request,
     gateway: Option<&str>,
     show_kind: impl Fn(usize) -> bool,
+    detail: Detail,
 ) -> Result<(RequestTrace, Vec<Diagnostic>), String> {
     let mut trace = RequestTrace::of(request);
     let choice = listener::choose(engine.model, request, gateway)?;
@@ -235,15 +263,11 @@ pub fn simulate(
                 .into(),
         );
     }
-    let routed = routing::route(
-        engine.model,
-        engine.topology,
-        chosen.gateway,
-        chosen.listener,
-        request,
-    );
+    let routed = route(engine, &chosen, request, detail);
     trace.notes.extend(routed.notes.iter().cloned());
-    trace.candidates = candidate_views(engine, &routed);
+    if detail == Detail::Full {
+        trace.candidates = candidate_views(engine, &routed);
+    }
     let diagnostics = match routed.winner() {
         Some(winner) => {
             trace.matched = Some(match_view(engine, &routed, &mut trace.notes));
@@ -522,5 +546,89 @@ fn kind_view(rules: &KindRules<'_>, sources: Vec<&str>, verdicts: Vec<RuleVerdic
                 )
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{InputOptions, evaluate_files};
+    use serde_json::Value;
+    use std::path::Path;
+
+    /// A YAML file as JSON.
+    fn yaml_file(path: &Path) -> Value {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut diagnostics = Vec::new();
+        let source = crate::source::SourceId(0);
+        let documents = crate::yaml::parse_chunk(source, &text, 0..text.len(), &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{path:?}");
+        documents[0].root.to_json()
+    }
+
+    /// The request of one conformance case, as `dopol request` reads it.
+    fn request_of(case: &Value) -> Request {
+        let text = |key: &str| case[key].as_str().map(str::to_string);
+        let headers = (case["headers"].as_object().into_iter().flatten())
+            .map(|(name, value)| format!("{name}: {}", value.as_str().unwrap()))
+            .collect();
+        let args = input::RequestArgs {
+            method_url: match case["grpc"].is_null() {
+                true => Some((text("method").unwrap_or("GET".into()), text("url").unwrap())),
+                false => None,
+            },
+            grpc: text("grpc"),
+            authority: text("authority"),
+            tls: false,
+            headers,
+            attributes: Vec::new(),
+        };
+        input::parse(&args).unwrap()
+    }
+
+    /// `Detail::Answer` (what `dopol test` asks) answers every Gateway API conformance request
+    /// exactly as `Detail::Full` does — listener, match and its deciding step, not-found and its
+    /// nearest miss, backends, policies, notes — and lists no losing candidates.
+    #[test]
+    fn the_answer_alone_is_the_full_trace_without_its_losers() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/request/conformance");
+        let mut dirs: Vec<_> = (std::fs::read_dir(&base).unwrap())
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("expect.yaml").exists())
+            .collect();
+        dirs.sort();
+        let (mut answered, mut with_losers) = (0, 0);
+        for dir in dirs {
+            let files = ["manifests.yaml", "base.yaml"].map(|f| dir.join(f));
+            let options = InputOptions {
+                files: (files.iter().filter(|f| f.exists()))
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .collect(),
+                ..InputOptions::default()
+            };
+            let evaluated = evaluate_files(&options);
+            let (engine, _) = Engine::new(&evaluated.model, &evaluated.topology);
+            let expect = yaml_file(&dir.join("expect.yaml"));
+            let gateway = expect["gateway"].as_str();
+            for case in expect["cases"].as_array().unwrap() {
+                let request = request_of(&case["request"]);
+                let run = |detail| {
+                    let (trace, _) =
+                        simulate(&engine, &request, gateway, |_| true, detail).unwrap();
+                    serde_json::to_value(&trace).unwrap()
+                };
+                let (mut full, answer) = (run(Detail::Full), run(Detail::Answer));
+                assert_eq!(answer["candidates"], Value::Array(Vec::new()));
+                with_losers += usize::from(full["candidates"] != answer["candidates"]);
+                full["candidates"] = Value::Array(Vec::new());
+                assert_eq!(full, answer, "{}: {}", dir.display(), case["request"]);
+                answered += 1;
+            }
+        }
+        assert_eq!(answered, 175, "conformance requests");
+        assert!(
+            with_losers > 100,
+            "only {with_losers} requests had losers to leave out"
+        );
     }
 }

@@ -532,13 +532,26 @@ fn matches_on(model: &Model, chain: &[(u32, u32)], route: u32) -> Vec<RuleMatche
         .collect()
 }
 
+/// Which candidates [`route`] ranks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranked {
+    /// Every path through the listener, each with its best match or nearest miss (what
+    /// `dopol request` lists).
+    Every,
+    /// Only the paths whose route has a hostname that applies to the request (or none): the
+    /// only ones that can match, so the winner and the matched losers are those of `Every`,
+    /// without reading the matches of the thousands of routes of a busy listener. The
+    /// non-matching candidates, the nearest miss and the notes on them are incomplete.
+    HostMatches,
+}
+
 /// Routes the request through the chosen listener.
 pub fn route(
     model: &Model,
     topology: &Topology,
-    gateway: u32,
-    listener: u32,
+    (gateway, listener): (u32, u32),
     request: &Request,
+    ranked: Ranked,
 ) -> Routed {
     let kind = match request.grpc {
         Some(_) => RouteKind::Grpc,
@@ -572,6 +585,9 @@ pub fn route(
         let hostnames = hostnames
             .entry(root)
             .or_insert_with(|| applicable_hostnames(root_route, listener_hostname, request));
+        if ranked == Ranked::HostMatches && hostnames.is_none() {
+            continue;
+        }
         let rules = (matches.entry((p.chain, p.route)))
             .or_insert_with(|| matches_on(model, chain, p.route));
         let Some(rule) = rules.get(p.rule as usize) else {

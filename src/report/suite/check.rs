@@ -185,7 +185,13 @@ fn on_request(
     gateway: Option<&str>,
 ) -> Option<Difference> {
     let model = engine.model;
-    let trace = match crate::report::request::simulate(engine, request, gateway, |_| true) {
+    let trace = match crate::report::request::simulate(
+        engine,
+        request,
+        gateway,
+        |_| true,
+        crate::report::request::Detail::Answer,
+    ) {
         Ok((trace, _)) => trace,
         Err(message) => {
             return Some(difference(

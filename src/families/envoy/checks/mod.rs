@@ -1,14 +1,15 @@
 //! Envoy Gateway's lint checks (docs/families.md §3.6), one module per check, each with its
 //! documentation. Findings about how a policy is written (`null-pruned`,
-//! `deprecated-target-ref`, `selector-selects-all`, `cross-namespace-selector`,
-//! `ignored-target-kind`) are reported while decoding ([`super::decode`]); their documentation
-//! lives in [`written`]. The generic `target-not-found` comes from the topology (and from
+//! `deprecated-target-ref`, `selector-selects-all`, `ignored-target-kind`) are reported while
+//! decoding ([`super::decode`]); their documentation lives in [`written`]. A selector's match in
+//! another namespace without a ReferenceGrant is [`granted`]'s. The generic `target-not-found` comes from the topology (and from
 //! [`untargeted`] for a policy that names no target);
 //! `policy-unreachable` and `policy-overridden` are computed here from the family's own outcomes
 //! ([`reach`]), since Envoy Gateway has no `Enforced` condition.
 
 mod auth;
 mod conflicts;
+mod granted;
 mod reach;
 mod untargeted;
 pub mod written;
@@ -23,5 +24,6 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
     diagnostics.extend(auth::check(evaluator, observed));
     diagnostics.extend(reach::check(evaluator, observed));
     diagnostics.extend(untargeted::check(evaluator));
+    diagnostics.extend(granted::check(evaluator));
     diagnostics
 }

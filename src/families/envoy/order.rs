@@ -1,0 +1,123 @@
+//! The order in which Envoy Gateway processes one policy's targets (field-2026 §2.5, §2.6), which
+//! is the order its status ancestors are inserted in.
+//!
+//! The controller runs one pass per target kind — route rules, routes, (ListenerSet listeners,
+//! ListenerSets,) Gateway listeners, Gateways (`eg/backendtrafficpolicy.go`
+//! ProcessBackendTrafficPolicies and its three twins) — and inside a pass takes the policy's
+//! targets as `composePolicyTargetRefs` lists them: the objects its selectors match, oldest
+//! `creationTimestamp` first (one without a timestamp first of all: Go's zero time; ties by
+//! namespace, then name), then its `targetRefs` in written order. It writes each ancestor when it
+//! first sets a condition on it and never re-sorts (below 16 ancestors), so dopol walks the
+//! targets in this order to list the ancestors as the controller does.
+
+use super::evaluate::EnvoyEvaluator;
+use crate::load::Timestamp;
+use crate::policy::Level;
+use crate::topology::Target;
+use crate::topology::family::Via;
+
+/// One step of the walk: a resolved target, or a `targetRefs` entry whose object exists but
+/// whose `sectionName` does not (its index in `Policy::targets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A target the topology resolved.
+    Resolved(Target),
+    /// A `targetRefs` entry with a `sectionName` that names nothing.
+    MissingSection(usize),
+}
+
+/// Where a step sorts: pass, then selector matches before `targetRefs`, then the match's age and
+/// name or the entry's index.
+type SortKey = (u8, u8, Option<Timestamp>, String, String, usize);
+
+/// The pass of a target level (ListenerSet passes are 2 and 3 when they exist).
+fn pass(level: Level) -> u8 {
+    match level {
+        Level::RouteRule => 0,
+        Level::Route => 1,
+        Level::Listener => 4,
+        _ => 5,
+    }
+}
+
+/// `policy`'s steps in the controller's order; `missing` are the indexes of its `targetRefs`
+/// entries with a missing section, and whether each names a route (else a Gateway).
+pub fn steps(evaluator: &EnvoyEvaluator<'_>, policy: u32, missing: &[(usize, bool)]) -> Vec<Step> {
+    let targets = &evaluator.topology.targets.of_policy[policy as usize];
+    let mut keyed: Vec<(SortKey, Step)> = Vec::with_capacity(targets.len() + missing.len());
+    for &target in targets {
+        if keyed.iter().any(|(_, s)| *s == Step::Resolved(target)) {
+            continue;
+        }
+        keyed.push((
+            resolved_key(evaluator, policy, target),
+            Step::Resolved(target),
+        ));
+    }
+    for &(index, route) in missing {
+        let level = if route {
+            Level::RouteRule
+        } else {
+            Level::Listener
+        };
+        let key = (pass(level), 1, None, String::new(), String::new(), index);
+        keyed.push((key, Step::MissingSection(index)));
+    }
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.into_iter().map(|(_, step)| step).collect()
+}
+
+/// The sort key of a resolved target: a selector match by its object's age and name, a
+/// `targetRefs` entry by its index.
+fn resolved_key(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Target) -> SortKey {
+    let topology = evaluator.topology;
+    let kind = evaluator.kind_index(policy);
+    let vias: Vec<Via> = topology
+        .targets
+        .on(target, kind)
+        .iter()
+        .zip(topology.targets.vias_on(target, kind))
+        .filter(|(p, _)| **p == policy)
+        .map(|(_, via)| *via)
+        .collect();
+    let pass = pass(target.level());
+    let selected = vias.iter().any(|v| matches!(v, Via::Selector(_)));
+    if selected {
+        let (timestamp, namespace, name) = object_of(evaluator, target);
+        return (pass, 0, timestamp, namespace, name, 0);
+    }
+    let index = vias
+        .iter()
+        .find_map(|v| match v {
+            Via::TargetRef(i) => Some(*i as usize),
+            _ => None,
+        })
+        .unwrap_or(usize::MAX);
+    (pass, 1, None, String::new(), String::new(), index)
+}
+
+/// The creation time, namespace and name of the object a target belongs to.
+fn object_of(
+    evaluator: &EnvoyEvaluator<'_>,
+    target: Target,
+) -> (Option<Timestamp>, String, String) {
+    let model = evaluator.model;
+    match target {
+        Target::Gateway(g) | Target::Listener(g, _) => {
+            let gw = &model.gateways[g as usize];
+            let timestamp = (!gw.assumed)
+                .then(|| model.objects.get(gw.object as usize))
+                .flatten()
+                .and_then(|o| o.creation_timestamp);
+            (timestamp, gw.namespace.to_string(), gw.name.to_string())
+        }
+        Target::Route(r) | Target::RouteRule(r, _) => {
+            let route = &model.routes[r as usize];
+            (
+                route.creation_timestamp,
+                route.namespace.to_string(),
+                route.name.to_string(),
+            )
+        }
+    }
+}
