@@ -81,7 +81,10 @@ MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
 MeshPassthrough\t'meshpassthrough.kuma.io'
-AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'
+ListenerPolicy\t'listenerpolicy.gateway.kgateway.dev'
+BackendConfigPolicy\t'backendconfigpolicy.gateway.kgateway.dev'
+BackendTLSPolicy\t'backendtlspolicy.gateway.networking.k8s.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand effective" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -141,7 +144,10 @@ MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
 MeshPassthrough\t'meshpassthrough.kuma.io'
-AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'
+ListenerPolicy\t'listenerpolicy.gateway.kgateway.dev'
+BackendConfigPolicy\t'backendconfigpolicy.gateway.kgateway.dev'
+BackendTLSPolicy\t'backendtlspolicy.gateway.networking.k8s.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand overridden" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -199,7 +205,10 @@ MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
 MeshPassthrough\t'meshpassthrough.kuma.io'
-AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'
+ListenerPolicy\t'listenerpolicy.gateway.kgateway.dev'
+BackendConfigPolicy\t'backendconfigpolicy.gateway.kgateway.dev'
+BackendTLSPolicy\t'backendtlspolicy.gateway.networking.k8s.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand status" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -293,7 +302,10 @@ MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
 MeshPassthrough\t'meshpassthrough.kuma.io'
-AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'
+ListenerPolicy\t'listenerpolicy.gateway.kgateway.dev'
+BackendConfigPolicy\t'backendconfigpolicy.gateway.kgateway.dev'
+BackendTLSPolicy\t'backendtlspolicy.gateway.networking.k8s.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand explain" -s o -l output -d 'Output format (`table` prints the explanation as text)' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
 wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
 yaml\t'A YAML document'
@@ -520,6 +532,14 @@ DPL5014\t'misspelled-kgateway-annotation'
 misspelled-kgateway-annotation\t'DPL5014'
 DPL5015\t'kgateway-2-0-priority-value'
 kgateway-2-0-priority-value\t'DPL5015'
+DPL5020\t'listenerpolicy-field-ignored'
+listenerpolicy-field-ignored\t'DPL5020'
+DPL5021\t'httplistenerpolicy-deprecated'
+httplistenerpolicy-deprecated\t'DPL5021'
+DPL5022\t'bcp-field-shadowed'
+bcp-field-shadowed\t'DPL5022'
+DPL5023\t'bcp-selector-not-modelled'
+bcp-selector-not-modelled\t'DPL5023'
 DPL6001\t'auth-replaced-without-merge'
 auth-replaced-without-merge\t'DPL6001'
 DPL6002\t'conflicted'
@@ -746,6 +766,14 @@ DPL5014\t'misspelled-kgateway-annotation'
 misspelled-kgateway-annotation\t'DPL5014'
 DPL5015\t'kgateway-2-0-priority-value'
 kgateway-2-0-priority-value\t'DPL5015'
+DPL5020\t'listenerpolicy-field-ignored'
+listenerpolicy-field-ignored\t'DPL5020'
+DPL5021\t'httplistenerpolicy-deprecated'
+httplistenerpolicy-deprecated\t'DPL5021'
+DPL5022\t'bcp-field-shadowed'
+bcp-field-shadowed\t'DPL5022'
+DPL5023\t'bcp-selector-not-modelled'
+bcp-selector-not-modelled\t'DPL5023'
 DPL6001\t'auth-replaced-without-merge'
 auth-replaced-without-merge\t'DPL6001'
 DPL6002\t'conflicted'
@@ -871,7 +899,10 @@ MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
 MeshPassthrough\t'meshpassthrough.kuma.io'
-AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'
+ListenerPolicy\t'listenerpolicy.gateway.kgateway.dev'
+BackendConfigPolicy\t'backendconfigpolicy.gateway.kgateway.dev'
+BackendTLSPolicy\t'backendtlspolicy.gateway.networking.k8s.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l gateway -d 'Only paths through this Gateway (`name` or `ns/name`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only paths through this route (`name` or `ns/name`; `ns/name[Kind]` as path ids write a namesake of another kind)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
@@ -916,7 +947,10 @@ MeshTrace\t'meshtrace.kuma.io'
 MeshMetric\t'meshmetric.kuma.io'
 MeshProxyPatch\t'meshproxypatch.kuma.io'
 MeshPassthrough\t'meshpassthrough.kuma.io'
-AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'"
+AgentgatewayPolicy\t'agentgatewaypolicy.agentgateway.dev'
+ListenerPolicy\t'listenerpolicy.gateway.kgateway.dev'
+BackendConfigPolicy\t'backendconfigpolicy.gateway.kgateway.dev'
+BackendTLSPolicy\t'backendtlspolicy.gateway.networking.k8s.io'"
 complete -c dopol -n "__fish_dopol_using_subcommand request" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand request" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F

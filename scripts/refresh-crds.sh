@@ -45,9 +45,11 @@ for plural in authpolicies ratelimitpolicies tokenratelimitpolicies; do
   copy "$KUADRANT" "$KUADRANT_REV" "config/crd/bases/kuadrant.io_$plural.yaml" \
     "crds/kuadrant-operator/kuadrant.io_$plural.yaml"
 done
-copy "$KGATEWAY" "$KGATEWAY_REV" \
-  install/helm/kgateway-crds/templates/gateway.kgateway.dev_trafficpolicies.yaml \
-  crds/kgateway/gateway.kgateway.dev_trafficpolicies.yaml
+for plural in trafficpolicies listenerpolicies backendconfigpolicies; do
+  copy "$KGATEWAY" "$KGATEWAY_REV" \
+    "install/helm/kgateway-crds/templates/gateway.kgateway.dev_$plural.yaml" \
+    "crds/kgateway/gateway.kgateway.dev_$plural.yaml"
+done
 for plural in backendtrafficpolicies clienttrafficpolicies securitypolicies envoyextensionpolicies; do
   copy "$ENVOY_GATEWAY" "$ENVOY_GATEWAY_REV" \
     "charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_$plural.yaml" \

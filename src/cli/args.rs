@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Offline evaluator and linter for Gateway API inherited policies with defaults and overrides.
 ///
 /// dopol reads Kubernetes manifests (Gateways, HTTPRoutes, GRPCRoutes and their policies: Kuadrant
-/// AuthPolicy, RateLimitPolicy and TokenRateLimitPolicy; kgateway TrafficPolicy; Envoy Gateway
+/// AuthPolicy, RateLimitPolicy and TokenRateLimitPolicy; kgateway TrafficPolicy, ListenerPolicy
+/// and BackendConfigPolicy (with the BackendTLSPolicy that replaces its tls); Envoy Gateway
 /// BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy and EnvoyExtensionPolicy;
 /// agentgateway AgentgatewayPolicy; and the kinds declared in a families file), builds the Gateway → listener → route → rule hierarchy,
 /// and runs each policy controller's merge locally: what is enforced on every path, which policy

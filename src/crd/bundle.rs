@@ -67,6 +67,8 @@ bundled! {
     None, "kuadrant-operator/kuadrant.io_ratelimitpolicies";
     None, "kuadrant-operator/kuadrant.io_tokenratelimitpolicies";
     None, "kgateway/gateway.kgateway.dev_trafficpolicies";
+    None, "kgateway/gateway.kgateway.dev_listenerpolicies";
+    None, "kgateway/gateway.kgateway.dev_backendconfigpolicies";
     None, "envoy-gateway/gateway.envoyproxy.io_backendtrafficpolicies";
     None, "envoy-gateway/gateway.envoyproxy.io_clienttrafficpolicies";
     None, "envoy-gateway/gateway.envoyproxy.io_securitypolicies";

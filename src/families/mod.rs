@@ -52,6 +52,14 @@ const BUILTIN: &[Builtin] = &[
         options: &[],
         build: |_| Ok(plain(agentgateway::Agentgateway)),
     },
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(kgateway::listener::ListenerPolicies)),
+    },
+    Builtin {
+        options: &[],
+        build: |_| Ok(plain(kgateway::backend::BackendConfigPolicies)),
+    },
 ];
 
 /// A family without options.

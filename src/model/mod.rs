@@ -271,12 +271,14 @@ fn decode(object: &mut Object, registry: &Registry, catalog: &Catalog) -> Decode
         ("", "Namespace") if gateway::check_version(object, &mut diagnostics, (&["v1"], &[])) => {
             Decoded::Namespace(gateway::decode_namespace(object))
         }
+        // A kind of that group a family declares (BackendTLSPolicy) is the family's.
         (gateway::GATEWAY_GROUP, kind)
-            if gateway::check_version(
-                object,
-                &mut diagnostics,
-                (gateway::versions_of(kind), &[]),
-            ) =>
+            if family.is_none()
+                && gateway::check_version(
+                    object,
+                    &mut diagnostics,
+                    (gateway::versions_of(kind), &[]),
+                ) =>
         {
             match kind {
                 "GatewayClass" => Decoded::Class(gateway::decode_gateway_class(object)),

@@ -536,13 +536,14 @@ fn link_not_followed(
     let Some(link) = links::of_model(model) else {
         return Vec::new();
     };
-    // Named by the families that follow delegation.
-    let delegating: Vec<&str> = model
-        .registry
-        .hierarchies()
-        .filter(|f| f.follows_delegation())
-        .map(|f| f.name())
-        .collect();
+    // Named by the families that follow delegation, each name once (a product may register
+    // several families under one name).
+    let mut delegating: Vec<&str> = Vec::new();
+    for family in model.registry.hierarchies() {
+        if family.follows_delegation() && !delegating.contains(&family.name()) {
+            delegating.push(family.name());
+        }
+    }
     let mut found = Vec::new();
     for (index, policy) in model.policies.iter().enumerate() {
         if model

@@ -43,7 +43,7 @@ fn every_bundled_kind_and_version_compiles() {
             .kinds()
             .map(|(g, k)| (g.to_string(), k.to_string()))
             .collect();
-        assert_eq!(kinds.len(), 37, "{kinds:?}");
+        assert_eq!(kinds.len(), 39, "{kinds:?}");
         for (group, kind) in kinds {
             let crd = catalog.get(&group, &kind).unwrap();
             assert!(!crd.served().is_empty(), "{kind}");

@@ -284,7 +284,7 @@ fn diff_filters_that_match_nothing_suggest_the_nearest_name() {
         ),
         (
             &["--kind", "RateLimitPolicyy"],
-            "error: unknown policy kind `RateLimitPolicyy`; did you mean `RateLimitPolicy`? (known: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy, TrafficPolicy, BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy, MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS, MeshAccessLog, MeshFaultInjection, MeshRetry, MeshHealthCheck, MeshLoadBalancingStrategy, MeshTrafficPermission, MeshTrace, MeshMetric, MeshProxyPatch, MeshPassthrough, AgentgatewayPolicy)\n",
+            "error: unknown policy kind `RateLimitPolicyy`; did you mean `RateLimitPolicy`? (known: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy, TrafficPolicy, BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy, MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS, MeshAccessLog, MeshFaultInjection, MeshRetry, MeshHealthCheck, MeshLoadBalancingStrategy, MeshTrafficPermission, MeshTrace, MeshMetric, MeshProxyPatch, MeshPassthrough, AgentgatewayPolicy, ListenerPolicy, BackendConfigPolicy, BackendTLSPolicy)\n",
         ),
     ] {
         let out = platform_change(args);

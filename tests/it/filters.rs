@@ -35,7 +35,7 @@ fn report_commands_name_the_nearest_route_gateway_and_namespace() {
         );
         fails_with(
             &[command, "--kind", "AuthPolicyy"],
-            "unknown policy kind `AuthPolicyy`; did you mean `AuthPolicy`? (known: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy, TrafficPolicy, BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy, MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS, MeshAccessLog, MeshFaultInjection, MeshRetry, MeshHealthCheck, MeshLoadBalancingStrategy, MeshTrafficPermission, MeshTrace, MeshMetric, MeshProxyPatch, MeshPassthrough, AgentgatewayPolicy)",
+            "unknown policy kind `AuthPolicyy`; did you mean `AuthPolicy`? (known: AuthPolicy, RateLimitPolicy, TokenRateLimitPolicy, TrafficPolicy, BackendTrafficPolicy, ClientTrafficPolicy, SecurityPolicy, EnvoyExtensionPolicy, MeshTimeout, MeshCircuitBreaker, MeshRateLimit, MeshTLS, MeshAccessLog, MeshFaultInjection, MeshRetry, MeshHealthCheck, MeshLoadBalancingStrategy, MeshTrafficPermission, MeshTrace, MeshMetric, MeshProxyPatch, MeshPassthrough, AgentgatewayPolicy, ListenerPolicy, BackendConfigPolicy, BackendTLSPolicy)",
         );
     }
     // No close name: the names there are.

@@ -521,6 +521,34 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         28,
     ),
     (
+        "DPL5020",
+        &["testdata/codes/listenerpolicy-field-ignored/manifests.yaml"],
+        "info",
+        "testdata/codes/listenerpolicy-field-ignored/manifests.yaml",
+        15,
+    ),
+    (
+        "DPL5021",
+        &["testdata/codes/httplistenerpolicy-deprecated/manifests.yaml"],
+        "info",
+        "testdata/codes/httplistenerpolicy-deprecated/manifests.yaml",
+        11,
+    ),
+    (
+        "DPL5022",
+        &["testdata/codes/bcp-field-shadowed/manifests.yaml"],
+        "info",
+        "testdata/codes/bcp-field-shadowed/manifests.yaml",
+        10,
+    ),
+    (
+        "DPL5023",
+        &["testdata/codes/bcp-selector-not-modelled/manifests.yaml"],
+        "info",
+        "testdata/codes/bcp-selector-not-modelled/manifests.yaml",
+        5,
+    ),
+    (
         "DPL1020",
         &[
             "testdata/examples/shop",

@@ -35,6 +35,8 @@ mod help_texts;
 mod inputs;
 mod io_faults;
 mod kgateway;
+mod kgateway_backend;
+mod kgateway_listener;
 mod kuma_commands;
 mod kuma_crd;
 mod kuma_goldens;

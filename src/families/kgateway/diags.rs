@@ -132,6 +132,17 @@ pub struct PolicyRejected<'a> {
     pub error: &'a str,
 }
 
+impl PolicyRejected<'_> {
+    /// One finding per error kgateway records on `policy`, at its name.
+    pub fn of(policy: &Policy) -> impl Iterator<Item = crate::diag::Diagnostic> + '_ {
+        (policy.errors.iter()).map(move |error| {
+            crate::diag::Diagnostic::from(PolicyRejected { policy, error })
+                .with_label(policy.name_span, "rejected by kgateway")
+                .with_object(policy.display())
+        })
+    }
+}
+
 impl Violation for PolicyRejected<'_> {
     fn code(&self) -> Code {
         match self.error.contains(WEIGHT_ANNOTATION) {

@@ -91,7 +91,7 @@ pub const WEIGHT_ANNOTATION: &str = "kgateway.dev/policy-weight";
 
 /// `targetRefs` and `targetSelectors` (`matchLabels` and `sectionName`; an empty selector selects
 /// nothing, docs/families.md §1).
-const TARGET_FIELDS: decode::TargetFields = decode::TargetFields {
+pub(super) const TARGET_FIELDS: decode::TargetFields = decode::TargetFields {
     single: false,
     list: true,
     required: false,
@@ -182,12 +182,7 @@ impl PolicyFamily for Kgateway {
     /// levels the most specific scope's (a child route's annotation may pick another strategy
     /// for its level, which `explain` names step by step).
     fn strategies(&self, _policy: &Policy) -> Vec<NamedStrategy> {
-        let strategy = super::strategy::Strategy::AugmentedShallow;
-        vec![NamedStrategy {
-            block: BlockKind::Spec.as_str(),
-            strategy: strategy.as_str(),
-            gep: strategy.gep(),
-        }]
+        vec![super::strategy::Strategy::AugmentedShallow.named()]
     }
 
     fn provides(
@@ -248,7 +243,7 @@ impl PolicyFamily for Kgateway {
     }
 }
 
-fn decode_policy(
+pub(super) fn decode_policy(
     kind: &'static PolicyKind,
     object: &Object,
     fields: &mut Fields,
@@ -290,7 +285,7 @@ fn decode_policy(
 }
 
 /// `kgateway.dev/policy-weight`: the weight, or 0 and the error that makes the policy invalid.
-fn weight(object: &Object) -> (i32, Vec<String>) {
+pub(super) fn weight(object: &Object) -> (i32, Vec<String>) {
     match object.annotation(WEIGHT_ANNOTATION) {
         None => (0, Vec::new()),
         Some(text) => match text.parse::<i32>() {
@@ -461,7 +456,7 @@ fn policy_named(model: &Model, kind: &PolicyKind, namespace: &str, name: &str) -
 /// §2.3: ExtensionRef attachments first, in filter order; then the others by weight (higher
 /// first), age (a missing timestamp is Go's zero time: the oldest), and
 /// `group/kind/namespace/name`. Returns the neighbours ordered by name only.
-fn order(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
+pub(super) fn order(model: &Model, attachments: &mut [Attachment]) -> Vec<(u32, u32)> {
     let key = |a: &Attachment| {
         let p = &model.policies[a.policy as usize];
         let extension = match a.via {

@@ -23,6 +23,7 @@
 //! marks "\[controller\]" are reproduced on purpose and say so where they are implemented.
 
 mod annotations;
+pub mod backend;
 mod chain_checks;
 mod checks;
 pub mod contribution;
@@ -35,6 +36,7 @@ mod explain;
 mod family;
 mod gate;
 pub mod keys;
+pub mod listener;
 pub mod merge;
 pub mod scopes;
 pub mod settings;

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 /// A policy's state in one scope instance, worst last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum State {
+pub(super) enum State {
     Attached,
     Merged,
     Overridden,
@@ -31,49 +31,12 @@ pub fn conditions(
     let model = evaluator.model();
     let p = &model.policies[policy as usize];
     let invalid = !p.errors.is_empty();
-    let accepted = if invalid {
-        Condition::new("Accepted", "False", "Invalid", p.errors.join("; "))
-    } else {
-        Condition::new("Accepted", "True", "Valid", "Policy accepted")
-    };
+    let accepted = accepted(p);
     let states = instances(evaluator, observed, policy);
     if states.is_empty() {
-        let targets = &evaluator.topology().targets;
-        let message = targets.not_accepted[policy as usize]
-            .clone()
-            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
-        let accepted = if invalid {
-            accepted
-        } else {
-            Condition::new("Accepted", "False", "TargetNotFound", &message)
-        };
-        return PolicyConditions {
-            conditions: vec![accepted],
-            ancestors: Some(Vec::new()),
-        };
+        return unresolved(evaluator.topology(), p, policy, accepted);
     }
-    let attached = |state: State| {
-        if invalid {
-            return Condition::new("Attached", "False", "Pending", "");
-        }
-        match state {
-            State::Attached => {
-                Condition::new("Attached", "True", "Attached", "Attached to all targets")
-            }
-            State::Merged => Condition::new(
-                "Attached",
-                "True",
-                "Merged",
-                "Merged with other policies in target(s) and attached",
-            ),
-            State::Overridden => Condition::new(
-                "Attached",
-                "False",
-                "Overridden",
-                "Overridden due to conflict with higher priority policy in target(s)",
-            ),
-        }
-    };
+    let attached = |state: State| attached(state, invalid);
     let worst = states.values().copied().max().unwrap_or(State::Attached);
     let mut ancestors: Vec<AncestorStatus> = states
         .into_iter()
@@ -90,8 +53,63 @@ pub fn conditions(
     }
 }
 
+/// Accepted as kgateway writes it: True/`Valid`, or False/`Invalid` with the policy's errors.
+pub(super) fn accepted(p: &crate::policy::Policy) -> Condition {
+    if p.errors.is_empty() {
+        Condition::new("Accepted", "True", "Valid", "Policy accepted")
+    } else {
+        Condition::new("Accepted", "False", "Invalid", p.errors.join("; "))
+    }
+}
+
+/// The status of a policy that reaches nothing (docs/families.md §1, unresolved policies): no
+/// ancestors, Accepted False/`TargetNotFound` unless the policy is already invalid.
+pub(super) fn unresolved(
+    topology: &crate::topology::Topology,
+    p: &crate::policy::Policy,
+    policy: u32,
+    accepted: Condition,
+) -> PolicyConditions {
+    let message = topology.targets.not_accepted[policy as usize]
+        .clone()
+        .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
+    let accepted = if p.errors.is_empty() {
+        Condition::new("Accepted", "False", "TargetNotFound", &message)
+    } else {
+        accepted
+    };
+    PolicyConditions {
+        conditions: vec![accepted],
+        ancestors: Some(Vec::new()),
+    }
+}
+
+/// The Attached condition of a policy in `state` (§2.7; False/`Pending` for an invalid policy).
+pub(super) fn attached(state: State, invalid: bool) -> Condition {
+    if invalid {
+        return Condition::new("Attached", "False", "Pending", "");
+    }
+    match state {
+        State::Attached => {
+            Condition::new("Attached", "True", "Attached", "Attached to all targets")
+        }
+        State::Merged => Condition::new(
+            "Attached",
+            "True",
+            "Merged",
+            "Merged with other policies in target(s) and attached",
+        ),
+        State::Overridden => Condition::new(
+            "Attached",
+            "False",
+            "Overridden",
+            "Overridden due to conflict with higher priority policy in target(s)",
+        ),
+    }
+}
+
 /// kgateway sorts ancestors by `<group>/<kind>/<name>/<sectionName>/<port>.<namespace>`.
-fn sort_key(reference: &AncestorRef) -> (String, Option<String>, String) {
+pub(super) fn sort_key(reference: &AncestorRef) -> (String, Option<String>, String) {
     (
         reference.name.clone(),
         reference.section_name.clone(),

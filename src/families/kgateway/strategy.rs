@@ -5,7 +5,7 @@
 //! (dopol: `--kgateway-policy-merge`) switches. Across delegated route levels the child route's
 //! `kgateway.dev/inherited-policy-priority` annotation picks the strategy.
 
-use crate::policy::GepStrategy;
+use crate::policy::{GepStrategy, NamedStrategy};
 use std::fmt;
 
 /// How one merge step combines the accumulated side A with the incoming side B (`sdk/merge.go`).
@@ -63,6 +63,15 @@ impl Strategy {
             Strategy::AugmentedShallow | Strategy::AugmentedDeep => GepStrategy::PatchDefaults,
             Strategy::OverridableShallow => GepStrategy::PatchOverrides,
             Strategy::OverridableDeep => GepStrategy::Custom,
+        }
+    }
+
+    /// The strategy as a policy's status names it (`strategies`), in both vocabularies.
+    pub fn named(self) -> NamedStrategy {
+        NamedStrategy {
+            block: crate::policy::BlockKind::Spec.as_str(),
+            strategy: self.as_str(),
+            gep: self.gep(),
         }
     }
 
