@@ -25,6 +25,7 @@ const COMMON: &[&[Code]] = &[
     crate::lint::checks::ordering::CODES,
     crate::lint::checks::suppression::CODES,
     crate::lint::checks::listeners::CODES,
+    crate::lint::checks::listener_sets::CODES,
     crate::cli::config::CODES,
     crate::report::suite::diags::CODES,
 ];

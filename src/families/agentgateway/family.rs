@@ -167,6 +167,12 @@ impl FamilyHierarchy for Agentgateway {
     fn follows_delegation(&self) -> bool {
         true
     }
+
+    /// The proxy looks a ListenerSet's listener up also as the Gateway's listener of that name
+    /// (docs/families.md, agentgateway; [controller]): a `G#L` policy is not said to skip the sets' `L`.
+    fn listener_policy_reaches_listener_sets(&self) -> bool {
+        true
+    }
 }
 
 impl FamilyEvaluation for Agentgateway {
