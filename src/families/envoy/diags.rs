@@ -240,14 +240,14 @@ impl Code {
 }
 
 impl Code {
-    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a ListenerSet, which dopol does not model yet; the target is ignored.
+    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.
     pub const IGNORED_TARGET_KIND: Code = Code::new(&CodeDef {
         id: "DPL6007",
         name: "ignored-target-kind",
         severity: Severity::Info,
         class: Class::Finding,
-        summary: "An Envoy Gateway policy targets a ListenerSet, which dopol does not model yet; the target is ignored.",
-        explanation: "Envoy Gateway policies may target ListenerSets, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (TCPRoute, TLSRoute and UDPRoute targets are modelled.)",
+        summary: "An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.",
+        explanation: "Envoy Gateway policies may target a whole ListenerSet (no sectionName) or select ListenerSets by label, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (A ListenerSet listener target, with sectionName, is modelled; so are TCPRoute, TLSRoute and UDPRoute targets.)",
         fix: "Nothing to fix in the policy; evaluate those targets with the controller.",
         example: "targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]",
     });

@@ -6,12 +6,12 @@ use super::fold::{Fold, Listener, Lists, fold};
 use crate::diag::Diagnostic;
 use crate::engine::fold::{FoldFailure, FoldObserver, Folded, RuleEvent, RuleRef};
 use crate::engine::observed::Observed;
+use crate::families::kgateway::Strategy;
 use crate::model::Model;
 use crate::policy::{
     Evaluator, ExplainedMerge, ExplainedPolicy, FamilyExplanation, MergeChange, PathLevel,
     PathView, PolicyConditions, PolicyKind,
 };
-use crate::families::kgateway::Strategy;
 use crate::topology::{Target, Topology};
 
 /// The family's evaluation of one model.
