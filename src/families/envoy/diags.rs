@@ -292,6 +292,33 @@ impl Violation for NoTargets<'_> {
     }
 }
 
+/// A ListenerSet listener target whose set lacks the section (`section-not-found`, declared
+/// with the topology's codes): Envoy Gateway reports TargetNotFound on the ListenerSet.
+pub struct SetSectionNotFound<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The ListenerSet.
+    pub set: &'a crate::model::gateway::ListenerSet,
+    /// The `sectionName`.
+    pub section: &'a str,
+}
+
+impl Violation for SetSectionNotFound<'_> {
+    fn code(&self) -> Code {
+        Code::SECTION_NOT_FOUND
+    }
+    fn message(&self) -> String {
+        let names: Vec<&str> = self.set.listeners.iter().map(|l| l.name.as_str()).collect();
+        format!(
+            "{} targets listener `{}` of {}, which has no such listener (it has: {}); it is not accepted there (TargetNotFound)",
+            self.policy.display(),
+            self.section,
+            self.set.display(),
+            names.join(", ")
+        )
+    }
+}
+
 /// A policy holding slots on paths where none of its fields is effective (`policy-overridden`,
 /// declared with lint's outcome codes).
 pub struct OverriddenEverywhere<'a> {
