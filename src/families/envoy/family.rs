@@ -95,6 +95,18 @@ impl FamilyHierarchy for EnvoyGateway {
     fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
         &crate::model::gateway::RouteKind::ALL
     }
+
+    fn extra_attachments(
+        &self,
+        model: &Model,
+    ) -> (
+        Vec<crate::topology::family::Attachment>,
+        Vec<crate::diag::Diagnostic>,
+    ) {
+        // ListenerSet listener targets (`S#L`), which the generic resolution leaves to families.
+        let owns = |p: &Policy| self.kinds.iter().any(|k| std::ptr::eq(k, p.kind));
+        (super::sets::attachments(model, owns), Vec::new())
+    }
 }
 
 impl FamilyEvaluation for EnvoyGateway {

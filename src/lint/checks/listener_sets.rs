@@ -70,6 +70,11 @@ pub fn check(model: &Model, topology: &Topology) -> Vec<Diagnostic> {
                 continue;
             };
             let gateway = &model.gateways[g as usize];
+            // A family that resolves a ListenerSet listener target (`S#L`, Envoy Gateway)
+            // attaches to the set's listener: that is no Gateway listener policy.
+            if gateway.listeners[l as usize].set.is_some() {
+                continue;
+            }
             let name = &gateway.listeners[l as usize].name;
             let skipped: Vec<String> =
                 (crate::topology::listener_sets::namesakes_in_sets(model, g, name).into_iter())
