@@ -30,11 +30,7 @@ pub(super) fn inheritance(over: bool) -> NamedStrategy {
         true => ("Override", GepStrategy::PatchOverrides),
         false => ("Default", GepStrategy::PatchDefaults),
     };
-    NamedStrategy {
-        block: crate::policy::BlockKind::Spec.as_str(),
-        strategy,
-        gep,
-    }
+    NamedStrategy::of_spec(strategy, gep)
 }
 
 impl Info {

@@ -133,13 +133,7 @@ impl FamilyEvaluation for EnvoyGateway {
 impl PolicyFamily for EnvoyGateway {
     fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
         if let Some(gep) = self.declared_strategy {
-            let block = crate::policy::BlockKind::Spec.as_str();
-            let strategy = gep.keyword();
-            return vec![NamedStrategy {
-                block,
-                strategy,
-                gep,
-            }];
+            return vec![NamedStrategy::of_spec(gep.keyword(), gep)];
         }
         let merge = (policy.spec.as_deref()).and_then(super::decode::read_merge_type);
         vec![super::merge::named_strategy(merge)]
