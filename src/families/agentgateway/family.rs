@@ -192,8 +192,8 @@ impl FamilyEvaluation for Agentgateway {
 
 impl PolicyFamily for Agentgateway {
     fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
-        let info = (policy.spec.as_deref()).map(super::evaluate::Info::of);
-        vec![super::evaluate::inheritance(info.is_some_and(|i| i.over))]
+        let over = (policy.spec.as_deref()).is_some_and(super::evaluate::overrides);
+        vec![super::evaluate::inheritance(over)]
     }
 
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
