@@ -215,7 +215,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The path id to explain')
             [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained')
             [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'Only this rule of the route (its name, or `rule-N`)')
-            [CompletionResult]::new('--listener', '--listener', [CompletionResultType]::ParameterName, 'Only paths through this listener (`name`, or `[ns/]gateway#name`)')
+            [CompletionResult]::new('--listener', '--listener', [CompletionResultType]::ParameterName, 'Only paths through this listener (`name`: the Gateway''s or a ListenerSet''s; `[ns/]gateway#name`; `[ns/]listenerset#name`; `[ns/]gateway>[ns/]listenerset#name`)')
             [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only paths through this Gateway (`name` or `ns/name`), as with the other reports'' `--gateway`')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this policy kind. Repeatable')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (`table` prints the explanation as text)')

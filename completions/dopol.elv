@@ -207,7 +207,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand --path 'The path id to explain'
             cand --route 'Explain the paths of this route (`name` or `ns/name`); with several, each is explained'
             cand --rule 'Only this rule of the route (its name, or `rule-N`)'
-            cand --listener 'Only paths through this listener (`name`, or `[ns/]gateway#name`)'
+            cand --listener 'Only paths through this listener (`name`: the Gateway''s or a ListenerSet''s; `[ns/]gateway#name`; `[ns/]listenerset#name`; `[ns/]gateway>[ns/]listenerset#name`)'
             cand --gateway 'Only paths through this Gateway (`name` or `ns/name`), as with the other reports'' `--gateway`'
             cand --kind 'Only this policy kind. Repeatable'
             cand -o 'Output format (`table` prints the explanation as text)'

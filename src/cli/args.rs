@@ -294,7 +294,7 @@ pub struct ExplainArgs {
     /// Only this rule of the route (its name, or `rule-N`).
     #[arg(long, value_name = "NAME", requires = "route")]
     pub rule: Option<String>,
-    /// Only paths through this listener (`name`, or `[ns/]gateway#name`).
+    /// Only paths through this listener (`name`: the Gateway's or a ListenerSet's; `[ns/]gateway#name`; `[ns/]listenerset#name`; `[ns/]gateway>[ns/]listenerset#name`).
     #[arg(long, value_name = "LISTENER", requires = "route")]
     pub listener: Option<String>,
     /// Only paths through this Gateway (`name` or `ns/name`), as with the other reports'

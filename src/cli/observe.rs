@@ -305,15 +305,19 @@ fn explains(
 ) -> bool {
     let r = &model.routes[path.route as usize];
     let gateway = &model.gateways[path.gateway as usize];
-    let listener = &gateway.listeners[path.listener as usize];
     let named = |g: &str| matches_name(g, &gateway.namespace, &gateway.name);
+    let listener = |pattern: &String| {
+        crate::topology::listener_sets::listener_matches(
+            model,
+            path.gateway,
+            path.listener,
+            pattern,
+        )
+    };
     crate::report::filter::matches_route(route, r)
         && args.gateway.as_deref().is_none_or(named)
         && (args.rule.as_ref()).is_none_or(|rule| *rule == r.rules[path.rule as usize].name)
-        && (args.listener.as_ref()).is_none_or(|l| match l.split_once('#') {
-            Some((gw, name)) => named(gw) && name == listener.name,
-            None => *l == listener.name,
-        })
+        && (args.listener.as_ref()).is_none_or(listener)
 }
 
 /// Why `explain --route route` took no path: an unknown `--rule`, or the filters together.

@@ -224,11 +224,17 @@ impl<'m> Engine<'m> {
     }
 
     /// Whether the family of `kind` applies to the kind of the path's route
-    /// ([`crate::topology::family::FamilyHierarchy::route_kinds`]).
+    /// ([`crate::topology::family::FamilyHierarchy::route_kinds`]) and, for a path through a
+    /// ListenerSet's listener, to ListenerSets
+    /// ([`crate::topology::family::FamilyHierarchy::follows_listener_sets`]).
     pub fn applies_to_route(&self, path: &Path, kind: usize) -> bool {
         let route = self.model.routes[path.route as usize].kind;
         let family = self.model.registry.evaluation_at(kind);
         family.route_kinds().contains(&route)
+            && (self.model.listener_sets.is_empty()
+                || family.follows_listener_sets()
+                || crate::topology::listener_sets::set_of(self.model, path.gateway, path.listener)
+                    .is_none())
     }
 
     /// Every policy of `kind` on the path, least specific element first.

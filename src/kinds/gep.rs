@@ -103,6 +103,16 @@ pub struct NamedStrategy {
 }
 
 impl NamedStrategy {
+    /// A family's merge of a whole `spec` (no defaults/overrides blocks), in its words and the
+    /// GEP's.
+    pub fn of_spec(strategy: &'static str, gep: GepStrategy) -> NamedStrategy {
+        NamedStrategy {
+            block: BlockKind::Spec.as_str(),
+            strategy,
+            gep,
+        }
+    }
+
     /// A defaults/overrides block, named by its kind and strategy.
     pub fn of_block(kind: BlockKind, strategy: Strategy) -> NamedStrategy {
         NamedStrategy {

@@ -177,6 +177,10 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
         &evaluated.model,
         &evaluated.topology,
     ));
+    diagnostics.extend(checks::listener_sets::check(
+        &evaluated.model,
+        &evaluated.topology,
+    ));
     diagnostics.extend(families.into_iter().flatten());
     diagnostics.extend(evaluated.model.registry.notes().iter().cloned());
     diagnostics

@@ -224,12 +224,21 @@ pub struct Listener {
     /// The ListenerSet that adds this listener to its Gateway (an index into
     /// `Model::listener_sets`), `None` for the Gateway's own ([`super::listener_sets`]).
     pub set: Option<u32>,
+    /// `ns/set#name` for a listener a ListenerSet added, `None` for the Gateway's own: what the
+    /// LISTENER column and path documents print ([`Listener::qualified_name`]).
+    pub qualified: Option<Box<str>>,
     /// Whether the listener lost a conflict on its port over the merged listener list and
     /// yields no path ([`super::listener_sets`]; only ports carrying a ListenerSet listener).
     pub conflicted: bool,
 }
 
 impl Listener {
+    /// `L` for a Gateway's own listener, `ns/set#L` for a ListenerSet's: the LISTENER column and
+    /// the `listener` field of path documents (`qualified`, written once when the set joins).
+    pub fn qualified_name(&self) -> &str {
+        self.qualified.as_deref().unwrap_or(&self.name)
+    }
+
     /// Route kinds this listener accepts: `allowedRoutes.kinds`, or the protocol's defaults.
     pub fn allows_kind(&self, kind: &str) -> bool {
         match &self.kinds {
@@ -317,6 +326,18 @@ pub struct Gateway {
     pub object: u32,
     /// `spec.allowedListeners.namespaces.from`: which ListenerSets the Gateway admits.
     pub allowed_listeners: AllowedListeners,
+}
+
+impl Gateway {
+    /// `ns/gw#L` for the Gateway's own listener `l`, `ns/gw>ns/set#L` for one ListenerSet
+    /// `ns/set` added: the listener's element, as path ids and findings write it.
+    pub fn listener_key(&self, listener: &Listener) -> String {
+        let (ns, gw) = (&self.namespace, &self.name);
+        match listener.set {
+            None => format!("{ns}/{gw}#{}", listener.name),
+            Some(_) => format!("{ns}/{gw}>{}", listener.qualified_name()),
+        }
+    }
 }
 
 /// Which ListenerSets a Gateway admits (`spec.allowedListeners.namespaces.from`; GEP-1713).
@@ -724,6 +745,7 @@ fn decode_listener(node: &Node, path: &FieldPath<'_>, fields: &mut Fields) -> Op
         name_span: name_node?.span,
         allowed_routes_span,
         set: None,
+        qualified: None,
         conflicted: false,
     })
 }
@@ -1089,6 +1111,7 @@ mod tests {
             name_span: Span::default(),
             allowed_routes_span: None,
             set: None,
+            qualified: None,
             conflicted: false,
         };
         assert!(listener.allows_kind("HTTPRoute"));

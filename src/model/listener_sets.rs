@@ -27,8 +27,10 @@ pub fn join(model: &mut Model) {
     let order = merge_order(&model.listener_sets);
     for set in order {
         if let Some(gateway) = admitting_gateway(model, set, &mut found) {
-            let joined = (model.listener_sets[set as usize].listeners.iter()).map(|l| Listener {
+            let s = &model.listener_sets[set as usize];
+            let joined = (s.listeners.iter()).map(|l| Listener {
                 set: Some(set),
+                qualified: Some(format!("{}/{}#{}", s.namespace, s.name, l.name).into()),
                 ..l.clone()
             });
             let joined: Vec<Listener> = joined.collect();
@@ -206,10 +208,10 @@ fn resolve_conflicts(model: &mut Model, gateway: usize) -> Vec<Diagnostic> {
     let found = (lost.iter())
         .map(|(i, conflict, others)| {
             let listener = &g.listeners[*i];
-            let name = |j: &usize| listener_name(model, &g.listeners[*j]);
+            let name = |j: &usize| (g.listeners[*j]).qualified_name().to_string();
             let finding = ListenerConflicted {
                 gateway: g,
-                listener: listener_name(model, listener),
+                listener: listener.qualified_name().to_string(),
                 port: listener.port,
                 conflict: *conflict,
                 others: others.iter().map(name).collect(),
@@ -222,27 +224,6 @@ fn resolve_conflicts(model: &mut Model, gateway: usize) -> Vec<Diagnostic> {
         g.listeners[i].conflicted = true;
     }
     found
-}
-
-/// `ns/gw#L` for a Gateway's own listener, `ns/gw>ns/set#L` for one ListenerSet `ns/set` added:
-/// the listener's element, as path ids and findings write it.
-pub fn listener_key(model: &Model, gateway: &Gateway, listener: &Listener) -> String {
-    let gw = format!("{}/{}", gateway.namespace, gateway.name);
-    match listener.set {
-        None => format!("{gw}#{}", listener.name),
-        Some(_) => format!("{gw}>{}", listener_name(model, listener)),
-    }
-}
-
-/// `L` for a Gateway's own listener, `ns/set#L` for a ListenerSet's.
-pub fn listener_name(model: &Model, listener: &Listener) -> String {
-    match listener.set {
-        None => listener.name.clone(),
-        Some(s) => {
-            let set = &model.listener_sets[s as usize];
-            format!("{}/{}#{}", set.namespace, set.name, listener.name)
-        }
-    }
 }
 
 /// Conflicts of protocol among the listeners `on_port` (GEP-1713; EG
@@ -370,6 +351,7 @@ mod tests {
             name_span: Span::default(),
             allowed_routes_span: None,
             set,
+            qualified: None,
             conflicted: false,
         }
     }

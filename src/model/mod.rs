@@ -626,6 +626,7 @@ impl Model {
                     name_span: span,
                     allowed_routes_span: None,
                     set: None,
+                    qualified: None,
                     conflicted: false,
                 })
                 .collect();

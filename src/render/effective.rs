@@ -196,7 +196,8 @@ fn listener_rows(
         if sections.layout.wide {
             prefix.push(format!("{}/{}", gateway.namespace, gateway.name));
         }
-        prefix.push(gateway.listeners[item.listener as usize].name.clone());
+        let listener = &gateway.listeners[item.listener as usize];
+        prefix.push(listener.qualified_name().to_string());
         prefix.push("(no route)".to_string());
         let layout = sections.layout;
         let table = sections.table();
@@ -253,7 +254,8 @@ pub fn render_table(
         if layout.wide {
             prefix.push(format!("{}/{}", gateway.namespace, gateway.name));
         }
-        prefix.push(gateway.listeners[path.listener as usize].name.clone());
+        let listener = &gateway.listeners[path.listener as usize];
+        prefix.push(listener.qualified_name().to_string());
         prefix.push(topology.rule_label(model, &path));
         // The path's cells are written on its first row only (every row with -o wide).
         let mut first = true;

@@ -8,8 +8,8 @@ use crate::model::Model;
 use crate::policy::BlockKind;
 use crate::policy::owned::OwnedNode;
 use crate::report::topology::{
-    GatewayNode, ListenerNode, NotAcceptedNode, PolicyRef, RefusedNode, RouteNode, RuleNode, Scope,
-    TopologyDocument,
+    GatewayNode, ListenerNode, ListenerSetNode, NotAcceptedNode, PolicyRef, RefusedNode, RouteNode,
+    RuleNode, Scope, TopologyDocument,
 };
 use crate::topology::{Target, Topology};
 use std::collections::BTreeMap;
@@ -21,6 +21,7 @@ use std::io;
 enum NodeKind {
     Class,
     Gateway,
+    ListenerSet,
     Listener,
     Route,
     Rule,
@@ -33,6 +34,8 @@ enum Subject {
     /// A GatewayClass, by a Gateway of that class.
     Class(u32),
     Gateway(u32),
+    /// A ListenerSet (its Gateway, index into `Model::listener_sets`).
+    ListenerSet(u32, u32),
     Listener(u32, u32),
     Route(u32),
     Rule(u32, u32),
@@ -53,6 +56,7 @@ impl Node {
         match self.subject {
             Subject::Class(_) => NodeKind::Class,
             Subject::Gateway(_) => NodeKind::Gateway,
+            Subject::ListenerSet(..) => NodeKind::ListenerSet,
             Subject::Listener(..) => NodeKind::Listener,
             Subject::Route(_) => NodeKind::Route,
             Subject::Rule(..) => NodeKind::Rule,
@@ -136,13 +140,17 @@ impl<'m> Graph<'m> {
                 let gateway = &model.gateways[g as usize];
                 format!("gateway:{}/{}", gateway.namespace, gateway.name)
             }
+            Subject::ListenerSet(g, s) => {
+                let gateway = &model.gateways[g as usize];
+                let set = &model.listener_sets[s as usize];
+                let gw = format!("{}/{}", gateway.namespace, gateway.name);
+                format!("listenerset:{gw}>{}/{}", set.namespace, set.name)
+            }
             Subject::Listener(g, l) => {
                 let gateway = &model.gateways[g as usize];
                 let listener = &gateway.listeners[l as usize];
-                format!(
-                    "listener:{}/{}#{}",
-                    gateway.namespace, gateway.name, listener.name
-                )
+                let key = gateway.listener_key(listener);
+                format!("listener:{key}")
             }
             Subject::Route(r) => route_id(&model.routes[r as usize]),
             Subject::Rule(r, k) => {
@@ -165,6 +173,7 @@ impl<'m> Graph<'m> {
                 let assumed = if gateway.assumed { " (assumed)" } else { "" };
                 format!("Gateway {}/{}{assumed}", gateway.namespace, gateway.name)
             }
+            Subject::ListenerSet(_, s) => model.listener_sets[s as usize].display(),
             Subject::Listener(g, l) => {
                 let gateway = &model.gateways[g as usize];
                 let listener = &gateway.listeners[l as usize];
@@ -472,13 +481,27 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope, shape: Shape)
         graph.edge(|g| &mut g.edges, class, gateway_node);
         graph.child(class, TreeChild::Node(gateway_node));
         attach_policies(&mut graph, Target::Gateway(g), gateway_node);
+        // A ListenerSet's listeners hang under its node, added under the Gateway before the
+        // first of them (they follow the Gateway's own, set by set).
+        let mut set_node: Option<(u32, usize)> = None;
         for l in 0..gateway.listeners.len() {
             if !scope.listener(g, l as u32) {
                 continue;
             }
+            let parent = match gateway.listeners[l].set {
+                None => gateway_node,
+                Some(s) if set_node.is_some_and(|(open, _)| open == s) => set_node.unwrap().1,
+                Some(s) => {
+                    let node = add(&mut graph, Subject::ListenerSet(g, s));
+                    graph.edge(|g| &mut g.edges, gateway_node, node);
+                    graph.child(gateway_node, TreeChild::Node(node));
+                    set_node = Some((s, node));
+                    node
+                }
+            };
             let listener_node = add(&mut graph, Subject::Listener(g, l as u32));
-            graph.edge(|g| &mut g.edges, gateway_node, listener_node);
-            graph.child(gateway_node, TreeChild::Node(listener_node));
+            graph.edge(|g| &mut g.edges, parent, listener_node);
+            graph.child(parent, TreeChild::Node(listener_node));
             attach_policies(&mut graph, Target::Listener(g, l as u32), listener_node);
             for &r in routes_of_listener
                 .get(&(g, l as u32))
@@ -664,9 +687,35 @@ impl DocumentWalk<'_> {
 
     fn gateway(&self, node: usize, g: u32) -> GatewayNode {
         let gateway = &self.model.gateways[g as usize];
-        let listeners = self
-            .children(node)
-            .into_iter()
+        let mut listener_sets = Vec::new();
+        for child in self.children(node) {
+            let TreeChild::Node(n) = child else { continue };
+            if let Subject::ListenerSet(_, s) = self.graph.nodes[n].subject {
+                let set = &self.model.listener_sets[s as usize];
+                listener_sets.push(ListenerSetNode {
+                    name: format!("{}/{}", set.namespace, set.name),
+                    kind: if set.legacy {
+                        "XListenerSet"
+                    } else {
+                        "ListenerSet"
+                    },
+                    listeners: self.listeners(n),
+                });
+            }
+        }
+        GatewayNode {
+            name: format!("{}/{}", gateway.namespace, gateway.name),
+            class: gateway.class_name.clone(),
+            assumed: gateway.assumed,
+            policies: self.policies(node),
+            listeners: self.listeners(node),
+            listener_sets,
+        }
+    }
+
+    /// The listener nodes under `node` (a Gateway's own, or a ListenerSet's).
+    fn listeners(&self, node: usize) -> Vec<ListenerNode> {
+        (self.children(node).into_iter())
             .filter_map(|child| match child {
                 TreeChild::Node(n) => match self.graph.nodes[n].subject {
                     Subject::Listener(g, l) => Some(self.listener(n, g, l)),
@@ -674,14 +723,7 @@ impl DocumentWalk<'_> {
                 },
                 _ => None,
             })
-            .collect();
-        GatewayNode {
-            name: format!("{}/{}", gateway.namespace, gateway.name),
-            class: gateway.class_name.clone(),
-            assumed: gateway.assumed,
-            policies: self.policies(node),
-            listeners,
-        }
+            .collect()
     }
 
     fn listener(&self, node: usize, g: u32, l: u32) -> ListenerNode {

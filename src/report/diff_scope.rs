@@ -16,13 +16,16 @@ use std::borrow::Cow;
 /// of a path through delegation, whose chain is a piece of its own).
 pub type Part<'a> = Cow<'a, str>;
 
-/// A path id's parts as a scope sees them: Gateway, listener name, route (with its delegation
-/// chain, as in the id), rule name.
+/// A path id's parts as a scope sees them: Gateway, listener name (`ns/set#name` for a
+/// ListenerSet's), route (with its delegation chain, as in the id), rule name.
 pub fn parts(id: PathId<'_>) -> [Part<'_>; 4] {
     match id.fields() {
         Some([_, gateway, listener, route, rule]) => [
             gateway.text(),
-            listener.after_last('#').text(),
+            // A ListenerSet's listener (`ns/gw>ns/set#name`) is `ns/set#name`, apart from the
+            // Gateway's own listener of that name.
+            (listener.after_first('>'))
+                .map_or_else(|| listener.after_last('#').text(), |l| l.text()),
             route.text(),
             rule.after_last('#').text(),
         ],
@@ -219,6 +222,23 @@ mod tests {
         assert_eq!(
             universe.scope(&pick(&[0, 1, 2, 3])).parts,
             [part(&["http"], &[]), part(&["https"], &["ns/a#r1"])]
+        );
+    }
+
+    /// A ListenerSet's listener named like the Gateway's own is a listener of its own.
+    #[test]
+    fn a_listener_set_listener_is_apart_from_the_gateway_listener_of_its_name() {
+        let all = [
+            "c|ns/gw|ns/gw#http|ns/a|ns/a#r1".to_string(),
+            "c|ns/gw|ns/gw>team/ext#http|ns/b|ns/b#r1".to_string(),
+        ];
+        let texts: Vec<&str> = all.iter().map(String::as_str).collect();
+        let topology = crate::topology::Topology::of_path_ids(&texts);
+        let universe = Universe::new((0..all.len()).map(|i| topology.path_id(i)));
+        let set_path = [topology.path_id(1)];
+        assert_eq!(
+            universe.scope(&set_path).parts,
+            [part(&["team/ext#http"], &[])]
         );
     }
 }

@@ -343,10 +343,9 @@ impl Serialize for ListenerView<'_, '_> {
             "gateway",
             &format!("{}/{}", gateway.namespace, gateway.name),
         )?;
-        s.serialize_field(
-            "listener",
-            &gateway.listeners[self.item.listener as usize].name,
-        )?;
+        let listener = &gateway.listeners[self.item.listener as usize];
+        let name = listener.qualified_name();
+        s.serialize_field("listener", &name)?;
         s.serialize_field("rules", &RuleMap(&rules))?;
         s.serialize_field("sources", &sources_of(&rules))?;
         s.end()

@@ -6,7 +6,7 @@ use crate::model::gateway::{Gateway, Route};
 use crate::topology::Topology;
 use serde::Serialize;
 
-/// A path's parts: `ns/name` of its Gateway, its listener's name, `ns/name` of its (leaf)
+/// A path's parts: `ns/name` of its Gateway, its listener's name (`ns/set#name` for a ListenerSet's), `ns/name` of its (leaf)
 /// route and the name of its route rule (`rule-N` for an unnamed one; a route written
 /// without rules has the implicit `rule-1`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -43,7 +43,7 @@ impl<'m> PathParts<'m> {
         let route = &model.routes[p.route as usize];
         PathParts {
             gateway,
-            listener: &gateway.listeners[p.listener as usize].name,
+            listener: (gateway.listeners[p.listener as usize]).qualified_name(),
             route,
             rule: &route.rules[p.rule as usize].name,
         }

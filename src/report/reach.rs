@@ -344,7 +344,9 @@ fn add_listeners(
         let index =
             |l: &ReachedListener| gateway.listeners.iter().position(|x| x.name == l.listener);
         let listener = ReachedListener {
-            listener: gateway.listeners[fold.listener as usize].name.clone(),
+            listener: (gateway.listeners[fold.listener as usize])
+                .qualified_name()
+                .to_string(),
             routes: Vec::new(),
             listener_id: Some(crate::report::effective::listener_id(
                 model,

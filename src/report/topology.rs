@@ -250,6 +250,22 @@ pub struct GatewayNode {
     pub policies: Vec<PolicyRef>,
     /// Its listeners, in the order written.
     pub listeners: Vec<ListenerNode>,
+    /// The ListenerSets it admitted, in merged order, each with its listeners (left out when
+    /// there is none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub listener_sets: Vec<ListenerSetNode>,
+}
+
+/// A ListenerSet joined to a Gateway: a level between the Gateway and the listeners it adds.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListenerSetNode {
+    /// `ns/name`.
+    pub name: String,
+    /// `ListenerSet`, or the legacy `XListenerSet`.
+    pub kind: &'static str,
+    /// Its listeners that joined the Gateway (conflicted ones included), in the order written.
+    pub listeners: Vec<ListenerNode>,
 }
 
 /// A listener.

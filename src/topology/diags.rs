@@ -24,7 +24,41 @@ pub const CODES: &[Code] = &[
     Code::SELECTOR_UNDECIDABLE,
     Code::TARGET_NOT_FOUND,
     Code::SECTION_NOT_FOUND,
+    Code::LISTENER_SET_NOT_MODELLED,
+    Code::PARENT_REF_LISTENER_SET,
 ];
+
+impl Code {
+    /// DPL2013 `listener-set-not-modelled`: Retired: dopol models ListenerSets as a level of the hierarchy (see DPL2015–DPL2020); never reported.
+    ///
+    /// Kept in the catalogue, never reported and never reused, so that `--ignore` and
+    /// `dopol.io/ignore` entries naming it stay valid.
+    pub const LISTENER_SET_NOT_MODELLED: Code = Code::new(&CodeDef {
+        id: "DPL2013",
+        name: "listener-set-not-modelled",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "Retired: dopol models ListenerSets as a level of the hierarchy (see DPL2015–DPL2020); never reported.",
+        explanation: "Until dopol modelled ListenerSets (issue 49), this info said a ListenerSet's listeners were not evaluated. They are now a level between a Gateway and its routes: an admitted ListenerSet's listeners carry paths, and what keeps one from serving is reported by `listenerset-not-allowed`, `listenerset-parent-not-found`, `namespace-labels-unknown`, `listener-conflicted` and `listenerset-no-listener`. The code is kept so that suppressions naming it stay valid; it is never reported and never reused.",
+        fix: "Nothing: remove suppressions naming it when convenient.",
+        example: "apiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nspec:\n  parentRef: {name: gw}\n  listeners: [{name: extra, port: 80, protocol: HTTP, hostname: extra.example.com}]",
+    });
+
+    /// DPL2014 `parent-ref-listener-set`: Retired: a route's ListenerSet parentRef attaches it to the set's listeners; never reported.
+    ///
+    /// Kept in the catalogue, never reported and never reused, so that `--ignore` and
+    /// `dopol.io/ignore` entries naming it stay valid.
+    pub const PARENT_REF_LISTENER_SET: Code = Code::new(&CodeDef {
+        id: "DPL2014",
+        name: "parent-ref-listener-set",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "Retired: a route's ListenerSet parentRef attaches it to the set's listeners; never reported.",
+        explanation: "Until dopol modelled ListenerSets (issue 49), this info said a route's parentRef to a ListenerSet gave no path. Such a parentRef now attaches the route to the set's listeners as a Gateway parentRef does to the Gateway's, and a refusal is reported with the Gateway API reason (DPL2001–DPL2004). The code is kept so that suppressions naming it stay valid; it is never reported and never reused.",
+        fix: "Nothing: remove suppressions naming it when convenient.",
+        example: "parentRefs:\n- {group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}",
+    });
+}
 
 impl Code {
     /// DPL2001 `parent-not-found`: A route's parentRef names a Gateway that is not in the input.

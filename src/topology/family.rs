@@ -56,6 +56,20 @@ pub trait FamilyHierarchy: FamilyKinds {
     fn follows_delegation(&self) -> bool {
         false
     }
+    /// Whether its policies apply to paths through a ListenerSet's listeners (`true`, the
+    /// common case: a whole-Gateway policy reaches them). A controller that knows nothing of
+    /// ListenerSets (Kuadrant) says `false`: such paths take none of its policies, and its lint
+    /// says so (never silence).
+    fn follows_listener_sets(&self) -> bool {
+        true
+    }
+    /// Whether a policy on a Gateway's listener `G#L` also reaches the listeners named `L` of the
+    /// Gateway's ListenerSets (`false`, as Envoy Gateway and kgateway do: lint then reports
+    /// `gateway-listener-policy-skips-listenerset` where both exist). A family whose controller
+    /// lets it through (agentgateway) says `true` and evaluates that itself.
+    fn listener_policy_reaches_listener_sets(&self) -> bool {
+        false
+    }
     /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
     /// topology chains routes through the first family's link.
     fn route_link(&self) -> Option<&'static dyn RouteLink> {

@@ -137,7 +137,7 @@ impl Hierarchy for GatewayApi<'_> {
             let key = format!("{gw}>{}/{}", set.namespace, set.name);
             elements.push(ElementId::new(ElementKind::ListenerSet, key));
         }
-        let key = crate::model::listener_sets::listener_key(self.model, gateway, listener);
+        let key = gateway.listener_key(listener);
         elements.push(ElementId::new(ElementKind::Listener, key));
         let chain = self.topology.chains.get(p.chain as usize);
         for &(route, rule) in chain.into_iter().flatten().chain([&(p.route, p.rule)]) {
@@ -155,7 +155,9 @@ impl Hierarchy for GatewayApi<'_> {
         let gateway = &self.model.gateways[p.gateway as usize];
         vec![
             format!("{}/{}", gateway.namespace, gateway.name),
-            listener_label(self.model, gateway, p.listener),
+            gateway.listeners[p.listener as usize]
+                .qualified_name()
+                .to_string(),
             self.topology.rule_label(self.model, p),
         ]
     }
@@ -190,12 +192,6 @@ impl Hierarchy for GatewayApi<'_> {
             Matching::Name => segment_filter_matches(&self.segments(path), filter, pattern),
         }
     }
-}
-
-/// A listener as the LISTENER column shows it: its name, `ns/set#name` for a listener a
-/// ListenerSet added.
-pub fn listener_label(model: &Model, gateway: &crate::model::gateway::Gateway, l: u32) -> String {
-    crate::model::listener_sets::listener_name(model, &gateway.listeners[l as usize])
 }
 
 #[cfg(test)]

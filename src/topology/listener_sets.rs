@@ -108,3 +108,36 @@ pub fn namesakes_in_sets(model: &Model, gateway: u32, name: &str) -> Vec<u32> {
         .filter(|&l| listeners[l as usize].set.is_some() && listeners[l as usize].name == name)
         .collect()
 }
+
+/// Whether `pattern` (`--listener`) names listener `l` of Gateway `gateway`: `L` names every
+/// listener called `L`, the Gateway's own and the ListenerSets' (docs/semantics.md §2, derived);
+/// `X#L` the Gateway's own `L` when `X` names the Gateway (`[ns/]name`), or ListenerSet `X`'s
+/// `L`; `G>S#L` ListenerSet `S`'s `L` on Gateway `G`.
+pub fn listener_matches(model: &Model, gateway: u32, l: u32, pattern: &str) -> bool {
+    use super::hierarchy::matches_name;
+    let g = &model.gateways[gateway as usize];
+    let listener = &g.listeners[l as usize];
+    let (owner, name) = match pattern.rsplit_once('#') {
+        Some((owner, name)) => (Some(owner), name),
+        None => (None, pattern),
+    };
+    if name != listener.name {
+        return false;
+    }
+    let Some(owner) = owner else {
+        return true;
+    };
+    let gateway_named = |p: &str| matches_name(p, &g.namespace, &g.name);
+    let (on_gateway, set_pattern) = match owner.split_once('>') {
+        Some((gw, set)) => (gateway_named(gw), Some(set)),
+        None => (true, None),
+    };
+    match (listener.set, set_pattern) {
+        (None, None) => gateway_named(owner),
+        (None, Some(_)) => false,
+        (Some(s), pattern) => {
+            let set = &model.listener_sets[s as usize];
+            on_gateway && matches_name(pattern.unwrap_or(owner), &set.namespace, &set.name)
+        }
+    }
+}

@@ -462,7 +462,7 @@ pub fn listener_prefix(model: &Model, gateway: u32, listener: u32) -> String {
     let gateway = &model.gateways[gateway as usize];
     let gw = nn(&gateway.namespace, &gateway.name);
     let listener = &gateway.listeners[listener as usize];
-    let key = crate::model::listener_sets::listener_key(model, gateway, listener);
+    let key = gateway.listener_key(listener);
     format!("{}|{gw}|{key}|", gateway.class_name)
 }
 

@@ -196,6 +196,18 @@ impl<'a> Field<'a> {
         rest
     }
 
+    /// What follows the first `c` of the field, when it has one.
+    pub fn after_first(self, c: char) -> Option<Field<'a>> {
+        let (i, after) = (self.stretches.iter().enumerate())
+            .find_map(|(i, s)| s.split_once(c).map(|(_, after)| (i, after)))?;
+        let mut rest = Field::default();
+        rest.push(after);
+        for &stretch in &self.stretches[i + 1..] {
+            rest.push(stretch);
+        }
+        Some(rest)
+    }
+
     /// The field's text: borrowed when it lies in one piece, written out when it spans two
     /// (the route of a path through delegation).
     pub fn text(self) -> Cow<'a, str> {

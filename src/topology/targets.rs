@@ -50,7 +50,7 @@ impl Target {
             Target::Listener(g, l) => {
                 let gw = &model.gateways[g as usize];
                 let listener = &gw.listeners[l as usize];
-                let key = crate::model::listener_sets::listener_key(model, gw, listener);
+                let key = gw.listener_key(listener);
                 format!("listener {key}")
             }
             Target::Route(r) => {

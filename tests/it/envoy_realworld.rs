@@ -111,3 +111,55 @@ fn upstream_inputs_give_what_upstream_states() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+/// The ClientTrafficPolicy ListenerSet goldens have no route: what each IR listener carries
+/// (`tcpKeepalive.probes`, or nothing) is checked on `effective`'s listeners, keyed by the
+/// listener's `listener` column (`L` for the Gateway's own, `ns/set#L` for a ListenerSet's;
+/// field-2026 §2.2–§2.3: `S#L` beats `G`, two sets' listeners named alike are two slots, a
+/// refused `S#L` policy leaves its listener without one).
+#[test]
+fn listener_values_of_listenerset_goldens() {
+    /// A golden and its listeners' `tcpKeepalive.probes`.
+    type Case = (&'static str, &'static [(&'static str, Option<u64>)]);
+    let cases: [Case; 4] = [
+        (
+            "clienttrafficpolicy-gateway-listenerset-same-listener-name-sectionname",
+            &[("shared", Some(3)), ("envoy-gateway/ls-a#shared", Some(5))],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-duplicate-listener-name-sectionname",
+            &[
+                ("envoy-gateway/ls-a#shared", Some(3)),
+                ("envoy-gateway/ls-b#shared", Some(5)),
+            ],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-sectionname-beats-gateway-wide",
+            &[
+                ("core-http", Some(7)),
+                ("envoy-gateway/ext-listeners#ext-http-1", Some(3)),
+                ("envoy-gateway/ext-listeners#ext-http-2", Some(7)),
+            ],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-sectionname-same-port-conflict",
+            &[],
+        ),
+    ];
+    for (name, expected) in cases {
+        let file = format!("{DIR}/{name}.in.yaml");
+        let doc = crate::common::effective(&[&file], &[]).json();
+        let got: Vec<(String, Option<u64>)> = (doc["listeners"].as_array().into_iter().flatten())
+            .map(|l| {
+                let probes = l["rules"]["tcpKeepalive"]["value"]["probes"].as_u64();
+                (
+                    l["listener"].as_str().unwrap_or_default().to_string(),
+                    probes,
+                )
+            })
+            .collect();
+        let want: Vec<(String, Option<u64>)> =
+            expected.iter().map(|(l, p)| (l.to_string(), *p)).collect();
+        assert_eq!(got, want, "{name}");
+    }
+}

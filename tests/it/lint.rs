@@ -288,6 +288,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         11,
     ),
     (
+        "DPL2021",
+        &["testdata/codes/gateway-listener-policy-skips-listenerset"],
+        "info",
+        "testdata/codes/gateway-listener-policy-skips-listenerset/manifests.yaml",
+        32,
+    ),
+    (
         "DPL3001",
         &["testdata/targets"],
         "error",
@@ -482,6 +489,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         "warning",
         "testdata/codes/bare-field-ignored/manifests.yaml",
         22,
+    ),
+    (
+        "DPL4016",
+        &["testdata/codes/family-ignores-listenerset"],
+        "info",
+        "testdata/codes/family-ignores-listenerset/manifests.yaml",
+        32,
     ),
     (
         "DPL4014",

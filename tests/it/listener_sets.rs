@@ -233,3 +233,91 @@ spec:
     assert!(plain.contains("pathId"), "{plain}");
     assert_eq!(plain, effective(Some(set)));
 }
+
+/// Gateway `infra/gw` with its own listener `http` and ListenerSet `team-a/ext` adding another
+/// `http`, a route through each, and a whole-Gateway TrafficPolicy.
+const SHARED: &str = "testdata/listenersets/shared.yaml";
+
+/// The set's listener keeps its own id, sorts after the Gateway's, and takes the whole-Gateway
+/// policy; tables and JSON name it `ns/set#name`; `topology` shows the set as a node.
+#[test]
+fn every_command_names_the_listener_set() {
+    let out = dopol(&["effective", "-o", "json", "-f", SHARED]);
+    let doc = out.json();
+    let items = doc["items"].as_array().unwrap();
+    let ids: Vec<&str> = items
+        .iter()
+        .map(|i| i["pathId"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "kgateway|infra/gw|infra/gw#http|infra/www|infra/www#rule-1",
+            "kgateway|infra/gw|infra/gw>team-a/ext#http|team-a/app|team-a/app#rule-1",
+        ]
+    );
+    assert_eq!(items[1]["listener"], "team-a/ext#http");
+    assert_eq!(
+        items[1]["rules"]["timeouts"]["source"],
+        items[0]["rules"]["timeouts"]["source"]
+    );
+    dopol(&["effective", "-f", SHARED]).code(0).stdout_has(&[
+        "team-a/ext#http  team-a/app#rule-1  TrafficPolicy  timeouts  infra/gw-timeout",
+    ]);
+    dopol(&["topology", "-f", SHARED]).code(0).stdout_has(&[
+        "   └─ ListenerSet team-a/ext\n      └─ listener http (HTTP:80 a.example.com)\n         └─ HTTPRoute team-a/app",
+    ]);
+    let tree = dopol(&["topology", "-o", "json", "-f", SHARED]).json();
+    let set = &tree["gateways"][0]["listenerSets"][0];
+    assert_eq!(set["name"], "team-a/ext");
+    assert_eq!(set["listeners"][0]["routes"][0]["name"], "team-a/app");
+    assert_eq!(
+        tree["gateways"][0]["listeners"].as_array().unwrap().len(),
+        1
+    );
+}
+
+/// `explain --listener`: a bare name matches the Gateway's listener and the set's, `G#L` the
+/// Gateway's own only, `S#L` and `G>S#L` the set's.
+#[test]
+fn listener_selectors_tell_the_gateway_and_its_listener_sets_apart() {
+    let explains = |route: &str, listener: &str| {
+        let out = dopol(&[
+            "explain",
+            "-f",
+            SHARED,
+            "--route",
+            route,
+            "--listener",
+            listener,
+        ]);
+        out.code == 0
+    };
+    for listener in [
+        "http",
+        "team-a/ext#http",
+        "ext#http",
+        "infra/gw>team-a/ext#http",
+    ] {
+        assert!(explains("app", listener), "{listener}");
+    }
+    for listener in ["infra/gw#http", "gw#http", "other/gw>team-a/ext#http"] {
+        assert!(!explains("app", listener), "{listener}");
+    }
+    assert!(explains("www", "infra/gw#http") && !explains("www", "team-a/ext#http"));
+}
+
+/// Kuadrant knows no ListenerSet: a Gateway's RateLimitPolicy applies on the Gateway's own
+/// listener only, and lint names the ListenerSet it skips (`family-ignores-listenerset`).
+#[test]
+fn kuadrant_policies_skip_listener_sets_and_say_so() {
+    let file = "testdata/codes/family-ignores-listenerset";
+    let doc = dopol(&["effective", "-o", "json", "-f", file]).json();
+    let items = doc["items"].as_array().unwrap();
+    let limited: Vec<&str> = (items.iter())
+        .filter(|i| !i["rules"].as_object().unwrap().is_empty())
+        .map(|i| i["listener"].as_str().unwrap())
+        .collect();
+    assert_eq!(limited, ["http"]);
+    assert_eq!(codes(file), ["DPL4016"]);
+}

@@ -30,20 +30,20 @@ pub(super) fn inheritance(over: bool) -> NamedStrategy {
         true => ("Override", GepStrategy::PatchOverrides),
         false => ("Default", GepStrategy::PatchDefaults),
     };
-    NamedStrategy {
-        block: crate::policy::BlockKind::Spec.as_str(),
-        strategy,
-        gep,
-    }
+    NamedStrategy::of_spec(strategy, gep)
+}
+
+/// Whether a policy's spec has `strategy.inheritance: Override`.
+pub(super) fn overrides(spec: &Node) -> bool {
+    spec.get_path(&["strategy", "inheritance"])
+        .and_then(Node::as_str)
+        == Some("Override")
 }
 
 impl Info {
     /// What the evaluator reads of a policy's spec.
-    pub(super) fn of(spec: &Node) -> Info {
-        let over = spec
-            .get_path(&["strategy", "inheritance"])
-            .and_then(Node::as_str)
-            == Some("Override");
+    fn of(spec: &Node) -> Info {
+        let over = overrides(spec);
         let gateway_targets: Vec<&Node> = ["targetRefs", "targetSelectors"]
             .iter()
             .filter_map(|f| spec.get(f).and_then(Node::as_seq))

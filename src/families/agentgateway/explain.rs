@@ -119,12 +119,13 @@ fn merge_step(
     } else {
         notes.join("; ")
     };
+    let named = super::evaluate::inheritance(evaluator.over(policy));
     Some(ExplainedMerge {
         policy: Some(policy),
         subject: step.target.describe(model),
         scope: step.rung.name(),
-        strategy: super::evaluate::inheritance(evaluator.over(policy)).strategy,
-        gep: super::evaluate::inheritance(evaluator.over(policy)).gep,
+        strategy: named.strategy,
+        gep: named.gep,
         summary,
         skipped: None,
         changes,

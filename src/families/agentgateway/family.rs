@@ -167,6 +167,12 @@ impl FamilyHierarchy for Agentgateway {
     fn follows_delegation(&self) -> bool {
         true
     }
+
+    /// The proxy looks a ListenerSet's listener up also as the Gateway's listener of that name
+    /// (docs/families.md, agentgateway; [controller]): a `G#L` policy is not said to skip the sets' `L`.
+    fn listener_policy_reaches_listener_sets(&self) -> bool {
+        true
+    }
 }
 
 impl FamilyEvaluation for Agentgateway {
@@ -191,8 +197,8 @@ impl PolicyFamily for Agentgateway {
     }
 
     fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
-        let info = (policy.spec.as_deref()).map(super::evaluate::Info::of);
-        vec![super::evaluate::inheritance(info.is_some_and(|i| i.over))]
+        let over = (policy.spec.as_deref()).is_some_and(super::evaluate::overrides);
+        vec![super::evaluate::inheritance(over)]
     }
 
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {

@@ -156,7 +156,13 @@ impl FamilyKinds for DeclaredKuadrant {
     }
 }
 
-impl FamilyHierarchy for DeclaredKuadrant {}
+/// As its model: Kuadrant knows no ListenerSet (docs/families.md, Kuadrant), so a kind of the
+/// kuadrant model applies on no path through a ListenerSet's listener either.
+impl FamilyHierarchy for DeclaredKuadrant {
+    fn follows_listener_sets(&self) -> bool {
+        false
+    }
+}
 
 impl FamilyEvaluation for DeclaredKuadrant {
     fn evaluator<'m>(

@@ -1,7 +1,8 @@
 //! An Envoy Gateway object as a [`Policy`] (docs/families.md §3.1): a selector's target kind (which the
 //! CRDs leave to the controller; their shape rules, such as `mergeType` only with xRoute targets,
 //! are checked from the CRDs in [`crate::crd`] before this runs), what dopol does not
-//! model (ListenerSet targets), a selector's `namespaces` (field-2026 §2.6: the other
+//! model yet (whole-ListenerSet targets and ListenerSet selectors; a ListenerSet listener target
+//! is kept in the stored spec for [`super::sets`]), a selector's `namespaces` (field-2026 §2.6: the other
 //! namespaces it may select in, each match there needing a ReferenceGrant), the pruning
 //! of `null`s the API server does, and the rule keys.
 //!
@@ -40,7 +41,10 @@ pub fn decode_policy(
     if let Some(single) = spec.get("targetRef") {
         fields.report(deprecated_target_ref(object, single));
     }
-    let (spec, unmodelled, namespaces) = unmodelled_targets(&spec, fields);
+    // The stored spec keeps the ListenerSet listener targets (`super::sets` reads them; they
+    // are not rules); the generic targets are read without them.
+    let stored = spec;
+    let (spec, unmodelled, namespaces) = unmodelled_targets(&stored, fields);
     let mut targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
     let selectors_path = spec_path.key("targetSelectors");
     for (i, selector) in targets.1.iter_mut().enumerate() {
@@ -62,7 +66,7 @@ pub fn decode_policy(
         span: written.span,
     };
     Some(Policy {
-        spec: Some(Box::new(spec)),
+        spec: Some(Box::new(stored)),
         unmodelled_targets: unmodelled,
         ..Policy::new(kind, object, targets, vec![block])
     })
@@ -109,13 +113,28 @@ fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields
     }
 }
 
-/// The target kind Envoy Gateway allows but dopol does not model yet (TCPRoutes, TLSRoutes and
-/// UDPRoutes are modelled: docs/semantics.md §2).
+/// The target kind Envoy Gateway allows but dopol models only in part (TCPRoutes, TLSRoutes and
+/// UDPRoutes are modelled: docs/semantics.md §2): a ListenerSet listener (`sectionName`) is
+/// resolved by [`super::sets`]; a whole ListenerSet, or one a selector picks, is not yet.
 const UNMODELLED: &str = "ListenerSet";
 
-/// Whether `target` is [`UNMODELLED`].
-fn unmodelled(target: &str) -> bool {
-    target == UNMODELLED
+/// What becomes of a target of `kind` (`sectionName` given or not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// A target the generic resolution takes.
+    Generic,
+    /// A ListenerSet listener, resolved by [`super::sets`].
+    SetListener,
+    /// A whole ListenerSet, or a ListenerSet selector: ignored (info).
+    Ignored,
+}
+
+fn kept(kind: &str, section: bool) -> Kept {
+    match (kind == UNMODELLED, section) {
+        (false, _) => Kept::Generic,
+        (true, true) => Kept::SetListener,
+        (true, false) => Kept::Ignored,
+    }
 }
 
 /// A selector's `namespaces` written for each selector kept (in order), `None` where absent.
@@ -133,10 +152,13 @@ fn unmodelled_targets(
     };
     let mut left_out = thin_vec::ThinVec::new();
     let mut namespaces = Vec::new();
-    let mut keep_target = |node: &Node, fields: &mut Fields| {
+    let mut keep_target = |node: &Node, selector: bool, fields: &mut Fields| {
         let target = node.get("kind").and_then(Node::as_str).unwrap_or_default();
-        if !unmodelled(target) {
-            return true;
+        let section = !selector && node.get("sectionName").is_some();
+        match kept(target, section) {
+            Kept::Generic => return true,
+            Kept::SetListener => return false,
+            Kept::Ignored => {}
         }
         left_out.push(UNMODELLED);
         fields.report(
@@ -147,10 +169,10 @@ fn unmodelled_targets(
     let mut out = Vec::with_capacity(entries.len());
     for entry in entries {
         let value = match &*entry.key.text {
-            "targetRef" if !keep_target(&entry.value, fields) => continue,
-            "targetRefs" => filter_seq(&entry.value, |n| keep_target(n, fields)),
+            "targetRef" if !keep_target(&entry.value, false, fields) => continue,
+            "targetRefs" => filter_seq(&entry.value, |n| keep_target(n, false, fields)),
             "targetSelectors" => {
-                let kept = filter_seq(&entry.value, |n| keep_target(n, fields));
+                let kept = filter_seq(&entry.value, |n| keep_target(n, true, fields));
                 let (selectors, taken) = without_namespaces(&kept);
                 namespaces = taken;
                 selectors

@@ -240,14 +240,14 @@ impl Code {
 }
 
 impl Code {
-    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a ListenerSet, which dopol does not model yet; the target is ignored.
+    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.
     pub const IGNORED_TARGET_KIND: Code = Code::new(&CodeDef {
         id: "DPL6007",
         name: "ignored-target-kind",
         severity: Severity::Info,
         class: Class::Finding,
-        summary: "An Envoy Gateway policy targets a ListenerSet, which dopol does not model yet; the target is ignored.",
-        explanation: "Envoy Gateway policies may target ListenerSets, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (TCPRoute, TLSRoute and UDPRoute targets are modelled.)",
+        summary: "An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.",
+        explanation: "Envoy Gateway policies may target a whole ListenerSet (no sectionName) or select ListenerSets by label, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (A ListenerSet listener target, with sectionName, is modelled; so are TCPRoute, TLSRoute and UDPRoute targets.)",
         fix: "Nothing to fix in the policy; evaluate those targets with the controller.",
         example: "targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]",
     });
@@ -288,6 +288,33 @@ impl Violation for NoTargets<'_> {
         format!(
             "{} has no targets (no targetRef, targetRefs or targetSelectors); it is not accepted (TargetNotFound)",
             self.policy.display()
+        )
+    }
+}
+
+/// A ListenerSet listener target whose set lacks the section (`section-not-found`, declared
+/// with the topology's codes): Envoy Gateway reports TargetNotFound on the ListenerSet.
+pub struct SetSectionNotFound<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The ListenerSet.
+    pub set: &'a crate::model::gateway::ListenerSet,
+    /// The `sectionName`.
+    pub section: &'a str,
+}
+
+impl Violation for SetSectionNotFound<'_> {
+    fn code(&self) -> Code {
+        Code::SECTION_NOT_FOUND
+    }
+    fn message(&self) -> String {
+        let names: Vec<&str> = self.set.listeners.iter().map(|l| l.name.as_str()).collect();
+        format!(
+            "{} targets listener `{}` of {}, which has no such listener (it has: {}); it is not accepted there (TargetNotFound)",
+            self.policy.display(),
+            self.section,
+            self.set.display(),
+            names.join(", ")
         )
     }
 }

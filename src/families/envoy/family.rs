@@ -95,6 +95,18 @@ impl FamilyHierarchy for EnvoyGateway {
     fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
         &crate::model::gateway::RouteKind::ALL
     }
+
+    fn extra_attachments(
+        &self,
+        model: &Model,
+    ) -> (
+        Vec<crate::topology::family::Attachment>,
+        Vec<crate::diag::Diagnostic>,
+    ) {
+        // ListenerSet listener targets (`S#L`), which the generic resolution leaves to families.
+        let owns = |p: &Policy| self.kinds.iter().any(|k| std::ptr::eq(k, p.kind));
+        (super::sets::attachments(model, owns), Vec::new())
+    }
 }
 
 impl FamilyEvaluation for EnvoyGateway {
@@ -121,13 +133,7 @@ impl FamilyEvaluation for EnvoyGateway {
 impl PolicyFamily for EnvoyGateway {
     fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
         if let Some(gep) = self.declared_strategy {
-            let block = crate::policy::BlockKind::Spec.as_str();
-            let strategy = gep.keyword();
-            return vec![NamedStrategy {
-                block,
-                strategy,
-                gep,
-            }];
+            return vec![NamedStrategy::of_spec(gep.keyword(), gep)];
         }
         let merge = (policy.spec.as_deref()).and_then(super::decode::read_merge_type);
         vec![super::merge::named_strategy(merge)]

@@ -61,11 +61,7 @@ pub fn named_strategy(merge: Option<MergeType>) -> NamedStrategy {
         Some(merge) => (merge.as_str(), merge.gep()),
         None => (MOST_SPECIFIC_SLOT, GepStrategy::AtomicDefaults),
     };
-    NamedStrategy {
-        block: crate::policy::BlockKind::Spec.as_str(),
-        strategy,
-        gep,
-    }
+    NamedStrategy::of_spec(strategy, gep)
 }
 
 /// Keyed lists: a field path under the merged root and the key field of its items.

@@ -19,6 +19,7 @@
 //!   of its status ancestors (field-2026 §2.5);
 //! - [`ports`]: a ClientTrafficPolicy refused on a listener sharing a plain-HTTP port
 //!   (field-2026 §2.2);
+//! - [`sets`]: targets on a ListenerSet's listener (`S#L`, field-2026 §2.2);
 //! - [`tcp`]: the fields a kind applies on a TCPRoute, and the Invalid route policy (§3.7).
 
 mod checks;
@@ -33,6 +34,7 @@ mod order;
 mod overrides;
 mod ports;
 mod ratelimit;
+mod sets;
 pub mod slots;
 pub mod spec;
 mod status;

@@ -24,14 +24,31 @@ pub enum Step {
     Resolved(Target),
     /// A `targetRefs` entry with a `sectionName` that names nothing.
     MissingSection(usize),
+    /// A ListenerSet listener target of a set its Gateway did not admit (its `Via` number).
+    NotJoined(usize),
 }
 
 /// Where a step sorts: pass, then selector matches before `targetRefs`, then the match's age and
 /// name or the entry's index.
 type SortKey = (u8, u8, Option<Timestamp>, String, String, usize);
 
-/// The pass of a target level (ListenerSet passes are 2 and 3 when they exist).
-fn pass(level: Level) -> u8 {
+/// The pass of ListenerSet listener targets (the whole-ListenerSet pass, 3, is not modelled).
+pub const SET_LISTENER_PASS: u8 = 2;
+
+/// The pass of a resolved target: its level's, or [`SET_LISTENER_PASS`] for a set's listener.
+fn pass_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> u8 {
+    match target {
+        Target::Listener(g, l)
+            if crate::topology::listener_sets::set_of(evaluator.model, g, l).is_some() =>
+        {
+            SET_LISTENER_PASS
+        }
+        _ => pass(target.level()),
+    }
+}
+
+/// The pass of a target level.
+pub fn pass(level: Level) -> u8 {
     match level {
         Level::RouteRule => 0,
         Level::Route => 1,
@@ -41,8 +58,14 @@ fn pass(level: Level) -> u8 {
 }
 
 /// `policy`'s steps in the controller's order; `missing` are the indexes of its `targetRefs`
-/// entries with a missing section, and whether each names a route (else a Gateway).
-pub fn steps(evaluator: &EnvoyEvaluator<'_>, policy: u32, missing: &[(usize, bool)]) -> Vec<Step> {
+/// entries with a missing section, each with its pass; `unjoined` the numbers of its
+/// ListenerSet listener targets on sets their Gateway did not admit.
+pub fn steps(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    missing: &[(usize, u8)],
+    unjoined: &[usize],
+) -> Vec<Step> {
     let targets = &evaluator.topology.targets.of_policy[policy as usize];
     let mut keyed: Vec<(SortKey, Step)> = Vec::with_capacity(targets.len() + missing.len());
     for &target in targets {
@@ -54,14 +77,20 @@ pub fn steps(evaluator: &EnvoyEvaluator<'_>, policy: u32, missing: &[(usize, boo
             Step::Resolved(target),
         ));
     }
-    for &(index, route) in missing {
-        let level = if route {
-            Level::RouteRule
-        } else {
-            Level::Listener
-        };
-        let key = (pass(level), 1, None, String::new(), String::new(), index);
+    for &(index, pass) in missing {
+        let key = (pass, 1, None, String::new(), String::new(), index);
         keyed.push((key, Step::MissingSection(index)));
+    }
+    for &index in unjoined {
+        let key = (
+            SET_LISTENER_PASS,
+            1,
+            None,
+            String::new(),
+            String::new(),
+            index,
+        );
+        keyed.push((key, Step::NotJoined(index)));
     }
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     keyed.into_iter().map(|(_, step)| step).collect()
@@ -80,7 +109,7 @@ fn resolved_key(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Target) -> 
         .filter(|(p, _)| **p == policy)
         .map(|(_, via)| *via)
         .collect();
-    let pass = pass(target.level());
+    let pass = pass_of(evaluator, target);
     let selected = vias.iter().any(|v| matches!(v, Via::Selector(_)));
     if selected {
         let (timestamp, namespace, name) = object_of(evaluator, target);

@@ -97,13 +97,24 @@ fn held_listeners(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> BTreeS
         .collect()
 }
 
-/// A whole-Gateway policy: the listeners, then the routes attached to the Gateway.
+/// A whole-Gateway policy: its own listeners, the ListenerSets' listeners (`<ns>/<ls>/<L>`,
+/// field-2026 §2.5), then the routes attached to the Gateway or its ListenerSets.
 fn gateway_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<String> {
-    let gw = &evaluator.model.gateways[g as usize];
-    let listeners: BTreeSet<String> = held_listeners(evaluator, policy, g)
-        .into_iter()
-        .map(|l| format!("{}/{}/{l}", gw.namespace, gw.name))
-        .collect();
+    let model = evaluator.model;
+    let gw = &model.gateways[g as usize];
+    let kind = evaluator.kind_index(policy);
+    let (mut listeners, mut set_listeners) = (BTreeSet::new(), BTreeSet::new());
+    for (l, listener) in gw.listeners.iter().enumerate() {
+        if holder(evaluator.topology, Target::Listener(g, l as u32), kind).is_none() {
+            continue;
+        }
+        match listener.set.map(|s| &model.listener_sets[s as usize]) {
+            None => listeners.insert(format!("{}/{}/{}", gw.namespace, gw.name, listener.name)),
+            Some(set) => {
+                set_listeners.insert(format!("{}/{}/{}", set.namespace, set.name, listener.name))
+            }
+        };
+    }
     let routes = overriding_routes(evaluator, policy, Target::Gateway(g), |r| {
         evaluator.topology.route_listeners[r as usize]
             .iter()
@@ -113,26 +124,36 @@ fn gateway_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<Str
     if !listeners.is_empty() {
         parts.push(format!("these gateway listeners: [{}]", list(listeners)));
     }
+    if !set_listeners.is_empty() {
+        parts.push(format!(
+            "these listenerset listeners: [{}]",
+            list(set_listeners)
+        ));
+    }
     if !routes.is_empty() {
         parts.push(format!("these routes: [{}]", list(routes)));
     }
     parts
 }
 
-/// A listener policy: the routes attached with that sectionName or none.
+/// A listener policy: the routes attached with that sectionName or none — to the Gateway, or
+/// for a ListenerSet's listener to the ListenerSet (field-2026 §2.5).
 fn listener_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32, l: u32) -> Vec<String> {
-    let gw = &evaluator.model.gateways[g as usize];
-    let name = &gw.listeners[l as usize].name;
+    let model = evaluator.model;
+    let gw = &model.gateways[g as usize];
+    let listener = &gw.listeners[l as usize];
+    let name = &listener.name;
+    let (kind, namespace, object) = match listener.set.map(|s| &model.listener_sets[s as usize]) {
+        Some(set) => ("ListenerSet", &set.namespace, &set.name),
+        None => ("Gateway", &gw.namespace, &gw.name),
+    };
     let routes = overriding_routes(evaluator, policy, Target::Listener(g, l), |r| {
-        evaluator.model.routes[r as usize]
-            .parent_refs
-            .iter()
-            .any(|p| {
-                p.kind == "Gateway"
-                    && p.namespace == gw.namespace
-                    && p.name == gw.name
-                    && p.section_name.as_ref().is_none_or(|s| s == name)
-            })
+        model.routes[r as usize].parent_refs.iter().any(|p| {
+            p.kind == kind
+                && p.namespace == *namespace
+                && p.name == *object
+                && p.section_name.as_ref().is_none_or(|s| s == name)
+        })
     });
     if routes.is_empty() {
         return Vec::new();

@@ -113,6 +113,13 @@ pub fn conflict_message(
 ) -> String {
     let what = match slot {
         Target::Gateway(g) => format!("Gateway {}", model.gateways[g as usize].name),
+        Target::Listener(g, l)
+            if model.gateways[g as usize].listeners[l as usize]
+                .set
+                .is_some() =>
+        {
+            set_listener_slot(model, g, l, style)
+        }
         Target::Listener(g, l) => {
             let gw = &model.gateways[g as usize];
             match style {
@@ -136,4 +143,16 @@ pub fn conflict_message(
         }
     };
     format!("Unable to target {what}, another {kind} has already attached to it")
+}
+
+/// The slot wording of listener `l` of a ListenerSet (field-2026 §2.2): `Listener <ls>/<L>`, or
+/// CTP's `section of <ls>` (`<ls>` without its namespace).
+fn set_listener_slot(model: &Model, g: u32, l: u32, style: super::ListenerStyle) -> String {
+    let listener = &model.gateways[g as usize].listeners[l as usize];
+    let set = listener.set.map(|s| &model.listener_sets[s as usize]);
+    let set_name = set.map_or("", |s| s.name.as_str());
+    match style {
+        super::ListenerStyle::Section => format!("section of {set_name}"),
+        _ => format!("Listener {set_name}/{}", listener.name),
+    }
 }

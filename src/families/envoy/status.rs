@@ -12,6 +12,7 @@
 use super::evaluate::EnvoyEvaluator;
 use super::order::{Step, steps};
 use super::slots::{conflict_message, holder, why_first};
+use super::spec::ListenerStyle;
 use crate::engine::observed::Observed;
 use crate::model::gateway::GATEWAY_GROUP;
 use crate::policy::{AncestorRef, AncestorStatus, Condition, ConflictNote, PolicyConditions};
@@ -70,9 +71,12 @@ pub fn conditions(
     let p = &model.policies[policy as usize];
     let mut gathered = Ancestors::default();
     let targets = &evaluator.topology.targets.of_policy[policy as usize];
-    let missing = missing_sections(evaluator, p);
-    let indexes: Vec<(usize, bool)> = missing.iter().map(|m| (m.0, m.1)).collect();
-    for step in steps(evaluator, policy, &indexes) {
+    let mut missing = missing_sections(evaluator, p);
+    let (set_missing, unjoined) = set_targets(evaluator, p);
+    missing.extend(set_missing);
+    let indexes: Vec<(usize, u8)> = missing.iter().map(|m| (m.0, m.1)).collect();
+    let unjoined_indexes: Vec<usize> = unjoined.iter().map(|u| u.0).collect();
+    for step in steps(evaluator, policy, &indexes, &unjoined_indexes) {
         match step {
             Step::Resolved(target) => {
                 if matches!(target, Target::Route(_) | Target::RouteRule(..)) {
@@ -83,6 +87,12 @@ pub fn conditions(
             Step::MissingSection(index) => {
                 if let Some((_, _, keys, message)) = missing.iter().find(|m| m.0 == index) {
                     not_found(keys, message, &mut gathered);
+                }
+            }
+            Step::NotJoined(index) => {
+                if let Some((_, key)) = unjoined.iter().find(|u| u.0 == index) {
+                    let entry = gathered.entry(key.clone());
+                    entry.accepted = Some(accepted());
                 }
             }
         }
@@ -315,9 +325,58 @@ fn target_status(
     }
 }
 
-/// A `targetRefs` entry whose object exists but whose section does not: its index, whether it
-/// names a route, its ancestors and its TargetNotFound message.
-type MissingSection = (usize, bool, Vec<Key>, String);
+/// A `targetRefs` entry whose object exists but whose section does not: its index, the pass
+/// it is processed in, its ancestors and its TargetNotFound message.
+type MissingSection = (usize, u8, Vec<Key>, String);
+
+/// The ListenerSet listener targets of `p` that the topology could not hold (field-2026 §2.2):
+/// those whose section the set lacks (TargetNotFound, Envoy Gateway's words: CTP's differ),
+/// and those on a set its Gateway did not admit (Accepted on the set, on no path), each with
+/// its step number and ancestor.
+fn set_targets(
+    evaluator: &EnvoyEvaluator<'_>,
+    p: &crate::policy::Policy,
+) -> (Vec<MissingSection>, Vec<(usize, Key)>) {
+    use super::sets::{SetOutcome, outcome, set_refs};
+    let model = evaluator.model;
+    let section_style = (evaluator.specs.iter())
+        .zip(evaluator.kinds)
+        .any(|(s, k)| std::ptr::eq(k, p.kind) && s.listener_style == ListenerStyle::Section);
+    let (mut missing, mut unjoined) = (Vec::new(), Vec::new());
+    for target in set_refs(p) {
+        let index = p.targets.len() + target.index;
+        let (set, found) = match outcome(model, p, &target) {
+            SetOutcome::SectionNotFound(set) => (set, false),
+            SetOutcome::NotJoined(set) => (set, true),
+            SetOutcome::Attached(_) | SetOutcome::Silent => continue,
+        };
+        let s = &model.listener_sets[set as usize];
+        let section = target.section.to_string();
+        let key = (
+            "ListenerSet",
+            s.namespace.clone(),
+            s.name.clone(),
+            Some(section),
+        );
+        if found {
+            unjoined.push((index, key));
+            continue;
+        }
+        let message = if section_style {
+            format!(
+                "ListenerSet {}/{} does not have a listener named \"{}\"",
+                s.namespace, s.name, target.section
+            )
+        } else {
+            format!(
+                "No section name {} found for ListenerSet {}/{}",
+                target.section, s.namespace, s.name
+            )
+        };
+        missing.push((index, super::order::SET_LISTENER_PASS, vec![key], message));
+    }
+    (missing, unjoined)
+}
 
 /// The `targetRefs` entries whose `sectionName` names no listener or rule of an existing Gateway
 /// or route in the policy's namespace (§3.2).
@@ -330,7 +389,11 @@ fn missing_sections(
         .enumerate()
         .filter_map(|(i, target)| {
             let (keys, message) = missing_section(evaluator, p, target)?;
-            Some((i, target.kind != "Gateway", keys, message))
+            let level = match &*target.kind {
+                "Gateway" => crate::policy::Level::Listener,
+                _ => crate::policy::Level::RouteRule,
+            };
+            Some((i, super::order::pass(level), keys, message))
         })
         .collect()
 }

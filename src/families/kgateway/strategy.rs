@@ -68,11 +68,7 @@ impl Strategy {
 
     /// The strategy as a policy's status names it (`strategies`), in both vocabularies.
     pub fn named(self) -> NamedStrategy {
-        NamedStrategy {
-            block: crate::policy::BlockKind::Spec.as_str(),
-            strategy: self.as_str(),
-            gep: self.gep(),
-        }
+        NamedStrategy::of_spec(self.as_str(), self.gep())
     }
 
     /// Whether deep-capable fields merge instead of being taken whole.

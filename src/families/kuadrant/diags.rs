@@ -1,7 +1,7 @@
 //! Kuadrant's codes: the CRD's block rules (exclusive, non-empty) and the RFC 0009 extensions
 //! dopol evaluates beyond the operator (constraints, `unset`) — and the finding types that word
 //! them. `CODES` also lists the codes its lint checks declare beside them (`outcomes`,
-//! `granularity`).
+//! `granularity`, `listener_sets`).
 
 use super::decoder::{Clash, RuleShape};
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
@@ -23,6 +23,7 @@ pub const CODES: &[Code] = &[
     // The lint checks' (`outcomes`, `granularity`).
     Code::DEFAULT_SUPERSEDED_EVERYWHERE,
     Code::GRANULARITY_TRAP,
+    Code::FAMILY_IGNORES_LISTENERSET,
 ];
 
 impl Code {

@@ -111,6 +111,7 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
             || super::granularity::check(observed, &owned),
         );
         diagnostics.extend(granularity);
+        diagnostics.extend(super::listener_sets::check(observed, &owned));
         diagnostics
     }
 }

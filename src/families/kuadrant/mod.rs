@@ -20,6 +20,7 @@ mod fold;
 mod gate;
 pub mod granularity;
 pub mod kleene;
+pub mod listener_sets;
 pub mod outcomes;
 mod request;
 
@@ -309,7 +310,14 @@ impl FamilyKinds for Kuadrant {
     }
 }
 
-impl FamilyHierarchy for Kuadrant {}
+/// The Kuadrant operator and policy-machinery know no ListenerSet (docs/families.md): paths
+/// through a ListenerSet's listeners take no Kuadrant policy, and lint says so
+/// (`family-ignores-listenerset`).
+impl FamilyHierarchy for Kuadrant {
+    fn follows_listener_sets(&self) -> bool {
+        false
+    }
+}
 
 impl FamilyEvaluation for Kuadrant {
     fn evaluator<'m>(

@@ -147,11 +147,10 @@ impl FamilyEvaluation for Kuma {
 impl PolicyFamily for Kuma {
     /// A more specific policy's conf replaces the keys a less specific one set.
     fn strategies(&self, _policy: &Policy) -> Vec<NamedStrategy> {
-        vec![NamedStrategy {
-            block: crate::policy::BlockKind::Spec.as_str(),
-            strategy: "merge",
-            gep: crate::policy::GepStrategy::PatchDefaults,
-        }]
+        vec![NamedStrategy::of_spec(
+            "merge",
+            crate::policy::GepStrategy::PatchDefaults,
+        )]
     }
 
     fn spec_shape(&self, _kind: &PolicyKind, _rules: &[(&str, &Node)]) -> serde_json::Value {

@@ -55,6 +55,9 @@ fn taker(gateway: &Gateway, listener: u32, hostname: &str) -> Option<u32> {
         .filter(|&other| other != listener)
         .filter_map(|other| {
             let l = &gateway.listeners[other as usize];
+            if l.conflicted {
+                return None; // a conflicted listener receives nothing
+            }
             let h = l.hostname.as_deref()?;
             let rank = Specificity::of(Some(h));
             (l.port == own.port

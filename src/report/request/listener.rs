@@ -175,10 +175,7 @@ fn pick(model: &Model, g: u32, request: &Request) -> ListenerChoice {
     };
     let name = |i: u32| {
         let listener = &gateway.listeners[i as usize];
-        format!(
-            "`{}`",
-            crate::model::listener_sets::listener_name(model, listener)
-        )
+        format!("`{}`", listener.qualified_name())
     };
     let hostname = |i: u32| {
         gateway.listeners[i as usize]

@@ -343,7 +343,7 @@ fn listener_view(engine: &Engine<'_>, chosen: &Chosen) -> ListenerView {
     let listener = &gateway.listeners[chosen.listener as usize];
     ListenerView {
         gateway: format!("{}/{}", gateway.namespace, gateway.name),
-        listener: crate::model::listener_sets::listener_key(engine.model, gateway, listener),
+        listener: gateway.listener_key(listener),
         hostname: listener.hostname.clone(),
         reason: chosen.reason,
         message: chosen.message.clone(),

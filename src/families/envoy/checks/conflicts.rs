@@ -50,7 +50,12 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
 /// Where the attachment through `via` is written.
 fn span_of(policy: &Policy, via: Option<Via>) -> Span {
     match via {
-        Some(Via::TargetRef(i)) => policy.targets[i as usize].span,
+        Some(Via::TargetRef(i)) => match policy.targets.get(i as usize) {
+            Some(target) => target.span,
+            None => {
+                super::super::sets::span_of(policy, Via::TargetRef(i)).unwrap_or(policy.name_span)
+            }
+        },
         Some(Via::Selector(i)) => policy.selectors[i as usize].span,
         _ => policy.name_span,
     }

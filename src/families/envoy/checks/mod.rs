@@ -3,7 +3,8 @@
 //! `deprecated-target-ref`, `selector-selects-all`, `ignored-target-kind`) are reported while
 //! decoding ([`super::decode`]); their documentation lives in [`written`]. A selector's match in
 //! another namespace without a ReferenceGrant is [`granted`]'s. The generic `target-not-found` comes from the topology (and from
-//! [`untargeted`] for a policy that names no target);
+//! [`untargeted`] for a policy that names no target), and so does `section-not-found` (and from
+//! [`set_sections`] for a ListenerSet listener target);
 //! `policy-unreachable` and `policy-overridden` are computed here from the family's own outcomes
 //! ([`reach`]), since Envoy Gateway has no `Enforced` condition.
 
@@ -11,6 +12,7 @@ mod auth;
 mod conflicts;
 mod granted;
 mod reach;
+mod set_sections;
 mod untargeted;
 pub mod written;
 
@@ -24,6 +26,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec
     diagnostics.extend(auth::check(evaluator, observed));
     diagnostics.extend(reach::check(evaluator, observed));
     diagnostics.extend(untargeted::check(evaluator));
+    diagnostics.extend(set_sections::check(evaluator));
     diagnostics.extend(granted::check(evaluator));
     diagnostics
 }

@@ -19,6 +19,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                 && p.targets.is_empty()
                 && p.selectors.is_empty()
                 && p.unmodelled_targets.is_empty()
+                && super::super::sets::set_refs(p).is_empty()
         })
         .map(|(_, policy)| {
             Diagnostic::from(NoTargets { policy })

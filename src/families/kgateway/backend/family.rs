@@ -148,11 +148,10 @@ impl PolicyFamily for BackendConfigPolicies {
     /// `tls`) is a Direct policy: GEP-713 None.
     fn strategies(&self, policy: &Policy) -> Vec<crate::policy::NamedStrategy> {
         match policy.kind.kind {
-            "BackendTLSPolicy" => vec![crate::policy::NamedStrategy {
-                block: crate::policy::BlockKind::Spec.as_str(),
-                strategy: "none",
-                gep: crate::policy::GepStrategy::None,
-            }],
+            "BackendTLSPolicy" => vec![crate::policy::NamedStrategy::of_spec(
+                "none",
+                crate::policy::GepStrategy::None,
+            )],
             _ => vec![crate::families::kgateway::Strategy::AugmentedShallow.named()],
         }
     }
