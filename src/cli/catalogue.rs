@@ -25,11 +25,8 @@ const COMMON: &[&[Code]] = &[
     crate::lint::checks::ordering::CODES,
     crate::lint::checks::suppression::CODES,
     crate::lint::checks::listeners::CODES,
-<<<<<<< HEAD
-    crate::lint::checks::effect::CODES,
-=======
     crate::lint::checks::listener_sets::CODES,
->>>>>>> main
+    crate::lint::checks::effect::CODES,
     crate::cli::config::CODES,
     crate::report::suite::diags::CODES,
 ];
