@@ -27,6 +27,7 @@ const COMMON: &[&[Code]] = &[
     crate::lint::checks::listeners::CODES,
     crate::lint::checks::listener_sets::CODES,
     crate::lint::checks::effect::CODES,
+    crate::lint::checks::controller::CODES,
     crate::cli::config::CODES,
     crate::report::suite::diags::CODES,
 ];

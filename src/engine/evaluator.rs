@@ -148,6 +148,14 @@ pub struct PolicyConditions {
     pub ancestors: Option<Vec<AncestorStatus>>,
 }
 
+impl PolicyConditions {
+    /// Every condition, the top-level ones first, then each ancestor's.
+    pub fn all(&self) -> impl Iterator<Item = &Condition> {
+        let ancestors = self.ancestors.iter().flatten();
+        (self.conditions.iter()).chain(ancestors.flat_map(|a| &a.conditions))
+    }
+}
+
 /// A family's own account of one path's fold, for `dopol explain` (families whose fold is not
 /// the blocks-and-strategies fold give one).
 #[derive(Clone, Debug, Default)]

@@ -163,6 +163,7 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
         || {
             let mut ordering = checks::ordering::check(&observed);
             ordering.extend(checks::effect::check(&observed));
+            ordering.extend(checks::controller::check(&observed));
             (ordering, checks::suppression::check(&evaluated.model))
         },
         || {

@@ -93,13 +93,16 @@ pub const GATEWAY_KINDS: &[KindSpec] = &[
     },
 ];
 
-/// A GatewayClass (only its name matters: it is the root of every path).
+/// A GatewayClass: the root of every path, and the controller that programs its Gateways
+/// (lint says when a policy reaches only Gateways its family's controller never sees).
 #[derive(Clone, Debug)]
 pub struct GatewayClass {
     /// Name.
     pub name: String,
     /// Where the name is written.
     pub name_span: Span,
+    /// `spec.controllerName` and where it is written, when it is a string.
+    pub controller: Option<(String, Span)>,
 }
 
 /// A Namespace (its labels decide `allowedRoutes` selectors).
@@ -572,9 +575,13 @@ pub fn check_version(
 
 /// Decodes a GatewayClass.
 pub fn decode_gateway_class(object: &Object) -> GatewayClass {
+    let controller = (object.root.get("spec"))
+        .and_then(|spec| spec.get("controllerName"))
+        .and_then(|node| Some((node.as_str()?.to_string(), node.span)));
     GatewayClass {
         name: object.name.to_string(),
         name_span: object.name_span(),
+        controller,
     }
 }
 

@@ -49,6 +49,18 @@ pub trait PolicyFamily: FamilyEvaluation {
     fn reports_ineffective(&self) -> bool {
         false
     }
+    /// The `controllerName`s of the GatewayClasses whose Gateways the controller of `kind`
+    /// programs by default; empty when dopol does not know them (a declared kind), which means
+    /// any. Lint's `class-not-family-controller` reads it.
+    fn controllers(&self, _kind: &PolicyKind) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether `conditions`, as the family's controller writes them, already say that some rule
+    /// of the policy takes no effect (Kuadrant's "partially enforced"), so that lint's generic
+    /// `rule-effective-nowhere` does not repeat it.
+    fn status_admits_loss(&self, _conditions: &PolicyConditions) -> bool {
+        false
+    }
     /// What being ordered after another policy by name means, for messages (Kuadrant: the
     /// later one counts as newer).
     fn ordered_after_by_name(&self) -> &'static str {

@@ -498,6 +498,27 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         32,
     ),
     (
+        "DPL4020",
+        &["testdata/codes/reported-but-ineffective"],
+        "warning",
+        "testdata/codes/reported-but-ineffective/manifests.yaml",
+        19,
+    ),
+    (
+        "DPL4021",
+        &["testdata/codes/rule-effective-nowhere"],
+        "info",
+        "testdata/codes/rule-effective-nowhere/manifests.yaml",
+        19,
+    ),
+    (
+        "DPL4022",
+        &["testdata/codes/class-not-family-controller"],
+        "warning",
+        "testdata/codes/class-not-family-controller/manifests.yaml",
+        46,
+    ),
+    (
         "DPL4014",
         &[
             "testdata/request/conformance/gateway-http-listener-isolation-with-hostname-intersection/manifests.yaml",

@@ -191,6 +191,11 @@ impl FamilyEvaluation for Agentgateway {
 }
 
 impl PolicyFamily for Agentgateway {
+    /// agentgateway's default `controllerName`.
+    fn controllers(&self, _kind: &PolicyKind) -> &'static [&'static str] {
+        &["agentgateway.dev/agentgateway"]
+    }
+
     /// `agw-attached-but-ineffective` (DPL8007) says it, with agentgateway's own causes.
     fn reports_ineffective(&self) -> bool {
         true

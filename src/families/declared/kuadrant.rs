@@ -18,7 +18,9 @@ use crate::model::Model;
 use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
 use crate::policy::decode::TargetFields;
-use crate::policy::{Evaluator, FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule, request};
+use crate::policy::{
+    Evaluator, FamilyKinds, Policy, PolicyConditions, PolicyFamily, PolicyKind, Rule, request,
+};
 use crate::source::Span;
 use crate::topology::Topology;
 use crate::yaml::Node;
@@ -176,6 +178,19 @@ impl FamilyEvaluation for DeclaredKuadrant {
 }
 
 impl PolicyFamily for DeclaredKuadrant {
+    /// A re-declared Kuadrant kind keeps the operator's controllers; the user's own do not say.
+    fn controllers(&self, kind: &PolicyKind) -> &'static [&'static str] {
+        match self.builtin {
+            true => Kuadrant.controllers(kind),
+            false => &[],
+        }
+    }
+
+    /// The Kuadrant fold writes Kuadrant's conditions.
+    fn status_admits_loss(&self, conditions: &PolicyConditions) -> bool {
+        Kuadrant.status_admits_loss(conditions)
+    }
+
     fn spec_shape(&self, _kind: &PolicyKind, rules: &[(&str, &Node)]) -> serde_json::Value {
         self.shape.spec_shape(rules)
     }

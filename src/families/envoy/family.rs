@@ -131,6 +131,19 @@ impl FamilyEvaluation for EnvoyGateway {
 }
 
 impl PolicyFamily for EnvoyGateway {
+    /// Envoy Gateway's default `controllerName` (a declared kind on this model: unknown).
+    fn controllers(&self, kind: &PolicyKind) -> &'static [&'static str] {
+        match kind.group == super::spec::GROUP {
+            true => &["gateway.envoyproxy.io/gatewayclass-controller"],
+            false => &[],
+        }
+    }
+
+    /// A `Merged` condition (a `mergeType` merge) says other policies' values are in play.
+    fn status_admits_loss(&self, conditions: &crate::policy::PolicyConditions) -> bool {
+        conditions.all().any(|c| c.kind == "Merged")
+    }
+
     fn strategies(&self, policy: &Policy) -> Vec<NamedStrategy> {
         if let Some(gep) = self.declared_strategy {
             return vec![NamedStrategy::of_spec(gep.keyword(), gep)];

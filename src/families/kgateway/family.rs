@@ -178,6 +178,20 @@ impl FamilyEvaluation for Kgateway {
 }
 
 impl PolicyFamily for Kgateway {
+    /// kgateway's default `controllerName` (a declared kind on this model: unknown).
+    fn controllers(&self, kind: &PolicyKind) -> &'static [&'static str] {
+        match kind.group == GROUP {
+            true => &["kgateway.dev/kgateway"],
+            false => &[],
+        }
+    }
+
+    /// Attached/`Merged`: "Merged with other policies in target(s)" — some field came from
+    /// another policy, or lost to one.
+    fn status_admits_loss(&self, conditions: &crate::policy::PolicyConditions) -> bool {
+        conditions.all().any(|c| c.reason == "Merged")
+    }
+
     /// kgateway's default: within a level the policy first in order keeps a field, across
     /// levels the most specific scope's (a child route's annotation may pick another strategy
     /// for its level, which `explain` names step by step).

@@ -116,6 +116,9 @@ impl<'m> Evaluator<'m> for KuadrantEvaluator<'m> {
     }
 }
 
+/// The end of the `Enforced` message of a policy some of whose rules are overridden.
+pub(super) const PARTIALLY: &str = "has been partially enforced";
+
 /// The `Enforced` condition of an accepted policy.
 fn enforced(observed: &Observed<'_, '_>, policy: u32) -> Condition {
     let model = observed.engine.model;
@@ -170,11 +173,7 @@ fn enforced(observed: &Observed<'_, '_>, policy: u32) -> Condition {
             "Overridden",
             format!("{kind} is overridden by [{}]", overriders()),
         ),
-        (true, false) => (
-            "True",
-            "Enforced",
-            format!("{kind} has been partially enforced"),
-        ),
+        (true, false) => ("True", "Enforced", format!("{kind} {PARTIALLY}")),
         (true, true) => (
             "True",
             "Enforced",

@@ -32,7 +32,7 @@ use crate::load::Object;
 use crate::load::fields::{FieldPath, Fields};
 use crate::policy::FamilyEvaluation;
 use crate::policy::FamilyHierarchy;
-use crate::policy::{FamilyKinds, Policy, PolicyFamily, PolicyKind, Rule};
+use crate::policy::{FamilyKinds, Policy, PolicyConditions, PolicyFamily, PolicyKind, Rule};
 use crate::yaml::{Node, Value};
 use decoder::named_rule;
 
@@ -331,6 +331,20 @@ impl FamilyEvaluation for Kuadrant {
 }
 
 impl PolicyFamily for Kuadrant {
+    /// The operator's defaults for Istio and Envoy Gateway (`ISTIO_GATEWAY_CONTROLLER_NAMES`
+    /// and `ENVOY_GATEWAY_GATEWAY_CONTROLLER_NAMES` add to them).
+    fn controllers(&self, _kind: &PolicyKind) -> &'static [&'static str] {
+        &[
+            "istio.io/gateway-controller",
+            "gateway.envoyproxy.io/gatewayclass-controller",
+        ]
+    }
+
+    /// "… has been partially enforced": the operator's status says some rule is overridden.
+    fn status_admits_loss(&self, conditions: &PolicyConditions) -> bool {
+        (conditions.all()).any(|c| c.kind == "Enforced" && c.message.ends_with(evaluate::PARTIALLY))
+    }
+
     fn provides(
         &self,
         kind: &PolicyKind,

@@ -51,13 +51,12 @@ const POSITIVE: [&str; 3] = ["Enforced", "Attached", "Accepted"];
 
 /// The first condition that says `policy` took effect, unless another says it did not.
 fn claimed(conditions: &crate::policy::PolicyConditions) -> Option<&Condition> {
-    let ancestors = conditions.ancestors.iter().flatten();
-    let all: Vec<&Condition> = (conditions.conditions.iter())
-        .chain(ancestors.flat_map(|a| &a.conditions))
-        .collect();
+    let all: Vec<&Condition> = conditions.all().collect();
+    // Overridden=True (Envoy Gateway), or a positive type that is False (Kuadrant's
+    // Enforced/Overridden, kgateway's Attached/Overridden): the status already says it.
     let admits = all.iter().any(|c| {
         (c.kind == "Overridden" && c.status == "True")
-            || (c.kind == "Enforced" && c.status == "False")
+            || (POSITIVE.contains(&c.kind) && c.status == "False")
     });
     let positive = (POSITIVE.iter())
         .find_map(|&kind| all.iter().find(|c| c.kind == kind && c.status == "True"));
@@ -71,9 +70,38 @@ struct KeyFate {
     effective: bool,
     /// The policies that beat it.
     winners: BTreeSet<u32>,
-    /// The outcomes it lost by without a winner (`not-applied`: a constraint did not hold;
-    /// `superseded` with nobody named: an invalid policy the family leaves out).
-    unnamed: BTreeSet<&'static str>,
+    /// The ways it lost without another policy to name.
+    unnamed: BTreeSet<Unnamed>,
+}
+
+/// A loss without another policy to name.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum Unnamed {
+    /// Another rule of the same policy won (a block it should not have beside another).
+    Own,
+    /// The family left the path without a value of the kind (kgateway: an invalid policy on
+    /// the path; the family's own error says so).
+    NoValue,
+    /// Any other outcome without a winner (`not-applied`: a constraint did not hold).
+    Outcome(&'static str),
+}
+
+impl Unnamed {
+    fn of(lost: &RuleEvent, p: u32) -> Unnamed {
+        match lost {
+            _ if lost.by().contains(&p) => Unnamed::Own,
+            RuleEvent::Superseded { .. } => Unnamed::NoValue,
+            other => Unnamed::Outcome(other.as_str()),
+        }
+    }
+
+    fn describe(&self, kind: &str) -> String {
+        match self {
+            Unnamed::Own => "loses to another of its own rules".to_string(),
+            Unnamed::NoValue => format!("the path has no effective {kind}"),
+            Unnamed::Outcome(outcome) => outcome.to_string(),
+        }
+    }
 }
 
 /// Every rule key of policy `p` with its fate, and how many paths it reaches.
@@ -86,16 +114,11 @@ fn fates<'o>(observed: &'o Observed<'_, '_>, p: u32) -> (BTreeMap<&'o str, KeyFa
         match seen.outcome {
             RuleEvent::Added | RuleEvent::Merged { .. } => fate.effective = true,
             lost => {
-                let before = fate.winners.len();
-                fate.winners.extend(lost.by().iter().filter(|&&w| w != p));
-                if fate.winners.len() == before && lost.by().is_empty() {
-                    fate.unnamed.insert(match lost {
-                        // The family left the path without a value of this kind (kgateway:
-                        // an invalid policy on the path).
-                        RuleEvent::Superseded { .. } => "the path keeps no value of it",
-                        other => other.as_str(),
-                    });
+                let others = lost.by().iter().filter(|&&w| w != p);
+                if others.clone().next().is_none() {
+                    fate.unnamed.insert(Unnamed::of(&lost, p));
                 }
+                fate.winners.extend(others);
             }
         }
     }
@@ -136,12 +159,17 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
         let Some(claim) = claimed(&conditions) else {
             continue;
         };
+        let whole = lost.len() == keys.len();
+        let family = model.registry.family_of(policy.kind);
+        if !whole && family.status_admits_loss(&conditions) {
+            continue;
+        }
         let finding = Ineffective {
             policy,
             claim,
             paths,
             lost: &lost,
-            whole: lost.len() == keys.len(),
+            whole,
             locator: &|w| model.policies[w as usize].display(),
         };
         if finding.whole {
@@ -190,7 +218,8 @@ impl Ineffective<'_> {
                         fate.winners.iter().map(|&w| (self.locator)(w)).collect();
                     why.push(format!("loses to {}", winners.join(", ")));
                 }
-                why.extend(fate.unnamed.iter().map(|outcome| outcome.to_string()));
+                let kind = self.policy.kind.kind;
+                why.extend(fate.unnamed.iter().map(|how| how.describe(kind)));
                 format!("`{key}` ({})", why.join("; "))
             })
             .collect()

@@ -5,6 +5,7 @@
 //! validation, the model, the hierarchy and each family's folder; `cli::catalogue` collects them
 //! all.
 
+pub mod controller;
 pub mod effect;
 pub mod listener_sets;
 pub mod listeners;
