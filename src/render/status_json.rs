@@ -16,6 +16,7 @@ use crate::policy::NamedStrategy;
 use crate::policy::evaluator::{AncestorStatus, Condition};
 use crate::report::filter::Filters;
 use crate::report::status::{self, PathOutcome, PolicyStatus};
+use crate::report::status_targets::{DopolStatus, dopol_status};
 use std::io::{self, Write};
 
 /// Outcomes (one per rule per path) a policy's status may list from which it is streamed
@@ -35,6 +36,7 @@ pub fn push_item(out: &mut Vec<u8>, status: &PolicyStatus<'_>) -> io::Result<()>
         conditions: &status.conditions,
         ancestors: status.ancestors.as_deref(),
         strategies: &status.strategies,
+        dopol: status.dopol.as_ref(),
     };
     push_head(out, &head)?;
     for (i, rule) in status.rules.iter().enumerate() {
@@ -77,6 +79,7 @@ fn write_in_runs(
     run: usize,
 ) -> io::Result<()> {
     let conditions = status::policy_conditions(observed, p);
+    let dopol = dopol_status(observed, filters, p);
     let locator = &observed.engine.model.policies[p as usize].locator;
     // The item's first write holds its comma (see `Elements`).
     let mut buffer = Vec::new();
@@ -85,6 +88,7 @@ fn write_in_runs(
         conditions: &conditions.conditions,
         ancestors: conditions.ancestors.as_deref(),
         strategies: &status::strategies(observed, p),
+        dopol: dopol.as_ref(),
     };
     push_head(&mut buffer, &head)?;
     let keys = status::rule_keys(observed, p);
@@ -118,6 +122,7 @@ struct Head<'s> {
     conditions: &'s [Condition],
     ancestors: Option<&'s [AncestorStatus]>,
     strategies: &'s [NamedStrategy],
+    dopol: Option<&'s DopolStatus>,
 }
 
 fn push_head(out: &mut Vec<u8>, head: &Head<'_>) -> io::Result<()> {
@@ -131,6 +136,10 @@ fn push_head(out: &mut Vec<u8>, head: &Head<'_>) -> io::Result<()> {
     }
     out.extend_from_slice(b",\n      \"strategies\": ");
     push_pretty(out, head.strategies, 3)?;
+    if let Some(dopol) = head.dopol {
+        out.extend_from_slice(b",\n      \"dopol\": ");
+        push_pretty(out, dopol, 3)?;
+    }
     out.extend_from_slice(b",\n      \"rules\": [");
     Ok(())
 }

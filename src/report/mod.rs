@@ -17,6 +17,7 @@ pub mod path_fields;
 pub mod reach;
 pub mod request;
 pub mod status;
+pub mod status_targets;
 pub mod suite;
 pub mod topology;
 pub mod uncovered;

@@ -121,6 +121,9 @@ pub struct PolicyStatus<'a> {
     pub ancestors: Option<Vec<AncestorStatus>>,
     /// The strategies it merges by, in its family's words and GEP-713's.
     pub strategies: Vec<NamedStrategy>,
+    /// dopol's own per-target outcome under each ancestor Gateway (GEP-5058's shape).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dopol: Option<super::status_targets::DopolStatus>,
     /// Every rule key of the policy, sorted.
     pub rules: Vec<RuleStatus<'a>>,
     /// Index into `Model::policies` (not serialized).
@@ -207,6 +210,7 @@ pub fn policy_status<'a>(
         conditions: status.conditions,
         ancestors: status.ancestors,
         strategies: strategies(observed, p),
+        dopol: super::status_targets::dopol_status(observed, filters, p),
         rules: rules
             .into_iter()
             .map(|(key, outcomes)| RuleStatus {

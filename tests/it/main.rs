@@ -55,6 +55,7 @@ mod request;
 mod rfc0009;
 mod schemas;
 mod self_contained;
+mod status_truth;
 mod tables;
 mod test_cmd;
 mod topology;

@@ -50,7 +50,7 @@ impl ForeignClasses<'_> {
             )
             .with_object(self.policy.display());
         for (class, _) in self.classes.values() {
-            if let Some((controller, span)) = &class.controller {
+            if let Some((_, span)) = &class.controller {
                 let label = format!("the controller of GatewayClass `{}`", class.name);
                 diagnostic = diagnostic.with_label(*span, label);
             }
