@@ -305,6 +305,7 @@ mod tests {
             (vec![], None, vec![condition("ok")]),
             (vec![], Some(vec![]), vec![]),
         ] {
+            let dopol = ancestors.as_ref().map(|_| dopol_example());
             let status = PolicyStatus {
                 policy: "authpolicy.kuadrant.io:ns/p",
                 conditions,
@@ -313,6 +314,7 @@ mod tests {
                     crate::policy::BlockKind::Overrides,
                     crate::policy::Strategy::Merge,
                 )],
+                dopol,
                 rules,
                 index: 0,
                 policy_kind: "AuthPolicy",
@@ -323,6 +325,37 @@ mod tests {
                 String::from_utf8(fast).unwrap(),
                 String::from_utf8(serde_bytes(&status)).unwrap()
             );
+        }
+    }
+
+    /// A `dopol` status with one ancestor and one target.
+    fn dopol_example() -> DopolStatus {
+        use crate::policy::evaluator::AncestorRef;
+        use crate::report::status_targets::{AncestorTargets, TargetStatus};
+        let gateway = AncestorRef {
+            group: "gateway.networking.k8s.io",
+            kind: "Gateway",
+            namespace: "ns".into(),
+            name: "gw \"<x>\"".into(),
+            section_name: None,
+        };
+        let target = TargetStatus {
+            target_ref: AncestorRef {
+                section_name: Some("http".into()),
+                ..gateway.clone()
+            },
+            conditions: vec![Condition {
+                kind: "dopol.io/Effective",
+                status: "True",
+                reason: "Effective",
+                message: "its 1 rule: effective on the 1 path through it".into(),
+            }],
+        };
+        DopolStatus {
+            ancestors: vec![AncestorTargets {
+                ancestor_ref: gateway,
+                targets: vec![target],
+            }],
         }
     }
 

@@ -116,7 +116,7 @@ fn fates<'o>(observed: &'o Observed<'_, '_>, p: u32) -> (BTreeMap<&'o str, KeyFa
             lost => {
                 let others = lost.by().iter().filter(|&&w| w != p);
                 if others.clone().next().is_none() {
-                    fate.unnamed.insert(Unnamed::of(&lost, p));
+                    fate.unnamed.insert(Unnamed::of(lost, p));
                 }
                 fate.winners.extend(others);
             }
