@@ -17,8 +17,8 @@ use crate::engine::observed::Observed;
 use crate::engine::outcomes::Outcome;
 use crate::policy::evaluator::{AncestorRef, Condition};
 use crate::topology::Target;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// `status.dopol` of a policy: its per-target outcome under each ancestor Gateway.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -50,9 +50,39 @@ pub struct TargetStatus {
 /// What the paths through one target did with the policy's rules.
 #[derive(Default)]
 struct Tally<'m> {
-    paths: BTreeSet<u32>,
-    /// Per rule key: effective on some path, and who beat it where it lost.
-    keys: BTreeMap<&'m str, (bool, BTreeSet<u32>)>,
+    /// Distinct paths (a path's observations come together: the last one counted is enough).
+    paths: usize,
+    last_path: Option<u32>,
+    /// Per rule key: effective on some path, and who beat it where it lost (a policy has a
+    /// handful of keys and winners: vectors searched in place beat maps).
+    keys: Vec<(&'m str, bool, Vec<u32>)>,
+}
+
+impl<'m> Tally<'m> {
+    fn add(&mut self, path: u32, key: &'m str, outcome: &Outcome, p: u32) {
+        if self.last_path != Some(path) {
+            self.last_path = Some(path);
+            self.paths += 1;
+        }
+        let at = match self.keys.iter().position(|(k, ..)| *k == key) {
+            Some(at) => at,
+            None => {
+                self.keys.push((key, false, Vec::new()));
+                self.keys.len() - 1
+            }
+        };
+        let (_, effective, winners) = &mut self.keys[at];
+        match outcome {
+            Outcome::Added | Outcome::Merged { .. } => *effective = true,
+            lost => {
+                for &w in lost.by() {
+                    if w != p && !winners.contains(&w) {
+                        winners.push(w);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `status.dopol` of policy `p` over the paths `filters` shows; `None` when the policy reaches
@@ -63,26 +93,32 @@ pub fn dopol_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> O
     if targets.is_empty() {
         return None;
     }
-    let mut tallies: BTreeMap<(u32, Target), Tally<'_>> = BTreeMap::new();
+    // A tally per (Gateway, target), found once per path, not once per outcome.
+    let mut index: FxHashMap<(u32, Target), usize> = FxHashMap::default();
+    let mut tallies: Vec<((u32, Target), Tally<'_>)> = Vec::new();
     let entries = &observed.entries_of_policy[p as usize];
-    let mut on_path: (u32, Vec<Target>) = (u32::MAX, Vec::new());
+    let mut on_path: (u32, Vec<usize>) = (u32::MAX, Vec::new());
     for seen in shown_observations(observed, filters, p, entries) {
         if on_path.0 != seen.path {
-            on_path = (seen.path, targets_on(observed, targets, seen.path));
+            let gateway = engine.topology.paths[seen.path as usize].gateway;
+            let at = (targets_on(observed, targets, seen.path).into_iter())
+                .map(|target| {
+                    *index.entry((gateway, target)).or_insert_with(|| {
+                        tallies.push(((gateway, target), Tally::default()));
+                        tallies.len() - 1
+                    })
+                })
+                .collect();
+            on_path = (seen.path, at);
         }
-        let gateway = engine.topology.paths[seen.path as usize].gateway;
-        for &target in &on_path.1 {
-            let tally = tallies.entry((gateway, target)).or_default();
-            tally.paths.insert(seen.path);
-            let (effective, winners) = tally.keys.entry(seen.key).or_default();
-            match seen.outcome {
-                Outcome::Added | Outcome::Merged { .. } => *effective = true,
-                lost => winners.extend(lost.by().iter().filter(|&&w| w != p)),
-            }
+        for &at in &on_path.1 {
+            tallies[at].1.add(seen.path, seen.key, seen.outcome, p);
         }
     }
+    tallies.sort_unstable_by_key(|(at, _)| *at);
     let mut ancestors: Vec<AncestorTargets> = Vec::new();
-    for ((gateway, target), tally) in tallies {
+    for ((gateway, target), mut tally) in tallies {
+        tally.keys.sort_unstable_by_key(|(key, ..)| *key);
         let target_status = TargetStatus {
             target_ref: reference(observed, target),
             conditions: vec![effective(observed, &tally)],
@@ -116,16 +152,15 @@ fn targets_on(observed: &Observed<'_, '_>, targets: &[Target], path: u32) -> Vec
 /// `dopol.io/Effective` of one target from its tally.
 fn effective(observed: &Observed<'_, '_>, tally: &Tally<'_>) -> Condition {
     let lost: Vec<String> = (tally.keys.iter())
-        .filter(|(_, (effective, _))| !effective)
-        .map(|(key, (_, winners))| {
-            let winners: Vec<u32> = winners.iter().copied().collect();
-            match observed.locators(&winners).as_slice() {
+        .filter(|(_, effective, _)| !effective)
+        .map(
+            |(key, _, winners)| match observed.locators(winners).as_slice() {
                 [] => format!("`{key}`"),
                 by => format!("`{key}` (loses to {})", by.join(", ")),
-            }
-        })
+            },
+        )
         .collect();
-    let (on, none_on) = match tally.paths.len() {
+    let (on, none_on) = match tally.paths {
         1 => (
             "effective on the 1 path".to_string(),
             "not effective on the 1 path".to_string(),
