@@ -104,12 +104,33 @@ impl Unnamed {
     }
 }
 
+/// Whether every rule of policy `p` is effective on some path: most policies, found on their
+/// first paths, so the check reads no further.
+fn all_effective(observed: &Observed<'_, '_>, p: u32) -> bool {
+    let policy = &observed.engine.model.policies[p as usize];
+    let mut left: Vec<&str> = policy.rules().map(|(_, r)| r.key.as_str()).collect();
+    left.sort_unstable();
+    left.dedup();
+    for seen in observed.each_observation(p) {
+        if matches!(seen.outcome, RuleEvent::Added | RuleEvent::Merged { .. }) {
+            left.retain(|key| *key != seen.key);
+            if left.is_empty() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Every rule key of policy `p` with its fate, and how many paths it reaches.
 fn fates<'o>(observed: &'o Observed<'_, '_>, p: u32) -> (BTreeMap<&'o str, KeyFate>, usize) {
     let mut keys: BTreeMap<&str, KeyFate> = BTreeMap::new();
-    let mut paths = BTreeSet::new();
+    // A path's outcomes come together: counting a change of path counts the paths.
+    let (mut paths, mut last) = (0, None);
     for seen in observed.each_observation(p) {
-        paths.insert(seen.path);
+        if last != Some(seen.path) {
+            (paths, last) = (paths + 1, Some(seen.path));
+        }
         let fate = keys.entry(seen.key).or_default();
         match seen.outcome {
             RuleEvent::Added | RuleEvent::Merged { .. } => fate.effective = true,
@@ -122,7 +143,7 @@ fn fates<'o>(observed: &'o Observed<'_, '_>, p: u32) -> (BTreeMap<&'o str, KeyFa
             }
         }
     }
-    (keys, paths.len())
+    (keys, paths)
 }
 
 /// Whether the check reads policy `p` (see the module's documentation).
@@ -147,6 +168,9 @@ pub fn check(observed: &Observed<'_, '_>) -> Vec<Diagnostic> {
         }
         // Outcomes first: a policy whose rules all take effect somewhere (most of them) needs
         // no status.
+        if all_effective(observed, p) {
+            continue;
+        }
         let (keys, paths) = fates(observed, p);
         let lost: Vec<(&str, &KeyFate)> = (keys.iter())
             .filter(|(_, f)| !f.effective)
