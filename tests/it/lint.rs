@@ -642,13 +642,6 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         46,
     ),
     (
-        "DPL6007",
-        &["testdata/envoy/targets-selectors/manifests.yaml"],
-        "info",
-        "testdata/envoy/targets-selectors/manifests.yaml",
-        39,
-    ),
-    (
         "DPL6008",
         &["testdata/codes/selector-target-not-granted/manifests.yaml"],
         "info",

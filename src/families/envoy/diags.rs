@@ -1,6 +1,6 @@
-//! Envoy Gateway's codes (DPL6xxx): policies replaced without merge, conflicts, pruned nulls
-//! and targets dopol does not model, each with the finding types that word it; then the family's
-//! wording of codes declared elsewhere.
+//! Envoy Gateway's codes (DPL6xxx): policies replaced without merge, conflicts, pruned nulls,
+//! selectors and ListenerSet quirks, each with the finding types that word it (retired codes
+//! stay, never reported); then the family's wording of codes declared elsewhere.
 
 use super::slots::why_first;
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
@@ -240,35 +240,20 @@ impl Code {
 }
 
 impl Code {
-    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.
+    /// DPL6007 `ignored-target-kind`: Retired: dopol models Envoy Gateway's whole-ListenerSet targets and ListenerSet selectors; never reported.
+    ///
+    /// Kept in the catalogue, never reported and never reused, so that `--ignore` and
+    /// `dopol.io/ignore` entries naming it stay valid.
     pub const IGNORED_TARGET_KIND: Code = Code::new(&CodeDef {
         id: "DPL6007",
         name: "ignored-target-kind",
         severity: Severity::Info,
         class: Class::Finding,
-        summary: "An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.",
-        explanation: "Envoy Gateway policies may target a whole ListenerSet (no sectionName) or select ListenerSets by label, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (A ListenerSet listener target, with sectionName, is modelled; so are TCPRoute, TLSRoute and UDPRoute targets.)",
-        fix: "Nothing to fix in the policy; evaluate those targets with the controller.",
+        summary: "Retired: dopol models Envoy Gateway's whole-ListenerSet targets and ListenerSet selectors; never reported.",
+        explanation: "Until dopol modelled the whole-ListenerSet slot (field-2026 §2.2), this info said that an Envoy Gateway policy's target of a whole ListenerSet (no sectionName), or a targetSelectors entry of kind ListenerSet, was ignored. Both are now evaluated (the `S` slot: its conflicts, its place in the precedence, its status ancestor). The code is kept so that suppressions naming it stay valid; it is never reported and never reused.",
+        fix: "Nothing: remove suppressions naming it when convenient.",
         example: "targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]",
     });
-}
-
-/// A target of a kind dopol does not model (`ignored-target-kind`).
-pub struct IgnoredTargetKind<'a> {
-    /// The target's kind (ListenerSet).
-    pub kind: &'a str,
-}
-
-impl Violation for IgnoredTargetKind<'_> {
-    fn code(&self) -> Code {
-        Code::IGNORED_TARGET_KIND
-    }
-    fn message(&self) -> String {
-        format!(
-            "a {} target is not modelled by dopol; it is ignored",
-            self.kind
-        )
-    }
 }
 
 // Codes declared elsewhere (the topology's and lint's), in Envoy Gateway's words.

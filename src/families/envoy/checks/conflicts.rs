@@ -1,10 +1,11 @@
 //! `conflicted` (envoyproxy/gateway#8845): a policy that targets a slot another policy of its
 //! kind already holds is not accepted there — silently, apart from a status condition. One
-//! finding per lost target, naming the holder and why it came first.
+//! finding per lost target (a whole ListenerSet counts once), naming the holder and why it came
+//! first.
 
 use super::super::diags::Conflicted;
 use super::super::evaluate::EnvoyEvaluator;
-use super::super::slots::holder;
+use super::super::slots::{Claim, Slot, claims, holder};
 use crate::diag::Diagnostic;
 use crate::policy::{Policy, Via};
 use crate::source::Span;
@@ -23,7 +24,11 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
         let unique: std::collections::BTreeSet<_> =
             targets.of_policy[index as usize].iter().copied().collect();
         for target in unique {
-            let Some(winner) = holder(evaluator.topology, target, kind).filter(|&w| w != index)
+            if !claims(model, evaluator.topology, (target, kind), index, Claim::Own) {
+                continue;
+            }
+            let Some(winner) =
+                holder(model, evaluator.topology, target, kind).filter(|&w| w != index)
             else {
                 continue;
             };
@@ -43,6 +48,35 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                 .with_object(policy.display()),
             );
         }
+        diagnostics.extend(set_conflicts(evaluator, index));
+    }
+    diagnostics
+}
+
+/// One finding per whole ListenerSet `policy` targets whose `S` slot another policy holds.
+fn set_conflicts(evaluator: &EnvoyEvaluator<'_>, index: u32) -> Vec<Diagnostic> {
+    let model = evaluator.model;
+    let policy = &model.policies[index as usize];
+    let mut seen = Vec::new();
+    let mut diagnostics = Vec::new();
+    for (set, via) in super::super::sets::whole_targets(model, policy) {
+        if seen.contains(&set) {
+            continue;
+        }
+        seen.push(set);
+        let claims = super::super::sets::set_claims(model, set, policy.kind);
+        let Some(&winner) = claims.first().filter(|&&w| w != index) else {
+            continue;
+        };
+        diagnostics.push(
+            Diagnostic::from(Conflicted {
+                policy,
+                target: Slot::Set(set).describe(model),
+                holder: &model.policies[winner as usize],
+            })
+            .with_label(span_of(policy, Some(via)), "Conflicted here")
+            .with_object(policy.display()),
+        );
     }
     diagnostics
 }
