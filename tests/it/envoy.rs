@@ -312,3 +312,30 @@ fn status_text_names_the_holder_of_every_lost_target() {
         "                             Overridden  True    Overridden  This policy is being overridden",
     ]);
 }
+
+/// A whole-ListenerSet ClientTrafficPolicy refused on a set listener sharing its port with a
+/// plain-HTTP listener outside the set neither applies nor claims it there: the Gateway-wide
+/// policy reaches it (field-2026 §2.2; `testdata/envoy/listenerset-whole`).
+#[test]
+fn a_refused_whole_set_client_traffic_policy_leaves_its_listener_to_the_gateway() {
+    let doc = crate::common::effective(&["testdata/envoy/listenerset-whole"], &[]).json();
+    let got: Vec<(String, Option<u64>, String)> = (doc["listeners"].as_array().into_iter())
+        .flatten()
+        .map(|l| {
+            let rule = &l["rules"]["tcpKeepalive"];
+            (
+                l["listener"].as_str().unwrap_or_default().to_string(),
+                rule["value"]["probes"].as_u64(),
+                rule["source"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let ctp_gw = "clienttrafficpolicy.gateway.envoyproxy.io:shop/ctp-gw".to_string();
+    assert_eq!(
+        got,
+        [
+            ("http".to_string(), Some(7), ctp_gw.clone()),
+            ("shop/ext#shared".to_string(), Some(7), ctp_gw),
+        ]
+    );
+}

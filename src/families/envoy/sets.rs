@@ -131,7 +131,22 @@ pub fn selected_outcome(model: &Model, set: u32) -> SetOutcome {
 /// selector, namespaces as its `namespaces` says (field-2026 §2.6; another namespace only with
 /// a ReferenceGrant).
 pub fn selected(model: &Model, policy: &Policy) -> Vec<(usize, u32)> {
+    matches(model, policy, Some(true))
+}
+
+/// The ListenerSets `policy`'s ListenerSet selectors match in another namespace that no
+/// ReferenceGrant lets them reference (`selector-target-not-granted`), with the selector's index.
+pub fn not_granted(model: &Model, policy: &Policy) -> Vec<(usize, u32)> {
+    matches(model, policy, Some(false))
+}
+
+/// The `(selector, set)` label matches of `policy`'s ListenerSet selectors whose [`in_scope`] is
+/// `scope`.
+fn matches(model: &Model, policy: &Policy, scope: Option<bool>) -> Vec<(usize, u32)> {
     let mut found = Vec::new();
+    if model.listener_sets.is_empty() {
+        return found;
+    }
     for (i, selector) in policy.selectors.iter().enumerate() {
         if selector.kind != "ListenerSet" || selector.group != GATEWAY_GROUP {
             continue;
@@ -140,7 +155,7 @@ pub fn selected(model: &Model, policy: &Policy) -> Vec<(usize, u32)> {
             if set.legacy || !selector.selects(&labels(model, set)) {
                 continue;
             }
-            if in_scope(model, policy, selector, set) {
+            if in_scope(model, policy, selector, set) == scope {
                 found.push((i, index as u32));
             }
         }
@@ -161,12 +176,18 @@ fn labels(model: &Model, set: &ListenerSet) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// Whether `selector` of `policy` looks in `set`'s namespace (field-2026 §2.6): the policy's
-/// own unless `namespaces` says otherwise, another one only with a ReferenceGrant.
-fn in_scope(model: &Model, policy: &Policy, selector: &TargetSelector, set: &ListenerSet) -> bool {
+/// Whether `selector` of `policy` looks in `set`'s namespace (field-2026 §2.6; `None`: it does
+/// not): the policy's own unless `namespaces` says otherwise; in another one the match counts
+/// (`Some(true)`) only with a ReferenceGrant (`Some(false)` without).
+fn in_scope(
+    model: &Model,
+    policy: &Policy,
+    selector: &TargetSelector,
+    set: &ListenerSet,
+) -> Option<bool> {
     let here = set.namespace == policy.namespace.as_str();
     let Some(cross) = selector.cross_namespace.as_deref() else {
-        return here;
+        return here.then_some(true);
     };
     let admitted = match &cross.from {
         NamespacesFrom::All => true,
@@ -175,7 +196,7 @@ fn in_scope(model: &Model, policy: &Policy, selector: &TargetSelector, set: &Lis
             .is_some_and(|n| crate::kinds::label_selector_matches(labels, expressions, &n.labels)),
     };
     if !admitted || here {
-        return admitted;
+        return admitted.then_some(true);
     }
     let from = (
         cross.grant_group,
@@ -183,7 +204,7 @@ fn in_scope(model: &Model, policy: &Policy, selector: &TargetSelector, set: &Lis
         ("namespace", policy.namespace.as_str()),
     );
     let to = (GATEWAY_GROUP, "ListenerSet", ("name", set.name.as_str()));
-    crate::model::grants::permitting(model, from, &set.namespace, to).is_some()
+    Some(crate::model::grants::permitting(model, from, &set.namespace, to).is_some())
 }
 
 /// Whether the Gateway `set` names is in the input (not one `--assume-gateways` made up).
