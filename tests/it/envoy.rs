@@ -339,3 +339,32 @@ fn a_refused_whole_set_client_traffic_policy_leaves_its_listener_to_the_gateway(
         ]
     );
 }
+
+/// CTP's `G#x` quirk (field-2026 §2.2 [controller]): a Gateway sectionName only a ListenerSet's
+/// listener has configures that listener unless a newer `S#L` policy, a whole-set or a
+/// Gateway-wide one overwrites it (`testdata/envoy/ctp-gateway-section`).
+#[test]
+fn a_client_traffic_policy_on_a_gateway_section_only_a_listener_set_has_applies_there() {
+    let doc = crate::common::effective(&["testdata/envoy/ctp-gateway-section"], &[]).json();
+    let got: Vec<(String, String, Option<u64>)> = (doc["listeners"].as_array().into_iter())
+        .flatten()
+        .map(|l| {
+            let rule = &l["rules"]["tcpKeepalive"];
+            let source = rule["source"].as_str().unwrap_or_default();
+            (
+                l["listener"].as_str().unwrap_or_default().to_string(),
+                source.rsplit('/').next().unwrap_or_default().to_string(),
+                rule["value"]["probes"].as_u64(),
+            )
+        })
+        .collect();
+    let row = |l: &str, p: &str, n: u64| (l.to_string(), p.to_string(), Some(n));
+    assert_eq!(
+        got,
+        [
+            row("shop/b-set#team", "s-b-team", 4),
+            row("shop/b-set#solo", "gw-wide", 9),
+            row("shop/a-set#team", "q-a", 5),
+        ]
+    );
+}

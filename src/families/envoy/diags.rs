@@ -18,6 +18,7 @@ pub const CODES: &[Code] = &[
     Code::CROSS_NAMESPACE_SELECTOR,
     Code::IGNORED_TARGET_KIND,
     Code::SELECTOR_TARGET_NOT_GRANTED,
+    Code::CTP_GATEWAY_SECTION_IN_LISTENERSET,
 ];
 
 impl Code {
@@ -254,6 +255,55 @@ impl Code {
         fix: "Nothing: remove suppressions naming it when convenient.",
         example: "targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]",
     });
+}
+
+impl Code {
+    /// DPL6009 `ctp-gateway-section-in-listenerset`: A ClientTrafficPolicy targets a Gateway with a sectionName that only a ListenerSet listener has; Envoy Gateway applies it to that listener anyway.
+    pub const CTP_GATEWAY_SECTION_IN_LISTENERSET: Code = Code::new(&CodeDef {
+        id: "DPL6009",
+        name: "ctp-gateway-section-in-listenerset",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A ClientTrafficPolicy targets a Gateway with a sectionName that only a ListenerSet listener has; Envoy Gateway applies it to that listener anyway.",
+        explanation: "In Gateway API a Gateway `sectionName` names one of the Gateway's own listeners, never a ListenerSet's (GEP-1713), and Envoy Gateway's other policy kinds report such a target TargetNotFound. A ClientTrafficPolicy is looked up in the Gateway's merged listener list instead (field-2026 §2.2, `clienttrafficpolicy.go`): when only a ListenerSet has a listener of that name, the policy is Accepted on the Gateway ancestor and configures the first such listener. It claims the listener under the bare name, not under the ListenerSet's, so a whole-ListenerSet ClientTrafficPolicy, else a Gateway-wide one, still overwrites it there, and a ClientTrafficPolicy on the ListenerSet's listener (`kind: ListenerSet` with `sectionName`) runs beside it, the later one's values standing. dopol follows the controller and says so here; the generic `section-not-found` (DPL3002), which reads the target as Gateway API does, is still reported beside it.",
+        fix: "Target the ListenerSet's listener instead: `{kind: ListenerSet, name: <set>, sectionName: <listener>}`.",
+        example: "targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: team-http}]   # team-http is a listener of a ListenerSet",
+    });
+}
+
+/// CTP's `G#x` quirk (`ctp-gateway-section-in-listenerset`).
+pub struct GatewaySectionInListenerSet<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The Gateway (`ns/name`).
+    pub gateway: String,
+    /// The section.
+    pub section: &'a str,
+    /// The ListenerSet whose listener it lands on (`ListenerSet ns/name`).
+    pub set: String,
+}
+
+impl Violation for GatewaySectionInListenerSet<'_> {
+    fn code(&self) -> Code {
+        Code::CTP_GATEWAY_SECTION_IN_LISTENERSET
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} targets Gateway {} with sectionName {}, which only a ListenerSet listener has: Envoy Gateway applies it to listener {} of {} (Gateway API says a Gateway sectionName names the Gateway's own listeners); a whole-ListenerSet or Gateway-wide {} still overwrites it there",
+            self.policy.display(),
+            self.gateway,
+            self.section,
+            self.section,
+            self.set,
+            self.policy.kind.kind,
+        )
+    }
+    fn help(&self) -> Option<String> {
+        Some(format!(
+            "target the ListenerSet's listener instead: `{{kind: ListenerSet, name: <set>, sectionName: {}}}`",
+            self.section
+        ))
+    }
 }
 
 // Codes declared elsewhere (the topology's and lint's), in Envoy Gateway's words.

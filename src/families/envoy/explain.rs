@@ -15,7 +15,7 @@ use crate::topology::Target;
 fn level(slot: Slot) -> &'static str {
     match slot {
         Slot::At(Target::Gateway(_)) => "Gateway",
-        Slot::At(Target::Listener(..)) => "listener",
+        Slot::At(Target::Listener(..)) | Slot::GatewaySection(_) => "listener",
         Slot::At(Target::Route(_)) => "route",
         Slot::At(Target::RouteRule(..)) => "route rule",
         Slot::Set(_) => "ListenerSet",
@@ -70,7 +70,8 @@ fn policies(
         let set = super::slots::set_of(model, target);
         let slots = [(Claim::Own, Slot::At(target))]
             .into_iter()
-            .chain(set.map(|s| (Claim::Set, Slot::Set(s))));
+            .chain(set.map(|s| (Claim::Set, Slot::Set(s))))
+            .chain(set.map(|_| (Claim::GatewaySection, Slot::GatewaySection(target))));
         for (claim, slot) in slots {
             let claimers: Vec<u32> = (on.iter().copied())
                 .filter(|&p| claims(model, topology, (target, kind), p, claim))
@@ -94,7 +95,7 @@ fn slot_policies(
     };
     let refused = match slot {
         Slot::Set(_) => super::ports::refused_set(evaluator, holder, target),
-        Slot::At(_) => None,
+        Slot::At(_) | Slot::GatewaySection(_) => None,
     };
     (claimers.iter())
         .map(|&policy| {

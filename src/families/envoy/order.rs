@@ -29,6 +29,8 @@ pub enum Step {
     NotJoined(usize),
     /// A whole ListenerSet (an index into `Model::listener_sets`), joined or not.
     Set(u32),
+    /// CTP's `G#x` quirk: a Gateway `sectionName` taken on this ListenerSet listener.
+    GatewaySection(Target),
 }
 
 /// Where a step sorts: pass, then selector matches before `targetRefs`, then the match's age and
@@ -103,6 +105,25 @@ pub fn steps(
         keyed.push((key, Step::NotJoined(index)));
     }
     let p = &model.policies[policy as usize];
+    for (index, target) in super::sets::quirks(model, p) {
+        if claims(
+            model,
+            topology,
+            (target, kind),
+            policy,
+            Claim::GatewaySection,
+        ) {
+            let key = (
+                pass(Level::Listener),
+                1,
+                None,
+                String::new(),
+                String::new(),
+                index,
+            );
+            keyed.push((key, Step::GatewaySection(target)));
+        }
+    }
     for (set, via) in super::sets::whole_targets(model, p) {
         if !keyed.iter().any(|(_, s)| *s == Step::Set(set)) {
             keyed.push((set_key(evaluator, set, via), Step::Set(set)));

@@ -88,7 +88,7 @@ pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Op
         Slot::Set(set) => (set_parts(evaluator, policy, set), &spec.plural),
         Slot::At(Target::Listener(g, l)) => (listener_parts(evaluator, policy, g, l), &spec.plural),
         Slot::At(Target::Route(r)) => (route_parts(evaluator, policy, r), &spec.rule_plural),
-        Slot::At(Target::RouteRule(..)) => (Vec::new(), &spec.plural),
+        Slot::At(Target::RouteRule(..)) | Slot::GatewaySection(_) => (Vec::new(), &spec.plural),
     };
     (!parts.is_empty()).then(|| {
         let message = format!(
@@ -107,9 +107,15 @@ fn gateway_sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<
     let model = evaluator.model;
     let kind = evaluator.kind_index(policy);
     let gw = &model.gateways[g as usize];
+    let quirk = |l: u32| {
+        let claim = super::slots::Claim::GatewaySection;
+        let at = (Target::Listener(g, l), kind);
+        super::slots::first_claimer(model, evaluator.topology, at, claim).is_some()
+    };
     let mut names: Vec<String> = (0..gw.listeners.len() as u32)
-        .filter(|&l| held(evaluator, Target::Listener(g, l), kind))
-        .map(|l| gw.listeners[l as usize].name.clone())
+        .flat_map(|l| [held(evaluator, Target::Listener(g, l), kind), quirk(l)].map(|c| (l, c)))
+        .filter(|&(_, claimed)| claimed)
+        .map(|(l, _)| gw.listeners[l as usize].name.clone())
         .collect();
     for set in super::sets::sets_of_gateway(model, g) {
         let Some(&holder) =

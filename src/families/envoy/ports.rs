@@ -23,7 +23,8 @@ use crate::topology::Target;
 /// shares its port with other non-TLS HTTP listeners of its Gateway (named in the message as the
 /// controller's IR names them, `<ns>/<gateway>/<listener>`, in listener order).
 pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<String> {
-    let Slot::At(Target::Listener(g, l)) = slot else {
+    let (Slot::At(Target::Listener(g, l)) | Slot::GatewaySection(Target::Listener(g, l))) = slot
+    else {
         return None;
     };
     let others = sharing(evaluator, policy, (g, l), |_| true)?;

@@ -17,6 +17,7 @@
 //! TargetNotFound with Envoy Gateway's words, a set that does not exist or whose Gateway is not
 //! in the input is silent.
 
+use super::slots::Claim;
 use crate::kinds::{NamespacesFrom, TargetSelector};
 use crate::model::Model;
 use crate::model::gateway::{GATEWAY_GROUP, ListenerSet};
@@ -221,8 +222,12 @@ pub fn via(policy: &Policy, target: &SetRef<'_>) -> Via {
 }
 
 /// The `S#L` and `S` attachments of the policies of `owns`'s kinds (an `S` target on each
-/// listener of its set).
-pub fn attachments(model: &Model, owns: impl Fn(&Policy) -> bool) -> Vec<Attachment> {
+/// listener of its set), and the `G#x` quirk of those of the kinds `quirky` says (CTP).
+pub fn attachments(
+    model: &Model,
+    owns: impl Fn(&Policy) -> bool,
+    quirky: impl Fn(&Policy) -> bool,
+) -> Vec<Attachment> {
     let mut found = Vec::new();
     if model.listener_sets.is_empty() {
         return found;
@@ -230,6 +235,17 @@ pub fn attachments(model: &Model, owns: impl Fn(&Policy) -> bool) -> Vec<Attachm
     for (index, policy) in model.policies.iter().enumerate() {
         if !owns(policy) {
             continue;
+        }
+        if quirky(policy) {
+            found.extend(
+                quirks(model, policy)
+                    .into_iter()
+                    .map(|(i, target)| Attachment {
+                        policy: index as u32,
+                        target,
+                        via: Via::TargetRef(i as u16),
+                    }),
+            );
         }
         let refs = set_refs(policy).into_iter();
         let by_ref = refs.map(|t| (outcome(model, policy, &t), via(policy, &t)));
@@ -262,18 +278,66 @@ pub fn listeners_of(model: &Model, set: u32) -> Vec<Target> {
         .collect()
 }
 
-/// Whether `policy` reached a ListenerSet's listener through `via` as a whole-set target (`S`)
-/// rather than one naming the listener (`S#L`).
-pub fn is_whole(model: &Model, policy: u32, via: Via) -> bool {
+/// Which slot `policy` claims on a ListenerSet's listener it reached through `via`: the set's
+/// (`S`, a whole-set target or selector), the listener's own (`S#L`), or — through a generic
+/// Gateway target — CTP's `G#x` quirk ([`quirks`]).
+pub fn claim_of(model: &Model, policy: u32, via: Via) -> Claim {
     let p = &model.policies[policy as usize];
     match via {
-        Via::TargetRef(i) => (i as usize)
-            .checked_sub(p.targets.len())
-            .and_then(|index| set_refs(p).get(index).map(|t| t.section.is_none()))
-            .unwrap_or(false),
-        Via::Selector(i) => (p.selectors.get(i as usize)).is_some_and(|s| s.kind == "ListenerSet"),
-        Via::Extension(_) => false,
+        Via::TargetRef(i) => match (i as usize).checked_sub(p.targets.len()) {
+            None => Claim::GatewaySection,
+            Some(index) => match set_refs(p).get(index).map(|t| t.section.is_none()) {
+                Some(true) => Claim::Set,
+                _ => Claim::Own,
+            },
+        },
+        Via::Selector(i) => match p.selectors.get(i as usize) {
+            Some(s) if s.kind == "ListenerSet" => Claim::Set,
+            _ => Claim::Own,
+        },
+        Via::Extension(_) => Claim::Own,
     }
+}
+
+/// Whether `policy` reached a ListenerSet's listener through `via` as a whole-set target (`S`).
+pub fn is_whole(model: &Model, policy: u32, via: Via) -> bool {
+    claim_of(model, policy, via) == Claim::Set
+}
+
+/// CTP's `G#x` quirk [controller] (field-2026 §2.2, `eg/clienttrafficpolicy.go`): a
+/// ClientTrafficPolicy's `targetRefs` entry naming Gateway `G` with a `sectionName` that none of
+/// `G`'s own listeners has but a listener of one of its ListenerSets has: the controller looks
+/// the name up in the merged list and takes the first such listener. Each as `(targetRefs
+/// index, that listener's element)`.
+pub fn quirks(model: &Model, policy: &Policy) -> Vec<(usize, Target)> {
+    let mut found = Vec::new();
+    if model.listener_sets.is_empty() {
+        return found;
+    }
+    for (i, target) in policy.targets.iter().enumerate() {
+        let Some(section) = target.section_name.as_deref() else {
+            continue;
+        };
+        if target.kind != "Gateway" {
+            continue;
+        }
+        let Some(g) = (model.gateways.iter())
+            .position(|g| !g.assumed && g.namespace == policy.namespace && g.name == target.name)
+        else {
+            continue;
+        };
+        let listeners = &model.gateways[g].listeners;
+        if listeners
+            .iter()
+            .any(|l| l.set.is_none() && l.name == section)
+        {
+            continue;
+        }
+        if let Some(l) = listeners.iter().position(|l| l.name == section) {
+            found.push((i, Target::Listener(g as u32, l as u32)));
+        }
+    }
+    found
 }
 
 /// The span of the target reached through `via`, when it is a ListenerSet listener target.

@@ -13,6 +13,7 @@
 use super::merge::MergeType;
 use crate::model::Model;
 use crate::policy::{Level, Policy};
+use crate::topology::family::Via;
 use crate::topology::{Target, Topology};
 
 /// A slot one policy of a kind can hold.
@@ -23,6 +24,10 @@ pub enum Slot {
     At(Target),
     /// A whole ListenerSet (`S`; an index into `Model::listener_sets`).
     Set(u32),
+    /// A Gateway `sectionName` that only a ListenerSet's listener has, which a
+    /// ClientTrafficPolicy takes on the first such listener (`G#x`, field-2026 §2.2 [controller]):
+    /// that listener's element.
+    GatewaySection(Target),
 }
 
 impl Slot {
@@ -30,7 +35,7 @@ impl Slot {
     pub fn level(self) -> Level {
         match self {
             Slot::At(target) => target.level(),
-            Slot::Set(_) => Level::Listener,
+            Slot::Set(_) | Slot::GatewaySection(_) => Level::Listener,
         }
     }
 
@@ -44,14 +49,12 @@ impl Slot {
         match self {
             Slot::At(target) => target.describe(model),
             Slot::Set(set) => model.listener_sets[set as usize].display(),
-        }
-    }
-
-    /// The element, for an element's own slot.
-    pub fn target(self) -> Option<Target> {
-        match self {
-            Slot::At(target) => Some(target),
-            Slot::Set(_) => None,
+            Slot::GatewaySection(Target::Listener(g, l)) => {
+                let gw = &model.gateways[g as usize];
+                let name = &gw.listeners[l as usize].name;
+                format!("Gateway {}/{} section {name}", gw.namespace, gw.name)
+            }
+            Slot::GatewaySection(target) => target.describe(model),
         }
     }
 }
@@ -67,10 +70,20 @@ pub struct Holders {
 /// The first policy on `target` (the slot holder), if any. On a ListenerSet's listener: the
 /// holder of its own slot (`S#L`), not of its set's.
 pub fn holder(model: &Model, topology: &Topology, target: Target, kind: usize) -> Option<u32> {
+    first_claimer(model, topology, (target, kind), Claim::Own)
+}
+
+/// The first policy of `kind` on `target` that makes `claim` there: the holder of that slot.
+pub fn first_claimer(
+    model: &Model,
+    topology: &Topology,
+    (target, kind): (Target, usize),
+    claim: Claim,
+) -> Option<u32> {
     let on = topology.targets.on(target, kind);
     on.iter()
         .copied()
-        .find(|&p| claims(model, topology, (target, kind), p, Claim::Own))
+        .find(|&p| claims(model, topology, (target, kind), p, claim))
 }
 
 /// Which of a ListenerSet listener's two slots a policy claims.
@@ -80,6 +93,8 @@ pub enum Claim {
     Own,
     /// Its set's slot (`S`), through a whole-ListenerSet target.
     Set,
+    /// A Gateway `sectionName` only the set's listener has (CTP's `G#x` quirk).
+    GatewaySection,
 }
 
 /// Whether `policy`, on `target`'s list of `kind`, claims that slot: through a target of the
@@ -95,9 +110,17 @@ pub fn claims(
         return claim == Claim::Own;
     }
     let vias = topology.targets.vias_on(target, kind);
-    (topology.targets.on(target, kind).iter().zip(vias)).any(|(&p, &via)| {
-        p == policy && super::sets::is_whole(model, p, via) == (claim == Claim::Set)
-    })
+    (topology.targets.on(target, kind).iter().zip(vias))
+        .any(|(&p, &via)| p == policy && claim_on(model, target, p, via) == claim)
+}
+
+/// The slot `policy`, reaching `target` through `via`, claims: the element's own, but on a
+/// ListenerSet's listener the one its target names ([`super::sets::claim_of`]).
+pub fn claim_on(model: &Model, target: Target, policy: u32, via: Via) -> Claim {
+    match set_of(model, target) {
+        None => Claim::Own,
+        Some(_) => super::sets::claim_of(model, policy, via),
+    }
 }
 
 /// The ListenerSet whose listener `target` is.
@@ -111,7 +134,10 @@ pub fn set_of(model: &Model, target: Target) -> Option<u32> {
 impl Holders {
     /// The holders of a path's `levels` (each element with its policies in the order to take
     /// them, least specific element first), most specific first; a ListenerSet's listener gives
-    /// its own slot, then its set's.
+    /// its own slot, then its set's. CTP's `G#x` quirk (field-2026 §2.2) runs in the section
+    /// pass with the `S#L` policy: of the two the later one's values stand (it comes first);
+    /// without an `S#L` holder every whole-set or Gateway-wide holder overwrites it (it comes
+    /// last).
     pub fn of(
         model: &Model,
         topology: &Topology,
@@ -119,16 +145,36 @@ impl Holders {
         levels: &[(Target, &[u32])],
     ) -> Holders {
         let mut slots = Vec::with_capacity(levels.len() + 1);
+        let mut last = None;
         for &(target, policies) in levels.iter().rev() {
             let first = |claim| {
-                (policies.iter().copied())
-                    .find(|&p| claims(model, topology, (target, kind), p, claim))
+                let position = (policies.iter())
+                    .position(|&p| claims(model, topology, (target, kind), p, claim))?;
+                Some((position, policies[position]))
             };
-            slots.extend(first(Claim::Own).map(|p| (Slot::At(target), p)));
-            if let Some(set) = set_of(model, target) {
-                slots.extend(first(Claim::Set).map(|p| (Slot::Set(set), p)));
+            let own = first(Claim::Own).map(|(i, p)| (i, (Slot::At(target), p)));
+            let set = set_of(model, target);
+            let quirk = (set.and_then(|_| first(Claim::GatewaySection)))
+                .map(|(i, p)| (i, (Slot::GatewaySection(target), p)));
+            match (own, quirk) {
+                (Some(own), Some(quirk)) => {
+                    let (later, earlier) = if quirk.0 > own.0 {
+                        (quirk, own)
+                    } else {
+                        (own, quirk)
+                    };
+                    slots.extend([later.1, earlier.1]);
+                }
+                (own, quirk) => {
+                    slots.extend(own.map(|o| o.1));
+                    last = last.or(quirk.map(|q| q.1));
+                }
+            }
+            if let Some(set) = set {
+                slots.extend(first(Claim::Set).map(|(_, p)| (Slot::Set(set), p)));
             }
         }
+        slots.extend(last);
         Holders { slots }
     }
 
@@ -202,6 +248,16 @@ pub fn conflict_message(
             let name = &model.listener_sets[set as usize].name;
             return format!(
                 "Unable to target ListenerSet {name}, another {kind} has already attached to it"
+            );
+        }
+        Slot::GatewaySection(target) => {
+            let g = match target {
+                Target::Listener(g, _) | Target::Gateway(g) => g,
+                _ => 0,
+            };
+            let name = &model.gateways[g as usize].name;
+            return format!(
+                "Unable to target section of {name}, another {kind} has already attached to it"
             );
         }
     };

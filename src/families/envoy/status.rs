@@ -85,6 +85,12 @@ pub fn conditions(
                 target_status(evaluator, policy, Slot::At(target), &mut gathered);
             }
             Step::Set(set) => target_status(evaluator, policy, Slot::Set(set), &mut gathered),
+            Step::GatewaySection(target) => target_status(
+                evaluator,
+                policy,
+                Slot::GatewaySection(target),
+                &mut gathered,
+            ),
             Step::MissingSection(index) => {
                 if let Some((_, _, keys, message)) = missing.iter().find(|m| m.0 == index) {
                     not_found(keys, message, &mut gathered);
@@ -224,6 +230,12 @@ fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, slot: Slot) -> Vec<Key> {
             let s = &model.listener_sets[set as usize];
             return vec![("ListenerSet", s.namespace.clone(), s.name.clone(), None)];
         }
+        Slot::GatewaySection(Target::Listener(g, l)) => {
+            let gw = &model.gateways[g as usize];
+            let section = Some(gw.listeners[l as usize].name.clone());
+            return vec![("Gateway", gw.namespace.clone(), gw.name.clone(), section)];
+        }
+        Slot::GatewaySection(target) => target,
     };
     match target {
         Target::Gateway(g) => {
@@ -286,13 +298,13 @@ fn acceptance(
 /// the whole ListenerSet (from the input: a set not joined has no element).
 fn slot_holder(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<u32> {
     let model = evaluator.model;
+    let kind = evaluator.kind_index(policy);
     match slot {
-        Slot::At(target) => holder(
-            model,
-            evaluator.topology,
-            target,
-            evaluator.kind_index(policy),
-        ),
+        Slot::At(target) => holder(model, evaluator.topology, target, kind),
+        Slot::GatewaySection(target) => {
+            let claim = super::slots::Claim::GatewaySection;
+            super::slots::first_claimer(model, evaluator.topology, (target, kind), claim)
+        }
         Slot::Set(set) => {
             let kind = model.policies[policy as usize].kind;
             super::sets::set_claims(model, set, kind).first().copied()
@@ -308,7 +320,7 @@ fn refusal(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<St
         Slot::At(target) if super::tcp::invalid_at(evaluator, policy, target) => {
             Some(super::tcp::invalid_message(evaluator, policy))
         }
-        Slot::At(_) => super::ports::refused(evaluator, policy, slot),
+        Slot::At(_) | Slot::GatewaySection(_) => super::ports::refused(evaluator, policy, slot),
         Slot::Set(set) => {
             let kind = evaluator.kind_index(policy);
             let listeners: Vec<Target> = (super::sets::listeners_of(evaluator.model, set))
@@ -373,9 +385,7 @@ fn set_targets(
 ) -> (Vec<MissingSection>, Vec<(usize, Key)>) {
     use super::sets::{SetOutcome, outcome, set_refs};
     let model = evaluator.model;
-    let section_style = (evaluator.specs.iter())
-        .zip(evaluator.kinds)
-        .any(|(s, k)| std::ptr::eq(k, p.kind) && s.listener_style == ListenerStyle::Section);
+    let section_style = section_style(evaluator, p);
     let (mut missing, mut unjoined) = (Vec::new(), Vec::new());
     for target in set_refs(p) {
         let index = p.targets.len() + target.index;
@@ -413,6 +423,13 @@ fn set_targets(
         missing.push((index, super::order::SET_LISTENER_PASS, vec![key], message));
     }
     (missing, unjoined)
+}
+
+/// Whether `p`'s kind words listeners as sections (ClientTrafficPolicy).
+fn section_style(evaluator: &EnvoyEvaluator<'_>, p: &crate::policy::Policy) -> bool {
+    (evaluator.specs.iter())
+        .zip(evaluator.kinds)
+        .any(|(s, k)| std::ptr::eq(k, p.kind) && s.listener_style == ListenerStyle::Section)
 }
 
 /// The `targetRefs` entries whose `sectionName` names no listener or rule of an existing Gateway
@@ -457,12 +474,16 @@ fn missing_section(
             .gateways
             .iter()
             .find(|g| g.namespace == p.namespace && g.name == target.name)?;
-        // Validated against the Gateway's own listeners (field-2026 §2.2).
+        // Validated against the Gateway's own listeners (field-2026 §2.2); CTP's `G#x` quirk
+        // takes a ListenerSet's listener instead.
         if gw
             .listeners
             .iter()
             .any(|l| l.set.is_none() && &l.name == section)
         {
+            return None;
+        }
+        if section_style(evaluator, p) && gw.listeners.iter().any(|l| &l.name == section) {
             return None;
         }
         let key = (

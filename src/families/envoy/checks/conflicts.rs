@@ -5,7 +5,7 @@
 
 use super::super::diags::Conflicted;
 use super::super::evaluate::EnvoyEvaluator;
-use super::super::slots::{Claim, Slot, claims, holder};
+use super::super::slots::{Claim, Slot, claim_on, claims, first_claimer};
 use crate::diag::Diagnostic;
 use crate::policy::{Policy, Via};
 use crate::source::Span;
@@ -23,12 +23,19 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
         let kind = evaluator.kind_index(index);
         let unique: std::collections::BTreeSet<_> =
             targets.of_policy[index as usize].iter().copied().collect();
-        for target in unique {
-            if !claims(model, evaluator.topology, (target, kind), index, Claim::Own) {
+        let slots = unique.into_iter().flat_map(|t| {
+            [
+                (Claim::Own, Slot::At(t)),
+                (Claim::GatewaySection, Slot::GatewaySection(t)),
+            ]
+            .map(move |(claim, slot)| (t, claim, slot))
+        });
+        for (target, claim, slot) in slots {
+            if !claims(model, evaluator.topology, (target, kind), index, claim) {
                 continue;
             }
-            let Some(winner) =
-                holder(model, evaluator.topology, target, kind).filter(|&w| w != index)
+            let Some(winner) = first_claimer(model, evaluator.topology, (target, kind), claim)
+                .filter(|&w| w != index)
             else {
                 continue;
             };
@@ -36,12 +43,12 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                 .on(target, kind)
                 .iter()
                 .zip(targets.vias_on(target, kind))
-                .find(|(p, _)| **p == index)
+                .find(|(p, v)| **p == index && claim_on(model, target, index, **v) == claim)
                 .map(|(_, via)| *via);
             diagnostics.push(
                 Diagnostic::from(Conflicted {
                     policy,
-                    target: target.describe(model),
+                    target: slot.describe(model),
                     holder: &model.policies[winner as usize],
                 })
                 .with_label(span_of(policy, via), "Conflicted here")
