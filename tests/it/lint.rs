@@ -635,6 +635,13 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         81,
     ),
     (
+        "DPL6009",
+        &["testdata/envoy/ctp-gateway-section/manifests.yaml"],
+        "warning",
+        "testdata/envoy/ctp-gateway-section/manifests.yaml",
+        50,
+    ),
+    (
         "DPL6005",
         &["testdata/envoy/targets-selectors/manifests.yaml"],
         "warning",

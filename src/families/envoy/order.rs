@@ -104,15 +104,21 @@ pub fn steps(
         );
         keyed.push((key, Step::NotJoined(index)));
     }
+    keyed.extend(set_steps(evaluator, policy));
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.into_iter().map(|(_, step)| step).collect()
+}
+
+/// The steps of `policy`'s whole ListenerSets (one per set) and of CTP's `G#x` quirk (in the
+/// Gateway-listener pass, by `targetRefs` index), with their sort keys.
+fn set_steps(evaluator: &EnvoyEvaluator<'_>, policy: u32) -> Vec<(SortKey, Step)> {
+    let (model, topology) = (evaluator.model, evaluator.topology);
+    let kind = evaluator.kind_index(policy);
     let p = &model.policies[policy as usize];
+    let mut keyed = Vec::new();
     for (index, target) in super::sets::quirks(model, p) {
-        if claims(
-            model,
-            topology,
-            (target, kind),
-            policy,
-            Claim::GatewaySection,
-        ) {
+        let claim = Claim::GatewaySection;
+        if claims(model, topology, (target, kind), policy, claim) {
             let key = (
                 pass(Level::Listener),
                 1,
@@ -129,8 +135,7 @@ pub fn steps(
             keyed.push((set_key(evaluator, set, via), Step::Set(set)));
         }
     }
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    keyed.into_iter().map(|(_, step)| step).collect()
+    keyed
 }
 
 /// The sort key of a whole-ListenerSet target: a selector match by the set's age and name, a

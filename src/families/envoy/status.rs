@@ -104,31 +104,35 @@ pub fn conditions(
             }
         }
     }
-    if gathered.is_empty() && !targets.is_empty() {
-        // Resolved, but on routes without a Gateway parentRef: the controller writes no
-        // ancestor; the policy is not rejected.
-        return PolicyConditions {
-            conditions: vec![accepted()],
-            ancestors: Some(Vec::new()),
-        };
-    }
     if gathered.is_empty() {
-        let message = (evaluator.topology.targets.not_accepted[policy as usize].clone())
-            .or_else(|| missing_set(evaluator, p))
-            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
-        return PolicyConditions {
-            conditions: vec![Condition::new(
-                "Accepted",
-                "False",
-                "TargetNotFound",
-                message,
-            )],
-            ancestors: Some(Vec::new()),
-        };
+        return without_ancestors(evaluator, policy, !targets.is_empty());
     }
     PolicyConditions {
         conditions: top_level(&gathered),
         ancestors: Some(gathered.0.into_iter().map(ancestor).collect()),
+    }
+}
+
+/// The status of a policy that gathered no ancestor: Accepted when its targets resolved (on
+/// routes without a Gateway parentRef: the controller writes no ancestor, the policy is not
+/// rejected), else TargetNotFound (docs/families.md §1, Unresolved policies).
+fn without_ancestors(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    resolved: bool,
+) -> PolicyConditions {
+    let p = &evaluator.model.policies[policy as usize];
+    let condition = if resolved {
+        accepted()
+    } else {
+        let message = (evaluator.topology.targets.not_accepted[policy as usize].clone())
+            .or_else(|| missing_set(evaluator, p))
+            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
+        Condition::new("Accepted", "False", "TargetNotFound", message)
+    };
+    PolicyConditions {
+        conditions: vec![condition],
+        ancestors: Some(Vec::new()),
     }
 }
 
