@@ -375,6 +375,8 @@ pub fn set_claims(model: &Model, set: u32, kind: &crate::policy::PolicyKind) -> 
         .filter(|(_, p)| std::ptr::eq(p.kind, kind))
         .filter_map(|(i, p)| {
             let (_, via) = whole_targets(model, p).into_iter().find(|t| t.0 == set)?;
+            // The common order reads the policy only; a set not joined has no element, so
+            // any target stands in.
             let target = Target::Gateway(0);
             Some(Attachment {
                 policy: i as u32,
