@@ -145,8 +145,8 @@ spec:
   retry: {numRetries: 1}
 ",
     );
-    // A ListenerSet target is ignored (not modelled yet); TCPRoute, TLSRoute and UDPRoute
-    // targets are modelled (tests/it/fidelity_routes.rs).
+    // A whole-ListenerSet target is modelled (the `S` slot; field-2026 §2.2): one naming no
+    // ListenerSet in the input is silent, and the retired `ignored-target-kind` is not reported.
     out.code(0);
     let doc = out.json();
     let ignored = doc["diagnostics"]
@@ -155,7 +155,7 @@ spec:
         .iter()
         .filter(|d| d["name"] == "ignored-target-kind")
         .count();
-    assert_eq!(ignored, 1);
+    assert_eq!(ignored, 0);
 }
 
 #[test]
@@ -311,4 +311,60 @@ fn status_text_names_the_holder_of_every_lost_target() {
         "shop/gw-new  Gateway shop/gw   shop/gw-old  it is older (this one has no creationTimestamp, which counts as newest)",
         "                             Overridden  True    Overridden  This policy is being overridden",
     ]);
+}
+
+/// A whole-ListenerSet ClientTrafficPolicy refused on a set listener sharing its port with a
+/// plain-HTTP listener outside the set neither applies nor claims it there: the Gateway-wide
+/// policy reaches it (field-2026 §2.2; `testdata/envoy/listenerset-whole`).
+#[test]
+fn a_refused_whole_set_client_traffic_policy_leaves_its_listener_to_the_gateway() {
+    let doc = crate::common::effective(&["testdata/envoy/listenerset-whole"], &[]).json();
+    let got: Vec<(String, Option<u64>, String)> = (doc["listeners"].as_array().into_iter())
+        .flatten()
+        .map(|l| {
+            let rule = &l["rules"]["tcpKeepalive"];
+            (
+                l["listener"].as_str().unwrap_or_default().to_string(),
+                rule["value"]["probes"].as_u64(),
+                rule["source"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let ctp_gw = "clienttrafficpolicy.gateway.envoyproxy.io:shop/ctp-gw".to_string();
+    assert_eq!(
+        got,
+        [
+            ("http".to_string(), Some(7), ctp_gw.clone()),
+            ("shop/ext#shared".to_string(), Some(7), ctp_gw),
+        ]
+    );
+}
+
+/// CTP's `G#x` quirk (field-2026 §2.2 [controller]): a Gateway sectionName only a ListenerSet's
+/// listener has configures that listener unless a newer `S#L` policy, a whole-set or a
+/// Gateway-wide one overwrites it (`testdata/envoy/ctp-gateway-section`).
+#[test]
+fn a_client_traffic_policy_on_a_gateway_section_only_a_listener_set_has_applies_there() {
+    let doc = crate::common::effective(&["testdata/envoy/ctp-gateway-section"], &[]).json();
+    let got: Vec<(String, String, Option<u64>)> = (doc["listeners"].as_array().into_iter())
+        .flatten()
+        .map(|l| {
+            let rule = &l["rules"]["tcpKeepalive"];
+            let source = rule["source"].as_str().unwrap_or_default();
+            (
+                l["listener"].as_str().unwrap_or_default().to_string(),
+                source.rsplit('/').next().unwrap_or_default().to_string(),
+                rule["value"]["probes"].as_u64(),
+            )
+        })
+        .collect();
+    let row = |l: &str, p: &str, n: u64| (l.to_string(), p.to_string(), Some(n));
+    assert_eq!(
+        got,
+        [
+            row("shop/b-set#team", "s-b-team", 4),
+            row("shop/b-set#solo", "gw-wide", 9),
+            row("shop/a-set#team", "q-a", 5),
+        ]
+    );
 }

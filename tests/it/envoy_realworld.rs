@@ -115,13 +115,17 @@ fn upstream_inputs_give_what_upstream_states() {
 /// The ClientTrafficPolicy ListenerSet goldens have no route: what each IR listener carries
 /// (`tcpKeepalive.probes`, or nothing) is checked on `effective`'s listeners, keyed by the
 /// listener's `listener` column (`L` for the Gateway's own, `ns/set#L` for a ListenerSet's;
-/// field-2026 §2.2–§2.3: `S#L` beats `G`, two sets' listeners named alike are two slots, a
-/// refused `S#L` policy leaves its listener without one).
+/// field-2026 §2.2–§2.3: `S#L` beats `S` beats `G`, two sets' listeners named alike are two
+/// slots, a refused `S#L` or `S` policy leaves its listener without one).
+/// The listeners of ListenerSet `envoy-gateway/ext-listeners` most goldens use.
+const EXT_1: &str = "envoy-gateway/ext-listeners#ext-http-1";
+const EXT_2: &str = "envoy-gateway/ext-listeners#ext-http-2";
+
 #[test]
 fn listener_values_of_listenerset_goldens() {
     /// A golden and its listeners' `tcpKeepalive.probes`.
     type Case = (&'static str, &'static [(&'static str, Option<u64>)]);
-    let cases: [Case; 4] = [
+    let cases: [Case; 12] = [
         (
             "clienttrafficpolicy-gateway-listenerset-same-listener-name-sectionname",
             &[("shared", Some(3)), ("envoy-gateway/ls-a#shared", Some(5))],
@@ -144,6 +148,41 @@ fn listener_values_of_listenerset_goldens() {
         (
             "clienttrafficpolicy-listenerset-sectionname-same-port-conflict",
             &[],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-duplicate-listener-name",
+            &[
+                ("envoy-gateway/ls-a#shared", Some(3)),
+                ("envoy-gateway/ls-b#shared", Some(5)),
+            ],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-mixed-targetrefs",
+            &[("core-http", Some(5)), (EXT_1, Some(5)), (EXT_2, Some(5))],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-wide-beats-gateway-wide-gw-listed-first",
+            &[("core-http", Some(7)), (EXT_1, Some(5)), (EXT_2, Some(5))],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-wide-beats-gateway-wide",
+            &[("core-http", Some(7)), (EXT_1, Some(5)), (EXT_2, Some(5))],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-wide-no-conflict-with-gateway-sectionname",
+            &[("core-http", Some(3)), (EXT_1, Some(5)), (EXT_2, Some(5))],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-wide-same-port-conflict",
+            &[],
+        ),
+        (
+            "clienttrafficpolicy-listenerset-wide-same-port",
+            &[(EXT_1, Some(5)), (EXT_2, Some(5))],
+        ),
+        (
+            "clienttrafficpolicy-listenerset",
+            &[(EXT_1, Some(3)), (EXT_2, Some(5))],
         ),
     ];
     for (name, expected) in cases {

@@ -656,18 +656,18 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         81,
     ),
     (
+        "DPL6009",
+        &["testdata/envoy/ctp-gateway-section/manifests.yaml"],
+        "warning",
+        "testdata/envoy/ctp-gateway-section/manifests.yaml",
+        50,
+    ),
+    (
         "DPL6005",
         &["testdata/envoy/targets-selectors/manifests.yaml"],
         "warning",
         "testdata/envoy/targets-selectors/manifests.yaml",
         46,
-    ),
-    (
-        "DPL6007",
-        &["testdata/envoy/targets-selectors/manifests.yaml"],
-        "info",
-        "testdata/envoy/targets-selectors/manifests.yaml",
-        39,
     ),
     (
         "DPL6008",

@@ -1,15 +1,16 @@
 //! An Envoy Gateway object as a [`Policy`] (docs/families.md §3.1): a selector's target kind (which the
 //! CRDs leave to the controller; their shape rules, such as `mergeType` only with xRoute targets,
-//! are checked from the CRDs in [`crate::crd`] before this runs), what dopol does not
-//! model yet (whole-ListenerSet targets and ListenerSet selectors; a ListenerSet listener target
-//! is kept in the stored spec for [`super::sets`]), a selector's `namespaces` (field-2026 §2.6: the other
+//! are checked from the CRDs in [`crate::crd`] before this runs), the ListenerSet targets
+//! (`targetRefs` of kind ListenerSet, with or without `sectionName`, are kept in the stored spec
+//! for [`super::sets`], out of the generic targets; a ListenerSet selector stays a selector, which
+//! [`super::sets`] resolves), a selector's `namespaces` (field-2026 §2.6: the other
 //! namespaces it may select in, each match there needing a ReferenceGrant), the pruning
 //! of `null`s the API server does, and the rule keys.
 //!
-//! The decode-time findings (`null-pruned`, `deprecated-target-ref`, `selector-selects-all`,
-//! `ignored-target-kind`) are reported here, where the nodes are.
+//! The decode-time findings (`null-pruned`, `deprecated-target-ref`, `selector-selects-all`)
+//! are reported here, where the nodes are.
 
-use super::diags::{DeprecatedTargetRef, IgnoredTargetKind, NullPruned, SelectorSelectsAll};
+use super::diags::{DeprecatedTargetRef, NullPruned, SelectorSelectsAll};
 use super::merge::{MergeType, prune_nulls};
 use super::spec::EnvoyKindSpec;
 use super::spec::GROUP;
@@ -41,10 +42,15 @@ pub fn decode_policy(
     if let Some(single) = spec.get("targetRef") {
         fields.report(deprecated_target_ref(object, single));
     }
-    // The stored spec keeps the ListenerSet listener targets (`super::sets` reads them; they
-    // are not rules); the generic targets are read without them.
+    // The stored spec keeps the ListenerSet targets (`super::sets` reads them; they are not
+    // rules); the generic targets are read without them.
     let stored = spec;
-    let (spec, unmodelled, namespaces) = unmodelled_targets(&stored, fields);
+    let (spec, namespaces) = generic_targets(&stored);
+    // Each ListenerSet `targetRefs` entry is left to the family: noted so that the topology
+    // does not call a policy with only such targets "without targets".
+    let left_to_family: thin_vec::ThinVec<&'static str> = (super::sets::set_refs_of(&stored))
+        .map(|_| "ListenerSet")
+        .collect();
     let mut targets = decode::targets(fields, kind, &spec, &spec_path, &spec_rules.targets);
     let selectors_path = spec_path.key("targetSelectors");
     for (i, selector) in targets.1.iter_mut().enumerate() {
@@ -67,7 +73,7 @@ pub fn decode_policy(
     };
     Some(Policy {
         spec: Some(Box::new(stored)),
-        unmodelled_targets: unmodelled,
+        unmodelled_targets: left_to_family,
         ..Policy::new(kind, object, targets, vec![block])
     })
 }
@@ -113,67 +119,24 @@ fn merge_type(kind: &PolicyKind, spec_rules: &EnvoyKindSpec, spec: &Node, fields
     }
 }
 
-/// The target kind Envoy Gateway allows but dopol models only in part (TCPRoutes, TLSRoutes and
-/// UDPRoutes are modelled: docs/semantics.md §2): a ListenerSet listener (`sectionName`) is
-/// resolved by [`super::sets`]; a whole ListenerSet, or one a selector picks, is not yet.
-const UNMODELLED: &str = "ListenerSet";
-
-/// What becomes of a target of `kind` (`sectionName` given or not).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kept {
-    /// A target the generic resolution takes.
-    Generic,
-    /// A ListenerSet listener, resolved by [`super::sets`].
-    SetListener,
-    /// A whole ListenerSet, or a ListenerSet selector: ignored (info).
-    Ignored,
-}
-
-fn kept(kind: &str, section: bool) -> Kept {
-    match (kind == UNMODELLED, section) {
-        (false, _) => Kept::Generic,
-        (true, true) => Kept::SetListener,
-        (true, false) => Kept::Ignored,
-    }
-}
-
 /// A selector's `namespaces` written for each selector kept (in order), `None` where absent.
 type SelectorNamespaces = Vec<Option<Node>>;
 
-/// `spec` without the targets of unmodelled kinds (each reported: info `ignored-target-kind`)
-/// and without selectors' `namespaces`, the kinds of the targets left out, and the
-/// `namespaces` taken out.
-fn unmodelled_targets(
-    spec: &Node,
-    fields: &mut Fields,
-) -> (Node, thin_vec::ThinVec<&'static str>, SelectorNamespaces) {
+/// `spec` without its `targetRef`/`targetRefs` entries of kind ListenerSet (resolved by
+/// [`super::sets`]) and without selectors' `namespaces`, and the `namespaces` taken out.
+fn generic_targets(spec: &Node) -> (Node, SelectorNamespaces) {
     let Some(entries) = spec.as_map() else {
-        return (spec.clone(), thin_vec::ThinVec::new(), Vec::new());
+        return (spec.clone(), Vec::new());
     };
-    let mut left_out = thin_vec::ThinVec::new();
+    let generic = |node: &Node| node.get("kind").and_then(Node::as_str) != Some("ListenerSet");
     let mut namespaces = Vec::new();
-    let mut keep_target = |node: &Node, selector: bool, fields: &mut Fields| {
-        let target = node.get("kind").and_then(Node::as_str).unwrap_or_default();
-        let section = !selector && node.get("sectionName").is_some();
-        match kept(target, section) {
-            Kept::Generic => return true,
-            Kept::SetListener => return false,
-            Kept::Ignored => {}
-        }
-        left_out.push(UNMODELLED);
-        fields.report(
-            Diagnostic::from(IgnoredTargetKind { kind: target }).with_label(node.span, "ignored"),
-        );
-        false
-    };
     let mut out = Vec::with_capacity(entries.len());
     for entry in entries {
         let value = match &*entry.key.text {
-            "targetRef" if !keep_target(&entry.value, false, fields) => continue,
-            "targetRefs" => filter_seq(&entry.value, |n| keep_target(n, false, fields)),
+            "targetRef" if !generic(&entry.value) => continue,
+            "targetRefs" => filter_seq(&entry.value, generic),
             "targetSelectors" => {
-                let kept = filter_seq(&entry.value, |n| keep_target(n, true, fields));
-                let (selectors, taken) = without_namespaces(&kept);
+                let (selectors, taken) = without_namespaces(&entry.value);
                 namespaces = taken;
                 selectors
             }
@@ -188,7 +151,7 @@ fn unmodelled_targets(
         span: spec.span,
         value: Value::Map(Shared::from(out)),
     };
-    (spec, left_out, namespaces)
+    (spec, namespaces)
 }
 
 fn filter_seq(node: &Node, mut keep: impl FnMut(&Node) -> bool) -> Node {

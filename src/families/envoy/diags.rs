@@ -1,6 +1,6 @@
-//! Envoy Gateway's codes (DPL6xxx): policies replaced without merge, conflicts, pruned nulls
-//! and targets dopol does not model, each with the finding types that word it; then the family's
-//! wording of codes declared elsewhere.
+//! Envoy Gateway's codes (DPL6xxx): policies replaced without merge, conflicts, pruned nulls,
+//! selectors and ListenerSet quirks, each with the finding types that word it (retired codes
+//! stay, never reported); then the family's wording of codes declared elsewhere.
 
 use super::slots::why_first;
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
@@ -18,6 +18,7 @@ pub const CODES: &[Code] = &[
     Code::CROSS_NAMESPACE_SELECTOR,
     Code::IGNORED_TARGET_KIND,
     Code::SELECTOR_TARGET_NOT_GRANTED,
+    Code::CTP_GATEWAY_SECTION_IN_LISTENERSET,
 ];
 
 impl Code {
@@ -240,34 +241,68 @@ impl Code {
 }
 
 impl Code {
-    /// DPL6007 `ignored-target-kind`: An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.
+    /// DPL6007 `ignored-target-kind`: Retired: dopol models Envoy Gateway's whole-ListenerSet targets and ListenerSet selectors; never reported.
+    ///
+    /// Kept in the catalogue, never reported and never reused, so that `--ignore` and
+    /// `dopol.io/ignore` entries naming it stay valid.
     pub const IGNORED_TARGET_KIND: Code = Code::new(&CodeDef {
         id: "DPL6007",
         name: "ignored-target-kind",
         severity: Severity::Info,
         class: Class::Finding,
-        summary: "An Envoy Gateway policy targets a whole ListenerSet, which dopol does not model yet; the target is ignored.",
-        explanation: "Envoy Gateway policies may target a whole ListenerSet (no sectionName) or select ListenerSets by label, which dopol does not model yet: such a target is ignored, and the policy takes part only through its other targets. (A ListenerSet listener target, with sectionName, is modelled; so are TCPRoute, TLSRoute and UDPRoute targets.)",
-        fix: "Nothing to fix in the policy; evaluate those targets with the controller.",
+        summary: "Retired: dopol models Envoy Gateway's whole-ListenerSet targets and ListenerSet selectors; never reported.",
+        explanation: "Until dopol modelled the whole-ListenerSet slot (field-2026 §2.2), this info said that an Envoy Gateway policy's target of a whole ListenerSet (no sectionName), or a targetSelectors entry of kind ListenerSet, was ignored. Both are now evaluated (the `S` slot: its conflicts, its place in the precedence, its status ancestor). The code is kept so that suppressions naming it stay valid; it is never reported and never reused.",
+        fix: "Nothing: remove suppressions naming it when convenient.",
         example: "targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]",
     });
 }
 
-/// A target of a kind dopol does not model (`ignored-target-kind`).
-pub struct IgnoredTargetKind<'a> {
-    /// The target's kind (ListenerSet).
-    pub kind: &'a str,
+impl Code {
+    /// DPL6009 `ctp-gateway-section-in-listenerset`: A ClientTrafficPolicy targets a Gateway with a sectionName that only a ListenerSet listener has; Envoy Gateway applies it to that listener anyway.
+    pub const CTP_GATEWAY_SECTION_IN_LISTENERSET: Code = Code::new(&CodeDef {
+        id: "DPL6009",
+        name: "ctp-gateway-section-in-listenerset",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A ClientTrafficPolicy targets a Gateway with a sectionName that only a ListenerSet listener has; Envoy Gateway applies it to that listener anyway.",
+        explanation: "In Gateway API a Gateway `sectionName` names one of the Gateway's own listeners, never a ListenerSet's (GEP-1713), and Envoy Gateway's other policy kinds report such a target TargetNotFound. A ClientTrafficPolicy is looked up in the Gateway's merged listener list instead (field-2026 §2.2, `clienttrafficpolicy.go`): when only a ListenerSet has a listener of that name, the policy is Accepted on the Gateway ancestor and configures the first such listener. It claims the listener under the bare name, not under the ListenerSet's, so a whole-ListenerSet ClientTrafficPolicy, else a Gateway-wide one, still overwrites it there, and a ClientTrafficPolicy on the ListenerSet's listener (`kind: ListenerSet` with `sectionName`) runs beside it, the later one's values standing. dopol follows the controller and says so here; the generic `section-not-found` (DPL3002), which reads the target as Gateway API does, is still reported beside it.",
+        fix: "Target the ListenerSet's listener instead: `{kind: ListenerSet, name: <set>, sectionName: <listener>}`.",
+        example: "targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: team-http}]   # team-http is a listener of a ListenerSet",
+    });
 }
 
-impl Violation for IgnoredTargetKind<'_> {
+/// CTP's `G#x` quirk (`ctp-gateway-section-in-listenerset`).
+pub struct GatewaySectionInListenerSet<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The Gateway (`ns/name`).
+    pub gateway: String,
+    /// The section.
+    pub section: &'a str,
+    /// The ListenerSet whose listener it lands on (`ListenerSet ns/name`).
+    pub set: String,
+}
+
+impl Violation for GatewaySectionInListenerSet<'_> {
     fn code(&self) -> Code {
-        Code::IGNORED_TARGET_KIND
+        Code::CTP_GATEWAY_SECTION_IN_LISTENERSET
     }
     fn message(&self) -> String {
         format!(
-            "a {} target is not modelled by dopol; it is ignored",
-            self.kind
+            "{} targets Gateway {} with sectionName {}, which only a ListenerSet listener has: Envoy Gateway applies it to listener {} of {} (Gateway API says a Gateway sectionName names the Gateway's own listeners); a whole-ListenerSet or Gateway-wide {} still overwrites it there",
+            self.policy.display(),
+            self.gateway,
+            self.section,
+            self.section,
+            self.set,
+            self.policy.kind.kind,
         )
+    }
+    fn help(&self) -> Option<String> {
+        Some(format!(
+            "target the ListenerSet's listener instead: `{{kind: ListenerSet, name: <set>, sectionName: {}}}`",
+            self.section
+        ))
     }
 }
 

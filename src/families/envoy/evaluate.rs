@@ -4,7 +4,7 @@
 
 use super::diags::FoldFailed;
 use super::merge::{MergeType, merge};
-use super::slots::{Decision, Holders};
+use super::slots::{Decision, Holders, Slot};
 use super::spec::EnvoyKindSpec;
 use crate::diag::Diagnostic;
 use crate::engine::fold::{
@@ -12,7 +12,7 @@ use crate::engine::fold::{
 };
 use crate::engine::observed::Observed;
 use crate::model::Model;
-use crate::policy::{Evaluator, Level, PathView, PolicyConditions, PolicyKind};
+use crate::policy::{Evaluator, PathView, PolicyConditions, PolicyKind};
 use crate::topology::{NO_CHAIN, Target, Topology};
 use crate::yaml::Node;
 use crate::yaml::Shared;
@@ -38,11 +38,11 @@ pub(super) struct MergeRecord {
     /// The route or rule policy.
     pub winner: u32,
     /// Its slot (the route or the rule).
-    pub slot: Target,
+    pub slot: Slot,
     /// The parent.
     pub parent: u32,
     /// The parent's slot.
-    pub parent_slot: Target,
+    pub parent_slot: Slot,
 }
 
 /// The family's evaluation of one model.
@@ -114,7 +114,27 @@ impl<'m> EnvoyEvaluator<'m> {
 
     /// The slot holders of the path with `elements` for `kind`, most specific first.
     pub(super) fn holders(&self, elements: &[Target], kind: usize) -> Holders {
-        Holders::of(self.topology, elements, kind)
+        let targets = &self.topology.targets;
+        let levels: Vec<(Target, &[u32])> = (elements.iter())
+            .map(|&t| (t, targets.on(t, kind)))
+            .collect();
+        self.holders_of(kind, &levels)
+    }
+
+    /// The slot holders of a path's `levels` (least specific first), most specific first,
+    /// without a whole-ListenerSet holder the controller refuses on the path's listener (a
+    /// ClientTrafficPolicy on a shared plain-HTTP port, field-2026 §2.2: it neither applies
+    /// there nor claims it).
+    pub(super) fn holders_of(&self, kind: usize, levels: &[(Target, &[u32])]) -> Holders {
+        let mut holders = Holders::of(self.model, self.topology, kind, levels);
+        if let Some(listener) = (levels.iter()).find(|(t, _)| matches!(t, Target::Listener(..))) {
+            let listener = listener.0;
+            holders.slots.retain(|&(slot, policy)| {
+                !matches!(slot, Slot::Set(_))
+                    || super::ports::refused_set(self, policy, listener).is_none()
+            });
+        }
+        holders
     }
 
     /// The winner (and merge parent) of a path.
@@ -142,7 +162,7 @@ impl<'m> EnvoyEvaluator<'m> {
     fn resolve_indexed(&self, holders: &Holders, field: &str, effective: &mut Effective<'m>) {
         let model: &'m Model = self.model;
         let sets = |p: u32| model.policies[p as usize].blocks[0].rule_index(field);
-        let is_route = |t: &Target| matches!(t.level(), Level::Route | Level::RouteRule);
+        let is_route = |t: &Slot| t.is_route();
         let route_holder = holders.slots.iter().find(|(t, _)| is_route(t));
         let source = match route_holder {
             Some(&(_, p)) if sets(p).is_some() || self.merge_type(p).is_none() => {
@@ -274,9 +294,22 @@ impl<'m> EnvoyEvaluator<'m> {
     }
 }
 
+impl EnvoyEvaluator<'_> {
+    /// The slot holders of a path's view (its policies in the view's order).
+    pub(super) fn view_holders(&self, view: &PathView<'_>) -> Holders {
+        let Some(&first) = view.policies().first() else {
+            return Holders::default();
+        };
+        let levels: Vec<(Target, &[u32])> = (view.levels.iter())
+            .map(|l| (l.target, l.policies))
+            .collect();
+        self.holders_of(self.kind_index(first), &levels)
+    }
+}
+
 impl<'m> Evaluator<'m> for EnvoyEvaluator<'m> {
     fn fold(&self, view: &PathView<'_>, observer: &mut dyn FoldObserver<'m>) -> Folded<'m> {
-        let holders = Holders::of_levels(view.levels);
+        let holders = self.view_holders(view);
         let decision = self.decide(&holders);
         // Whether the winner is Invalid on a TCPRoute, found once for the fold and its outcomes.
         let invalid = decision.is_some_and(|d| super::tcp::invalid_decision(self, view.path, &d));

@@ -4,7 +4,7 @@
 //! `mergeType` — the step that merges it into its parent, key by key.
 
 use super::evaluate::EnvoyEvaluator;
-use super::slots::{Decision, why_first};
+use super::slots::{Claim, Decision, Slot, claims, why_first};
 use crate::engine::fold::Effective;
 use crate::policy::{
     ExplainedMerge, ExplainedPolicy, FamilyExplanation, GepStrategy, MergeChange, PathView,
@@ -12,18 +12,23 @@ use crate::policy::{
 use crate::topology::Target;
 
 /// The level word of a slot.
-fn level(target: Target) -> &'static str {
-    match target {
-        Target::Gateway(_) => "Gateway",
-        Target::Listener(..) => "listener",
-        Target::Route(_) => "route",
-        Target::RouteRule(..) => "route rule",
+fn level(slot: Slot) -> &'static str {
+    match slot {
+        Slot::At(Target::Gateway(_)) => "Gateway",
+        Slot::At(Target::Listener(..)) | Slot::GatewaySection(_) => "listener",
+        Slot::At(Target::Route(_)) => "route",
+        Slot::At(Target::RouteRule(..)) => "route rule",
+        Slot::Set(_) => "ListenerSet",
     }
 }
 
 /// The explanation of one path.
 pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExplanation {
-    let order = "most specific slot first (route rule, route, listener, Gateway); on each slot the oldest policy, then namespace/name, holds it and the others are Conflicted there";
+    let order = if evaluator.model.listener_sets.is_empty() {
+        "most specific slot first (route rule, route, listener, Gateway); on each slot the oldest policy, then namespace/name, holds it and the others are Conflicted there"
+    } else {
+        "most specific slot first (route rule, route, listener, ListenerSet, Gateway); on each slot the oldest policy, then namespace/name, holds it and the others are Conflicted there"
+    };
     let Some(&first) = view.policies().first() else {
         return FamilyExplanation {
             order,
@@ -51,46 +56,80 @@ pub fn explain(evaluator: &EnvoyEvaluator<'_>, view: &PathView<'_>) -> FamilyExp
     }
 }
 
-/// Every policy on every element, most specific first, with its place.
+/// Every policy on every element, most specific first, with its place; on a ListenerSet's
+/// listener, the claimers of its own slot, then those of its set's.
 fn policies(
     evaluator: &EnvoyEvaluator<'_>,
     elements: &[Target],
     kind: usize,
 ) -> Vec<ExplainedPolicy> {
-    let model = evaluator.model;
+    let (model, topology) = (evaluator.model, evaluator.topology);
     let mut out = Vec::new();
     for &target in elements.iter().rev() {
-        let on = evaluator.topology.targets.on(target, kind);
-        let Some(&holder) = on.first() else {
-            continue;
-        };
-        for &policy in on {
-            let why = if policy == holder {
-                format!(
-                    "holds the {} slot {} (first in age order)",
-                    level(target),
-                    target.describe(model)
-                )
-            } else {
+        let on = topology.targets.on(target, kind);
+        let set = super::slots::set_of(model, target);
+        let slots = [(Claim::Own, Slot::At(target))]
+            .into_iter()
+            .chain(set.map(|s| (Claim::Set, Slot::Set(s))))
+            .chain(set.map(|_| (Claim::GatewaySection, Slot::GatewaySection(target))));
+        for (claim, slot) in slots {
+            let claimers: Vec<u32> = (on.iter().copied())
+                .filter(|&p| claims(model, topology, (target, kind), p, claim))
+                .collect();
+            out.extend(slot_policies(evaluator, target, slot, &claimers));
+        }
+    }
+    out
+}
+
+/// The claimers of one slot (reached on element `target`), the first holding it.
+fn slot_policies(
+    evaluator: &EnvoyEvaluator<'_>,
+    target: Target,
+    slot: Slot,
+    claimers: &[u32],
+) -> Vec<ExplainedPolicy> {
+    let model = evaluator.model;
+    let Some(&holder) = claimers.first() else {
+        return Vec::new();
+    };
+    let refused = match slot {
+        Slot::Set(_) => super::ports::refused_set(evaluator, holder, target),
+        Slot::At(_) | Slot::GatewaySection(_) => None,
+    };
+    (claimers.iter())
+        .map(|&policy| {
+            let why = if policy != holder {
                 format!(
                     "Conflicted on {}: {} holds the slot because {}; takes no part here",
-                    target.describe(model),
+                    slot.describe(model),
                     model.policies[holder as usize].display(),
                     why_first(
                         &model.policies[holder as usize],
                         &model.policies[policy as usize]
                     )
                 )
+            } else if let Some(message) = &refused {
+                format!(
+                    "holds the {} slot {}, but the controller refuses it on this listener ({message}.): it neither applies nor claims it here",
+                    level(slot),
+                    slot.describe(model)
+                )
+            } else {
+                format!(
+                    "holds the {} slot {} (first in age order)",
+                    level(slot),
+                    slot.describe(model)
+                )
             };
-            out.push(ExplainedPolicy {
+            ExplainedPolicy {
                 policy,
                 target,
-                level: level(target),
+                level: level(slot),
                 why,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// The most specific holder wins; less specific holders' keys are superseded.

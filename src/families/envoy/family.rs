@@ -103,9 +103,12 @@ impl FamilyHierarchy for EnvoyGateway {
         Vec<crate::topology::family::Attachment>,
         Vec<crate::diag::Diagnostic>,
     ) {
-        // ListenerSet listener targets (`S#L`), which the generic resolution leaves to families.
+        // ListenerSet targets (`S#L`, `S`) and CTP's `G#x` quirk.
         let owns = |p: &Policy| self.kinds.iter().any(|k| std::ptr::eq(k, p.kind));
-        (super::sets::attachments(model, owns), Vec::new())
+        let quirky = |p: &Policy| {
+            (self.spec(p.kind)).is_some_and(|s| s.listener_style == super::ListenerStyle::Section)
+        };
+        (super::sets::attachments(model, owns, quirky), Vec::new())
     }
 }
 

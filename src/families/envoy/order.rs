@@ -11,6 +11,7 @@
 //! targets in this order to list the ancestors as the controller does.
 
 use super::evaluate::EnvoyEvaluator;
+use super::slots::{Claim, claims};
 use crate::load::Timestamp;
 use crate::policy::Level;
 use crate::topology::Target;
@@ -26,14 +27,21 @@ pub enum Step {
     MissingSection(usize),
     /// A ListenerSet listener target of a set its Gateway did not admit (its `Via` number).
     NotJoined(usize),
+    /// A whole ListenerSet (an index into `Model::listener_sets`), joined or not.
+    Set(u32),
+    /// CTP's `G#x` quirk: a Gateway `sectionName` taken on this ListenerSet listener.
+    GatewaySection(Target),
 }
 
 /// Where a step sorts: pass, then selector matches before `targetRefs`, then the match's age and
 /// name or the entry's index.
 type SortKey = (u8, u8, Option<Timestamp>, String, String, usize);
 
-/// The pass of ListenerSet listener targets (the whole-ListenerSet pass, 3, is not modelled).
+/// The pass of ListenerSet listener targets.
 pub const SET_LISTENER_PASS: u8 = 2;
+
+/// The pass of whole-ListenerSet targets.
+pub const SET_PASS: u8 = 3;
 
 /// The pass of a resolved target: its level's, or [`SET_LISTENER_PASS`] for a set's listener.
 fn pass_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> u8 {
@@ -66,10 +74,14 @@ pub fn steps(
     missing: &[(usize, u8)],
     unjoined: &[usize],
 ) -> Vec<Step> {
-    let targets = &evaluator.topology.targets.of_policy[policy as usize];
+    let (model, topology) = (evaluator.model, evaluator.topology);
+    let targets = &topology.targets.of_policy[policy as usize];
+    let kind = evaluator.kind_index(policy);
     let mut keyed: Vec<(SortKey, Step)> = Vec::with_capacity(targets.len() + missing.len());
     for &target in targets {
-        if keyed.iter().any(|(_, s)| *s == Step::Resolved(target)) {
+        if keyed.iter().any(|(_, s)| *s == Step::Resolved(target))
+            || !claims(model, topology, (target, kind), policy, Claim::Own)
+        {
             continue;
         }
         keyed.push((
@@ -92,8 +104,56 @@ pub fn steps(
         );
         keyed.push((key, Step::NotJoined(index)));
     }
+    keyed.extend(set_steps(evaluator, policy));
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     keyed.into_iter().map(|(_, step)| step).collect()
+}
+
+/// The steps of `policy`'s whole ListenerSets (one per set) and of CTP's `G#x` quirk (in the
+/// Gateway-listener pass, by `targetRefs` index), with their sort keys.
+fn set_steps(evaluator: &EnvoyEvaluator<'_>, policy: u32) -> Vec<(SortKey, Step)> {
+    let (model, topology) = (evaluator.model, evaluator.topology);
+    let kind = evaluator.kind_index(policy);
+    let p = &model.policies[policy as usize];
+    let mut keyed = Vec::new();
+    for (index, target) in super::sets::quirks(model, p) {
+        let claim = Claim::GatewaySection;
+        if claims(model, topology, (target, kind), policy, claim) {
+            let key = (
+                pass(Level::Listener),
+                1,
+                None,
+                String::new(),
+                String::new(),
+                index,
+            );
+            keyed.push((key, Step::GatewaySection(target)));
+        }
+    }
+    for (set, via) in super::sets::whole_targets(model, p) {
+        if !keyed.iter().any(|(_, s)| *s == Step::Set(set)) {
+            keyed.push((set_key(evaluator, set, via), Step::Set(set)));
+        }
+    }
+    keyed
+}
+
+/// The sort key of a whole-ListenerSet target: a selector match by the set's age and name, a
+/// `targetRefs` entry by its index.
+fn set_key(evaluator: &EnvoyEvaluator<'_>, set: u32, via: Via) -> SortKey {
+    let s = &evaluator.model.listener_sets[set as usize];
+    match via {
+        Via::Selector(_) => (
+            SET_PASS,
+            0,
+            s.creation_timestamp,
+            s.namespace.clone(),
+            s.name.clone(),
+            0,
+        ),
+        Via::TargetRef(i) => (SET_PASS, 1, None, String::new(), String::new(), i as usize),
+        Via::Extension(_) => (SET_PASS, 2, None, String::new(), String::new(), 0),
+    }
 }
 
 /// The sort key of a resolved target: a selector match by its object's age and name, a
@@ -108,6 +168,10 @@ fn resolved_key(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Target) -> 
         .zip(topology.targets.vias_on(target, kind))
         .filter(|(p, _)| **p == policy)
         .map(|(_, via)| *via)
+        .filter(|&via| {
+            super::slots::set_of(evaluator.model, target).is_none()
+                || !super::sets::is_whole(evaluator.model, policy, via)
+        })
         .collect();
     let pass = pass_of(evaluator, target);
     let selected = vias.iter().any(|v| matches!(v, Via::Selector(_)));

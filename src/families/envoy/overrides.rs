@@ -1,9 +1,11 @@
-//! The wording of Merged and Overridden (docs/families.md §3.5) for the holder of one slot: which
-//! routes merged into it, and which listeners, routes or route rules hold a policy of its kind
-//! below it (routes merged into it excepted). CTP words a whole-Gateway Overridden its own way.
+//! The wording of Merged and Overridden (docs/families.md §3.5, field-2026 §2.5: Envoy Gateway's
+//! scope graph) for the holder of one slot: which routes merged into it, and which listeners,
+//! ListenerSets, ListenerSet listeners, routes or route rules hold a policy of its kind below it
+//! (routes merged into it excepted). CTP words a whole-Gateway or whole-ListenerSet Overridden
+//! its own way.
 
 use super::evaluate::EnvoyEvaluator;
-use super::slots::holder;
+use super::slots::{Slot, holder};
 use super::spec::ListenerStyle;
 use crate::policy::Condition;
 use crate::topology::Target;
@@ -20,7 +22,7 @@ fn route_name(evaluator: &EnvoyEvaluator<'_>, r: u32) -> String {
 }
 
 /// `ns/route` of the routes merged into `policy` at `slot`.
-fn merged_into(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> BTreeSet<String> {
+fn merged_into(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> BTreeSet<String> {
     evaluator
         .merges()
         .iter()
@@ -30,7 +32,7 @@ fn merged_into(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> BTr
 }
 
 /// The Merged condition of a parent that route policies merged into.
-pub fn merged(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> Option<Condition> {
+pub fn merged(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<Condition> {
     let routes = merged_into(evaluator, policy, slot);
     (!routes.is_empty()).then(|| {
         let message = format!(
@@ -45,8 +47,13 @@ pub fn merged(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> Opti
 /// Whether route `r` holds a policy of `kind` (on itself or one of its rules).
 fn route_holds(evaluator: &EnvoyEvaluator<'_>, r: u32, kind: usize) -> bool {
     let rules = evaluator.model.routes[r as usize].rules.len() as u32;
-    holder(evaluator.topology, Target::Route(r), kind).is_some()
-        || (0..rules).any(|k| holder(evaluator.topology, Target::RouteRule(r, k), kind).is_some())
+    held(evaluator, Target::Route(r), kind)
+        || (0..rules).any(|k| held(evaluator, Target::RouteRule(r, k), kind))
+}
+
+/// Whether `target`'s own slot is held by a policy of `kind`.
+fn held(evaluator: &EnvoyEvaluator<'_>, target: Target, kind: usize) -> bool {
+    holder(evaluator.model, evaluator.topology, target, kind).is_some()
 }
 
 /// The routes `keep` selects that hold a policy of `policy`'s kind, without those merged into
@@ -54,7 +61,7 @@ fn route_holds(evaluator: &EnvoyEvaluator<'_>, r: u32, kind: usize) -> bool {
 fn overriding_routes(
     evaluator: &EnvoyEvaluator<'_>,
     policy: u32,
-    slot: Target,
+    slot: Slot,
     keep: impl Fn(u32) -> bool,
 ) -> BTreeSet<String> {
     let kind = evaluator.kind_index(policy);
@@ -67,16 +74,21 @@ fn overriding_routes(
 }
 
 /// The Overridden condition of the holder of `slot`, when something overrides it.
-pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> Option<Condition> {
+pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<Condition> {
     let spec = evaluator.spec(policy);
+    let section_style = spec.listener_style == ListenerStyle::Section;
     let (parts, plural) = match slot {
-        Target::Gateway(g) if spec.listener_style == ListenerStyle::Section => {
-            return sections(evaluator, policy, g);
+        Slot::At(Target::Gateway(g)) if section_style => {
+            return sections(evaluator, policy, gateway_sections(evaluator, policy, g));
         }
-        Target::Gateway(g) => (gateway_parts(evaluator, policy, g), &spec.plural),
-        Target::Listener(g, l) => (listener_parts(evaluator, policy, g, l), &spec.plural),
-        Target::Route(r) => (route_parts(evaluator, policy, r), &spec.rule_plural),
-        Target::RouteRule(..) => (Vec::new(), &spec.plural),
+        Slot::Set(set) if section_style => {
+            return sections(evaluator, policy, set_sections(evaluator, policy, set));
+        }
+        Slot::At(Target::Gateway(g)) => (gateway_parts(evaluator, policy, g), &spec.plural),
+        Slot::Set(set) => (set_parts(evaluator, policy, set), &spec.plural),
+        Slot::At(Target::Listener(g, l)) => (listener_parts(evaluator, policy, g, l), &spec.plural),
+        Slot::At(Target::Route(r)) => (route_parts(evaluator, policy, r), &spec.rule_plural),
+        Slot::At(Target::RouteRule(..)) | Slot::GatewaySection(_) => (Vec::new(), &spec.plural),
     };
     (!parts.is_empty()).then(|| {
         let message = format!(
@@ -87,14 +99,93 @@ pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> 
     })
 }
 
-/// The names of `g`'s listeners that hold a policy of `policy`'s kind.
-fn held_listeners(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> BTreeSet<String> {
+/// CTP's sections claimed on Gateway `g` before its whole-Gateway pass, by bare listener name,
+/// sorted, duplicates kept [controller]: every listener slot held (the Gateway's and its
+/// ListenerSets'; a refused holder has claimed it too), and each listener a whole-ListenerSet
+/// holder applied on.
+fn gateway_sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<String> {
+    let model = evaluator.model;
     let kind = evaluator.kind_index(policy);
-    let gw = &evaluator.model.gateways[g as usize];
-    (0..gw.listeners.len() as u32)
-        .filter(|&l| holder(evaluator.topology, Target::Listener(g, l), kind).is_some())
-        .map(|l| gw.listeners[l as usize].name.clone())
-        .collect()
+    let gw = &model.gateways[g as usize];
+    let quirk = |l: u32| {
+        let claim = super::slots::Claim::GatewaySection;
+        let at = (Target::Listener(g, l), kind);
+        super::slots::first_claimer(model, evaluator.topology, at, claim).is_some()
+    };
+    let mut names: Vec<String> = (0..gw.listeners.len() as u32)
+        .flat_map(|l| [held(evaluator, Target::Listener(g, l), kind), quirk(l)].map(|c| (l, c)))
+        .filter(|&(_, claimed)| claimed)
+        .map(|(l, _)| gw.listeners[l as usize].name.clone())
+        .collect();
+    for set in super::sets::sets_of_gateway(model, g) {
+        let Some(&holder) =
+            super::sets::set_claims(model, set, model.policies[policy as usize].kind).first()
+        else {
+            continue;
+        };
+        for target in super::sets::listeners_of(model, set) {
+            let own = held(evaluator, target, kind);
+            if !own && super::ports::refused_set(evaluator, holder, target).is_none() {
+                let Target::Listener(_, l) = target else {
+                    continue;
+                };
+                names.push(gw.listeners[l as usize].name.clone());
+            }
+        }
+    }
+    names.sort();
+    names
+}
+
+/// CTP's sections of ListenerSet `set` claimed before its whole-set pass: its listener slots
+/// held, by name, sorted.
+fn set_sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, set: u32) -> Vec<String> {
+    let model = evaluator.model;
+    let kind = evaluator.kind_index(policy);
+    let mut names: Vec<String> = (super::sets::listeners_of(model, set).into_iter())
+        .filter(|&t| held(evaluator, t, kind))
+        .filter_map(|t| match t {
+            Target::Listener(g, l) => Some(
+                model.gateways[g as usize].listeners[l as usize]
+                    .name
+                    .clone(),
+            ),
+            _ => None,
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// A whole-ListenerSet policy: its set's listener slots held (`<ns>/<ls>/<L>`), then the routes
+/// attached to the set (with any `sectionName`) holding a policy of its kind (field-2026 §2.5).
+fn set_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, set: u32) -> Vec<String> {
+    let model = evaluator.model;
+    let kind = evaluator.kind_index(policy);
+    let s = &model.listener_sets[set as usize];
+    let listeners: BTreeSet<String> = (super::sets::listeners_of(model, set).into_iter())
+        .filter(|&t| held(evaluator, t, kind))
+        .filter_map(|t| match t {
+            Target::Listener(g, l) => Some(&model.gateways[g as usize].listeners[l as usize].name),
+            _ => None,
+        })
+        .map(|name| format!("{}/{}/{name}", s.namespace, s.name))
+        .collect();
+    let routes = overriding_routes(evaluator, policy, Slot::Set(set), |r| {
+        (model.routes[r as usize].parent_refs.iter())
+            .any(|p| p.kind == "ListenerSet" && p.namespace == s.namespace && p.name == s.name)
+    });
+    let mut parts = Vec::new();
+    if !listeners.is_empty() {
+        parts.push(format!(
+            "these listenerset listeners: [{}]",
+            list(listeners)
+        ));
+    }
+    if !routes.is_empty() {
+        parts.push(format!("these routes: [{}]", list(routes)));
+    }
+    parts
 }
 
 /// A whole-Gateway policy: its own listeners, the ListenerSets' listeners (`<ns>/<ls>/<L>`,
@@ -105,7 +196,7 @@ fn gateway_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<Str
     let kind = evaluator.kind_index(policy);
     let (mut listeners, mut set_listeners) = (BTreeSet::new(), BTreeSet::new());
     for (l, listener) in gw.listeners.iter().enumerate() {
-        if holder(evaluator.topology, Target::Listener(g, l as u32), kind).is_none() {
+        if !held(evaluator, Target::Listener(g, l as u32), kind) {
             continue;
         }
         match listener.set.map(|s| &model.listener_sets[s as usize]) {
@@ -115,7 +206,16 @@ fn gateway_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<Str
             }
         };
     }
-    let routes = overriding_routes(evaluator, policy, Target::Gateway(g), |r| {
+    let sets: BTreeSet<String> = (super::sets::sets_of_gateway(model, g).into_iter())
+        .filter(|&set| {
+            !super::sets::set_claims(model, set, model.policies[policy as usize].kind).is_empty()
+        })
+        .map(|set| {
+            let s = &model.listener_sets[set as usize];
+            format!("{}/{}", s.namespace, s.name)
+        })
+        .collect();
+    let routes = overriding_routes(evaluator, policy, Slot::At(Target::Gateway(g)), |r| {
         evaluator.topology.route_listeners[r as usize]
             .iter()
             .any(|&(rg, _)| rg == g)
@@ -123,6 +223,9 @@ fn gateway_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Vec<Str
     let mut parts = Vec::new();
     if !listeners.is_empty() {
         parts.push(format!("these gateway listeners: [{}]", list(listeners)));
+    }
+    if !sets.is_empty() {
+        parts.push(format!("these listenersets: [{}]", list(sets)));
     }
     if !set_listeners.is_empty() {
         parts.push(format!(
@@ -147,7 +250,7 @@ fn listener_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32, l: u32) -
         Some(set) => ("ListenerSet", &set.namespace, &set.name),
         None => ("Gateway", &gw.namespace, &gw.name),
     };
-    let routes = overriding_routes(evaluator, policy, Target::Listener(g, l), |r| {
+    let routes = overriding_routes(evaluator, policy, Slot::At(Target::Listener(g, l)), |r| {
         model.routes[r as usize].parent_refs.iter().any(|p| {
             p.kind == kind
                 && p.namespace == *namespace
@@ -166,7 +269,7 @@ fn route_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, r: u32) -> Vec<Strin
     let kind = evaluator.kind_index(policy);
     let route = &evaluator.model.routes[r as usize];
     let rules: BTreeSet<String> = (0..route.rules.len() as u32)
-        .filter(|&k| holder(evaluator.topology, Target::RouteRule(r, k), kind).is_some())
+        .filter(|&k| held(evaluator, Target::RouteRule(r, k), kind))
         .map(|k| route.rules[k as usize].name.to_string())
         .collect();
     if rules.is_empty() {
@@ -175,14 +278,13 @@ fn route_parts(evaluator: &EnvoyEvaluator<'_>, policy: u32, r: u32) -> Vec<Strin
     vec![format!("these route rules: [{}]", list(rules))]
 }
 
-/// CTP's whole-Gateway Overridden: the sections (listeners) holding a policy of its kind.
-fn sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, g: u32) -> Option<Condition> {
-    let listeners = held_listeners(evaluator, policy, g);
-    (!listeners.is_empty()).then(|| {
+/// CTP's whole-Gateway or whole-ListenerSet Overridden: the sections claimed before it.
+fn sections(evaluator: &EnvoyEvaluator<'_>, policy: u32, names: Vec<String>) -> Option<Condition> {
+    (!names.is_empty()).then(|| {
         let message = format!(
             "There are existing {} that are overriding these sections [{}]",
             capitalized(&evaluator.spec(policy).plural),
-            list(listeners)
+            names.join(" ")
         );
         Condition::new("Overridden", "True", "Overridden", message)
     })

@@ -7,10 +7,14 @@
 //! Gateway-wide policy does not reach that listener either: the listener gets no
 //! ClientTrafficPolicy. A Gateway-wide policy is never refused (every listener of the port is its
 //! Gateway's). The other listeners of the port include its ListenerSets' (named
-//! `<gw ns>/<gw>/<set ns>/<set>/<L>`, the controller's IR name); the ListenerSet scopes of a
-//! policy (`S#L`, `S`, the `G#x` quirk) are not modelled yet.
+//! `<gw ns>/<gw>/<set ns>/<set>/<L>`, the controller's IR name). A listener-scoped policy
+//! (`G#L`, `S#L`, CTP's `G#x` quirk) is refused when any other plain-HTTP listener shares the
+//! port; a whole-ListenerSet policy (`S`) on each of its listeners whose port has a plain-HTTP
+//! listener outside the set — and there it neither applies nor claims the listener, so a
+//! Gateway-wide policy reaches it ([`refused_set`]).
 
 use super::evaluate::EnvoyEvaluator;
+use super::slots::Slot;
 use super::spec::ListenerStyle;
 use crate::topology::Target;
 
@@ -18,10 +22,54 @@ use crate::topology::Target;
 /// refuses it there: a kind with sections (ClientTrafficPolicy) on a non-TLS HTTP listener that
 /// shares its port with other non-TLS HTTP listeners of its Gateway (named in the message as the
 /// controller's IR names them, `<ns>/<gateway>/<listener>`, in listener order).
-pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> Option<String> {
-    let Target::Listener(g, l) = slot else {
+pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<String> {
+    let (Slot::At(Target::Listener(g, l)) | Slot::GatewaySection(Target::Listener(g, l))) = slot
+    else {
         return None;
     };
+    let others = sharing(evaluator, policy, (g, l), |_| true)?;
+    Some(message(evaluator, policy, &others) + ".")
+}
+
+/// Why the controller refuses whole-ListenerSet policy `policy` on the set's listener
+/// `listener` (`scopeEntireListenerSet`): a plain-HTTP listener outside the set shares its port.
+/// The message has no final period (the status joins one per listener, then adds it).
+pub(super) fn refused_set(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    listener: Target,
+) -> Option<String> {
+    let Target::Listener(g, l) = listener else {
+        return None;
+    };
+    let set = evaluator.model.gateways[g as usize].listeners[l as usize].set?;
+    let others = sharing(evaluator, policy, (g, l), |other| other.set != Some(set))?;
+    Some(message(evaluator, policy, &others))
+}
+
+/// The status message of whole-ListenerSet policy `policy` refused on some of `listeners` (those
+/// its set slot reaches, in merged order): one sentence per refused listener, joined by new
+/// lines (Go's `errors.Join`), then a period.
+pub(super) fn refused_set_message(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    listeners: &[Target],
+) -> Option<String> {
+    let refusals: Vec<String> = (listeners.iter())
+        .filter_map(|&l| refused_set(evaluator, policy, l))
+        .collect();
+    (!refusals.is_empty()).then(|| refusals.join("\n") + ".")
+}
+
+/// The IR names of the other plain-HTTP listeners `counts` keeps on the port of listener
+/// `(g, l)`, when `policy` is a kind with sections and that listener is plain HTTP; `None` when
+/// there are none.
+fn sharing(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    (g, l): (u32, u32),
+    counts: impl Fn(&crate::model::gateway::Listener) -> bool,
+) -> Option<Vec<String>> {
     if evaluator.spec(policy).listener_style != ListenerStyle::Section {
         return None;
     }
@@ -39,6 +87,7 @@ pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target)
                 && !other.conflicted
                 && other.protocol == "HTTP"
                 && other.port == listener.port
+                && counts(other)
         })
         .map(|(_, other)| {
             let set = other.set.map(|s| &model.listener_sets[s as usize]);
@@ -49,14 +98,17 @@ pub(super) fn refused(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target)
             )
         })
         .collect();
-    if others.is_empty() {
-        return None;
-    }
+    (!others.is_empty()).then_some(others)
+}
+
+/// `<Kind> is being applied to multiple http (non https) listeners (<others>) on the same port,
+/// which is not allowed` (no final period).
+fn message(evaluator: &EnvoyEvaluator<'_>, policy: u32, others: &[String]) -> String {
     let kind = evaluator.model.policies[policy as usize].kind.kind;
-    Some(format!(
-        "{kind} is being applied to multiple http (non https) listeners ({}) on the same port, which is not allowed.",
+    format!(
+        "{kind} is being applied to multiple http (non https) listeners ({}) on the same port, which is not allowed",
         others.join(", ")
-    ))
+    )
 }
 
 /// The `explain` step of a path whose winner the controller refuses on its shared plain-HTTP

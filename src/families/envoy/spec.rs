@@ -166,6 +166,7 @@ const XROUTE_KINDS: &[&str] = &[
     "TCPRoute",
     "UDPRoute",
     "TLSRoute",
+    "ListenerSet",
 ];
 const XROUTE_MESSAGE: &str = "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TCPRoute', 'UDPRoute', 'TLSRoute' and 'ListenerSet'";
 
@@ -190,7 +191,7 @@ pub static BUILTIN_KINDS: [PolicyKind; 4] = [
     kind("BackendTrafficPolicy", XROUTE_KINDS, XROUTE_MESSAGE),
     kind(
         "ClientTrafficPolicy",
-        &["Gateway"],
+        &["Gateway", "ListenerSet"],
         "Unsupported value: a ClientTrafficPolicy may target only a Gateway or a ListenerSet",
     ),
     kind("SecurityPolicy", XROUTE_KINDS, XROUTE_MESSAGE),

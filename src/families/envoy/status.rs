@@ -11,7 +11,7 @@
 
 use super::evaluate::EnvoyEvaluator;
 use super::order::{Step, steps};
-use super::slots::{conflict_message, holder, why_first};
+use super::slots::{Slot, conflict_message, holder, why_first};
 use super::spec::ListenerStyle;
 use crate::engine::observed::Observed;
 use crate::model::gateway::GATEWAY_GROUP;
@@ -82,8 +82,15 @@ pub fn conditions(
                 if matches!(target, Target::Route(_) | Target::RouteRule(..)) {
                     merged_contexts(evaluator, policy, target, &mut gathered);
                 }
-                target_status(evaluator, policy, target, &mut gathered);
+                target_status(evaluator, policy, Slot::At(target), &mut gathered);
             }
+            Step::Set(set) => target_status(evaluator, policy, Slot::Set(set), &mut gathered),
+            Step::GatewaySection(target) => target_status(
+                evaluator,
+                policy,
+                Slot::GatewaySection(target),
+                &mut gathered,
+            ),
             Step::MissingSection(index) => {
                 if let Some((_, _, keys, message)) = missing.iter().find(|m| m.0 == index) {
                     not_found(keys, message, &mut gathered);
@@ -97,30 +104,8 @@ pub fn conditions(
             }
         }
     }
-    if gathered.is_empty() && !targets.is_empty() {
-        // Resolved, but on routes without a Gateway parentRef: the controller writes no
-        // ancestor; the policy is not rejected.
-        return PolicyConditions {
-            conditions: vec![accepted()],
-            ancestors: Some(Vec::new()),
-        };
-    }
-    if gathered.is_empty() && targets.is_empty() && !p.unmodelled_targets.is_empty() {
-        return not_modelled(p);
-    }
     if gathered.is_empty() {
-        let message = evaluator.topology.targets.not_accepted[policy as usize]
-            .clone()
-            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
-        return PolicyConditions {
-            conditions: vec![Condition::new(
-                "Accepted",
-                "False",
-                "TargetNotFound",
-                message,
-            )],
-            ancestors: Some(Vec::new()),
-        };
+        return without_ancestors(evaluator, policy, !targets.is_empty());
     }
     PolicyConditions {
         conditions: top_level(&gathered),
@@ -128,22 +113,40 @@ pub fn conditions(
     }
 }
 
-/// The status of a policy whose only targets are of kinds dopol does not model yet
-/// (ListenerSets): not evaluated, rather than "has no targets".
-fn not_modelled(p: &crate::policy::Policy) -> PolicyConditions {
-    let message = format!(
-        "{} targets only {}s, which dopol does not model yet: its status is not evaluated",
-        p.kind.kind, p.unmodelled_targets[0]
-    );
+/// The status of a policy that gathered no ancestor: Accepted when its targets resolved (on
+/// routes without a Gateway parentRef: the controller writes no ancestor, the policy is not
+/// rejected), else TargetNotFound (docs/families.md §1, Unresolved policies).
+fn without_ancestors(
+    evaluator: &EnvoyEvaluator<'_>,
+    policy: u32,
+    resolved: bool,
+) -> PolicyConditions {
+    let p = &evaluator.model.policies[policy as usize];
+    let condition = if resolved {
+        accepted()
+    } else {
+        let message = (evaluator.topology.targets.not_accepted[policy as usize].clone())
+            .or_else(|| missing_set(evaluator, p))
+            .unwrap_or_else(|| format!("{} has no targets", p.kind.kind));
+        Condition::new("Accepted", "False", "TargetNotFound", message)
+    };
     PolicyConditions {
-        conditions: vec![Condition::new(
-            "Accepted",
-            "Unknown",
-            "NotModelled",
-            message,
-        )],
+        conditions: vec![condition],
         ancestors: Some(Vec::new()),
     }
+}
+
+/// `<Kind> target <set>[#<section>] was not found` for the first ListenerSet target of `p` naming
+/// no ListenerSet whose Gateway is in the input (docs/families.md §1, Unresolved policies).
+fn missing_set(evaluator: &EnvoyEvaluator<'_>, p: &crate::policy::Policy) -> Option<String> {
+    use super::sets::{SetOutcome, outcome, set_refs};
+    let target =
+        (set_refs(p).into_iter()).find(|t| outcome(evaluator.model, p, t) == SetOutcome::Silent)?;
+    let named = match target.section {
+        Some(section) => format!("{}#{section}", target.name),
+        None => target.name.to_string(),
+    };
+    Some(format!("{} target {named} was not found", p.kind.kind))
 }
 
 /// One ancestor's status, conditions in the order Accepted, Merged, Overridden.
@@ -174,7 +177,7 @@ fn merged_contexts(
 ) {
     let model = evaluator.model;
     let records = evaluator.merges().iter();
-    for record in records.filter(|r| r.winner == policy && r.slot == slot) {
+    for record in records.filter(|r| r.winner == policy && r.slot == Slot::At(slot)) {
         let path = &evaluator.topology.paths[record.path as usize];
         let key = listener_key(evaluator, path.gateway, path.listener);
         let parent = &model.policies[record.parent as usize];
@@ -220,10 +223,24 @@ fn listener_key(evaluator: &EnvoyEvaluator<'_>, g: u32, l: u32) -> Key {
     }
 }
 
-/// The ancestors of a target: the Gateway (and listener), or for a route each Gateway or
-/// ListenerSet (in the input) its parentRefs name, with their `sectionName` (field-2026 §2.5).
-fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, target: Target) -> Vec<Key> {
+/// The ancestors of a slot: the Gateway (and listener), the ListenerSet (and listener), or for a
+/// route each Gateway or ListenerSet (in the input) its parentRefs name, with their
+/// `sectionName` (field-2026 §2.5).
+fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, slot: Slot) -> Vec<Key> {
     let model = evaluator.model;
+    let target = match slot {
+        Slot::At(target) => target,
+        Slot::Set(set) => {
+            let s = &model.listener_sets[set as usize];
+            return vec![("ListenerSet", s.namespace.clone(), s.name.clone(), None)];
+        }
+        Slot::GatewaySection(Target::Listener(g, l)) => {
+            let gw = &model.gateways[g as usize];
+            let section = Some(gw.listeners[l as usize].name.clone());
+            return vec![("Gateway", gw.namespace.clone(), gw.name.clone(), section)];
+        }
+        Slot::GatewaySection(target) => target,
+    };
     match target {
         Target::Gateway(g) => {
             let gw = &model.gateways[g as usize];
@@ -259,16 +276,16 @@ fn acceptance(
     evaluator: &EnvoyEvaluator<'_>,
     policy: u32,
     holder: u32,
-    target: Target,
+    slot: Slot,
 ) -> (Condition, Option<ConflictNote>) {
     if holder == policy {
         return (accepted(), None);
     }
     let model = evaluator.model;
     let kind = model.policies[policy as usize].kind.kind;
-    let message = conflict_message(model, target, kind, evaluator.spec(policy).listener_style);
+    let message = conflict_message(model, slot, kind, evaluator.spec(policy).listener_style);
     let note = ConflictNote {
-        target: target.describe(model),
+        target: slot.describe(model),
         winner: model.policies[holder as usize].locator.clone(),
         why: why_first(
             &model.policies[holder as usize],
@@ -281,32 +298,65 @@ fn acceptance(
     )
 }
 
-/// The conditions one resolved target gives its ancestors.
+/// The holder of `slot` for `policy`'s kind: the first claimer of the element's own slot, or of
+/// the whole ListenerSet (from the input: a set not joined has no element).
+fn slot_holder(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<u32> {
+    let model = evaluator.model;
+    let kind = evaluator.kind_index(policy);
+    match slot {
+        Slot::At(target) => holder(model, evaluator.topology, target, kind),
+        Slot::GatewaySection(target) => {
+            let claim = super::slots::Claim::GatewaySection;
+            super::slots::first_claimer(model, evaluator.topology, (target, kind), claim)
+        }
+        Slot::Set(set) => {
+            let kind = model.policies[policy as usize].kind;
+            super::sets::set_claims(model, set, kind).first().copied()
+        }
+    }
+}
+
+/// Why the controller refuses `policy` holding `slot` (Accepted False/`Invalid`): on a TCPRoute
+/// (§3.7), or a ClientTrafficPolicy on a shared plain-HTTP port (field-2026 §2.2; a
+/// whole-ListenerSet one on any of the listeners it would apply on).
+fn refusal(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Option<String> {
+    match slot {
+        Slot::At(target) if super::tcp::invalid_at(evaluator, policy, target) => {
+            Some(super::tcp::invalid_message(evaluator, policy))
+        }
+        Slot::At(_) | Slot::GatewaySection(_) => super::ports::refused(evaluator, policy, slot),
+        Slot::Set(set) => {
+            let kind = evaluator.kind_index(policy);
+            let listeners: Vec<Target> = (super::sets::listeners_of(evaluator.model, set))
+                .into_iter()
+                .filter(|&t| holder(evaluator.model, evaluator.topology, t, kind).is_none())
+                .collect();
+            super::ports::refused_set_message(evaluator, policy, &listeners)
+        }
+    }
+}
+
+/// The conditions one resolved slot gives its ancestors.
 fn target_status(
     evaluator: &EnvoyEvaluator<'_>,
     policy: u32,
-    target: Target,
+    slot: Slot,
     gathered: &mut Ancestors,
 ) {
-    let holder = holder(evaluator.topology, target, evaluator.kind_index(policy)).unwrap_or(policy);
-    let (mut state, note) = acceptance(evaluator, policy, holder, target);
+    let holder = slot_holder(evaluator, policy, slot).unwrap_or(policy);
+    let (mut state, note) = acceptance(evaluator, policy, holder, slot);
     let mut accepted_here = holder == policy;
-    if accepted_here && super::tcp::invalid_at(evaluator, policy, target) {
-        let message = super::tcp::invalid_message(evaluator, policy);
-        state = Condition::new("Accepted", "False", "Invalid", message);
-        accepted_here = false;
-    }
-    if accepted_here && let Some(message) = super::ports::refused(evaluator, policy, target) {
+    if accepted_here && let Some(message) = refusal(evaluator, policy, slot) {
         state = Condition::new("Accepted", "False", "Invalid", message);
         accepted_here = false;
     }
     let overridden = accepted_here
-        .then(|| super::overrides::overridden(evaluator, policy, target))
+        .then(|| super::overrides::overridden(evaluator, policy, slot))
         .flatten();
     let merged = accepted_here
-        .then(|| super::overrides::merged(evaluator, policy, target))
+        .then(|| super::overrides::merged(evaluator, policy, slot))
         .flatten();
-    for key in ancestors_of(evaluator, target) {
+    for key in ancestors_of(evaluator, slot) {
         let entry = gathered.entry(key);
         let replace = match &entry.accepted {
             None => true,
@@ -339,24 +389,25 @@ fn set_targets(
 ) -> (Vec<MissingSection>, Vec<(usize, Key)>) {
     use super::sets::{SetOutcome, outcome, set_refs};
     let model = evaluator.model;
-    let section_style = (evaluator.specs.iter())
-        .zip(evaluator.kinds)
-        .any(|(s, k)| std::ptr::eq(k, p.kind) && s.listener_style == ListenerStyle::Section);
+    let section_style = section_style(evaluator, p);
     let (mut missing, mut unjoined) = (Vec::new(), Vec::new());
     for target in set_refs(p) {
         let index = p.targets.len() + target.index;
+        // A whole set is a step of its own (`Step::Set`), joined or not.
+        let Some(section) = target.section else {
+            continue;
+        };
         let (set, found) = match outcome(model, p, &target) {
             SetOutcome::SectionNotFound(set) => (set, false),
             SetOutcome::NotJoined(set) => (set, true),
-            SetOutcome::Attached(_) | SetOutcome::Silent => continue,
+            SetOutcome::Attached(_) | SetOutcome::Whole(_) | SetOutcome::Silent => continue,
         };
         let s = &model.listener_sets[set as usize];
-        let section = target.section.to_string();
         let key = (
             "ListenerSet",
             s.namespace.clone(),
             s.name.clone(),
-            Some(section),
+            Some(section.to_string()),
         );
         if found {
             unjoined.push((index, key));
@@ -365,17 +416,24 @@ fn set_targets(
         let message = if section_style {
             format!(
                 "ListenerSet {}/{} does not have a listener named \"{}\"",
-                s.namespace, s.name, target.section
+                s.namespace, s.name, section
             )
         } else {
             format!(
                 "No section name {} found for ListenerSet {}/{}",
-                target.section, s.namespace, s.name
+                section, s.namespace, s.name
             )
         };
         missing.push((index, super::order::SET_LISTENER_PASS, vec![key], message));
     }
     (missing, unjoined)
+}
+
+/// Whether `p`'s kind words listeners as sections (ClientTrafficPolicy).
+fn section_style(evaluator: &EnvoyEvaluator<'_>, p: &crate::policy::Policy) -> bool {
+    (evaluator.specs.iter())
+        .zip(evaluator.kinds)
+        .any(|(s, k)| std::ptr::eq(k, p.kind) && s.listener_style == ListenerStyle::Section)
 }
 
 /// The `targetRefs` entries whose `sectionName` names no listener or rule of an existing Gateway
@@ -420,12 +478,16 @@ fn missing_section(
             .gateways
             .iter()
             .find(|g| g.namespace == p.namespace && g.name == target.name)?;
-        // Validated against the Gateway's own listeners (field-2026 §2.2).
+        // Validated against the Gateway's own listeners (field-2026 §2.2); CTP's `G#x` quirk
+        // takes a ListenerSet's listener instead.
         if gw
             .listeners
             .iter()
             .any(|l| l.set.is_none() && &l.name == section)
         {
+            return None;
+        }
+        if section_style(evaluator, p) && gw.listeners.iter().any(|l| &l.name == section) {
             return None;
         }
         let key = (
@@ -453,5 +515,8 @@ fn missing_section(
         route.namespace,
         route.name
     );
-    Some((ancestors_of(evaluator, Target::Route(r as u32)), message))
+    Some((
+        ancestors_of(evaluator, Slot::At(Target::Route(r as u32))),
+        message,
+    ))
 }

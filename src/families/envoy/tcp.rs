@@ -9,7 +9,7 @@ use super::evaluate::EnvoyEvaluator;
 use super::slots::{Decision, Holders};
 use crate::engine::fold::Effective;
 use crate::model::gateway::RouteKind;
-use crate::policy::{ExplainedMerge, Level, MergeChange};
+use crate::policy::{ExplainedMerge, MergeChange};
 use crate::topology::{NO_CHAIN, Target};
 
 /// Envoy Gateway's status message for an Invalid policy on a TCPRoute.
@@ -47,7 +47,7 @@ fn invalid(
     decision: &Decision,
     effective: &Effective<'_>,
 ) -> bool {
-    let route_slot = matches!(decision.slot.level(), Level::Route | Level::RouteRule);
+    let route_slot = decision.slot.is_route();
     let Some(fields) = tcp_fields(evaluator, path, decision.winner).filter(|_| route_slot) else {
         return false;
     };
@@ -76,15 +76,10 @@ pub(super) fn applied<'m>(
         effective = Effective::new();
     }
     effective.retain(|key, _| supported(fields, key));
-    if effective.is_empty() && is_route_level(decision.slot) {
+    if effective.is_empty() && decision.slot.is_route() {
         return fallback(evaluator, path, holders).unwrap_or(effective);
     }
     effective
-}
-
-/// Whether a slot is a route's or a route rule's.
-fn is_route_level(slot: Target) -> bool {
-    matches!(slot.level(), Level::Route | Level::RouteRule)
 }
 
 /// The supported fields of the most specific Gateway or listener holder of a TCP path, alone.
@@ -93,7 +88,7 @@ fn fallback<'m>(
     path: u32,
     holders: &Holders,
 ) -> Option<Effective<'m>> {
-    let &(slot, winner) = holders.slots.iter().find(|(t, _)| !is_route_level(*t))?;
+    let &(slot, winner) = holders.slots.iter().find(|(t, _)| !t.is_route())?;
     let fields = tcp_fields(evaluator, path, winner)?;
     let mut effective = evaluator.decided(Some(Decision {
         winner,

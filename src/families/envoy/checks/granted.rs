@@ -2,7 +2,7 @@
 //! or `Selector` matches an object in another namespace, but no ReferenceGrant there permits the
 //! policy to reference it. Envoy Gateway v1.8 drops such a match without a word (it removed the
 //! condition that said so), so the policy silently does not apply there; dopol leaves the match
-//! out as well and says so here.
+//! out as well and says so here. ListenerSet selectors ([`super::super::sets`]) the same.
 
 use super::super::diags::SelectorTargetNotGranted;
 use super::super::evaluate::EnvoyEvaluator;
@@ -19,17 +19,29 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
         {
             continue;
         }
-        for (index, target) in not_granted(model, policy) {
-            let namespace = match target {
-                Target::Gateway(g) | Target::Listener(g, _) => {
-                    &model.gateways[g as usize].namespace
-                }
-                Target::Route(r) | Target::RouteRule(r, _) => &*model.routes[r as usize].namespace,
-            };
+        let targets = not_granted(model, policy)
+            .into_iter()
+            .map(|(index, target)| {
+                let namespace: &str = match target {
+                    Target::Gateway(g) | Target::Listener(g, _) => {
+                        &model.gateways[g as usize].namespace
+                    }
+                    Target::Route(r) | Target::RouteRule(r, _) => {
+                        &model.routes[r as usize].namespace
+                    }
+                };
+                (index, target.describe(model), namespace)
+            });
+        let sets =
+            (super::super::sets::not_granted(model, policy).into_iter()).map(|(index, set)| {
+                let s = &model.listener_sets[set as usize];
+                (index, s.display(), s.namespace.as_str())
+            });
+        for (index, target, namespace) in targets.chain(sets) {
             let finding = SelectorTargetNotGranted {
                 policy,
                 index,
-                target: target.describe(model),
+                target,
                 namespace,
             };
             diagnostics.push(

@@ -20,7 +20,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
             let finding = SetSectionNotFound {
                 policy,
                 set: &model.listener_sets[set as usize],
-                section: target.section,
+                section: target.section.unwrap_or_default(),
             };
             let diagnostic = Diagnostic::from(finding)
                 .with_label(target.span, "no such listener")

@@ -18,7 +18,6 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
             evaluator.owns(*i as u32)
                 && p.targets.is_empty()
                 && p.selectors.is_empty()
-                && p.unmodelled_targets.is_empty()
                 && super::super::sets::set_refs(p).is_empty()
         })
         .map(|(_, policy)| {
