@@ -354,9 +354,9 @@ pub struct Policy {
     /// Errors the controller records on the policy (an invalid policy keeps its place but
     /// takes no part in merges); empty for a valid policy.
     pub errors: ThinVec<String>,
-    /// The kinds of the targets the family left out because dopol does not model them yet
-    /// (Envoy Gateway's ListenerSet targets), one per target: a policy with only such targets
-    /// is not "without targets".
+    /// The kinds of the targets the family took out of the generic resolution to resolve them
+    /// itself (Envoy Gateway's ListenerSet targets, attached through its own slots), one per
+    /// target: a policy with only such targets is not "without targets".
     pub unmodelled_targets: ThinVec<&'static str>,
     /// Blocks in processing order: defaults, bare, overrides.
     pub blocks: ThinVec<Block>,
