@@ -47,6 +47,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Show the Gateway → listener → route → rule tree with the policies attached to each node.
     Topology(TopologyArgs),
+    /// Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why).
+    View(ViewArgs),
     /// Check the manifests and report every problem with a stable code (for CI and pre-commit).
     Lint(LintArgs),
     /// Compare the effective policy of every path between two revisions, or with a what-if.
@@ -344,6 +346,22 @@ pub struct TopologyArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = TopologyOutput::Tree)]
     pub output: TopologyOutput,
+}
+
+/// `dopol view`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "The page opens from file:// and makes no network request; open a path's \
+stack directly with FILE.html#path=<path id>. See docs/view.md."
+)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub paths: PathArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The HTML file to write (`-` for stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "dopol-view.html")]
+    pub output: String,
 }
 
 /// `dopol diff`.

@@ -20,6 +20,7 @@ pub mod status;
 pub mod suite;
 pub mod topology;
 pub mod uncovered;
+pub mod view;
 
 use rayon::prelude::*;
 

@@ -59,3 +59,4 @@ mod tables;
 mod test_cmd;
 mod topology;
 mod uncovered;
+mod view;
