@@ -238,11 +238,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json html" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json html" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -944,10 +944,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only path
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l mesh -d 'Only the Kuma paths of this mesh' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
-complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
-wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
-yaml\t'A YAML document'
-json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Each distinct change once, where it happens and its value diff, sized to the terminal'
+wide\t'The same with whole values'
+yaml\t'The `EffectivePolicyDiff` document as YAML'
+json\t'The `EffectivePolicyDiff` document (docs/json.md)'
+html\t'One self-contained HTML page: the changes grouped as in the table, before and after side by side (docs/view.md)'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s v -l verbose -d 'Print input statistics and info-level diagnostics'

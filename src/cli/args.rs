@@ -226,6 +226,35 @@ impl ReportFormat {
     }
 }
 
+/// Output formats of `diff`: those of reports, and a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Each distinct change once, where it happens and its value diff, sized to the terminal.
+    Table,
+    /// The same with whole values.
+    Wide,
+    /// The `EffectivePolicyDiff` document as YAML.
+    Yaml,
+    /// The `EffectivePolicyDiff` document (docs/json.md).
+    Json,
+    /// One self-contained HTML page: the changes grouped as in the table, before and after side
+    /// by side (docs/view.md).
+    Html,
+}
+
+impl DiffFormat {
+    /// The report format, or `None` for the page.
+    pub fn report(self) -> Option<ReportFormat> {
+        match self {
+            DiffFormat::Table => Some(ReportFormat::Table),
+            DiffFormat::Wide => Some(ReportFormat::Wide),
+            DiffFormat::Yaml => Some(ReportFormat::Yaml),
+            DiffFormat::Json => Some(ReportFormat::Json),
+            DiffFormat::Html => None,
+        }
+    }
+}
+
 /// Arguments of `effective`, `overridden` and `status`.
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
@@ -380,8 +409,8 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Output format.
-    #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
-    pub output: ReportFormat,
+    #[arg(short, long, value_enum, default_value_t = DiffFormat::Table)]
+    pub output: DiffFormat,
     /// Print one line per path with the number of rules added, removed and changed (table format).
     #[arg(long, conflicts_with = "paths")]
     pub stat: bool,

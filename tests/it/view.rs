@@ -284,3 +284,62 @@ fn kuma_mesh_stacks_match_effective_and_overridden() {
         "default|kuma-demo/backend-1|inbound|kuma-demo/backend-1#http",
     );
 }
+
+/// `diff -o html`: a section per group of the text diff, before and after as the JSON says;
+/// a path's changes alone from `#path=`.
+#[test]
+fn diff_page_groups_the_changes_as_the_text_diff() {
+    let args = [
+        "diff",
+        "-f",
+        "testdata/examples/shop",
+        "--with",
+        "testdata/whatif/stricter-platform-limits.yaml",
+    ];
+    let text = run_in(&root(), &args, None);
+    let headlines = (text.stdout.lines())
+        .filter(|l| l.starts_with(['~', '+', '-']))
+        .count();
+    let document = run_in(&root(), &[&args[..], &["-o", "json"]].concat(), None).json();
+    let html = run_in(&root(), &[&args[..], &["-o", "html"]].concat(), None);
+    html.code(1);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("diff.html");
+    std::fs::write(&file, &html.stdout).unwrap();
+    let mut browser = Browser::start();
+    browser.open(&url(&file));
+    let sections = browser.eval(
+        "Array.from(document.querySelectorAll('section.change'), s => [s.dataset.change, s.dataset.ruleKey, \
+         Array.from(s.querySelectorAll('tr[data-side-row=value] pre'), p => JSON.parse(p.textContent))])",
+    );
+    let first = &document["changes"][0];
+    assert_eq!(headlines, 1);
+    assert_eq!(
+        sections,
+        json!([[
+            first["change"],
+            first["key"],
+            [first["before"]["value"], first["after"]["value"]]
+        ]])
+    );
+    let path = first["pathId"].as_str().unwrap();
+    let fragment: String = path.bytes().map(|b| format!("%{b:02X}")).collect();
+    browser.open(&format!("{}#path={fragment}", url(&file)));
+    assert_eq!(
+        browser.eval("document.querySelector('[data-open-path]').textContent"),
+        json!(path)
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('section.change').length"),
+        json!(1)
+    );
+    assert_eq!(
+        browser
+            .requests()
+            .iter()
+            .filter(|u| !u.starts_with("file://"))
+            .count(),
+        0
+    );
+    assert_eq!(browser.eval("window.__csp"), json!([]));
+}

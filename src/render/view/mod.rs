@@ -88,6 +88,33 @@ fn shell_parts() -> (String, String) {
     }
 }
 
+/// The page of `diff -o html`: the `EffectivePolicyDiff` document, and its changes grouped as
+/// the table groups them (each group: the indices of its changes in `changes[]` and where
+/// they are, in the table's words).
+pub fn write_diff_page(
+    out: &mut dyn Write,
+    report: &crate::report::diff::DiffReport<'_>,
+) -> io::Result<()> {
+    let groups: Vec<serde_json::Value> = (report.groups().iter())
+        .map(|g| serde_json::json!({"changes": g.changes, "scope": super::diff::scope_text(&g.scope)}))
+        .collect();
+    let paths = serde_json::json!({
+        "added": super::diff::scope_text(&report.path_scope("added")),
+        "removed": super::diff::scope_text(&report.path_scope("removed")),
+    });
+    let totals = super::diff::totals(report);
+    write_page(
+        out,
+        Mode::Diff,
+        &[
+            ("diff", report),
+            ("groups", &groups),
+            ("pathScopes", &paths),
+            ("totals", &totals.trim_end()),
+        ],
+    )
+}
+
 /// `sha256-<base64>` of a script or style, as CSP names it.
 fn hash(text: &str) -> String {
     format!("sha256-{}", base64(&Sha256::digest(text.as_bytes())))

@@ -271,9 +271,6 @@
       status.textContent = found + ' of ' + view.paths.length + ' paths match' + (found > LIMIT ? ' (the first ' + LIMIT + ' listed).' : '.');
     }
   }
-  ['search', 'filter-kind', 'filter-family', 'filter-namespace', 'filter-gateway'].forEach(function (id) {
-    $(id).addEventListener('input', runFilters);
-  });
   $('filters').addEventListener('submit', function (e) { e.preventDefault(); });
   $('results').addEventListener('click', function (e) {
     var li = e.target.closest('li[data-path-id]');
@@ -436,7 +433,7 @@
     add(d, el('summary', null, 'All lint findings of the input (' + lint.length + ')'));
     findingList(d, lint);
   }
-  function openPath(id, setHash) {
+  var openPath = function (id, setHash) {
     var p = pathIndex.get(id);
     var box = $('stack');
     box.textContent = '';
@@ -452,17 +449,131 @@
     renderLint(box, p, stack);
     renderAllFindings(box);
     reveal(p);
-  }
+  };
   function fromHash() {
     var m = /^#path=(.*)$/.exec(location.hash);
     if (m) { try { openPath(decodeURIComponent(m[1]), false); } catch (e) { openPath(m[1], false); } }
   }
   window.addEventListener('hashchange', fromHash);
 
-  if (data.mode === 'diff' && window.dopolDiff) window.dopolDiff(data, { el: el, add: add, table: table, cell: cell });
-  renderRoots();
-  renderAllFindings($('stack'));
-  runFilters();
+  // Diff mode: the changes grouped as the text diff groups them, before and after side by side.
+  var diff = data.diff || { changes: [], paths: [], status: [] };
+  function changeWords(c) {
+    if (c.change === 'added') return '+ ' + c.policyKind + ' ' + c.key + ' added';
+    if (c.change === 'removed') return '- ' + c.policyKind + ' ' + c.key + ' removed';
+    var what = [c.valueChanged ? 'value' : '', c.sourceChanged ? 'source' : ''].filter(Boolean).join(' and ');
+    return '~ ' + c.policyKind + ' ' + c.key + ' ' + (what || 'origins') + ' changed';
+  }
+  function renderChange(box, c, scope) {
+    var section = add(box, el('section', { 'class': 'change', 'data-change': c.change, 'data-rule-key': c.key, 'data-policy-kind': c.policyKind }));
+    add(section, el('h3', null, changeWords(c)));
+    if (scope) add(section, el('pre', { 'class': 'scope' }, scope));
+    var t = table(['', 'before', 'after']);
+    t.table.classList.add('sides');
+    [['value', function (side) { return el('pre', null, json(side.value)); }],
+     ['source', function (side) { return el('span', { 'class': 'mono' }, side.source); }],
+     ['origins', function (side) { return el('span', { 'class': 'mono' }, (side.origins || [side.source]).join(', ')); }]
+    ].forEach(function (row) {
+      var tr = add(t.body, el('tr', { 'data-side-row': row[0] }));
+      add(tr, el('th', { scope: 'row' }, row[0]));
+      [[c.before, 'removed'], [c.after, 'added']].forEach(function (side) {
+        var td = add(tr, el('td', { 'class': side[0] ? side[1] : '' }));
+        if (side[0]) add(td, row[1](side[0])); else td.textContent = '—';
+      });
+    });
+    add(section, t.table);
+    if (c.valueDiff) {
+      var d = add(section, el('details', { open: '' }));
+      add(d, el('summary', null, 'value diff'));
+      add(d, el('pre', null, c.valueDiff));
+    }
+  }
+  function renderDiffGroups(onlyPath) {
+    var box = $('stack');
+    box.textContent = '';
+    var q = $('search').value.trim().toLowerCase();
+    add(box, el('p', { 'class': 'mono' }, data.totals || ''));
+    var shown = 0;
+    (data.groups || []).forEach(function (g) {
+      var changes = g.changes.map(function (i) { return diff.changes[i]; });
+      if (onlyPath && !changes.some(function (c) { return c.pathId === onlyPath; })) return;
+      var first = changes[0];
+      var text = (changeWords(first) + ' ' + g.scope + ' ' + JSON.stringify([first.before, first.after])).toLowerCase();
+      if (q && text.indexOf(q) < 0) return;
+      shown++;
+      renderChange(box, first, onlyPath ? onlyPath : g.scope);
+    });
+    [['listeners', 'listenerId'], ['owned', 'pathId']].forEach(function (part) {
+      (diff[part[0]] || []).forEach(function (c) {
+        if (onlyPath && c[part[1]] !== onlyPath) return;
+        if (q && JSON.stringify(c).toLowerCase().indexOf(q) < 0) return;
+        shown++;
+        renderChange(box, c, c[part[1]]);
+      });
+    });
+    if (!onlyPath && diff.paths.length) {
+      add(box, el('h3', null, 'Paths'));
+      ['added', 'removed'].forEach(function (k) {
+        var scope = (data.pathScopes || {})[k];
+        if (diff.paths.some(function (p) { return p.change === k; })) add(box, el('pre', { 'class': k, 'data-paths': k }, (k === 'added' ? '+ ' : '- ') + scope));
+      });
+    }
+    if (!onlyPath && diff.status.length) {
+      add(box, el('h3', null, 'Status changes'));
+      var t = table(['policy', 'before', 'after']);
+      diff.status.forEach(function (s) {
+        var tr = add(t.body, el('tr', { 'data-policy': s.policy }));
+        cell(tr, s.policy, 'mono');
+        [s.before, s.after].forEach(function (side) {
+          cell(tr, side.map(function (c) { return c.type + '=' + c.status + ' (' + c.reason + ')'; }).join(', '));
+        });
+      });
+      add(box, t.table);
+    }
+    var status = $('status');
+    status.classList.toggle('empty', shown === 0 && (q !== '' || !!onlyPath));
+    status.textContent = shown === 0
+      ? (q || onlyPath ? 'No change matches.' : 'No differences.')
+      : shown + ' distinct changes shown.';
+  }
+  function renderDiff() {
+    $('mode-title').textContent = 'diff';
+    $('graph-heading').textContent = 'Changed paths';
+    $('stack-heading').textContent = 'Changes';
+    ['filter-kind', 'filter-family', 'filter-namespace', 'filter-gateway'].forEach(function (id) { $(id).parentElement.hidden = true; });
+    var seen = new Map();
+    diff.changes.forEach(function (c) { if (!seen.has(c.pathId)) seen.set(c.pathId, 'changed'); });
+    diff.paths.forEach(function (p) { seen.set(p.pathId, p.change); });
+    (diff.owned || []).forEach(function (c) { if (!seen.has(c.pathId)) seen.set(c.pathId, 'changed'); });
+    var tree = $('graph');
+    Array.from(seen.keys()).sort().forEach(function (id, i) {
+      var li = add(tree, el('li', { role: 'treeitem', tabindex: i === 0 ? '0' : '-1', 'class': 'path ' + seen.get(id), 'data-path-id': id, 'data-change': seen.get(id) }));
+      var row = add(li, el('div', { 'class': 'row' }));
+      add(row, el('span', { 'class': 'kind' }, seen.get(id)));
+      add(row, el('span', { 'class': 'name' }, id));
+    });
+    $('search').addEventListener('input', function () { renderDiffGroups(null); });
+    openPath = function (id, setHash) {
+      if (setHash) history.replaceState(null, '', '#path=' + encodeURIComponent(id));
+      tree.querySelectorAll('li[aria-selected]').forEach(function (o) { o.removeAttribute('aria-selected'); });
+      var li = tree.querySelector('li[data-path-id="' + CSS.escape(id) + '"]');
+      if (li) li.setAttribute('aria-selected', 'true');
+      renderDiffGroups(id);
+      add($('stack'), el('p', { 'class': 'mono', 'data-open-path': id }, id));
+    };
+    renderDiffGroups(null);
+  }
+
+  if (data.mode === 'diff') {
+    renderDiff();
+  } else {
+    renderRoots();
+    renderAllFindings($('stack'));
+    runFilters();
+    ['search', 'filter-kind', 'filter-family', 'filter-namespace', 'filter-gateway'].forEach(function (id) {
+      $(id).addEventListener('input', runFilters);
+    });
+  }
   fromHash();
   document.body.dataset.ready = '1';
 })();
