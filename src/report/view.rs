@@ -79,13 +79,6 @@ impl LostRow {
     }
 }
 
-/// One path's stack: each kind's `explain` account and the rules that lost there.
-#[derive(Serialize)]
-struct Stack<'a> {
-    kinds: &'a [super::explain::KindExplanation],
-    lost: &'a [LostRow],
-}
-
 /// Everything the page shows but the effective values.
 #[derive(Serialize)]
 pub struct ViewData {
@@ -93,10 +86,16 @@ pub struct ViewData {
     pub policies: Vec<ViewPolicy>,
     /// The elements of every hierarchy, a parent before its children.
     pub nodes: Vec<Node>,
-    /// `[path id, stack number]` per path: the Gateway API paths, then the owned ones.
-    pub paths: Vec<(String, u32)>,
-    /// The distinct stacks, each serialized once.
-    pub stacks: Vec<Box<RawValue>>,
+    /// `[path id, folds, lost]` per path (the Gateway API paths, then the owned ones): the
+    /// numbers of its kinds' explanations in [`ViewData::folds`], in kind order, and of its
+    /// lost rows in [`ViewData::lost`].
+    pub paths: Vec<(String, Vec<u32>, u32)>,
+    /// The distinct explanations of one kind on a path (`explain`'s kind, without the running
+    /// effective policy after each step), each serialized once: paths with the same policies
+    /// share one, as they share the engine's fold.
+    pub folds: Vec<Box<RawValue>>,
+    /// The distinct lists of lost rows of a path, each serialized once.
+    pub lost: Vec<Box<RawValue>>,
 }
 
 /// Builds the view's data over the paths `filters` shows.
@@ -108,18 +107,25 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
     let (lost, owned_lost) = lost_by_path(engine, observed, filters);
     let mut graph = Graph::default();
     let gateway_api = GatewayApi::new(model, engine.topology);
-    let shown: Vec<usize> = (0..gateway_api.path_count())
-        .filter(|&p| filters.shows_path(model, engine.topology, p as u32))
+    // One explanation per distinct fold, from its first path.
+    let shared = engine.fold_distinct(|path, kind, _| {
+        let kinds = explain_path(engine, path as usize, |k| k == kind).kinds;
+        kinds.first().map(kind_text)
+    });
+    let numbers: Vec<Option<u32>> = (shared.results.into_iter())
+        .map(|text| text.map(|t| graph.folds.add(t)))
         .collect();
-    let explained: Vec<String> = shown
-        .par_iter()
-        .map(|&p| {
-            let kinds = explain_path(engine, p, |_| true).kinds;
-            stack_text(&kinds, lost.get(&(p as u32)).map_or(&[], Vec::as_slice))
-        })
-        .collect();
-    for (&p, text) in shown.iter().zip(explained) {
-        let path = graph.add_path(gateway_api.path_id(p), text);
+    let mut entries = shared.entries.iter().peekable();
+    for p in 0..gateway_api.path_count() {
+        let mut folds = Vec::new();
+        while let Some(entry) = entries.next_if(|e| e.path as usize == p) {
+            folds.extend(numbers[entry.fold as usize]);
+        }
+        if !filters.shows_path(model, engine.topology, p as u32) {
+            continue;
+        }
+        let rows = lost.get(&(p as u32)).map_or(&[][..], Vec::as_slice);
+        let path = graph.add_path(gateway_api.path_id(p), folds, rows);
         graph.add_elements(engine, &gateway_api, p, path);
     }
     for paths in engine.owned() {
@@ -128,8 +134,12 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
         for p in (0..hierarchy.path_count()).filter(|&p| shows_owned(filters, paths, p)) {
             let id = hierarchy.path_id(p);
             let kinds = explain_owned(engine, &id, |_| true).map_or_else(Vec::new, |e| e.kinds);
-            let text = stack_text(&kinds, owned_lost.get(&id).map_or(&[], Vec::as_slice));
-            index.insert(id.clone(), graph.add_path(id, text));
+            let folds = kinds
+                .iter()
+                .map(|k| graph.folds.add(kind_text(k)))
+                .collect();
+            let rows = owned_lost.get(&id).map_or(&[][..], Vec::as_slice);
+            index.insert(id.clone(), graph.add_path(id, folds, rows));
         }
         for root in &paths.tree {
             graph.add_owned(root, -1, &index);
@@ -139,8 +149,21 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
         policies,
         nodes: graph.nodes,
         paths: graph.paths,
-        stacks: graph.stacks,
+        folds: graph.folds.texts,
+        lost: graph.lost.texts,
     }
+}
+
+/// One kind's explanation as the page reads it: compact JSON without each step's running
+/// effective policy (the page shows the changes and the result, not every intermediate one).
+fn kind_text(kind: &super::explain::KindExplanation) -> String {
+    let mut value = serde_json::to_value(kind).unwrap_or_default();
+    if let Some(steps) = value.get_mut("steps").and_then(|s| s.as_array_mut()) {
+        for step in steps.iter_mut().filter_map(|s| s.as_object_mut()) {
+            step.remove("effective");
+        }
+    }
+    value.to_string()
 }
 
 /// Whether the filters show path `p` of an owned hierarchy (any of its items).
@@ -191,35 +214,46 @@ fn lost_by_path(
     (by_path, by_owned)
 }
 
-/// A stack as the page reads it (compact JSON).
-fn stack_text(kinds: &[super::explain::KindExplanation], lost: &[LostRow]) -> String {
-    serde_json::to_string(&Stack { kinds, lost }).unwrap_or_else(|_| "null".into())
+/// The graph as it is built: nodes by identity under their parent, stacks by their text.
+/// Texts numbered by first appearance, each kept once.
+#[derive(Default)]
+struct Interned {
+    texts: Vec<Box<RawValue>>,
+    number_of: FxHashMap<String, u32>,
 }
 
-/// The graph as it is built: nodes by identity under their parent, stacks by their text.
+impl Interned {
+    /// The number of `text` (JSON), added when new.
+    fn add(&mut self, text: String) -> u32 {
+        if let Some(&n) = self.number_of.get(&text) {
+            return n;
+        }
+        let n = self.texts.len() as u32;
+        let raw = RawValue::from_string(text.clone()).unwrap_or_else(|_| null());
+        self.texts.push(raw);
+        self.number_of.insert(text, n);
+        n
+    }
+}
+
+/// The graph as it is built: nodes by identity under their parent; explanations and lost
+/// rows by their text.
 #[derive(Default)]
 struct Graph {
     nodes: Vec<Node>,
-    paths: Vec<(String, u32)>,
-    stacks: Vec<Box<RawValue>>,
+    paths: Vec<(String, Vec<u32>, u32)>,
+    folds: Interned,
+    lost: Interned,
     node_of: FxHashMap<(i64, ElementId), u32>,
-    stack_of: FxHashMap<String, u32>,
 }
 
 impl Graph {
-    /// Adds a path and its stack (shared with the paths that have the same one); its number.
-    fn add_path(&mut self, id: String, stack: String) -> u32 {
-        let next = self.stacks.len() as u32;
-        let number = match self.stack_of.get(&stack) {
-            Some(&n) => n,
-            None => {
-                let raw = RawValue::from_string(stack.clone()).unwrap_or_else(|_| null());
-                self.stacks.push(raw);
-                self.stack_of.insert(stack, next);
-                next
-            }
-        };
-        self.paths.push((id, number));
+    /// Adds a path with its explanations and lost rows; its number.
+    fn add_path(&mut self, id: String, folds: Vec<u32>, lost: &[LostRow]) -> u32 {
+        let lost = self
+            .lost
+            .add(serde_json::to_string(lost).unwrap_or_else(|_| "[]".into()));
+        self.paths.push((id, folds, lost));
         self.paths.len() as u32 - 1
     }
 

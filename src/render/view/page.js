@@ -2,7 +2,7 @@
   'use strict';
   // dopol view: renders the embedded data with DOM calls and textContent only.
   var data = JSON.parse(document.getElementById('dopol-data').textContent);
-  var view = data.view || { policies: [], nodes: [], paths: [], stacks: [] };
+  var view = data.view || { policies: [], nodes: [], paths: [], folds: [], lost: [] };
   var effective = data.effective || { policies: {}, paths: {} };
   var lint = data.lint || [];
   var $ = function (id) { return document.getElementById(id); };
@@ -190,9 +190,15 @@
   families.forEach(function (f) { add($('legend'), el('span', { 'class': 'badge ' + familyClass(f) }, f)); });
 
   // Search and filters over paths.
-  var stackKinds = view.stacks.map(function (s) {
-    return (s && s.kinds ? s.kinds : []).map(function (k) { return k.policyKind; });
-  });
+  // A path's stack: its kinds' explanations (shared by the paths with the same policies) and
+  // the rules that lost on it.
+  function stackOf(p) {
+    return {
+      kinds: view.paths[p][1].map(function (f) { return view.folds[f]; }).filter(Boolean),
+      lost: view.lost[view.paths[p][2]] || []
+    };
+  }
+  var foldKind = view.folds.map(function (f) { return f ? f.policyKind : ''; });
   var kindFamily = new Map();
   view.policies.forEach(function (p) { kindFamily.set(p.kind, p.family); });
   function fillSelect(id, values) {
@@ -216,7 +222,7 @@
   }
   function matches(p, q) {
     var id = view.paths[p][0];
-    var kinds = stackKinds[view.paths[p][1]] || [];
+    var kinds = view.paths[p][1].map(function (f) { return foldKind[f]; });
     if (q.kind && kinds.indexOf(q.kind) < 0) return false;
     if (q.family && !kinds.some(function (k) { return kindFamily.get(k) === q.family; })) return false;
     if (q.text && id.toLowerCase().indexOf(q.text) < 0 && !policiesOnPath(p).some(function (l) { return l.toLowerCase().indexOf(q.text) >= 0; })) return false;
@@ -228,9 +234,8 @@
     return true;
   }
   function policiesOnPath(p) {
-    var s = view.stacks[view.paths[p][1]];
     var list = [];
-    (s && s.kinds || []).forEach(function (k) { k.policies.forEach(function (x) { list.push(x.policy); }); });
+    stackOf(p).kinds.forEach(function (k) { k.policies.forEach(function (x) { list.push(x.policy); }); });
     return list;
   }
   function query() {
@@ -303,6 +308,13 @@
       if (target) { target.setAttribute('aria-selected', 'true'); target.scrollIntoView({ block: 'nearest' }); }
     }
   }
+  // The element of path p the policy is attached to, from the graph (the explanation a path
+  // shares with others names the first one's).
+  function targetOn(p, locator) {
+    var policy = policyOf.get(locator);
+    var found = ancestors(pathNode.get(p)).filter(function (n) { return view.nodes[n][3].indexOf(policy) >= 0; })[0];
+    return found === undefined ? '' : view.nodes[found][0] + ' ' + view.nodes[found][1];
+  }
   function json(v) { return JSON.stringify(v, null, 2); }
   function rowsOf(pathId, kind, stack) {
     var rows = [];
@@ -349,8 +361,8 @@
     });
     return seen.join('; ');
   }
-  function renderKind(box, pathId, kind, stack) {
-    var rows = rowsOf(pathId, kind, stack);
+  function renderKind(box, p, kind, stack) {
+    var rows = rowsOf(view.paths[p][0], kind, stack);
     var h = add(box, el('h3', null, kind.policyKind));
     var p = view.policies[policyOf.get((kind.policies[0] || {}).policy)];
     if (p) add(h, el('span', { 'class': 'badge ' + familyClass(p.family) }, p.family));
@@ -361,7 +373,7 @@
       var tr = add(t.body, el('tr', { 'data-stack-policy': pol.policy }));
       cell(tr, pol.position);
       cell(tr, pol.policy, 'mono');
-      cell(tr, pol.target);
+      cell(tr, targetOn(p, pol.policy) || pol.target);
       cell(tr, pol.level);
       cell(tr, strategies(kind, pol.policy) || (pol.blocks || []).join(', '));
       cell(tr, pol.why);
@@ -442,10 +454,10 @@
       return;
     }
     if (setHash) history.replaceState(null, '', '#path=' + encodeURIComponent(id));
-    var stack = view.stacks[view.paths[p][1]] || { kinds: [], lost: [] };
+    var stack = stackOf(p);
     add(box, el('p', { 'class': 'mono', 'data-open-path': id }, id));
     if (!stack.kinds.length) add(box, el('p', { 'class': 'hint' }, 'No policy takes part on this path.'));
-    stack.kinds.forEach(function (k) { renderKind(box, id, k, stack); });
+    stack.kinds.forEach(function (k) { renderKind(box, p, k, stack); });
     renderLint(box, p, stack);
     renderAllFindings(box);
     reveal(p);
