@@ -343,3 +343,69 @@ fn diff_page_groups_the_changes_as_the_text_diff() {
     );
     assert_eq!(browser.eval("window.__csp"), json!([]));
 }
+
+/// The axe-core release the accessibility check runs (npm; fetched at test time, never shipped).
+const AXE: &str = "axe-core@4.11.0";
+
+/// axe-core's script: `$DOPOL_AXE` when set, else the npm package installed under
+/// target/axe-core (installed there on first use).
+fn axe_source() -> String {
+    if let Ok(file) = std::env::var("DOPOL_AXE") {
+        return std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("DOPOL_AXE={file}: {e}"));
+    }
+    let dir = root().join("target/axe-core");
+    let file = dir.join("node_modules/axe-core/axe.min.js");
+    if !file.exists() {
+        let status = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+            .arg(&dir)
+            .arg(AXE)
+            .status()
+            .unwrap_or_else(|e| {
+                panic!("cannot run npm ({e}): the accessibility test needs {AXE} from npm; install Node.js and npm, or set DOPOL_AXE to axe.min.js")
+            });
+        assert!(status.success(), "npm install {AXE} failed");
+    }
+    std::fs::read_to_string(&file).unwrap()
+}
+
+/// The serious and critical violations axe-core finds in the page as it is now.
+fn axe_violations(browser: &mut Browser) -> Value {
+    browser.eval(&axe_source());
+    browser.eval_promise(
+        "axe.run(document).then(r => r.violations\
+         .filter(v => v.impact === 'serious' || v.impact === 'critical')\
+         .map(v => v.id + ' (' + v.nodes.length + '): ' + v.help + ' ' + v.nodes[0].html))",
+    )
+}
+
+#[test]
+fn axe_core_finds_no_serious_violation_in_the_stack_nor_the_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = page(dir.path(), &["testdata/envoy/json-merge/manifests.yaml"], 0);
+    let mut browser = Browser::start();
+    let fragment: String = "eg|shop/gw|shop/gw#admin|shop/app|shop/app#rule-1"
+        .bytes()
+        .map(|b| format!("%{b:02X}"))
+        .collect();
+    browser.open(&format!("{}#path={fragment}", url(&file)));
+    browser.eval("document.querySelectorAll('details').forEach(d => d.open = true)");
+    assert_eq!(axe_violations(&mut browser), json!([]), "view");
+    let html = run_in(
+        &root(),
+        &[
+            "diff",
+            "-f",
+            "testdata/examples/shop",
+            "--with",
+            "testdata/whatif/stricter-platform-limits.yaml",
+            "-o",
+            "html",
+        ],
+        None,
+    );
+    let diff = dir.path().join("diff.html");
+    std::fs::write(&diff, &html.stdout).unwrap();
+    browser.open(&url(&diff));
+    assert_eq!(axe_violations(&mut browser), json!([]), "diff");
+}

@@ -341,6 +341,10 @@
     });
     return rows;
   }
+  function policyLabel(locator) {
+    var p = view.policies[policyOf.get(locator)];
+    return p ? p.kind + ' ' + p.name : locator;
+  }
   function shortName(locator) {
     var p = view.policies[policyOf.get(locator)];
     return p ? p.name : locator;
@@ -372,7 +376,7 @@
     kind.policies.forEach(function (pol) {
       var tr = add(t.body, el('tr', { 'data-stack-policy': pol.policy }));
       cell(tr, pol.position);
-      cell(tr, pol.policy, 'mono');
+      cell(tr, policyLabel(pol.policy), 'mono').title = pol.policy;
       cell(tr, targetOn(p, pol.policy) || pol.target);
       cell(tr, pol.level);
       cell(tr, strategies(kind, pol.policy) || (pol.blocks || []).join(', '));
@@ -383,12 +387,11 @@
     r.table.setAttribute('aria-label', kind.policyKind + ' rules');
     rows.forEach(function (row) {
       var tr = add(r.body, el('tr', { 'data-policy': row.policy, 'data-rule-key': row.key, 'data-outcome': row.outcome }));
-      var named = view.policies[policyOf.get(row.policy)];
-      cell(tr, named ? named.kind + ' ' + named.name : row.policy, 'mono').title = row.policy;
+      cell(tr, policyLabel(row.policy), 'mono').title = row.policy;
       cell(tr, row.key, 'mono');
       cell(tr, row.outcome + (row.block && row.block !== 'bare' && row.block !== 'spec' ? ' (' + row.block + ')' : ''), 'outcome');
       var v = cell(tr, '');
-      if (row.value !== undefined) add(v, el('pre', null, json(row.value)));
+      if (row.value !== undefined) add(v, el('pre', { tabindex: '0' }, json(row.value)));
       cell(tr, row.origins ? row.origins.map(shortName).join(', ') : '', 'mono');
       cell(tr, (row.by || []).map(shortName).join(', ') + (row.reason ? ' — ' + row.reason : ''), 'mono');
     });
@@ -482,7 +485,7 @@
     if (scope) add(section, el('pre', { 'class': 'scope' }, scope));
     var t = table(['', 'before', 'after']);
     t.table.classList.add('sides');
-    [['value', function (side) { return el('pre', null, json(side.value)); }],
+    [['value', function (side) { return el('pre', { tabindex: '0' }, json(side.value)); }],
      ['source', function (side) { return el('span', { 'class': 'mono' }, side.source); }],
      ['origins', function (side) { return el('span', { 'class': 'mono' }, (side.origins || [side.source]).join(', ')); }]
     ].forEach(function (row) {
@@ -553,6 +556,7 @@
     $('graph-heading').textContent = 'Changed paths';
     $('stack-heading').textContent = 'Changes';
     ['filter-kind', 'filter-family', 'filter-namespace', 'filter-gateway'].forEach(function (id) { $(id).parentElement.hidden = true; });
+    $('legend').hidden = true;
     var seen = new Map();
     diff.changes.forEach(function (c) { if (!seen.has(c.pathId)) seen.set(c.pathId, 'changed'); });
     diff.paths.forEach(function (p) { seen.set(p.pathId, p.change); });
@@ -587,5 +591,6 @@
     });
   }
   fromHash();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = '1';
 })();

@@ -170,9 +170,18 @@ impl Browser {
 
     /// Evaluates `expression` in the page and returns its value (JSON-serializable).
     pub fn eval(&mut self, expression: &str) -> Value {
+        self.evaluate(expression, false)
+    }
+
+    /// Evaluates `expression`, a promise, and returns the value it resolves to.
+    pub fn eval_promise(&mut self, expression: &str) -> Value {
+        self.evaluate(expression, true)
+    }
+
+    fn evaluate(&mut self, expression: &str, promise: bool) -> Value {
         let result = self.call(
             "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true}),
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": promise}),
         );
         assert!(
             result.get("exceptionDetails").is_none(),
