@@ -28,14 +28,18 @@ pub fn run(args: &ViewArgs) -> Result<Exit, UsageError> {
     };
     let findings = lint::apply(lint::collect(&run.evaluated), model, &options);
     let lint_json = crate::render::lint::json_diagnostics(&findings.shown, &model.sources);
-    let data = view::build(&engine, &observed, &filters);
     let report = effective::build(&engine, &set, &filters);
     let index = EffectiveIndex::new(&report);
+    let data = view::build(&engine, &observed, &filters, &index.numbers());
     let written = write_to(&args.output, |out| {
         write_page(
             out,
             Mode::View,
-            &[("view", &data), ("effective", &index), ("lint", &lint_json)],
+            &[
+                ("view", &data),
+                ("effective", &index.policies()),
+                ("lint", &lint_json),
+            ],
         )
     });
     crate::platform::discard(report);

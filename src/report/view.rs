@@ -8,8 +8,11 @@
 //! `EffectivePolicyIndex` (`effective -o json --compact`), embedded whole beside this data.
 //!
 //! Big inputs repeat the same stack on many paths (every rule of a route under the same
-//! policies): stacks are serialized once each and paths refer to them by number, as the
-//! compact index does for effective policies.
+//! policies): a kind's explanation is computed once per distinct fold of the engine (paths with
+//! the same policies share one), each distinct explanation and list of lost rows is serialized
+//! once, and paths refer to them by number, as the compact index does for effective policies.
+//! The element a policy is attached to on a path is read from the graph by the page, not from
+//! the shared explanation (which names the first path's).
 
 use super::explain::{explain_owned, explain_path};
 use super::filter::Filters;
@@ -23,7 +26,6 @@ use crate::topology::hierarchy::Hierarchy;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 /// A policy of the input, as the page names and colours it.
 #[derive(Debug, Serialize)]
@@ -79,27 +81,35 @@ impl LostRow {
     }
 }
 
-/// Everything the page shows but the effective values.
+/// Everything the page shows but the effective values' bodies.
 #[derive(Serialize)]
 pub struct ViewData {
     /// Every policy of the input, in model order.
     pub policies: Vec<ViewPolicy>,
     /// The elements of every hierarchy, a parent before its children.
     pub nodes: Vec<Node>,
-    /// `[path id, folds, lost]` per path (the Gateway API paths, then the owned ones): the
-    /// numbers of its kinds' explanations in [`ViewData::folds`], in kind order, and of its
-    /// lost rows in [`ViewData::lost`].
-    pub paths: Vec<(String, Vec<u32>, u32)>,
-    /// The distinct explanations of one kind on a path (`explain`'s kind, without the running
-    /// effective policy after each step), each serialized once: paths with the same policies
-    /// share one, as they share the engine's fold.
-    pub folds: Vec<Box<RawValue>>,
-    /// The distinct lists of lost rows of a path, each serialized once.
-    pub lost: Vec<Box<RawValue>>,
+    /// `[path id, folds, lost, effective]` per path (the Gateway API paths, then the owned
+    /// ones): the numbers of its kinds' explanations in [`ViewData::folds`], in kind order, of
+    /// its lost rows in [`ViewData::lost`], and of its effective policies (`p<N>` of the
+    /// `EffectivePolicyIndex`).
+    pub paths: Vec<(String, Vec<u32>, u32, Vec<u32>)>,
+    /// The distinct explanations of one kind on a path, each once ([`encode_kind`]): paths
+    /// with the same policies share one, as they share the engine's fold.
+    pub folds: Vec<serde_json::Value>,
+    /// The distinct lists of lost rows of a path, each once ([`encode_lost`]).
+    pub lost: Vec<serde_json::Value>,
+    /// The strings the explanations and lost rows name, each once: they refer to them by
+    /// index (-1 for none).
+    pub strings: Vec<String>,
 }
 
 /// Builds the view's data over the paths `filters` shows.
-pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters) -> ViewData {
+pub fn build(
+    engine: &Engine<'_>,
+    observed: &Observed<'_, '_>,
+    filters: &Filters,
+    effective: &EffectiveNumbers<'_>,
+) -> ViewData {
     let model = engine.model;
     let policies = (0..model.policies.len() as u32)
         .map(|p| view_policy(observed, p))
@@ -108,12 +118,10 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
     let mut graph = Graph::default();
     let gateway_api = GatewayApi::new(model, engine.topology);
     // One explanation per distinct fold, from its first path.
-    let shared = engine.fold_distinct(|path, kind, _| {
-        let kinds = explain_path(engine, path as usize, |k| k == kind).kinds;
-        kinds.first().map(kind_text)
-    });
-    let numbers: Vec<Option<u32>> = (shared.results.into_iter())
-        .map(|text| text.map(|t| graph.folds.add(t)))
+    let shared = engine
+        .fold_distinct(|path, kind, _| explain_path(engine, path as usize, |k| k == kind).kinds);
+    let numbers: Vec<Option<u32>> = (shared.results.iter())
+        .map(|kinds| kinds.first().map(|k| graph.add_fold(k)))
         .collect();
     let mut entries = shared.entries.iter().peekable();
     for p in 0..gateway_api.path_count() {
@@ -125,7 +133,12 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
             continue;
         }
         let rows = lost.get(&(p as u32)).map_or(&[][..], Vec::as_slice);
-        let path = graph.add_path(gateway_api.path_id(p), folds, rows);
+        let numbers = effective
+            .gateway_api
+            .get(&(p as u32))
+            .cloned()
+            .unwrap_or_default();
+        let path = graph.add_path(gateway_api.path_id(p), folds, rows, numbers);
         graph.add_elements(engine, &gateway_api, p, path);
     }
     for paths in engine.owned() {
@@ -134,12 +147,14 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
         for p in (0..hierarchy.path_count()).filter(|&p| shows_owned(filters, paths, p)) {
             let id = hierarchy.path_id(p);
             let kinds = explain_owned(engine, &id, |_| true).map_or_else(Vec::new, |e| e.kinds);
-            let folds = kinds
-                .iter()
-                .map(|k| graph.folds.add(kind_text(k)))
-                .collect();
+            let folds = kinds.iter().map(|k| graph.add_fold(k)).collect();
             let rows = owned_lost.get(&id).map_or(&[][..], Vec::as_slice);
-            index.insert(id.clone(), graph.add_path(id, folds, rows));
+            let numbers = effective
+                .owned
+                .get(id.as_str())
+                .cloned()
+                .unwrap_or_default();
+            index.insert(id.clone(), graph.add_path(id, folds, rows, numbers));
         }
         for root in &paths.tree {
             graph.add_owned(root, -1, &index);
@@ -149,21 +164,117 @@ pub fn build(engine: &Engine<'_>, observed: &Observed<'_, '_>, filters: &Filters
         policies,
         nodes: graph.nodes,
         paths: graph.paths,
-        folds: graph.folds.texts,
-        lost: graph.lost.texts,
+        folds: graph.folds.values,
+        lost: graph.lost.values,
+        strings: graph.strings.texts,
     }
 }
 
-/// One kind's explanation as the page reads it: compact JSON without each step's running
-/// effective policy (the page shows the changes and the result, not every intermediate one).
-fn kind_text(kind: &super::explain::KindExplanation) -> String {
-    let mut value = serde_json::to_value(kind).unwrap_or_default();
-    if let Some(steps) = value.get_mut("steps").and_then(|s| s.as_array_mut()) {
-        for step in steps.iter_mut().filter_map(|s| s.as_object_mut()) {
-            step.remove("effective");
-        }
-    }
-    value.to_string()
+/// The numbers of the effective policies of each path, as `EffectivePolicyIndex` numbers
+/// them (`p<N>`), in kind order: by Gateway API path index, and by owned path id.
+#[derive(Default)]
+pub struct EffectiveNumbers<'a> {
+    /// Gateway API paths.
+    pub gateway_api: FxHashMap<u32, Vec<u32>>,
+    /// Paths of owned hierarchies.
+    pub owned: FxHashMap<&'a str, Vec<u32>>,
+}
+
+/// An explanation of one kind, in positions, strings as numbers into [`ViewData::strings`]:
+/// `[kind, policies, steps, effective, origins, notes]`; a policy `[position, policy, name,
+/// target, level, creationTimestamp, blocks, why, defaulted]` (`defaulted` as in `explain -o
+/// json`); a step `[position, policy, block, strategy, gep, summary, applied (0/1), reason,
+/// changes]`, each change `[key, action, source, by]`; `effective` `[key, source]` pairs;
+/// `origins` `[key, origins]`. Each step's running effective policy is left out (the page shows
+/// the changes and the result).
+fn encode_kind(
+    kind: &super::explain::KindExplanation,
+    strings: &mut Interned<String>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let mut s = |text: &str| strings.add(text.to_string());
+    let policies: Vec<_> = (kind.policies.iter())
+        .map(|p| {
+            let created = p.created.as_deref().map_or(-1, |c| i64::from(s(c)));
+            let blocks: Vec<u32> = p.blocks.iter().map(|b| s(b)).collect();
+            json!([
+                p.position,
+                s(&p.policy),
+                s(&p.name),
+                s(&p.target),
+                s(p.level),
+                created,
+                blocks,
+                s(&p.why),
+                p.defaulted
+            ])
+        })
+        .collect();
+    let steps: Vec<_> = (kind.steps.iter())
+        .map(|step| {
+            let changes: Vec<_> = (step.changes.iter())
+                .map(|c| {
+                    let by: Vec<u32> = c.by.iter().map(|b| s(b)).collect();
+                    json!([s(&c.key), s(c.action), s(&c.source), by])
+                })
+                .collect();
+            let reason = step.reason.as_deref().map_or(-1, |r| i64::from(s(r)));
+            let gep = s(step.gep.name());
+            json!([
+                step.position,
+                s(&step.policy),
+                s(step.block),
+                s(step.strategy),
+                gep,
+                s(&step.summary),
+                u8::from(step.applied),
+                reason,
+                changes
+            ])
+        })
+        .collect();
+    let pairs = |list: &[(String, String)], s: &mut dyn FnMut(&str) -> u32| -> Vec<[u32; 2]> {
+        list.iter().map(|(k, v)| [s(k), s(v)]).collect()
+    };
+    let effective = pairs(&kind.effective, &mut s);
+    let origins: Vec<_> = (kind.origins.iter())
+        .map(|o| {
+            json!([
+                s(&o.key),
+                o.origins.iter().map(|x| s(x)).collect::<Vec<u32>>()
+            ])
+        })
+        .collect();
+    let notes: Vec<u32> = kind.notes.iter().map(|n| s(n)).collect();
+    json!([
+        s(kind.policy_kind),
+        policies,
+        steps,
+        effective,
+        origins,
+        notes
+    ])
+}
+
+/// A path's lost rows, strings as numbers into [`ViewData::strings`]: each `[policy, block,
+/// key, outcome, by, reason]` (`reason` -1 when there is none).
+fn encode_lost(rows: &[LostRow], strings: &mut Interned<String>) -> serde_json::Value {
+    let mut s = |text: &str| strings.add(text.to_string());
+    let rows: Vec<_> = (rows.iter())
+        .map(|r| {
+            let by: Vec<u32> = r.by.iter().map(|b| s(b)).collect();
+            let reason = r.reason.as_deref().map_or(-1, |x| i64::from(s(x)));
+            serde_json::json!([
+                s(&r.policy),
+                s(r.block),
+                s(&r.key),
+                s(r.outcome),
+                by,
+                reason
+            ])
+        })
+        .collect();
+    serde_json::Value::Array(rows)
 }
 
 /// Whether the filters show path `p` of an owned hierarchy (any of its items).
@@ -215,46 +326,86 @@ fn lost_by_path(
 }
 
 /// The graph as it is built: nodes by identity under their parent, stacks by their text.
-/// Texts numbered by first appearance, each kept once.
-#[derive(Default)]
-struct Interned {
-    texts: Vec<Box<RawValue>>,
-    number_of: FxHashMap<String, u32>,
+/// Values numbered by first appearance, each kept once.
+struct Interned<T> {
+    texts: Vec<T>,
+    number_of: FxHashMap<T, u32>,
 }
 
-impl Interned {
-    /// The number of `text` (JSON), added when new.
-    fn add(&mut self, text: String) -> u32 {
-        if let Some(&n) = self.number_of.get(&text) {
+impl<T> Default for Interned<T> {
+    fn default() -> Self {
+        Interned {
+            texts: Vec::new(),
+            number_of: FxHashMap::default(),
+        }
+    }
+}
+
+impl<T: std::hash::Hash + Eq + Clone> Interned<T> {
+    /// The number of `value`, added when new.
+    fn add(&mut self, value: T) -> u32 {
+        if let Some(&n) = self.number_of.get(&value) {
             return n;
         }
         let n = self.texts.len() as u32;
-        let raw = RawValue::from_string(text.clone()).unwrap_or_else(|_| null());
-        self.texts.push(raw);
+        self.texts.push(value.clone());
+        self.number_of.insert(value, n);
+        n
+    }
+}
+
+/// Encoded values (explanations, lost rows) numbered by first appearance, each kept once.
+#[derive(Default)]
+struct Encoded {
+    values: Vec<serde_json::Value>,
+    number_of: FxHashMap<String, u32>,
+}
+
+impl Encoded {
+    /// The number of `value`, added when new.
+    fn add(&mut self, value: serde_json::Value) -> u32 {
+        let text = value.to_string();
+        if let Some(&n) = self.number_of.get(&text) {
+            return n;
+        }
+        let n = self.values.len() as u32;
+        self.values.push(value);
         self.number_of.insert(text, n);
         n
     }
 }
 
-/// The graph as it is built: nodes by identity under their parent; explanations and lost
-/// rows by their text.
+/// The graph as it is built: nodes by identity under their parent; explanations, lost rows
+/// and strings each once.
 #[derive(Default)]
 struct Graph {
     nodes: Vec<Node>,
-    paths: Vec<(String, Vec<u32>, u32)>,
-    folds: Interned,
-    lost: Interned,
+    paths: Vec<(String, Vec<u32>, u32, Vec<u32>)>,
+    folds: Encoded,
+    lost: Encoded,
+    strings: Interned<String>,
     node_of: FxHashMap<(i64, ElementId), u32>,
 }
 
 impl Graph {
-    /// Adds a path with its explanations and lost rows; its number.
-    fn add_path(&mut self, id: String, folds: Vec<u32>, lost: &[LostRow]) -> u32 {
-        let lost = self
-            .lost
-            .add(serde_json::to_string(lost).unwrap_or_else(|_| "[]".into()));
-        self.paths.push((id, folds, lost));
+    /// Adds a path with its explanations, lost rows and effective policies; its number.
+    fn add_path(
+        &mut self,
+        id: String,
+        folds: Vec<u32>,
+        lost: &[LostRow],
+        effective: Vec<u32>,
+    ) -> u32 {
+        let lost = encode_lost(lost, &mut self.strings);
+        let lost = self.lost.add(lost);
+        self.paths.push((id, folds, lost, effective));
         self.paths.len() as u32 - 1
+    }
+
+    /// The number of a kind's explanation, added when new.
+    fn add_fold(&mut self, kind: &super::explain::KindExplanation) -> u32 {
+        let encoded = encode_kind(kind, &mut self.strings);
+        self.folds.add(encoded)
     }
 
     /// Adds the elements of Gateway API path `p` (numbered `path`) under one another, with the
@@ -318,8 +469,4 @@ fn attached(engine: &Engine<'_>, target: crate::topology::targets::Target) -> Ve
     (0..kinds)
         .flat_map(|k| engine.topology.targets.on(target, k).iter().copied())
         .collect()
-}
-
-fn null() -> Box<RawValue> {
-    RawValue::from_string("null".into()).expect("null is JSON")
 }

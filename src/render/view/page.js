@@ -2,8 +2,8 @@
   'use strict';
   // dopol view: renders the embedded data with DOM calls and textContent only.
   var data = JSON.parse(document.getElementById('dopol-data').textContent);
-  var view = data.view || { policies: [], nodes: [], paths: [], folds: [], lost: [] };
-  var effective = data.effective || { policies: {}, paths: {} };
+  var view = data.view || { policies: [], nodes: [], paths: [], folds: [], lost: [], strings: [] };
+  var effective = data.effective || {};
   var lint = data.lint || [];
   var $ = function (id) { return document.getElementById(id); };
 
@@ -194,11 +194,32 @@
   // the rules that lost on it.
   function stackOf(p) {
     return {
-      kinds: view.paths[p][1].map(function (f) { return view.folds[f]; }).filter(Boolean),
-      lost: view.lost[view.paths[p][2]] || []
+      kinds: view.paths[p][1].map(function (f) { return decodeFold(view.folds[f]); }),
+      lost: (view.lost[view.paths[p][2]] || []).map(function (r) {
+        return { policy: S(r[0]), block: S(r[1]), key: S(r[2]), outcome: S(r[3]), by: r[4].map(S), reason: S(r[5]) };
+      })
     };
   }
-  var foldKind = view.folds.map(function (f) { return f ? f.policyKind : ''; });
+  // Explanations and lost rows name their strings by number (docs/view.md).
+  function S(i) { return i >= 0 ? view.strings[i] : undefined; }
+  function decodeFold(f) {
+    return {
+      policyKind: S(f[0]),
+      policies: f[1].map(function (p) {
+        return { position: p[0], policy: S(p[1]), name: S(p[2]), target: S(p[3]), level: S(p[4]), creationTimestamp: S(p[5]), blocks: p[6].map(S), why: S(p[7]), defaulted: p[8] };
+      }),
+      steps: f[2].map(function (s) {
+        return {
+          position: s[0], policy: S(s[1]), block: S(s[2]), strategy: S(s[3]), gep: S(s[4]), summary: S(s[5]), applied: s[6] === 1, reason: S(s[7]),
+          changes: s[8].map(function (c) { return { key: S(c[0]), action: S(c[1]), source: S(c[2]), by: c[3].map(S) }; })
+        };
+      }),
+      effective: f[3].map(function (e) { return [S(e[0]), S(e[1])]; }),
+      origins: f[4].map(function (o) { return { key: S(o[0]), origins: o[1].map(S) }; }),
+      notes: f[5].map(S)
+    };
+  }
+  var foldKind = view.folds.map(function (f) { return S(f[0]); });
   var kindFamily = new Map();
   view.policies.forEach(function (p) { kindFamily.set(p.kind, p.family); });
   function fillSelect(id, values) {
@@ -316,10 +337,11 @@
     return found === undefined ? '' : view.nodes[found][0] + ' ' + view.nodes[found][1];
   }
   function json(v) { return JSON.stringify(v, null, 2); }
-  function rowsOf(pathId, kind, stack) {
+  function rowsOf(p, kind, stack) {
     var rows = [];
-    var pid = (effective.paths[pathId] || {})[kind.policyKind];
-    var rules = pid !== undefined && effective.policies[pid] ? effective.policies[pid].rules || {} : {};
+    var body = view.paths[p][3].map(function (n) { return effective['p' + n]; })
+      .filter(function (e) { return e && e.policyKind === kind.policyKind; })[0];
+    var rules = body ? body.rules || {} : {};
     var mine = new Set(kind.policies.map(function (p) { return p.policy; }));
     (kind.effective || []).forEach(function (pair) {
       var key = pair[0], source = pair[1], rule = rules[key] || {};
@@ -366,7 +388,7 @@
     return seen.join('; ');
   }
   function renderKind(box, p, kind, stack) {
-    var rows = rowsOf(view.paths[p][0], kind, stack);
+    var rows = rowsOf(p, kind, stack);
     var h = add(box, el('h3', null, kind.policyKind));
     var p = view.policies[policyOf.get((kind.policies[0] || {}).policy)];
     if (p) add(h, el('span', { 'class': 'badge ' + familyClass(p.family) }, p.family));
