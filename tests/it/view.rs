@@ -152,16 +152,11 @@ fn envoy_gateway_merge_stacks_match_effective_and_overridden() {
     );
 }
 
-/// Strings a pull request controls: names, rule keys, values (after `common::GATEWAY`).
+/// Strings a pull request controls: names, rule keys, values (with `common::GATEWAY` and
+/// `common::ROUTE`).
 const HOSTILE: &str = r#"apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: "</script><img src=x onerror=window.__pwned=1>", namespace: app}
-spec:
-  parentRefs: [{name: gw, namespace: infra}]
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: route, namespace: app}
 spec:
   parentRefs: [{name: gw, namespace: infra}]
 ---
@@ -187,7 +182,7 @@ fn hostile_strings_render_as_text_and_nothing_runs() {
     let input = dir.path().join("hostile.yaml");
     std::fs::write(
         &input,
-        crate::common::stream(&[crate::common::GATEWAY, HOSTILE]),
+        crate::common::stream(&[crate::common::GATEWAY, crate::common::ROUTE, HOSTILE]),
     )
     .unwrap();
     // The invalid route name is an input error (exit 3); the page is still written.
