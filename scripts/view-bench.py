@@ -60,7 +60,8 @@ class Browser:
         self.proc = subprocess.Popen(
             ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
              "--no-first-run", f"--user-data-dir={self.profile}", "about:blank"],
-            preexec_fn=fds, pass_fds=(cmd_r, ans_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # Not close_fds: it would close 3 and 4 after `fds` made them.
+            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(cmd_r)
         os.close(ans_w)
         self.buf, self.next, self.session = b"", 0, None
