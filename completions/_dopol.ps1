@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('reach', 'reach', [CompletionResultType]::ParameterValue, 'Show where a policy (or one of its rules) is effective, and where it lost')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why)')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the effective policy of every path between two revisions, or with a what-if')
             [CompletionResult]::new('request', 'request', [CompletionResultType]::ParameterValue, 'Simulate one request: which route rule it reaches, and which policy rules apply to it')
@@ -269,6 +270,39 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'dopol;view' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable')
+            [CompletionResult]::new('--without', '--without', [CompletionResultType]::ParameterName, 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable')
+            [CompletionResult]::new('--families', '--families', [CompletionResultType]::ParameterName, 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists')
+            [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable')
+            [CompletionResult]::new('--gateway-api-channel', '--gateway-api-channel', [CompletionResultType]::ParameterName, 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)')
+            [CompletionResult]::new('--kgateway-policy-merge', '--kgateway-policy-merge', [CompletionResultType]::ParameterName, 'kgateway''s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`')
+            [CompletionResult]::new('--kgateway-global-policy-namespace', '--kgateway-global-policy-namespace', [CompletionResultType]::ParameterName, 'kgateway''s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace')
+            [CompletionResult]::new('--kuma-mode', '--kuma-mode', [CompletionResultType]::ParameterName, 'The Kuma control plane''s mode whose view is computed: `zone` (the default) or `global`')
+            [CompletionResult]::new('--kuma-zone', '--kuma-zone', [CompletionResultType]::ParameterName, 'The local zone of a Kuma zone control plane (default: the one zone of the input''s local Dataplanes, else `default`)')
+            [CompletionResult]::new('--kuma-system-namespace', '--kuma-system-namespace', [CompletionResultType]::ParameterName, 'The Kuma control plane''s system namespace (default `kuma-system`): its policies have the `system` role')
+            [CompletionResult]::new('--kuma-outbound', '--kuma-outbound', [CompletionResultType]::ParameterName, 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours on stderr diagnostics (never in machine formats)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The HTML file to write (`-` for stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The HTML file to write (`-` for stdout)')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Read no config file')
+            [CompletionResult]::new('--assume-gateways', '--assume-gateways', [CompletionResultType]::ParameterName, 'Create a stand-in for every Gateway that routes reference but the input lacks')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print input statistics and info-level diagnostics')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only error diagnostics')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'dopol;lint' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)')
@@ -449,6 +483,7 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             [CompletionResult]::new('reach', 'reach', [CompletionResultType]::ParameterValue, 'Show where a policy (or one of its rules) is effective, and where it lost')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one path''s effective policy step by step')
             [CompletionResult]::new('topology', 'topology', [CompletionResultType]::ParameterValue, 'Show the Gateway → listener → route → rule tree with the policies attached to each node')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why)')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check the manifests and report every problem with a stable code (for CI and pre-commit)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the effective policy of every path between two revisions, or with a what-if')
             [CompletionResult]::new('request', 'request', [CompletionResultType]::ParameterValue, 'Simulate one request: which route rule it reaches, and which policy rules apply to it')
@@ -474,6 +509,9 @@ Register-ArgumentCompleter -Native -CommandName 'dopol' -ScriptBlock {
             break
         }
         'dopol;help;topology' {
+            break
+        }
+        'dopol;help;view' {
             break
         }
         'dopol;help;lint' {

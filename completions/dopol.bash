@@ -55,6 +55,9 @@ _dopol() {
             dopol,topology)
                 cmd="dopol__subcmd__topology"
                 ;;
+            dopol,view)
+                cmd="dopol__subcmd__view"
+                ;;
             dopol__subcmd__help,completions)
                 cmd="dopol__subcmd__help__subcmd__completions"
                 ;;
@@ -94,6 +97,9 @@ _dopol() {
             dopol__subcmd__help,topology)
                 cmd="dopol__subcmd__help__subcmd__topology"
                 ;;
+            dopol__subcmd__help,view)
+                cmd="dopol__subcmd__help__subcmd__view"
+                ;;
             *)
                 ;;
         esac
@@ -101,7 +107,7 @@ _dopol() {
 
     case "${cmd}" in
         dopol)
-            opts="-h -V --help --version effective overridden status reach explain topology lint diff request test completions man help"
+            opts="-h -V --help --version effective overridden status reach explain topology view lint diff request test completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,11 +238,11 @@ _dopol() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json html" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide yaml json html" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -483,7 +489,7 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help)
-            opts="effective overridden status reach explain topology lint diff request test completions man help"
+            opts="effective overridden status reach explain topology view lint diff request test completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,6 +671,20 @@ _dopol() {
             return 0
             ;;
         dopol__subcmd__help__subcmd__topology)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__help__subcmd__view)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1469,6 +1489,100 @@ _dopol() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "tree dot mermaid json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dopol__subcmd__view)
+            opts="-f -n -v -q -o -h -V --filename --exclude --config --no-config --namespace --assume-gateways --with --without --families --crds --gateway-api-channel --kgateway-policy-merge --kgateway-global-policy-namespace --kuma-mode --kuma-zone --kuma-system-namespace --kuma-outbound --color --verbose --quiet --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --without)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --families)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway-api-channel)
+                    COMPREPLY=($(compgen -W "standard experimental" -- "${cur}"))
+                    return 0
+                    ;;
+                --kgateway-policy-merge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kgateway-global-policy-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuma-mode)
+                    COMPREPLY=($(compgen -W "zone global" -- "${cur}"))
+                    return 0
+                    ;;
+                --kuma-zone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuma-system-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuma-outbound)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand reach 'Show where a policy (or one of its rules) is effective, and where it lost'
             cand explain 'Explain one path''s effective policy step by step'
             cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+            cand view 'Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why)'
             cand lint 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
             cand diff 'Compare the effective policy of every path between two revisions, or with a what-if'
             cand request 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
@@ -259,6 +260,38 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'dopol;view'= {
+            cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)'
+            cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)'
+            cand --exclude 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable'
+            cand --config 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory'
+            cand -n 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --namespace 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace'
+            cand --with 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable'
+            cand --without 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable'
+            cand --families 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists'
+            cand --crds 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable'
+            cand --gateway-api-channel 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)'
+            cand --kgateway-policy-merge 'kgateway''s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`'
+            cand --kgateway-global-policy-namespace 'kgateway''s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace'
+            cand --kuma-mode 'The Kuma control plane''s mode whose view is computed: `zone` (the default) or `global`'
+            cand --kuma-zone 'The local zone of a Kuma zone control plane (default: the one zone of the input''s local Dataplanes, else `default`)'
+            cand --kuma-system-namespace 'The Kuma control plane''s system namespace (default `kuma-system`): its policies have the `system` role'
+            cand --kuma-outbound 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable'
+            cand --color 'When to use colours on stderr diagnostics (never in machine formats)'
+            cand -o 'The HTML file to write (`-` for stdout)'
+            cand --output 'The HTML file to write (`-` for stdout)'
+            cand --no-config 'Read no config file'
+            cand --assume-gateways 'Create a stand-in for every Gateway that routes reference but the input lacks'
+            cand -v 'Print input statistics and info-level diagnostics'
+            cand --verbose 'Print input statistics and info-level diagnostics'
+            cand -q 'Print only error diagnostics'
+            cand --quiet 'Print only error diagnostics'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'dopol;lint'= {
             cand -f 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)'
             cand --filename 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)'
@@ -433,6 +466,7 @@ set edit:completion:arg-completer[dopol] = {|@words|
             cand reach 'Show where a policy (or one of its rules) is effective, and where it lost'
             cand explain 'Explain one path''s effective policy step by step'
             cand topology 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+            cand view 'Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why)'
             cand lint 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
             cand diff 'Compare the effective policy of every path between two revisions, or with a what-if'
             cand request 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
@@ -452,6 +486,8 @@ set edit:completion:arg-completer[dopol] = {|@words|
         &'dopol;help;explain'= {
         }
         &'dopol;help;topology'= {
+        }
+        &'dopol;help;view'= {
         }
         &'dopol;help;lint'= {
         }

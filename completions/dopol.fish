@@ -32,6 +32,7 @@ complete -c dopol -n "__fish_dopol_needs_command" -f -a "status" -d 'Show the st
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+complete -c dopol -n "__fish_dopol_needs_command" -f -a "view" -d 'Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
 complete -c dopol -n "__fish_dopol_needs_command" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
@@ -351,6 +352,33 @@ complete -c dopol -n "__fish_dopol_using_subcommand topology" -s v -l verbose -d
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s q -l quiet -d 'Print only error diagnostics'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dopol -n "__fish_dopol_using_subcommand topology" -s V -l version -d 'Print version'
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s n -l namespace -d 'Namespace of objects without one (default `default`); also shows only paths whose route or Gateway (and policies) are in this namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l with -d 'What if: add the manifests in this file or directory, replacing objects with the same identity. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l without -d 'What if: remove this object (`Kind/namespace/name`, or `Kind/name` if cluster-scoped). Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l families -d 'A families file declaring policy kinds (group, kind, targets, rule layout, merge model). Repeatable. Without it, `.dopol/families.yaml` is read when it exists' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l crds -d 'Validate objects against the CRDs in this file or directory (`kubectl get crd -o yaml` output works) instead of the bundled ones, kind by kind; also gives the CRD of a kind declared with `--families`. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l gateway-api-channel -d 'The Gateway API CRD channel objects are validated against: `experimental` (the default, a superset) or `standard` (experimental fields are then unknown fields)' -r -f -a "standard\t'The standard channel'
+experimental\t'The experimental channel'"
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l kgateway-policy-merge -d 'kgateway\'s KGW_POLICY_MERGE setting, e.g. `{"trafficPolicy": {"extAuth": "DeepMerge", "acl": "ShallowMerge"}}`' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l kgateway-global-policy-namespace -d 'kgateway\'s KGW_GLOBAL_POLICY_NAMESPACE setting: targetSelectors of TrafficPolicies in this namespace select objects in every namespace' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l kuma-mode -d 'The Kuma control plane\'s mode whose view is computed: `zone` (the default) or `global`' -r -f -a "zone\t''
+global\t''"
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l kuma-zone -d 'The local zone of a Kuma zone control plane (default: the one zone of the input\'s local Dataplanes, else `default`)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l kuma-system-namespace -d 'The Kuma control plane\'s system namespace (default `kuma-system`): its policies have the `system` role' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l kuma-outbound -d 'Also look up this Kuma destination (a MeshService, MeshMultiZoneService or MeshExternalService KRI) on every Dataplane of its mesh, as the proxy does: the key itself, else without its section, else the Mesh key. Repeatable' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l color -d 'When to use colours on stderr diagnostics (never in machine formats)' -r -f -a "auto\t'Colour when stderr is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s o -l output -d 'The HTML file to write (`-` for stdout)' -r
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l no-config -d 'Read no config file'
+complete -c dopol -n "__fish_dopol_using_subcommand view" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s q -l quiet -d 'Print only error diagnostics'
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dopol -n "__fish_dopol_using_subcommand view" -s V -l version -d 'Print version'
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -s f -l filename -d 'Manifest file, directory (recursive), glob pattern, or `-` for stdin. Repeatable, or comma-separated as kubectl reads it (`-f a.yaml,b.yaml`)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l exclude -d 'Leave paths matching this gitignore-style pattern out of directory walks and glob matches (`charts/`, `*.tmpl.yaml`, `/deploy/generated`), on top of .gitignore and .dopolignore; anchored at the working directory. Repeatable' -r
 complete -c dopol -n "__fish_dopol_using_subcommand lint" -l config -d 'Read settings from this config file instead of the `.dopol.yaml` found upward from the working directory' -r -F
@@ -932,10 +960,11 @@ complete -c dopol -n "__fish_dopol_using_subcommand diff" -l route -d 'Only path
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l policy -d 'Only what involves this policy (`name`, `ns/name`, `Kind/ns/name` or a locator)' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l mesh -d 'Only the Kuma paths of this mesh' -r
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l dataplane -d 'Only the Kuma paths of this Dataplane' -r
-complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Human-readable tables, sized to the terminal (or `COLUMNS`): free text such as values is cut with `…`, names never are. Not cut when stdout is a file or a pipe'
-wide\t'Tables with whole values, every row naming its whole path (Gateway, listener, route rule), so each line found with `grep` keeps its context'
-yaml\t'A YAML document'
-json\t'A JSON document (its contract and schema: docs/json.md)'"
+complete -c dopol -n "__fish_dopol_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'Each distinct change once, where it happens and its value diff, sized to the terminal'
+wide\t'The same with whole values'
+yaml\t'The `EffectivePolicyDiff` document as YAML'
+json\t'The `EffectivePolicyDiff` document (docs/json.md)'
+html\t'One self-contained HTML page: the changes grouped as in the table, before and after side by side (docs/view.md)'"
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l no-config -d 'Read no config file'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -l assume-gateways -d 'Create a stand-in for every Gateway that routes reference but the input lacks'
 complete -c dopol -n "__fish_dopol_using_subcommand diff" -s v -l verbose -d 'Print input statistics and info-level diagnostics'
@@ -1047,16 +1076,17 @@ complete -c dopol -n "__fish_dopol_using_subcommand completions" -s V -l version
 complete -c dopol -n "__fish_dopol_using_subcommand man" -l out-dir -d 'Write `dopol.1` and one `dopol-<command>.1` per command into this directory instead of printing the main page' -r -F
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s h -l help -d 'Print help'
 complete -c dopol -n "__fish_dopol_using_subcommand man" -s V -l version -d 'Print version'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s, Envoy Gateway\'s and agentgateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "test" -d 'Run policy test suites (`*.dopoltest.yaml`): expectations on the effective policy of paths and on requests, coverage, and a no-weakening gate against a git revision'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "completions" -d 'Print a shell completion script'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
-complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology lint diff request test completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "effective" -d 'Show the effective policy of every path, with the source of every rule'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "overridden" -d 'Show the rules that lost somewhere (superseded, overridden, deactivated, not applied), where, and to whom'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "status" -d 'Show the status conditions each policy\'s controller would write (Kuadrant\'s Accepted and Enforced, kgateway\'s, Envoy Gateway\'s and agentgateway\'s per Gateway, Kuma\'s Accepted and Enforced) and every rule\'s outcomes'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "reach" -d 'Show where a policy (or one of its rules) is effective, and where it lost'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "explain" -d 'Explain one path\'s effective policy step by step'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "topology" -d 'Show the Gateway → listener → route → rule tree with the policies attached to each node'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "view" -d 'Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "lint" -d 'Check the manifests and report every problem with a stable code (for CI and pre-commit)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "diff" -d 'Compare the effective policy of every path between two revisions, or with a what-if'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "request" -d 'Simulate one request: which route rule it reaches, and which policy rules apply to it'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "test" -d 'Run policy test suites (`*.dopoltest.yaml`): expectations on the effective policy of paths and on requests, coverage, and a no-weakening gate against a git revision'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "man" -d 'Print dopol\'s man pages (or write one page per command into a directory)'
+complete -c dopol -n "__fish_dopol_using_subcommand help; and not __fish_seen_subcommand_from effective overridden status reach explain topology view lint diff request test completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

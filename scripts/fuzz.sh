@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(commands manifests cel)
+[ ${#targets[@]} -eq 0 ] && targets=(commands manifests cel view_embed)
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   echo "fuzz.sh: no nightly toolchain (cargo-fuzz needs one): rustup toolchain install nightly" >&2
@@ -20,7 +20,8 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 
 # Seeds for `commands`: every manifest file of testdata/ under 64 KiB.
-mkdir -p fuzz/corpus/commands fuzz/corpus/manifests fuzz/corpus/cel
+mkdir -p fuzz/corpus/commands fuzz/corpus/manifests fuzz/corpus/cel fuzz/corpus/view_embed
+printf '</script><!--<img src=x onerror=alert(1)>\u2028' > fuzz/corpus/view_embed/hostile
 find testdata -name '*.yaml' -size -64k | while read -r f; do
   cp "$f" "fuzz/corpus/commands/$(echo "$f" | tr '/' '_')"
 done

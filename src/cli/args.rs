@@ -47,6 +47,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Show the Gateway → listener → route → rule tree with the policies attached to each node.
     Topology(TopologyArgs),
+    /// Write one self-contained HTML page: the graph of every hierarchy with its policies, and the effective-policy stack of each path (who won each rule, and why).
+    View(ViewArgs),
     /// Check the manifests and report every problem with a stable code (for CI and pre-commit).
     Lint(LintArgs),
     /// Compare the effective policy of every path between two revisions, or with a what-if.
@@ -224,6 +226,35 @@ impl ReportFormat {
     }
 }
 
+/// Output formats of `diff`: those of reports, and a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Each distinct change once, where it happens and its value diff, sized to the terminal.
+    Table,
+    /// The same with whole values.
+    Wide,
+    /// The `EffectivePolicyDiff` document as YAML.
+    Yaml,
+    /// The `EffectivePolicyDiff` document (docs/json.md).
+    Json,
+    /// One self-contained HTML page: the changes grouped as in the table, before and after side
+    /// by side (docs/view.md).
+    Html,
+}
+
+impl DiffFormat {
+    /// The report format, or `None` for the page.
+    pub fn report(self) -> Option<ReportFormat> {
+        match self {
+            DiffFormat::Table => Some(ReportFormat::Table),
+            DiffFormat::Wide => Some(ReportFormat::Wide),
+            DiffFormat::Yaml => Some(ReportFormat::Yaml),
+            DiffFormat::Json => Some(ReportFormat::Json),
+            DiffFormat::Html => None,
+        }
+    }
+}
+
 /// Arguments of `effective`, `overridden` and `status`.
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
@@ -346,6 +377,22 @@ pub struct TopologyArgs {
     pub output: TopologyOutput,
 }
 
+/// `dopol view`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_help = "The page opens from file:// and makes no network request; open a path's \
+stack directly with FILE.html#path=<path id>. See docs/view.md."
+)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub paths: PathArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The HTML file to write (`-` for stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "dopol-view.html")]
+    pub output: String,
+}
+
 /// `dopol diff`.
 #[derive(Debug, Clone, Args)]
 pub struct DiffArgs {
@@ -362,8 +409,8 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Output format.
-    #[arg(short, long, value_enum, default_value_t = ReportFormat::Table)]
-    pub output: ReportFormat,
+    #[arg(short, long, value_enum, default_value_t = DiffFormat::Table)]
+    pub output: DiffFormat,
     /// Print one line per path with the number of rules added, removed and changed (table format).
     #[arg(long, conflicts_with = "paths")]
     pub stat: bool,

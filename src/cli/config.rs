@@ -251,6 +251,7 @@ fn input_of(command: &mut Command) -> Option<(&mut InputArgs, Option<&mut PathAr
         }
         Command::Explain(args) => Some((&mut args.input, Some(&mut args.paths), false)),
         Command::Topology(args) => Some((&mut args.input, Some(&mut args.paths), false)),
+        Command::View(args) => Some((&mut args.input, Some(&mut args.paths), false)),
         Command::Lint(args) if args.list || args.explain.is_some() => None,
         Command::Lint(args) => Some((&mut args.input, Some(&mut args.paths), true)),
         Command::Reach(args) => Some((&mut args.input, None, false)),

@@ -241,28 +241,38 @@ pub fn run(args: &DiffArgs) -> Result<Exit, UsageError> {
     session::check_owned(&filters.new, &[&old_engine, &new_engine])?;
 
     let report = diff::build(&old_observed, &new_observed, &filters);
-    let exit = if report.is_empty() && args.output.is_table() {
-        super::console::say!("No differences.");
+    let differs = if report.is_empty() {
         Exit::Success
     } else {
-        let palette = Palette {
-            color: session.stdout_color,
-        };
-        let written = session::write_report(args.output, &report, || {
-            if args.stat {
-                stat(&report, palette)
-            } else if args.paths {
-                by_path(&report, palette)
-            } else {
-                human(&report, palette)
-            }
-        });
-        let differs = if report.is_empty() {
+        Exit::Findings
+    };
+    let exit = match args.output.report() {
+        // The page, even of no change, says so itself.
+        None => worst(
+            super::view::write_to("-", |out| {
+                crate::render::view::write_diff_page(out, &report)
+            }),
+            differs,
+        ),
+        Some(output) if report.is_empty() && output.is_table() => {
+            super::console::say!("No differences.");
             Exit::Success
-        } else {
-            Exit::Findings
-        };
-        worst(written, differs)
+        }
+        Some(output) => {
+            let palette = Palette {
+                color: session.stdout_color,
+            };
+            let written = session::write_report(output, &report, || {
+                if args.stat {
+                    stat(&report, palette)
+                } else if args.paths {
+                    by_path(&report, palette)
+                } else {
+                    human(&report, palette)
+                }
+            });
+            worst(written, differs)
+        }
     };
     // The process exits next: skip freeing two models, one node at a time.
     crate::platform::discard(report);

@@ -144,6 +144,19 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "view",
+        &[
+            (
+                "dopol view manifests/ -o policies.html",
+                "One self-contained page: the graph with its policies, and each path's stack.",
+            ),
+            (
+                "dopol view -f manifests/ -o - > page.html",
+                "The same page on stdout (to attach as a CI artifact).",
+            ),
+        ],
+    ),
+    (
         "lint",
         &[
             (

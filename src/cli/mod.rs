@@ -16,6 +16,7 @@ pub mod options;
 pub mod request;
 pub mod session;
 pub mod test;
+pub mod view;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -96,6 +97,7 @@ fn dispatch(command: &Command) -> Result<Exit, session::UsageError> {
         Command::Reach(args) => observe::reach(args),
         Command::Explain(args) => observe::explain(args),
         Command::Topology(args) => observe::topology(args),
+        Command::View(args) => view::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Request(args) => request::run(args),

@@ -157,6 +157,14 @@ fn scope_lines(out: &mut String, lead: &str, scope: &Scope, indent: &str) {
     }
 }
 
+/// Where a group of changes is, as the table says it (`5 paths: Gateway infra/public, all
+/// routes`, a part per line when there are several), for the page of `diff -o html`.
+pub fn scope_text(scope: &Scope) -> String {
+    let mut out = String::new();
+    scope_lines(&mut out, "", scope, "  ");
+    out.trim_end().to_string()
+}
+
 /// The diff for a reviewer: each distinct change once, where it happens, its value diff; then
 /// paths that appeared or disappeared, status changes, totals.
 pub fn human(report: &DiffReport<'_>, palette: Palette) -> String {

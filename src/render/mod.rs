@@ -17,6 +17,7 @@ pub mod suite;
 pub mod table;
 pub mod topology;
 pub mod value;
+pub mod view;
 
 use serde::Serialize;
 use std::io::{self, Write};

@@ -85,6 +85,34 @@ impl<'r, 's, 'm> EffectiveIndex<'r, 's, 'm> {
         }
     }
 
+    /// The numbers of each path's effective policies (`p<N>`), in kind order: by Gateway API
+    /// path index, and by owned path id (`dopol view` embeds [`EffectiveIndex::policies`] and
+    /// gives each path its numbers).
+    pub fn numbers(&self) -> crate::report::view::EffectiveNumbers<'r> {
+        let mut numbers = crate::report::view::EffectiveNumbers::default();
+        for item in self.report.items.iter() {
+            let number = self.number_of_fold[item.fold as usize];
+            numbers
+                .gateway_api
+                .entry(item.path)
+                .or_default()
+                .push(number);
+        }
+        for (item, &number) in self.owned.iter().zip(&self.owned_number) {
+            numbers
+                .owned
+                .entry(item.path_id.as_str())
+                .or_default()
+                .push(number);
+        }
+        numbers
+    }
+
+    /// `policies` alone: policy id → policy.
+    pub fn policies(&self) -> impl Serialize + '_ {
+        Policies(self)
+    }
+
     /// The id of the policy a fold produced: `p` and its number.
     fn policy_id(&self, fold: u32) -> String {
         format!("p{}", self.number_of_fold[fold as usize])

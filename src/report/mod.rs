@@ -21,6 +21,7 @@ pub mod status_targets;
 pub mod suite;
 pub mod topology;
 pub mod uncovered;
+pub mod view;
 
 use rayon::prelude::*;
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 const GUIDES: &str = "testdata/realworld/kuadrant-guides";
 
 /// The values the guides export (`api-gateway`, `external`, `toystore`, ...).
-const ENV: &[(&str, &str)] = &[
+pub(crate) const ENV: &[(&str, &str)] = &[
     ("KUADRANT_GATEWAY_NS", "api-gateway"),
     ("KUADRANT_GATEWAY_NAME", "external"),
     ("KUADRANT_DEVELOPER_NS", "toystore"),
@@ -20,7 +20,7 @@ const ENV: &[(&str, &str)] = &[
 ];
 
 /// The guide's files in apply order, `${VAR}` expanded as the shell does, as one stream.
-fn applied(guide: &str, env: &[(&str, &str)]) -> Vec<u8> {
+pub(crate) fn applied(guide: &str, env: &[(&str, &str)]) -> Vec<u8> {
     let files = crate::common::yaml_files(&root().join(GUIDES).join(guide));
     let mut documents = Vec::new();
     for file in files {

@@ -60,3 +60,4 @@ mod tables;
 mod test_cmd;
 mod topology;
 mod uncovered;
+mod view;

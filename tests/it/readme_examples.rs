@@ -464,6 +464,8 @@ fn man_page_examples_run() {
                 .replace("manifests/", fixture)
                 .replace("new-policy.yaml", "testdata/whatif/catalog-auth.yaml")
                 .replace("> dopol.sarif", "> /dev/null")
+                .replace("-o policies.html", "-o /dev/null")
+                .replace("> page.html", "> /dev/null")
                 .replace("| dot -Tsvg > topology.svg", "");
             let ran = sh(&root(), &line);
             assert!(

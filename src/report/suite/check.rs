@@ -496,7 +496,7 @@ fn check_outcomes(
 }
 
 /// Whether a policy's status says another policy holds its target (`Conflicted`).
-fn conflicted(conditions: &crate::policy::PolicyConditions) -> bool {
+pub(crate) fn conflicted(conditions: &crate::policy::PolicyConditions) -> bool {
     let top = conditions.conditions.iter();
     let ancestors = conditions
         .ancestors

@@ -1,6 +1,7 @@
 //! Test helpers: run the real `dopol` binary from the repository root and read its output.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod fixtures;
 
 use serde_json::Value;
