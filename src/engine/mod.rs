@@ -145,9 +145,11 @@ const SHARED: u32 = u32::MAX;
 /// Paths per chunk when finding the distinct folds.
 const FOLD_CHUNK: usize = 4096;
 
-/// What makes two folds one: the lists on a path's four elements, the path when the fold is
-/// its own (else [`SHARED`], less the route kind for a route of a non-HTTP kind), and the kind.
-type FoldKey = ([u32; 4], u32, usize);
+/// What makes two folds one: the lists on a path's four elements, on its ListenerSet and on
+/// the Gateway's listener named like its set listener (the levels [`Engine::elements`] adds;
+/// [`NO_LIST`] on every path without ListenerSets), the path when the fold is its own (else
+/// [`SHARED`], less the route kind for a route of a non-HTTP kind), and the kind.
+type FoldKey = ([u32; 6], u32, usize);
 
 impl<'m> Engine<'m> {
     /// Prepares an engine: each family prepares its evaluation (compiling what it needs) and
@@ -200,8 +202,7 @@ impl<'m> Engine<'m> {
         }
         let targets = &self.topology.targets;
         let mut levels: Vec<(Target, Vec<u32>)> = self
-            .topology
-            .elements(path)
+            .elements(path, kind)
             .into_iter()
             .map(|t| (t, targets.on(t, kind).to_vec()))
             .collect();
@@ -213,6 +214,50 @@ impl<'m> Engine<'m> {
             }
         }
         levels
+    }
+
+    /// The elements of `path` as the family of `kind` sees them, least specific first: the
+    /// topology's ([`Topology::elements`]); on a path through a set's listener `S#L`, for a
+    /// family that resolves ListenerSet targets
+    /// ([`crate::topology::family::FamilyHierarchy::resolves_listener_sets`]) the whole set `S`
+    /// before that listener, and for one whose Gateway-listener policies reach set listeners
+    /// ([`crate::topology::family::FamilyHierarchy::listener_policy_reaches_listener_sets`])
+    /// the Gateway's own listener `L` after it.
+    pub fn elements(&self, path: &Path, kind: usize) -> Vec<Target> {
+        let mut elements = self.topology.elements(path);
+        let (set, namesake) = self.set_levels(path, kind);
+        if let Some(namesake) = namesake {
+            elements.insert(2, Target::Listener(path.gateway, namesake));
+        }
+        if let Some(set) = set {
+            elements.insert(1, Target::ListenerSet(set));
+        }
+        elements
+    }
+
+    /// On a path through a ListenerSet's listener, as the family of `kind` reads it: the set
+    /// (when the family resolves set targets) and the Gateway's own listener of the same name
+    /// (when the family's Gateway-listener policies reach set listeners). `(None, None)`
+    /// without a word when no ListenerSet is in the input.
+    fn set_levels(&self, path: &Path, kind: usize) -> (Option<u32>, Option<u32>) {
+        if self.model.listener_sets.is_empty() {
+            return (None, None);
+        }
+        let Some(set) =
+            crate::topology::listener_sets::set_of(self.model, path.gateway, path.listener)
+        else {
+            return (None, None);
+        };
+        let family = self.model.registry.evaluation_at(kind);
+        let namesake = family.listener_policy_reaches_listener_sets().then(|| {
+            let listeners = &self.model.gateways[path.gateway as usize].listeners;
+            let name = &listeners[path.listener as usize].name;
+            (listeners.iter()).position(|l| l.set.is_none() && &l.name == name)
+        });
+        (
+            family.resolves_listener_sets().then_some(set),
+            namesake.flatten().map(|l| l as u32),
+        )
     }
 
     /// Whether `kind`'s policies take part in the path at all: its family follows the
@@ -361,6 +406,7 @@ impl<'m> Engine<'m> {
         mut each: impl FnMut(u32, usize, FoldKey),
     ) {
         let targets = &self.topology.targets;
+        let sets = !self.model.listener_sets.is_empty();
         for (offset, path) in paths.iter().enumerate() {
             let index = (start + offset) as u32;
             let elements = self.topology.leaf_elements(path);
@@ -373,7 +419,16 @@ impl<'m> Engine<'m> {
                 if !self.applies_to_route(path, kind) {
                     continue;
                 }
-                let lists = elements.map(|t| targets.list_id(t, kind));
+                let [g, l, r, k] = elements.map(|t| targets.list_id(t, kind));
+                let (set, namesake) = match sets {
+                    true => self.set_levels(path, kind),
+                    false => (None, None),
+                };
+                let set = set.map_or(NO_LIST, |s| targets.list_id(Target::ListenerSet(s), kind));
+                let namesake = namesake.map_or(NO_LIST, |n| {
+                    targets.list_id(Target::Listener(path.gateway, n), kind)
+                });
+                let lists = [g, l, r, k, set, namesake];
                 if !chained && lists.iter().all(|&id| id == NO_LIST) {
                     continue;
                 }

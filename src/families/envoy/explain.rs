@@ -16,6 +16,7 @@ fn level(target: Target) -> &'static str {
     match target {
         Target::Gateway(_) => "Gateway",
         Target::Listener(..) => "listener",
+        Target::ListenerSet(_) => "ListenerSet",
         Target::Route(_) => "route",
         Target::RouteRule(..) => "route rule",
     }

@@ -76,7 +76,7 @@ pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Target) -> 
         Target::Gateway(g) => (gateway_parts(evaluator, policy, g), &spec.plural),
         Target::Listener(g, l) => (listener_parts(evaluator, policy, g, l), &spec.plural),
         Target::Route(r) => (route_parts(evaluator, policy, r), &spec.rule_plural),
-        Target::RouteRule(..) => (Vec::new(), &spec.plural),
+        Target::RouteRule(..) | Target::ListenerSet(_) => (Vec::new(), &spec.plural),
     };
     (!parts.is_empty()).then(|| {
         let message = format!(

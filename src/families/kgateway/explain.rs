@@ -134,6 +134,7 @@ fn why(model: &Model, policy: u32, via: Via, target: Target) -> String {
         Target::RouteRule(..) => "the rule",
         Target::Route(_) => "the whole route",
         Target::Listener(..) => "the listener",
+        Target::ListenerSet(_) => "the whole ListenerSet",
         Target::Gateway(_) => "the whole Gateway",
     };
     match via {

@@ -25,6 +25,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                     &model.gateways[g as usize].namespace
                 }
                 Target::Route(r) | Target::RouteRule(r, _) => &*model.routes[r as usize].namespace,
+                Target::ListenerSet(s) => &model.listener_sets[s as usize].namespace,
             };
             let finding = SelectorTargetNotGranted {
                 policy,
