@@ -501,6 +501,13 @@ fn a_set_listener_policy_reaches_its_listener_and_reports_on_the_set() {
         ),
     );
     assert!(wildcard.get("cors").is_none(), "{wildcard}");
+    // Upstream does not serve that path at all; dopol keeps it and says so.
+    let lint = dopol(&["lint", "-o", "json", "-f", &file]).json();
+    let isolated = (lint["diagnostics"].as_array().into_iter().flatten()).any(|d| {
+        d["name"] == "shared-port-hostname-isolation"
+            && d["object"] == "HTTPRoute default/wildcard-route"
+    });
+    assert!(isolated, "{lint}");
     let status = status_of(&file, policy);
     assert_eq!(
         status["ancestors"],

@@ -419,7 +419,12 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
 /// `S#L` then `S`, as TrafficPolicy's): the `kuadrant` model has no ListenerSet level (Kuadrant's
 /// CRDs cannot target one), and the `envoy-gateway` model's ListenerSet slots are Envoy
 /// Gateway's own, not offered to declared kinds.
-fn listener_set_model(fields: &mut Fields<'_>, node: &Node, path: &FieldPath<'_>, model: MergeModel) {
+fn listener_set_model(
+    fields: &mut Fields<'_>,
+    node: &Node,
+    path: &FieldPath<'_>,
+    model: MergeModel,
+) {
     if model == MergeModel::Kgateway {
         return;
     }

@@ -410,6 +410,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
         let mut diagnostics = super::checks::check(self);
         diagnostics.extend(super::checks::scope_checks(self, observed));
         diagnostics.extend(super::chain_checks::check(self, observed));
+        diagnostics.extend(super::isolation::check(self));
         diagnostics
     }
 }
