@@ -145,11 +145,11 @@ const SHARED: u32 = u32::MAX;
 /// Paths per chunk when finding the distinct folds.
 const FOLD_CHUNK: usize = 4096;
 
-/// What makes two folds one: the lists on a path's four elements, on its ListenerSet and on
-/// the Gateway's listener named like its set listener (the levels [`Engine::elements`] adds;
-/// [`NO_LIST`] on every path without ListenerSets), the path when the fold is its own (else
-/// [`SHARED`], less the route kind for a route of a non-HTTP kind), and the kind.
-type FoldKey = ([u32; 6], u32, usize);
+/// What makes two folds one: the lists on a path's four elements, the path when the fold is
+/// its own (else [`SHARED`], less the route kind for a route of a non-HTTP kind), and the kind.
+/// A path with policies on a level [`Engine::elements`] adds (its ListenerSet, the Gateway's
+/// listener named like its set listener) has a fold of its own: the four lists do not say them.
+type FoldKey = ([u32; 4], u32, usize);
 
 impl<'m> Engine<'m> {
     /// Prepares an engine: each family prepares its evaluation (compiling what it needs) and
@@ -233,6 +233,15 @@ impl<'m> Engine<'m> {
             elements.insert(1, Target::ListenerSet(set));
         }
         elements
+    }
+
+    /// Whether a level [`Self::elements`] adds to `path` for `kind` carries policies.
+    fn added_lists(&self, path: &Path, kind: usize) -> bool {
+        let targets = &self.topology.targets;
+        let (set, namesake) = self.set_levels(path, kind);
+        let set = set.map(Target::ListenerSet);
+        let namesake = namesake.map(|n| Target::Listener(path.gateway, n));
+        (set.into_iter().chain(namesake)).any(|t| targets.list_id(t, kind) != NO_LIST)
     }
 
     /// On a path through a ListenerSet's listener, as the family of `kind` reads it: the set
@@ -419,22 +428,14 @@ impl<'m> Engine<'m> {
                 if !self.applies_to_route(path, kind) {
                     continue;
                 }
-                let [g, l, r, k] = elements.map(|t| targets.list_id(t, kind));
-                let (set, namesake) = match sets {
-                    true => self.set_levels(path, kind),
-                    false => (None, None),
-                };
-                let set = set.map_or(NO_LIST, |s| targets.list_id(Target::ListenerSet(s), kind));
-                let namesake = namesake.map_or(NO_LIST, |n| {
-                    targets.list_id(Target::Listener(path.gateway, n), kind)
-                });
-                let lists = [g, l, r, k, set, namesake];
-                if !chained && lists.iter().all(|&id| id == NO_LIST) {
+                let lists = elements.map(|t| targets.list_id(t, kind));
+                let added = sets && self.added_lists(path, kind);
+                if !chained && !added && lists.iter().all(|&id| id == NO_LIST) {
                     continue;
                 }
                 // A family may apply other fields on a route of another kind (a TCPRoute, say):
                 // paths of such routes share folds among themselves only.
-                let own = if shared && !chained {
+                let own = if shared && !chained && !added {
                     SHARED - route_kind
                 } else {
                     index

@@ -477,6 +477,10 @@ fn candidates(
 ) -> Vec<(Target, Scope)> {
     let labels = |object: u32| all[object as usize].as_slice();
     let mut found = Vec::new();
+    let family = model.registry.hierarchy_of(policy.kind);
+    if super::listener_sets::is_set_kind(&selector.kind) && family.resolves_listener_sets() {
+        return select_sets(model, policy, selector, &labels);
+    }
     if selector.kind == "Gateway" {
         for (g, gateway) in model.gateways.iter().enumerate() {
             if gateway.assumed || !selector.selects(labels(gateway.object)) {
@@ -516,6 +520,40 @@ fn candidates(
                 .iter()
                 .position(|rule| rule.named && &rule.name == section)
                 .map(|k| Target::RouteRule(r as u32, k as u32)),
+        };
+        found.extend(target.map(|t| (t, scope)));
+    }
+    found
+}
+
+/// The ListenerSets of the selector's kind its labels select (a family that resolves ListenerSet
+/// targets): the whole set, or its listener named `sectionName` where it has one. A set that
+/// joined no Gateway is selected whole (accepted, on no path), as a `targetRef` to it.
+fn select_sets<'a>(
+    model: &Model,
+    policy: &Policy,
+    selector: &TargetSelector,
+    labels: &dyn Fn(u32) -> &'a [(String, String)],
+) -> Vec<(Target, Scope)> {
+    let legacy = selector.kind.as_str() != "ListenerSet";
+    let mut found = Vec::new();
+    for (s, set) in model.listener_sets.iter().enumerate() {
+        if set.legacy != legacy || !selector.selects(labels(set.object)) {
+            continue;
+        }
+        let at = (
+            set.namespace.as_str(),
+            selector.kind.as_str(),
+            set.name.as_str(),
+        );
+        let Some(scope) = scope(model, policy, selector, at) else {
+            continue;
+        };
+        let target = match (&selector.section_name, set.gateway) {
+            (None, _) | (Some(_), None) => Some(Target::ListenerSet(s as u32)),
+            (Some(section), Some(g)) => (model.gateways[g as usize].listeners.iter())
+                .position(|l| l.set == Some(s as u32) && &l.name == section)
+                .map(|l| Target::Listener(g, l as u32)),
         };
         found.extend(target.map(|t| (t, scope)));
     }

@@ -105,6 +105,7 @@ fn listenerset_goldens_give_the_goldens_status() {
         "listenerset-sectionname.yaml",
         "http-route-ancestor-listenerset.yaml",
         "listenerset-section-missing-not-attached.yaml",
+        "listenerset-selector.yaml",
     ] {
         assert_eq!(dopol_ancestors(name), golden_ancestors(name), "{name}");
     }

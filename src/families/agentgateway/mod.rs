@@ -18,7 +18,7 @@
 //!   (Attached only, the `StatusSummary` pseudo-ancestor), `explain`, and the lint checks of
 //!   [`diags`].
 //!
-//! Not modelled (docs/families.md): ListenerSet selectors, backend levels (Service,
+//! Not modelled (docs/families.md): backend levels (Service,
 //! InferencePool, AgentgatewayBackend), CEL conditions (a conditional list is one value).
 
 mod checks;
