@@ -64,7 +64,8 @@ fn taken<'r>(gateway: &Gateway, w: u32, hostnames: &'r [String]) -> Vec<(&'r str
     let through = &gateway.listeners[w as usize];
     let mut found = Vec::new();
     for hostname in hostnames.iter().filter(|h| !h.starts_with('*')) {
-        let accepts = listener_accepts_hostnames(through.hostname.as_deref(), &[hostname.clone()]);
+        let accepts =
+            listener_accepts_hostnames(through.hostname.as_deref(), std::slice::from_ref(hostname));
         if !accepts || through.hostname.as_deref() == Some(hostname) {
             continue;
         }
