@@ -551,3 +551,26 @@ fn a_route_policy_through_a_listener_set_reports_on_the_set() {
         "{a}"
     );
 }
+
+/// `explain` on a path through a ListenerSet's listener lists the `S#L` policies, then the `S`
+/// ones, at the listener level, before the Gateway's (field-2026 §3.1).
+#[test]
+fn explain_lists_the_listener_set_level() {
+    let out = dopol(&[
+        "explain",
+        "-f",
+        "testdata/kgateway/listenerset-targets/manifests.yaml",
+        "--path",
+        "kgateway|infra/gw|infra/gw>infra/ext#http|shop/app|shop/app#rule-1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let at = |needle: &str| {
+        (out.stdout.find(needle)).unwrap_or_else(|| panic!("no {needle:?}:\n{}", out.stdout))
+    };
+    let (set_listener, set, gateway) = (
+        at("1  infra/set-http  listener infra/gw>infra/ext#http"),
+        at("2  infra/set-wide  ListenerSet infra/ext"),
+        at("3  infra/gw-wide   Gateway infra/gw"),
+    );
+    assert!(set_listener < set && set < gateway, "{}", out.stdout);
+}
