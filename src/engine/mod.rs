@@ -147,6 +147,8 @@ const FOLD_CHUNK: usize = 4096;
 
 /// What makes two folds one: the lists on a path's four elements, the path when the fold is
 /// its own (else [`SHARED`], less the route kind for a route of a non-HTTP kind), and the kind.
+/// A path with policies on a level [`Engine::elements`] adds (its ListenerSet, the Gateway's
+/// listener named like its set listener) has a fold of its own: the four lists do not say them.
 type FoldKey = ([u32; 4], u32, usize);
 
 impl<'m> Engine<'m> {
@@ -200,8 +202,7 @@ impl<'m> Engine<'m> {
         }
         let targets = &self.topology.targets;
         let mut levels: Vec<(Target, Vec<u32>)> = self
-            .topology
-            .elements(path)
+            .elements(path, kind)
             .into_iter()
             .map(|t| (t, targets.on(t, kind).to_vec()))
             .collect();
@@ -213,6 +214,59 @@ impl<'m> Engine<'m> {
             }
         }
         levels
+    }
+
+    /// The elements of `path` as the family of `kind` sees them, least specific first: the
+    /// topology's ([`Topology::elements`]); on a path through a set's listener `S#L`, for a
+    /// family that resolves ListenerSet targets
+    /// ([`crate::topology::family::FamilyHierarchy::resolves_listener_sets`]) the whole set `S`
+    /// before that listener, and for one whose Gateway-listener policies reach set listeners
+    /// ([`crate::topology::family::FamilyHierarchy::listener_policy_reaches_listener_sets`])
+    /// the Gateway's own listener `L` after it.
+    pub fn elements(&self, path: &Path, kind: usize) -> Vec<Target> {
+        let mut elements = self.topology.elements(path);
+        let (set, namesake) = self.set_levels(path, kind);
+        if let Some(namesake) = namesake {
+            elements.insert(2, Target::Listener(path.gateway, namesake));
+        }
+        if let Some(set) = set {
+            elements.insert(1, Target::ListenerSet(set));
+        }
+        elements
+    }
+
+    /// Whether a level [`Self::elements`] adds to `path` for `kind` carries policies.
+    fn added_lists(&self, path: &Path, kind: usize) -> bool {
+        let targets = &self.topology.targets;
+        let (set, namesake) = self.set_levels(path, kind);
+        let set = set.map(Target::ListenerSet);
+        let namesake = namesake.map(|n| Target::Listener(path.gateway, n));
+        (set.into_iter().chain(namesake)).any(|t| targets.list_id(t, kind) != NO_LIST)
+    }
+
+    /// On a path through a ListenerSet's listener, as the family of `kind` reads it: the set
+    /// (when the family resolves set targets) and the Gateway's own listener of the same name
+    /// (when the family's Gateway-listener policies reach set listeners). `(None, None)`
+    /// without a word when no ListenerSet is in the input.
+    fn set_levels(&self, path: &Path, kind: usize) -> (Option<u32>, Option<u32>) {
+        if self.model.listener_sets.is_empty() {
+            return (None, None);
+        }
+        let Some(set) =
+            crate::topology::listener_sets::set_of(self.model, path.gateway, path.listener)
+        else {
+            return (None, None);
+        };
+        let family = self.model.registry.evaluation_at(kind);
+        let namesake = family.listener_policy_reaches_listener_sets().then(|| {
+            let listeners = &self.model.gateways[path.gateway as usize].listeners;
+            let name = &listeners[path.listener as usize].name;
+            (listeners.iter()).position(|l| l.set.is_none() && &l.name == name)
+        });
+        (
+            family.resolves_listener_sets().then_some(set),
+            namesake.flatten().map(|l| l as u32),
+        )
     }
 
     /// Whether `kind`'s policies take part in the path at all: its family follows the
@@ -361,6 +415,7 @@ impl<'m> Engine<'m> {
         mut each: impl FnMut(u32, usize, FoldKey),
     ) {
         let targets = &self.topology.targets;
+        let sets = !self.model.listener_sets.is_empty();
         for (offset, path) in paths.iter().enumerate() {
             let index = (start + offset) as u32;
             let elements = self.topology.leaf_elements(path);
@@ -374,12 +429,13 @@ impl<'m> Engine<'m> {
                     continue;
                 }
                 let lists = elements.map(|t| targets.list_id(t, kind));
-                if !chained && lists.iter().all(|&id| id == NO_LIST) {
+                let added = sets && self.added_lists(path, kind);
+                if !chained && !added && lists.iter().all(|&id| id == NO_LIST) {
                     continue;
                 }
                 // A family may apply other fields on a route of another kind (a TCPRoute, say):
                 // paths of such routes share folds among themselves only.
-                let own = if shared && !chained {
+                let own = if shared && !chained && !added {
                     SHARED - route_kind
                 } else {
                     index

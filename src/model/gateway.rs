@@ -285,6 +285,9 @@ pub struct ListenerSet {
     /// The Gateway whose listeners it joined (an index into `Model::gateways`), `None` when it
     /// is not admitted or its Gateway is not in the input.
     pub gateway: Option<u32>,
+    /// Index into `Model::objects` (set by [`super::Model::build`]; its labels are what
+    /// `targetSelectors` of kind ListenerSet read).
+    pub object: u32,
 }
 
 impl ListenerSet {
@@ -705,6 +708,7 @@ pub fn decode_listener_set(object: &Object, fields: &mut Fields) -> Option<Liste
         legacy: *object.kind == *"XListenerSet",
         creation_timestamp: object.creation_timestamp,
         gateway: None,
+        object: 0,
     })
 }
 

@@ -409,7 +409,10 @@ impl Model {
                     g.object = index as u32;
                     model.gateways.push(g);
                 }
-                Decoded::ListenerSet(l) => model.listener_sets.push(l),
+                Decoded::ListenerSet(mut l) => {
+                    l.object = index as u32;
+                    model.listener_sets.push(l);
+                }
                 Decoded::Route(mut r) => {
                     r.object = index as u32;
                     model.routes.push(r);

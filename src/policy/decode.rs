@@ -31,8 +31,12 @@ pub fn target_ref(
         path,
         crate::load::names::NameRule::SectionName,
     );
+    // The legacy XListenerSet is in the experimental channel's group.
+    let legacy_set =
+        |group: &str| kind.is_some_and(|kind| crate::model::gateway::is_listener_set(group, kind));
     if let (Some(group), Some(group_node)) = (group, group_node)
         && group != GATEWAY_GROUP
+        && !legacy_set(group)
     {
         let finding = InvalidTargetKind::Group { group };
         let label = finding.label();

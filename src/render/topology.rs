@@ -496,6 +496,7 @@ fn build<'m>(model: &'m Model, topology: &Topology, scope: &Scope, shape: Shape)
                     graph.edge(|g| &mut g.edges, gateway_node, node);
                     graph.child(gateway_node, TreeChild::Node(node));
                     set_node = Some((s, node));
+                    attach_policies(&mut graph, Target::ListenerSet(s), node);
                     node
                 }
             };

@@ -532,8 +532,7 @@ fn ordered_policies(
     let targets = &engine.topology.targets;
     let element_of = |p: u32| -> Target {
         engine
-            .topology
-            .elements(path)
+            .elements(path, kind)
             .into_iter()
             .find(|t| targets.on(*t, kind).contains(&p))
             .expect("a policy on the path is attached to one of its elements")

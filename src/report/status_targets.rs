@@ -10,6 +10,7 @@
 //! other filters narrow it as they narrow `rules`): a path counts for each of the policy's
 //! targets among its elements. A target through which no listed path runs is not listed, and a
 //! family with a hierarchy of its own (Kuma) has no Gateway ancestors: its item has no `dopol`.
+//! A ListenerSet and its listeners are named as the set (`kind: ListenerSet`, `sectionName`).
 
 use super::filter::Filters;
 use super::status::shown_observations;
@@ -213,14 +214,32 @@ fn reference(observed: &Observed<'_, '_>, target: Target) -> AncestorRef {
     let model = observed.engine.model;
     match target {
         Target::Gateway(g) => gateway_ref(observed, g),
-        Target::Listener(g, l) => AncestorRef {
-            section_name: Some(
-                model.gateways[g as usize].listeners[l as usize]
-                    .name
-                    .clone(),
-            ),
-            ..gateway_ref(observed, g)
-        },
+        Target::Listener(g, l) => {
+            // A ListenerSet's listener is named on its set (`S#L`).
+            let owner = match crate::topology::listener_sets::set_of(model, g, l) {
+                Some(set) => reference(observed, Target::ListenerSet(set)),
+                None => gateway_ref(observed, g),
+            };
+            let listener = &model.gateways[g as usize].listeners[l as usize];
+            AncestorRef {
+                section_name: Some(listener.name.clone()),
+                ..owner
+            }
+        }
+        Target::ListenerSet(set) => {
+            let set = &model.listener_sets[set as usize];
+            let (group, kind) = match set.legacy {
+                true => (crate::model::gateway::X_GATEWAY_GROUP, "XListenerSet"),
+                false => (crate::model::gateway::GATEWAY_GROUP, "ListenerSet"),
+            };
+            AncestorRef {
+                group,
+                kind,
+                namespace: set.namespace.clone(),
+                name: set.name.clone(),
+                section_name: None,
+            }
+        }
         Target::Route(r) | Target::RouteRule(r, _) => {
             let route = &model.routes[r as usize];
             let section_name = match target {

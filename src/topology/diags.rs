@@ -536,6 +536,7 @@ impl TargetRefNotFound<'_> {
         );
         let (what, named) = match self.target.kind.as_str() {
             "Gateway" => ("listeners", "listener"),
+            kind if super::listener_sets::is_set_kind(kind) => ("listeners", "listener"),
             _ => ("rules", "rule"),
         };
         let names = match self.candidates.as_slice() {

@@ -70,6 +70,17 @@ pub trait FamilyHierarchy: FamilyKinds {
     fn listener_policy_reaches_listener_sets(&self) -> bool {
         false
     }
+    /// Whether the topology resolves its policies' targets of ListenerSet kinds (`false`: the
+    /// family leaves them out or resolves them itself — Envoy Gateway's `sets.rs`). A family
+    /// that says `true` gets a `ListenerSet` (or `XListenerSet`) `targetRef` resolved like a
+    /// Gateway's: without `sectionName` to the whole-set element [`Target::ListenerSet`] (`S`),
+    /// with one to that set listener's element `Target::Listener(G, L)` (`S#L`), a missing set
+    /// or section `TargetNotFound`; selectors of those kinds select sets by their labels. On a
+    /// path through a set listener its levels then carry `S` between the Gateway and the
+    /// listener (`crate::engine::Engine::levels`); for every other family they never do.
+    fn resolves_listener_sets(&self) -> bool {
+        false
+    }
     /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
     /// topology chains routes through the first family's link.
     fn route_link(&self) -> Option<&'static dyn RouteLink> {

@@ -224,6 +224,15 @@ impl Topology {
                 };
                 return (unreached(self.beneath(model, g, listener, family)), None);
             }
+            // A set that joined no Gateway (not admitted: its own finding says why) is on no
+            // path; one that joined has no route on its listeners.
+            Target::ListenerSet(s) => {
+                let cause = match model.listener_sets[s as usize].gateway {
+                    Some(_) => UnreachedCause::NoRoute,
+                    None => UnreachedCause::NoPath,
+                };
+                return (unreached(cause), None);
+            }
             Target::Route(r) | Target::RouteRule(r, _) => r,
         };
         if !self.route_listeners[route as usize].is_empty() {

@@ -21,8 +21,13 @@ use std::borrow::Cow;
 pub enum Target {
     /// A Gateway (index into `Model::gateways`).
     Gateway(u32),
-    /// A listener (gateway index, listener index).
+    /// A listener (gateway index, listener index): the Gateway's own, or, at an index past
+    /// them, a ListenerSet's (`S#L`, [`super::listener_sets`]).
     Listener(u32, u32),
+    /// A whole ListenerSet `S` (index into `Model::listener_sets`): resolved only for the
+    /// families that opt in ([`super::family::FamilyHierarchy::resolves_listener_sets`]), and
+    /// a level of a path through one of its listeners for them alone.
+    ListenerSet(u32),
     /// A route (index into `Model::routes`).
     Route(u32),
     /// A route rule (route index, rule index).
@@ -34,7 +39,8 @@ impl Target {
     pub fn level(self) -> Level {
         match self {
             Target::Gateway(_) => Level::Gateway,
-            Target::Listener(..) => Level::Listener,
+            // A ListenerSet is a group of listeners of its Gateway: the listener level.
+            Target::Listener(..) | Target::ListenerSet(_) => Level::Listener,
             Target::Route(_) => Level::Route,
             Target::RouteRule(..) => Level::RouteRule,
         }
@@ -53,6 +59,7 @@ impl Target {
                 let key = gw.listener_key(listener);
                 format!("listener {key}")
             }
+            Target::ListenerSet(s) => model.listener_sets[s as usize].display(),
             Target::Route(r) => {
                 let r = &model.routes[r as usize];
                 r.display()
@@ -103,6 +110,8 @@ pub struct PolicyTargets {
     listener_slots: Vec<u32>,
     route_slots: Vec<u32>,
     rule_slots: Vec<u32>,
+    /// Per ListenerSet (whole-set targets, [`Target::ListenerSet`]).
+    set_slots: Vec<u32>,
 }
 
 /// Marks an element without policies of a kind.
@@ -171,6 +180,7 @@ impl PolicyTargets {
             listener_slots: vec![NO_LIST; listeners * width],
             route_slots: vec![NO_LIST; model.routes.len() * width],
             rule_slots: vec![NO_LIST; rules * width],
+            set_slots: vec![NO_LIST; model.listener_sets.len() * width],
             listener_offsets,
             rule_offsets,
             ..PolicyTargets::default()
@@ -280,6 +290,7 @@ impl PolicyTargets {
             ),
             Target::Route(r) => (2, r as usize * k + kind),
             Target::RouteRule(r, i) => (3, (self.rule_offsets[r as usize] + i) as usize * k + kind),
+            Target::ListenerSet(s) => (4, s as usize * k + kind),
         })
     }
 
@@ -288,7 +299,8 @@ impl PolicyTargets {
             0 => &self.gateway_slots,
             1 => &self.listener_slots,
             2 => &self.route_slots,
-            _ => &self.rule_slots,
+            3 => &self.rule_slots,
+            _ => &self.set_slots,
         }
     }
 
@@ -301,7 +313,8 @@ impl PolicyTargets {
             0 => &mut self.gateway_slots,
             1 => &mut self.listener_slots,
             2 => &mut self.route_slots,
-            _ => &mut self.rule_slots,
+            3 => &mut self.rule_slots,
+            _ => &mut self.set_slots,
         };
         slots[index] = value;
     }
@@ -464,6 +477,10 @@ fn candidates(
 ) -> Vec<(Target, Scope)> {
     let labels = |object: u32| all[object as usize].as_slice();
     let mut found = Vec::new();
+    let family = model.registry.hierarchy_of(policy.kind);
+    if super::listener_sets::is_set_kind(&selector.kind) && family.resolves_listener_sets() {
+        return select_sets(model, policy, selector, &labels);
+    }
     if selector.kind == "Gateway" {
         for (g, gateway) in model.gateways.iter().enumerate() {
             if gateway.assumed || !selector.selects(labels(gateway.object)) {
@@ -503,6 +520,40 @@ fn candidates(
                 .iter()
                 .position(|rule| rule.named && &rule.name == section)
                 .map(|k| Target::RouteRule(r as u32, k as u32)),
+        };
+        found.extend(target.map(|t| (t, scope)));
+    }
+    found
+}
+
+/// The ListenerSets of the selector's kind its labels select (a family that resolves ListenerSet
+/// targets): the whole set, or its listener named `sectionName` where it has one. A set that
+/// joined no Gateway is selected whole (accepted, on no path), as a `targetRef` to it.
+fn select_sets<'a>(
+    model: &Model,
+    policy: &Policy,
+    selector: &TargetSelector,
+    labels: &dyn Fn(u32) -> &'a [(String, String)],
+) -> Vec<(Target, Scope)> {
+    let legacy = selector.kind.as_str() != "ListenerSet";
+    let mut found = Vec::new();
+    for (s, set) in model.listener_sets.iter().enumerate() {
+        if set.legacy != legacy || !selector.selects(labels(set.object)) {
+            continue;
+        }
+        let at = (
+            set.namespace.as_str(),
+            selector.kind.as_str(),
+            set.name.as_str(),
+        );
+        let Some(scope) = scope(model, policy, selector, at) else {
+            continue;
+        };
+        let target = match (&selector.section_name, set.gateway) {
+            (None, _) | (Some(_), None) => Some(Target::ListenerSet(s as u32)),
+            (Some(section), Some(g)) => (model.gateways[g as usize].listeners.iter())
+                .position(|l| l.set == Some(s as u32) && &l.name == section)
+                .map(|l| Target::Listener(g, l as u32)),
         };
         found.extend(target.map(|t| (t, scope)));
     }
@@ -569,6 +620,15 @@ fn resolve_ref<'m>(
         Err(Box::new((condition, diagnostic)))
     };
     let ns = policy.namespace.as_str();
+    if super::listener_sets::is_set_kind(&target.kind)
+        && model
+            .registry
+            .hierarchy_of(policy.kind)
+            .resolves_listener_sets()
+    {
+        return resolve_set_ref(model, policy, target)
+            .or_else(|(missing, candidates, span)| not_found(missing, candidates, span));
+    }
     match target.kind.as_str() {
         "Gateway" => {
             let Some(&g) = lookup.gateways.get(&(ns, target.name.as_str())) else {
@@ -634,6 +694,55 @@ fn resolve_ref<'m>(
                     )
                 }
             }
+        }
+    }
+}
+
+/// A ListenerSet `targetRef` of a family that opts in
+/// ([`super::family::FamilyHierarchy::resolves_listener_sets`]): the whole set `S`, or its
+/// listener `S#L` (docs/semantics.md §2). A set its Gateway did not admit (or whose Gateway is
+/// not in the input) joined no Gateway, so no path goes through it: its target resolves to the
+/// set's element — the policy is accepted there and reaches nothing (the set's own finding,
+/// `listenerset-not-allowed` or `listenerset-parent-not-found`, says why) — once its
+/// `sectionName`, if any, is checked against the set's own listeners.
+fn resolve_set_ref<'m>(
+    model: &'m Model,
+    policy: &Policy,
+    target: &TargetRef,
+) -> Result<Target, (Missing, Vec<Cow<'m, str>>, crate::source::Span)> {
+    use super::listener_sets::{SetRefError, SetTarget, resolve};
+    let ns = policy.namespace.as_str();
+    let section = target.section_name.as_deref();
+    let section_span = target.section_span.unwrap_or(target.span);
+    let listeners_of = |set: u32| -> Vec<Cow<'m, str>> {
+        (model.listener_sets[set as usize].listeners.iter())
+            .map(|l| Cow::Borrowed(l.name.as_str()))
+            .collect()
+    };
+    match resolve(model, ns, &target.kind, &target.name, section) {
+        Ok(SetTarget::Set { set, .. }) => Ok(Target::ListenerSet(set)),
+        Ok(SetTarget::Listener {
+            gateway, listener, ..
+        }) => Ok(Target::Listener(gateway, listener)),
+        Err(SetRefError::SectionNotFound(set)) => {
+            Err((Missing::Section, listeners_of(set), section_span))
+        }
+        Err(SetRefError::NotJoined(set)) => {
+            let set_listeners = &model.listener_sets[set as usize].listeners;
+            match section {
+                Some(section) if !set_listeners.iter().any(|l| l.name == section) => {
+                    Err((Missing::Section, listeners_of(set), section_span))
+                }
+                _ => Ok(Target::ListenerSet(set)),
+            }
+        }
+        Err(SetRefError::NotFound) => {
+            let legacy = &*target.kind != "ListenerSet";
+            let names = (model.listener_sets.iter())
+                .filter(|s| s.legacy == legacy && s.namespace == ns)
+                .map(|s| Cow::Borrowed(s.name.as_str()))
+                .collect();
+            Err((Missing::Object, names, target.name_span))
         }
     }
 }

@@ -63,29 +63,69 @@ fn golden_objects(name: &str) -> std::path::PathBuf {
     path
 }
 
-/// The golden `listenerset-section-missing-not-attached.yaml`: its policy targets a ListenerSet
-/// listener. dopol does not model ListenerSets yet, so it says so (info, never silence) and
-/// reproduces only the golden's Accepted condition (True/`Valid`/`Policy accepted`); the
-/// `StatusSummary` Attached False of the golden needs the ListenerSet level (the same
-/// pseudo-ancestor is asserted for Gateway and route targets in `testdata/agentgateway/status`).
-#[test]
-fn listenerset_golden_is_reported_as_not_modelled() {
-    let path = golden_objects("listenerset-section-missing-not-attached.yaml");
-    let path = path.to_string_lossy();
-    let lint = document("lint", &path, &[]);
-    let found = lint["diagnostics"].as_array().unwrap().iter().any(|d| {
-        d["name"] == "agw-listenerset-not-modelled"
-            && d["object"] == "AgentgatewayPolicy default/ls-section-policy"
-    });
-    assert!(found, "{lint}");
-    let status = document("status", &path, &[]);
-    let item = &status["items"][0];
+/// The status `ancestors` a controller golden's `# Output` document expects for its first
+/// policy, without `lastTransitionTime` and `controllerName`.
+fn golden_ancestors(name: &str) -> Value {
+    let text = std::fs::read_to_string(root().join(REALWORLD).join(name)).unwrap();
+    let output = (text.split("\n---\n").map(yaml_to_json))
+        .find(|doc| doc.get("status").is_some() && doc.get("apiVersion").is_none())
+        .expect("an output document");
+    let mut ancestors = output["status"][0]["status"]["ancestors"].clone();
+    for ancestor in ancestors.as_array_mut().into_iter().flatten() {
+        ancestor.as_object_mut().unwrap().remove("controllerName");
+        for condition in ancestor["conditions"].as_array_mut().into_iter().flatten() {
+            condition
+                .as_object_mut()
+                .unwrap()
+                .remove("lastTransitionTime");
+        }
+    }
+    ancestors
+}
+
+/// dopol's status `ancestors` of the only policy of a controller golden's objects.
+fn dopol_ancestors(name: &str) -> Value {
+    let path = golden_objects(name);
+    let status = document("status", &path.to_string_lossy(), &[]);
     assert_eq!(
-        item["conditions"][0],
-        serde_json::json!({"type": "Accepted", "status": "True", "reason": "Valid", "message": "Policy accepted"})
+        status["items"].as_array().map(Vec::len),
+        Some(1),
+        "{status}"
     );
-    let effective = document("effective", &path, &[]);
-    assert_eq!(effective["items"], serde_json::json!([]), "{effective}");
+    status["items"][0]["ancestors"].clone()
+}
+
+/// The controller goldens with ListenerSet targets (field-2026 §4.3, §4.7): a whole-set target,
+/// a set-listener target and a route attached through a set report on the Gateway; a missing set
+/// listener gives only the `StatusSummary` pseudo-ancestor with the controller's words.
+#[test]
+fn listenerset_goldens_give_the_goldens_status() {
+    for name in [
+        "listenerset-targetref.yaml",
+        "listenerset-sectionname.yaml",
+        "http-route-ancestor-listenerset.yaml",
+        "listenerset-section-missing-not-attached.yaml",
+        "listenerset-selector.yaml",
+    ] {
+        assert_eq!(dopol_ancestors(name), golden_ancestors(name), "{name}");
+    }
+}
+
+/// `http-route-ancestor-listenerset.yaml`: the route policy's `traffic.timeouts` is effective on
+/// the path through the ListenerSet's listener, as the golden's output `timeout.request: 5s`.
+#[test]
+fn listenerset_route_golden_applies_through_the_set_listener() {
+    let path = golden_objects("http-route-ancestor-listenerset.yaml");
+    let effective = document("effective", &path.to_string_lossy(), &[]);
+    let item = &effective["items"][0];
+    assert_eq!(
+        item["pathId"],
+        "agentgateway|default/listenerset-gw|default/listenerset-gw>default/listenerset#http-9090|default/listenerset-route|default/listenerset-route#rule-1"
+    );
+    assert_eq!(
+        item["rules"]["traffic.timeouts"]["value"],
+        serde_json::json!({"request": "5s"})
+    );
 }
 
 /// `explain` shows the ladder, the lock and what each step did.

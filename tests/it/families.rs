@@ -478,6 +478,36 @@ fn kgateway_model_kind_merges_plain_fields_by_scope() {
     assert_eq!(gw_item["ancestors"][0]["ancestorRef"]["name"], "gw");
 }
 
+/// A kgateway-model kind with `ListenerSet` in `targetKinds` (field-2026 §1.6): on a path
+/// through a set's listener its listener level is `S#L` then `S`, above the Gateway scope.
+#[test]
+fn kgateway_model_kind_reads_listener_set_targets() {
+    let dir = "testdata/families/kgateway-listenerset";
+    let doc = report(
+        "effective",
+        &format!("{dir}/manifests.yaml"),
+        &format!("{dir}/families.yaml"),
+    );
+    let p = |name: &str| format!("headerpolicy.edge.example.com:infra/{name}");
+    assert_eq!(
+        rules_of(&doc, "HeaderPolicy", "shop/app#rule-1"),
+        json!({
+            "banner": rule(json!("set"), &p("set-headers")),
+            "cacheControl": rule(json!("set-listener"), &p("set-http-headers")),
+            "server": rule(json!("edge"), &p("gw-headers")),
+        })
+    );
+    let status = report(
+        "status",
+        &format!("{dir}/manifests.yaml"),
+        &format!("{dir}/families.yaml"),
+    );
+    let set = (status["items"].as_array().unwrap().iter())
+        .find(|i| i["policy"] == p("set-headers"))
+        .unwrap();
+    assert_eq!(set["ancestors"][0]["ancestorRef"]["kind"], "ListenerSet");
+}
+
 #[test]
 fn envoy_gateway_model_kind_wins_whole_merges_and_conflicts() {
     let dir = "testdata/families/envoy-model";
@@ -584,6 +614,11 @@ fn bad_families_files_give_located_errors_and_exit_2() {
             "only for the `kuadrant` model",
         ),
         ("yaml-syntax", &[(10, 10)], "invalid YAML"),
+        (
+            "listenerset-on-envoy",
+            &[(9, 26)],
+            "`ListenerSet` is read by the `kgateway` model only, not by `envoy-gateway`",
+        ),
     ];
     for (name, at, message) in cases {
         let (located, stderr) = bad(name);

@@ -444,3 +444,133 @@ fn kind_filter_takes_kind_dot_group() {
     ]);
     doc.code(2).stderr_has(&["unknown policy kind"]);
 }
+
+/// kgateway's ListenerSet goldens (`testdata/realworld/kgateway-listener-sets/`, see its
+/// `ORIGIN.md`; field-2026 §3.1), through the derived copies that give the Gateway a listener.
+const LISTENER_SETS: &str = "testdata/realworld/kgateway-listener-sets/derived";
+
+/// The status item of `policy` on `file`.
+fn status_of(file: &str, policy: &str) -> Value {
+    let doc = dopol(&["status", "-o", "json", "-f", file]).json();
+    (doc["items"].as_array().into_iter().flatten())
+        .find(|i| i["policy"] == policy)
+        .cloned()
+        .unwrap_or_else(|| panic!("no status of {policy}"))
+}
+
+/// The TrafficPolicy rules of path `id` on `file` (`null` when it has none).
+fn rules_on(file: &str, id: &str) -> Value {
+    let doc = dopol(&[
+        "effective",
+        "-o",
+        "json",
+        "--kind",
+        "TrafficPolicy",
+        "-f",
+        file,
+    ])
+    .json();
+    (doc["items"].as_array().into_iter().flatten())
+        .find(|i| i["pathId"] == id)
+        .map_or(Value::Null, |i| i["rules"].clone())
+}
+
+/// `shared-port-policy-isolation`: a `ListenerSet` + `sectionName` TrafficPolicy reaches the
+/// routes of that set listener only, and reports on the ListenerSet (no `sectionName`).
+#[test]
+fn a_set_listener_policy_reaches_its_listener_and_reports_on_the_set() {
+    let file = format!("{LISTENER_SETS}/shared-port-policy-isolation.yaml");
+    let policy = "trafficpolicy.gateway.kgateway.dev:default/specific-listener-policy";
+    let gw = "kgateway|default/example-gateway|default/example-gateway";
+    let specific = rules_on(
+        &file,
+        &format!(
+            "{gw}>default/specific-listenerset#http-9090|default/specific-route|default/specific-route#rule-1"
+        ),
+    );
+    assert_eq!(
+        specific["cors"]["value"],
+        serde_json::json!({"allowOrigins": ["https://team-b-only.example.com"], "maxAge": 5})
+    );
+    assert_eq!(specific["cors"]["source"], policy);
+    assert_eq!(specific["cors"]["origins"], serde_json::json!([policy]));
+    let wildcard = rules_on(
+        &file,
+        &format!(
+            "{gw}>default/wildcard-listenerset#http-9090|default/wildcard-route|default/wildcard-route#rule-1"
+        ),
+    );
+    assert!(wildcard.get("cors").is_none(), "{wildcard}");
+    // Upstream does not serve that path at all; dopol keeps it and says so.
+    let lint = dopol(&["lint", "-o", "json", "-f", &file]).json();
+    let isolated = (lint["diagnostics"].as_array().into_iter().flatten()).any(|d| {
+        d["name"] == "shared-port-hostname-isolation"
+            && d["object"] == "HTTPRoute default/wildcard-route"
+    });
+    assert!(isolated, "{lint}");
+    let status = status_of(&file, policy);
+    assert_eq!(
+        status["ancestors"],
+        serde_json::json!([{
+            "ancestorRef": {"group": "gateway.networking.k8s.io", "kind": "ListenerSet",
+                "namespace": "default", "name": "specific-listenerset"},
+            "conditions": [
+                {"type": "Accepted", "status": "True", "reason": "Valid", "message": "Policy accepted"},
+                {"type": "Attached", "status": "True", "reason": "Attached", "message": "Attached to all targets"}
+            ]
+        }])
+    );
+}
+
+/// `shared-port-route-policy-ancestor`: a route policy's route scope on a path through a
+/// ListenerSet reports on the set, with the parentRef's `sectionName` (none here).
+#[test]
+fn a_route_policy_through_a_listener_set_reports_on_the_set() {
+    let file = format!("{LISTENER_SETS}/shared-port-route-policy-ancestor.yaml");
+    let status = status_of(
+        &file,
+        "trafficpolicy.gateway.kgateway.dev:default/b-route-policy",
+    );
+    let refs: Vec<&Value> = (status["ancestors"].as_array().into_iter().flatten())
+        .map(|a| &a["ancestorRef"])
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            &serde_json::json!({"group": "gateway.networking.k8s.io", "kind": "ListenerSet",
+            "namespace": "default", "name": "b-listenerset"})
+        ]
+    );
+    let gw = "kgateway|default/example-gateway|default/example-gateway";
+    let a = rules_on(
+        &file,
+        &format!("{gw}>default/a-listenerset#http-9090|default/a-route|default/a-route#rule-1"),
+    );
+    assert!(
+        a.is_null() || a.as_object().is_some_and(|r| r.is_empty()),
+        "{a}"
+    );
+}
+
+/// `explain` on a path through a ListenerSet's listener lists the `S#L` policies, then the `S`
+/// ones, at the listener level, before the Gateway's (field-2026 §3.1).
+#[test]
+fn explain_lists_the_listener_set_level() {
+    let out = dopol(&[
+        "explain",
+        "-f",
+        "testdata/kgateway/listenerset-targets/manifests.yaml",
+        "--path",
+        "kgateway|infra/gw|infra/gw>infra/ext#http|shop/app|shop/app#rule-1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let at = |needle: &str| {
+        (out.stdout.find(needle)).unwrap_or_else(|| panic!("no {needle:?}:\n{}", out.stdout))
+    };
+    let (set_listener, set, gateway) = (
+        at("1  infra/set-http  listener infra/gw>infra/ext#http"),
+        at("2  infra/set-wide  ListenerSet infra/ext"),
+        at("3  infra/gw-wide   Gateway infra/gw"),
+    );
+    assert!(set_listener < set && set < gateway, "{}", out.stdout);
+}

@@ -831,11 +831,25 @@ const CASES: &[(&str, &[&str], &str, &str, u64)] = &[
         21,
     ),
     (
-        "DPL8009",
-        &["testdata/codes/agw-listenerset-not-modelled/manifests.yaml"],
+        "DPL8003",
+        &["testdata/codes/agw-gateway-listener-leaks-into-listenerset/manifests.yaml"],
+        "warning",
+        "testdata/codes/agw-gateway-listener-leaks-into-listenerset/manifests.yaml",
+        20,
+    ),
+    (
+        "DPL8004",
+        &["testdata/codes/agw-backend-listenerset-ignored/manifests.yaml"],
+        "warning",
+        "testdata/codes/agw-backend-listenerset-ignored/manifests.yaml",
+        20,
+    ),
+    (
+        "DPL5016",
+        &["testdata/codes/shared-port-hostname-isolation/manifests.yaml"],
         "info",
-        "testdata/codes/agw-listenerset-not-modelled/manifests.yaml",
-        21,
+        "testdata/codes/shared-port-hostname-isolation/manifests.yaml",
+        18,
     ),
 ];
 

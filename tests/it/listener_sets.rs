@@ -321,3 +321,27 @@ fn kuadrant_policies_skip_listener_sets_and_say_so() {
     assert_eq!(limited, ["http"]);
     assert_eq!(codes(file), ["DPL4016"]);
 }
+
+/// Inputs without ListenerSets keep their reports byte for byte through the ListenerSet target
+/// work (the whole-set level, the fold key, the families' set rungs): each case of
+/// `testdata/listenersets/unchanged/cases.txt` against the stdout and exit code the binary built
+/// from main before it wrote (`<name>.out`).
+#[test]
+fn inputs_without_listener_sets_keep_their_reports_byte_for_byte() {
+    let dir = root().join("testdata/listenersets/unchanged");
+    let cases = std::fs::read_to_string(dir.join("cases.txt")).unwrap();
+    let mut checked = 0;
+    for line in cases
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let (name, args) = line.split_once(' ').unwrap();
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let out = dopol(&args);
+        let got = format!("{}exit code: {}\n", out.stdout, out.code);
+        let want = std::fs::read_to_string(dir.join(format!("{name}.out"))).unwrap();
+        assert!(got == want, "{name}: `dopol {}` differs", args.join(" "));
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} cases");
+}

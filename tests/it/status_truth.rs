@@ -97,3 +97,24 @@ fn a_partial_loss_is_partially_effective_and_kuadrant_items_have_it_too() {
         "{message}"
     );
 }
+
+#[test]
+fn a_listener_set_and_its_listener_are_named_as_the_set() {
+    let out = dopol(&[
+        "status",
+        "-f",
+        "testdata/kgateway/listenerset-targets",
+        "-o",
+        "json",
+    ]);
+    let doc = out.json();
+    for (policy, section) in [("set-http", Some("http")), ("set-wide", None)] {
+        let locator = format!("trafficpolicy.gateway.kgateway.dev:infra/{policy}");
+        let target = &item(&doc, &locator)["dopol"]["ancestors"][0]["targets"][0];
+        let mut expected = json!({"group": "gateway.networking.k8s.io", "kind": "ListenerSet", "namespace": "infra", "name": "ext"});
+        if let Some(section) = section {
+            expected["sectionName"] = json!(section);
+        }
+        assert_eq!(target["targetRef"], expected, "{policy}");
+    }
+}

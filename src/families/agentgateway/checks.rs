@@ -34,6 +34,7 @@ pub fn check(evaluator: &AgwEvaluator<'_>, observed: &Observed<'_, '_>) -> Vec<D
     out.extend(found.buffers(model));
     out.extend(overrides_on_rules(evaluator));
     out.extend(ineffective(evaluator, observed));
+    out.extend(super::leaks::checks(evaluator));
     out
 }
 

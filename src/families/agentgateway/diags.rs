@@ -1,10 +1,8 @@
 //! agentgateway's codes (DPL8xxx, docs/lint.md): equal-specificity ties, conditional lists that
 //! switch a parent's value off, `traffic.buffer`'s reversed precedence, locks with no effect,
-//! policies that say Attached but take effect nowhere, and the targets dopol does not model.
-//!
-//! DPL8003 `agw-gateway-listener-leaks-into-listenerset` and DPL8004
-//! `agw-backend-listenerset-ignored` are reserved for the ListenerSet level, which dopol does
-//! not model yet (docs/families.md, agentgateway).
+//! policies that say Attached but take effect nowhere, the targets dopol does not model, and
+//! the ListenerSet rungs' surprises (a Gateway-listener policy reaching set listeners, a
+//! `backend` section on a ListenerSet that is never read).
 
 use crate::diag::{Class, Code, CodeDef, Severity, Violation};
 use crate::policy::Policy;
@@ -13,6 +11,8 @@ use crate::policy::Policy;
 pub const CODES: &[Code] = &[
     Code::AGW_EQUAL_SPECIFICITY_TIE,
     Code::AGW_CONDITIONAL_SHADOWS_PARENT,
+    Code::AGW_GATEWAY_LISTENER_LEAKS_INTO_LISTENERSET,
+    Code::AGW_BACKEND_LISTENERSET_IGNORED,
     Code::AGW_BUFFER_LEAST_SPECIFIC_WINS,
     Code::AGW_OVERRIDE_ON_RULE,
     Code::AGW_ATTACHED_BUT_INEFFECTIVE,
@@ -43,6 +43,30 @@ impl Code {
         explanation: "agentgateway merges a `conditional` list (`extAuth`, `extProc`, `rateLimit`, `transformation`, `directResponse`) as one value: the most specific list replaces the less specific value whole, and the request picks an entry of the winning list only. A list whose every entry has a `condition` therefore switches the parent's value off for every request no condition matches (agentgateway's own docs say conditions are selected before merging; its code does not).",
         fix: "End the list with an entry without `condition` that repeats the parent's value, or set the conditional list on the parent instead.",
         example: "# Gateway: traffic.extAuth {...}\n# HTTPRoute: traffic.extAuth: {conditional: [{condition: 'request.path.startsWith(\"/admin\")', policy: {...}}]}",
+    });
+
+    /// DPL8003 `agw-gateway-listener-leaks-into-listenerset`: A policy on a Gateway listener also applies on the ListenerSet listeners of the same name, above their own policies.
+    pub const AGW_GATEWAY_LISTENER_LEAKS_INTO_LISTENERSET: Code = Code::new(&CodeDef {
+        id: "DPL8003",
+        name: "agw-gateway-listener-leaks-into-listenerset",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "A policy on a Gateway listener also applies on the ListenerSet listeners of the same name, above their own policies.",
+        explanation: "agentgateway's proxy looks a ListenerSet's listener `L` up also as the Gateway's listener `L`, so an AgentgatewayPolicy targeting the Gateway with `sectionName: L` reaches every ListenerSet listener named `L` on that Gateway and is more specific there than the set's own `S` and `S#L` policies (Envoy Gateway and kgateway keep the two apart). A `sectionName` that only a ListenerSet has is reported not found by the controller (`StatusSummary`), yet the policy is still sent to the Gateway and applies on those set listeners.",
+        fix: "Target the ListenerSet listener (`kind: ListenerSet`, `sectionName: L`) instead, or give the Gateway's and the ListenerSet's listeners different names.",
+        example: "# Gateway gw: listener http; ListenerSet ext of gw: listener http\nspec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}]",
+    });
+
+    /// DPL8004 `agw-backend-listenerset-ignored`: The `backend` section of a policy targeting a ListenerSet is never read.
+    pub const AGW_BACKEND_LISTENERSET_IGNORED: Code = Code::new(&CodeDef {
+        id: "DPL8004",
+        name: "agw-backend-listenerset-ignored",
+        severity: Severity::Warning,
+        class: Class::Finding,
+        summary: "The `backend` section of a policy targeting a ListenerSet is never read.",
+        explanation: "agentgateway accepts a ListenerSet (or one of its listeners) as the target of a policy with a `backend` section and reports it Attached, but the proxy reads backend policies from the Gateway, its listeners, routes and rules only: the values have no effect through the ListenerSet (derived from the proxy's `internal_backend_policies`). Its `traffic` section still applies there.",
+        fix: "Target the Gateway, its listener, or the routes instead for the `backend` values.",
+        example: "spec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: ext}]\n  backend: {tcp: {keepalive: {}}}",
     });
 
     /// DPL8005 `agw-buffer-least-specific-wins`: Several levels set `traffic.buffer`; agentgateway keeps the least specific one.
@@ -93,15 +117,15 @@ impl Code {
         example: "spec:\n  targetRefs: [{group: '', kind: Service, name: backend}]\n  backend: {tcp: {keepalive: {}}}",
     });
 
-    /// DPL8009 `agw-listenerset-not-modelled`: An AgentgatewayPolicy targets a ListenerSet; dopol does not model ListenerSets yet.
+    /// DPL8009 `agw-listenerset-not-modelled`: Retired: dopol evaluates AgentgatewayPolicy ListenerSet targets (see DPL8003, DPL8004); never reported.
     pub const AGW_LISTENERSET_NOT_MODELLED: Code = Code::new(&CodeDef {
         id: "DPL8009",
         name: "agw-listenerset-not-modelled",
         severity: Severity::Info,
         class: Class::Finding,
-        summary: "An AgentgatewayPolicy targets a ListenerSet; dopol does not model ListenerSets yet.",
-        explanation: "agentgateway accepts ListenerSets and their listeners as targets of `traffic` and `backend` policies. dopol's topology has no ListenerSet level yet, so such a target is not evaluated: the policy's effect through it is not shown.",
-        fix: "Nothing to fix; the target is evaluated once dopol models ListenerSets.",
+        summary: "Retired: dopol evaluates AgentgatewayPolicy ListenerSet targets (see DPL8003, DPL8004); never reported.",
+        explanation: "agentgateway accepts ListenerSets and their listeners as targets of `traffic` and `backend` policies. dopol reported such a target as not evaluated until ListenerSets became a level of its hierarchy; they are now evaluated (docs/families.md, agentgateway, ListenerSets), and this code is kept only so that suppressions naming it stay valid.",
+        fix: "Nothing to fix.",
         example: "spec:\n  targetRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: team-a}]\n  traffic: {timeouts: {request: 15s}}",
     });
 }
@@ -251,21 +275,70 @@ pub struct NotModelledTarget<'a> {
 
 impl Violation for NotModelledTarget<'_> {
     fn code(&self) -> Code {
-        if self.kind == "ListenerSet" {
-            Code::AGW_LISTENERSET_NOT_MODELLED
-        } else {
-            Code::AGW_BACKEND_LEVEL_NOT_MODELLED
-        }
+        Code::AGW_BACKEND_LEVEL_NOT_MODELLED
     }
     fn message(&self) -> String {
-        if self.kind == "ListenerSet" {
-            "a ListenerSet target is not evaluated: dopol does not model ListenerSets yet".into()
-        } else {
-            format!(
-                "a target of kind {} is a backend level, which dopol does not evaluate",
-                self.kind
-            )
+        format!(
+            "a target of kind {} is a backend level, which dopol does not evaluate",
+            self.kind
+        )
+    }
+}
+
+/// A Gateway-listener target whose policy also applies on ListenerSet listeners of that name
+/// (`agw-gateway-listener-leaks-into-listenerset`).
+pub struct GatewayListenerLeaks<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The Gateway listener (`infra/gw#http`).
+    pub listener: String,
+    /// Whether the Gateway itself has that listener (else the controller reports it not found).
+    pub own: bool,
+    /// The set listeners it reaches (`team-a/ext#http`).
+    pub reached: Vec<String>,
+}
+
+impl Violation for GatewayListenerLeaks<'_> {
+    fn code(&self) -> Code {
+        Code::AGW_GATEWAY_LISTENER_LEAKS_INTO_LISTENERSET
+    }
+    fn message(&self) -> String {
+        let reached = self.reached.join(", ");
+        let policy = self.policy.display();
+        match self.own {
+            true => format!(
+                "{policy} targets listener {}, and agentgateway also applies it on the ListenerSet listeners of that name ({reached}), above their own policies",
+                self.listener
+            ),
+            false => format!(
+                "{policy} targets {}, which only ListenerSets have: the controller reports the target not found, yet applies the policy on {reached}, above their own policies",
+                self.listener
+            ),
         }
+    }
+    fn help(&self) -> Option<String> {
+        Some("target the ListenerSet listener (`kind: ListenerSet`, `sectionName`) instead, or give the listeners different names".into())
+    }
+}
+
+/// A `backend` section on a ListenerSet target (`agw-backend-listenerset-ignored`).
+pub struct BackendListenerSetIgnored<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The target as written (`ListenerSet ext#http`).
+    pub target: String,
+}
+
+impl Violation for BackendListenerSetIgnored<'_> {
+    fn code(&self) -> Code {
+        Code::AGW_BACKEND_LISTENERSET_IGNORED
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} targets {}: agentgateway accepts it, but never reads its `backend` section there (its `traffic` section applies)",
+            self.policy.display(),
+            self.target
+        )
     }
 }
 

@@ -108,7 +108,10 @@ impl<'m> AgwEvaluator<'m> {
                 .as_ref()
                 .and_then(|i| i.ports.as_deref())
         };
-        ladder(self.model, view.levels, &ports)
+        let (model, topology) = (self.model, self.topology);
+        let through_gateway =
+            |policy: u32, target| super::leaks::through_gateway(model, topology, policy, target);
+        ladder(self.model, view.levels, &ports, &through_gateway)
     }
 
     /// The fold of a path's ladder.

@@ -1,8 +1,9 @@
 //! The agentgateway family as dopol sees it: the AgentgatewayPolicy kind, how its objects decode
 //! into rules (docs/families.md §5.1–4.2), and how they attach: `targetRefs` or `targetSelectors` in the
 //! policy's namespace, every attachment taking part, in the common order on one element
-//! (docs/families.md §1: older, then namespace/name). Targets dopol has no level for (ListenerSet,
-//! Service, InferencePool, AgentgatewayBackend) are left out with an info finding; a Gateway
+//! (docs/families.md §1: older, then namespace/name); ListenerSet targets are resolved by the
+//! topology (the family opts in). Targets dopol has no level for (Service, InferencePool,
+//! AgentgatewayBackend) are left out with an info finding; a Gateway
 //! target's `port` (frontend-only policies) is read by the evaluator from the spec kept here.
 
 use super::diags::NotModelledTarget;
@@ -16,6 +17,7 @@ use crate::policy::{
     Policy, PolicyFamily, PolicyKind, Strategy, decode,
 };
 use crate::topology::Topology;
+use crate::topology::family::Attachment;
 use crate::yaml::{Entry, Node, Shared, Value};
 
 /// `agentgateway.dev`.
@@ -45,17 +47,12 @@ static KINDS: [PolicyKind; 1] = [PolicyKind {
     kind: "AgentgatewayPolicy",
     versions: &["v1alpha1"],
     unserved_versions: &[],
-    target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
+    target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute", "ListenerSet"],
     target_kind_message: "targetRefs may only reference Gateway, HTTPRoute, GRPCRoute, ListenerSet, Service, AgentgatewayBackend, or InferencePool resources",
 }];
 
 /// Target kinds agentgateway accepts that dopol has no level for.
-const NOT_MODELLED: &[&str] = &[
-    "ListenerSet",
-    "Service",
-    "InferencePool",
-    "AgentgatewayBackend",
-];
+const NOT_MODELLED: &[&str] = &["Service", "InferencePool", "AgentgatewayBackend"];
 
 impl FamilyKinds for Agentgateway {
     fn name(&self) -> &'static str {
@@ -172,6 +169,17 @@ impl FamilyHierarchy for Agentgateway {
     /// (docs/families.md, agentgateway; [controller]): a `G#L` policy is not said to skip the sets' `L`.
     fn listener_policy_reaches_listener_sets(&self) -> bool {
         true
+    }
+
+    /// `traffic` and `backend` sections target ListenerSets (+ `sectionName`), §5.3.
+    fn resolves_listener_sets(&self) -> bool {
+        true
+    }
+
+    /// A `G#x` target whose `x` only ListenerSets have still reaches their `x` [controller].
+    fn extra_attachments(&self, model: &Model) -> (Vec<Attachment>, Vec<Diagnostic>) {
+        let ours = |p: &Policy| p.kind.family == "agentgateway";
+        (super::leaks::attachments(model, &ours), Vec::new())
     }
 }
 

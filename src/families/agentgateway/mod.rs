@@ -11,13 +11,14 @@
 //! - [`family`]: the kind, decoding (targets dopol has no level for left out with an info),
 //!   attachment;
 //! - [`keys`]: a spec cut into rule keys and the sections, union keys and conditional lists;
-//! - [`ladder`]: a path's rungs (Gateway, port, listener, route, rule);
+//! - [`ladder`]: a path's rungs (Gateway, port, ListenerSet, its listener, listener, route,
+//!   rule), and [`leaks`]: the Gateway listener reaching ListenerSet listeners \[controller\];
 //! - [`fold`]: the effective policy and every rule's outcome, as a pure function of a ladder;
 //! - [`evaluate`], [`status`], [`explain`], [`checks`]: the evaluator, the controller's status
 //!   (Attached only, the `StatusSummary` pseudo-ancestor), `explain`, and the lint checks of
 //!   [`diags`].
 //!
-//! Not modelled (docs/families.md): ListenerSet targets, backend levels (Service,
+//! Not modelled (docs/families.md): backend levels (Service,
 //! InferencePool, AgentgatewayBackend), CEL conditions (a conditional list is one value).
 
 mod checks;
@@ -28,6 +29,7 @@ mod family;
 pub mod fold;
 pub mod keys;
 pub mod ladder;
+mod leaks;
 mod status;
 
 pub use family::Agentgateway;

@@ -9,6 +9,7 @@ use super::evaluate::AgwEvaluator;
 use crate::engine::observed::Observed;
 use crate::model::Model;
 use crate::policy::{AncestorRef, AncestorStatus, Condition, PolicyConditions, TargetRef};
+use crate::topology::listener_sets::{is_set_kind, set_of};
 use crate::topology::{Target, Topology};
 use std::collections::BTreeSet;
 
@@ -98,10 +99,18 @@ fn top_level(ancestors: &[AncestorStatus], accepted: Condition) -> Vec<Condition
 /// The Gateways (`namespace`, `name`) the policy's attachments reach, sorted.
 fn gateways(model: &Model, topology: &Topology, policy: u32) -> BTreeSet<(String, String)> {
     let mut indices = BTreeSet::new();
+    // A set listener reached only through a Gateway `sectionName` the Gateway lacks gives no
+    // ancestor: the controller reports that target not found (`super::leaks`).
+    let p = &model.policies[policy as usize];
+    let set_targets = (p.targets.iter()).any(|t| is_set_kind(&t.kind));
     for target in &topology.targets.of_policy[policy as usize] {
         match *target {
+            Target::Listener(g, l) if !set_targets && set_of(model, g, l).is_some() => {}
             Target::Gateway(g) | Target::Listener(g, _) => {
                 indices.insert(g);
+            }
+            Target::ListenerSet(s) => {
+                indices.extend(model.listener_sets[s as usize].gateway);
             }
             Target::Route(r) | Target::RouteRule(r, _) => {
                 indices.extend(topology.route_listeners[r as usize].iter().map(|(g, _)| *g));
@@ -123,6 +132,29 @@ fn gateways(model: &Model, topology: &Topology, policy: u32) -> BTreeSet<(String
             (gw.namespace.clone(), gw.name.clone())
         })
         .collect()
+}
+
+/// Why a ListenerSet `targetRefs` entry attaches nowhere: the set or its listener is not in
+/// the input (`sectionName "x" not found in ListenerSet ns/ls`, golden
+/// `listenerset-section-missing-not-attached`), or the set joined no Gateway (derived).
+fn set_failure(model: &Model, namespace: &str, target: &TargetRef) -> Option<String> {
+    let (kind, name) = (target.kind.as_str(), target.name.as_str());
+    let legacy = kind != "ListenerSet";
+    let Some(set) = (model.listener_sets.iter())
+        .find(|s| s.legacy == legacy && s.namespace == namespace && s.name == name)
+    else {
+        return Some(format!("{kind} {namespace}/{name} not found"));
+    };
+    if let Some(s) = target.section_name.as_deref()
+        && !set.listeners.iter().any(|l| l.name == s)
+    {
+        return Some(format!(
+            "sectionName \"{s}\" not found in {kind} {namespace}/{name}"
+        ));
+    }
+    set.gateway
+        .is_none()
+        .then(|| format!("{kind} {namespace}/{name} is not attached to any Gateway"))
 }
 
 /// Why a `targetRefs` entry attaches nowhere, in the controller's words where known
@@ -147,9 +179,14 @@ fn failure(
         else {
             return Some(not_found());
         };
+        // The Gateway's own listeners: a name only a ListenerSet has is not found (yet the
+        // policy still reaches that set listener, `super::leaks`).
         return section
-            .filter(|s| !gw.listeners.iter().any(|l| l.name == *s))
+            .filter(|s| !gw.listeners.iter().any(|l| l.set.is_none() && l.name == *s))
             .map(section_missing);
+    }
+    if crate::topology::listener_sets::is_set_kind(kind) {
+        return set_failure(model, namespace, target);
     }
     let Some(r) = model
         .routes

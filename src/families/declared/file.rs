@@ -86,6 +86,8 @@ written_enum! {
         HttpRoute = "HTTPRoute",
         /// `GRPCRoute` (and its rules).
         GrpcRoute = "GRPCRoute",
+        /// `ListenerSet` (and its listeners): the `kgateway` model only.
+        ListenerSet = "ListenerSet",
     }
 }
 
@@ -368,9 +370,12 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
         None => model_node.and_then(|n| one_of(fields, n, &path.key("model"), MergeModel::ALL)),
     };
     let gep = by_strategy.flatten();
-    let target_kinds = fields
-        .required(item, "targetKinds", path)
-        .map(|n| enum_list(fields, n, &path.key("targetKinds"), TargetKind::ALL));
+    let target_kinds_node = fields.required(item, "targetKinds", path);
+    let target_kinds =
+        target_kinds_node.map(|n| enum_list(fields, n, &path.key("targetKinds"), TargetKind::ALL));
+    if let (Some(node), Some(model)) = (target_kinds_node, model) {
+        listener_set_model(fields, node, &path.key("targetKinds"), model);
+    }
     let targets = fields
         .required(item, "targets", path)
         .and_then(|n| one_of(fields, n, &path.key("targets"), TargetsField::ALL));
@@ -408,6 +413,32 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
         span: kind_node?.span,
         model_span: model_node?.span,
     })
+}
+
+/// `ListenerSet` in `targetKinds` is read by the `kgateway` model only (its ListenerSet level is
+/// `S#L` then `S`, as TrafficPolicy's): the `kuadrant` model has no ListenerSet level (Kuadrant's
+/// CRDs cannot target one), and the `envoy-gateway` model's ListenerSet slots are Envoy
+/// Gateway's own, not offered to declared kinds.
+fn listener_set_model(
+    fields: &mut Fields<'_>,
+    node: &Node,
+    path: &FieldPath<'_>,
+    model: MergeModel,
+) {
+    if model == MergeModel::Kgateway {
+        return;
+    }
+    let items = node.as_seq().unwrap_or_default();
+    for item in items.iter().filter(|i| i.as_str() == Some("ListenerSet")) {
+        fields.invalid(
+            item.span,
+            format!(
+                "`{path}`: `ListenerSet` is read by the `kgateway` model only, not by `{}`",
+                model.as_str()
+            ),
+            "not for this model",
+        );
+    }
 }
 
 /// `model`, or `strategy` (a GEP-713 name) in its place: exactly one of them. The node whose

@@ -18,7 +18,7 @@ fn level(slot: Slot) -> &'static str {
         Slot::At(Target::Listener(..)) | Slot::GatewaySection(_) => "listener",
         Slot::At(Target::Route(_)) => "route",
         Slot::At(Target::RouteRule(..)) => "route rule",
-        Slot::Set(_) => "ListenerSet",
+        Slot::Set(_) | Slot::At(Target::ListenerSet(_)) => "ListenerSet",
     }
 }
 

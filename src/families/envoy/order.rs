@@ -204,6 +204,14 @@ fn object_of(
                 .and_then(|o| o.creation_timestamp);
             (timestamp, gw.namespace.to_string(), gw.name.to_string())
         }
+        Target::ListenerSet(s) => {
+            let set = &model.listener_sets[s as usize];
+            (
+                set.creation_timestamp,
+                set.namespace.clone(),
+                set.name.clone(),
+            )
+        }
         Target::Route(r) | Target::RouteRule(r, _) => {
             let route = &model.routes[r as usize];
             (

@@ -88,7 +88,9 @@ pub fn overridden(evaluator: &EnvoyEvaluator<'_>, policy: u32, slot: Slot) -> Op
         Slot::Set(set) => (set_parts(evaluator, policy, set), &spec.plural),
         Slot::At(Target::Listener(g, l)) => (listener_parts(evaluator, policy, g, l), &spec.plural),
         Slot::At(Target::Route(r)) => (route_parts(evaluator, policy, r), &spec.rule_plural),
-        Slot::At(Target::RouteRule(..)) | Slot::GatewaySection(_) => (Vec::new(), &spec.plural),
+        Slot::At(Target::RouteRule(..) | Target::ListenerSet(_)) | Slot::GatewaySection(_) => {
+            (Vec::new(), &spec.plural)
+        }
     };
     (!parts.is_empty()).then(|| {
         let message = format!(

@@ -263,6 +263,7 @@ pub fn conflict_message(
     };
     let what = match slot {
         Target::Gateway(g) => format!("Gateway {}", model.gateways[g as usize].name),
+        Target::ListenerSet(s) => format!("ListenerSet {}", model.listener_sets[s as usize].name),
         Target::Listener(g, l)
             if model.gateways[g as usize].listeners[l as usize]
                 .set

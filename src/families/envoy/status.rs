@@ -247,6 +247,10 @@ fn ancestors_of(evaluator: &EnvoyEvaluator<'_>, slot: Slot) -> Vec<Key> {
             vec![("Gateway", gw.namespace.clone(), gw.name.clone(), None)]
         }
         Target::Listener(g, l) => vec![listener_key(evaluator, g, l)],
+        Target::ListenerSet(s) => {
+            let set = &model.listener_sets[s as usize];
+            vec![("ListenerSet", set.namespace.clone(), set.name.clone(), None)]
+        }
         Target::Route(r) | Target::RouteRule(r, _) => model.routes[r as usize]
             .parent_refs
             .iter()

@@ -161,7 +161,7 @@ pub(super) fn invalid_decision(
 pub(super) fn invalid_at(evaluator: &EnvoyEvaluator<'_>, policy: u32, target: Target) -> bool {
     let route = match target {
         Target::Route(r) | Target::RouteRule(r, _) => r,
-        Target::Gateway(_) | Target::Listener(..) => return false,
+        Target::Gateway(_) | Target::Listener(..) | Target::ListenerSet(_) => return false,
     };
     let tcp = evaluator.model.routes[route as usize].kind == RouteKind::Tcp;
     if !tcp || evaluator.spec(policy).tcp_fields.is_none() {

@@ -32,6 +32,7 @@ pub const CODES: &[Code] = &[
     Code::BUILTIN_SHADOWS_POLICY,
     Code::MISSPELLED_ANNOTATION,
     Code::OLD_PRIORITY_VALUE,
+    Code::SHARED_PORT_HOSTNAME_ISOLATION,
 ];
 
 impl Code {
@@ -555,6 +556,52 @@ impl Code {
         fix: "Write the 2.1 value with the same meaning: `PreferParent` is `ShallowMergePreferParent`, `PreferChild` is `ShallowMergePreferChild`.",
         example: "metadata: {annotations: {kgateway.dev/inherited-policy-priority: PreferParent}}",
     });
+
+    /// DPL5016 `shared-port-hostname-isolation`: A route claims, through a less specific listener, a hostname that a ListenerSet listener with TrafficPolicies serves on the same port: kgateway does not serve it there, and the listener's policies never reach it.
+    pub const SHARED_PORT_HOSTNAME_ISOLATION: Code = Code::new(&CodeDef {
+        id: "DPL5016",
+        name: "shared-port-hostname-isolation",
+        severity: Severity::Info,
+        class: Class::Finding,
+        summary: "A route claims, through a less specific listener, a hostname that a ListenerSet listener with TrafficPolicies serves on the same port: kgateway does not serve it there, and the listener's policies never reach it.",
+        explanation: "kgateway builds one Envoy listener per port and a virtual host per listener hostname; a request for a precise hostname goes to the listener that names it, so a route attached through a wildcard (or hostname-less) listener on the same port that claims that hostname is not served for it (kgateway golden `listener-sets/shared-port-policy-isolation`). dopol does not model this isolation in kgateway's terms: it keeps the route's path through the wildcard listener, which carries none of the specific listener's TrafficPolicies. Where both listeners are the Gateway's own, `shadowed-by-listener` says the same for every family.",
+        fix: "Attach the route to the specific listener too (a parentRef to its ListenerSet with `sectionName`), or drop the hostname from the route.",
+        example: "# ListenerSet wildcard: http-9090 *.example.com; ListenerSet specific: http-9090 specific.example.com + a TrafficPolicy\n# HTTPRoute through wildcard with hostnames: [specific.example.com]",
+    });
+}
+
+/// A route's hostname that a more specific listener with TrafficPolicies serves on the same port
+/// (`shared-port-hostname-isolation`).
+pub struct SharedPortIsolation<'a> {
+    /// The route (`HTTPRoute ns/name`).
+    pub route: String,
+    /// The hostname.
+    pub hostname: &'a str,
+    /// The listener the route is attached through, with its hostname.
+    pub through: String,
+    /// The listener that serves the hostname, with its hostname.
+    pub served_by: String,
+    /// The port.
+    pub port: i64,
+    /// The served-by listener's TrafficPolicies (`ns/name`).
+    pub policies: Vec<String>,
+}
+
+impl Violation for SharedPortIsolation<'_> {
+    fn code(&self) -> Code {
+        Code::SHARED_PORT_HOSTNAME_ISOLATION
+    }
+    fn message(&self) -> String {
+        format!(
+            "{} claims {} through listener {}, which shares port {} with {}: kgateway serves that hostname on the latter only, so the route is not served for it; dopol keeps its path, which carries none of that listener's TrafficPolicies ({})",
+            self.route,
+            self.hostname,
+            self.through,
+            self.port,
+            self.served_by,
+            self.policies.join(", ")
+        )
+    }
 }
 
 /// An annotation kgateway does not read as written: a near-miss key

@@ -239,16 +239,21 @@ impl<'m> KgatewayEvaluator<'m> {
     /// policies then its own), the HTTP listener's, and the Gateway scope's.
     pub(super) fn split(&self, levels: &[PathLevel<'_>]) -> Split {
         let mut split = Split::default();
+        // A path through a ListenerSet's listener `S#L` has the set `S` before its listener:
+        // the listener level is `S#L` then `S` (field-2026 §3.1), each in its own order.
+        let mut set: &[u32] = &[];
         for level in levels {
             match level.target {
                 Target::Gateway(_) => split.gateway = level.policies.to_vec(),
+                Target::ListenerSet(_) => set = level.policies,
                 Target::Listener(g, l) => {
                     let gateway = &self.model.gateways[g as usize];
+                    let listener = level.policies.iter().chain(set).copied();
                     if gateway.listeners[l as usize].protocol == "HTTPS" {
                         split.https = true;
-                        split.gateway.splice(0..0, level.policies.iter().copied());
+                        split.gateway.splice(0..0, listener);
                     } else {
-                        split.listener = level.policies.to_vec();
+                        split.listener = listener.collect();
                     }
                 }
                 Target::Route(r) => split.routes.push((r, level.policies.to_vec())),
@@ -405,6 +410,7 @@ impl<'m> Evaluator<'m> for KgatewayEvaluator<'m> {
         let mut diagnostics = super::checks::check(self);
         diagnostics.extend(super::checks::scope_checks(self, observed));
         diagnostics.extend(super::chain_checks::check(self, observed));
+        diagnostics.extend(super::isolation::check(self));
         diagnostics
     }
 }

@@ -112,10 +112,16 @@ fn policies(evaluator: &KgatewayEvaluator<'_>, levels: &[PathLevel<'_>]) -> Vec<
         }
         _ => false,
     });
-    for level in levels
+    // A ListenerSet listener's level is `S#L` then `S` (field-2026 §3.1).
+    let listener_levels = (levels
         .iter()
-        .filter(|l| matches!(l.target, Target::Listener(..)))
-    {
+        .filter(|l| matches!(l.target, Target::Listener(..))))
+    .chain(
+        levels
+            .iter()
+            .filter(|l| matches!(l.target, Target::ListenerSet(_))),
+    );
+    for level in listener_levels {
         out.extend(listed(level, if https { "Gateway" } else { "listener" }));
     }
     for level in levels
@@ -134,6 +140,7 @@ fn why(model: &Model, policy: u32, via: Via, target: Target) -> String {
         Target::RouteRule(..) => "the rule",
         Target::Route(_) => "the whole route",
         Target::Listener(..) => "the listener",
+        Target::ListenerSet(_) => "the whole ListenerSet",
         Target::Gateway(_) => "the whole Gateway",
     };
     match via {

@@ -109,7 +109,14 @@ static KINDS: [PolicyKind; 1] = [PolicyKind {
     kind: "TrafficPolicy",
     versions: &["v1alpha1"],
     unserved_versions: &[],
-    target_kinds: &["Gateway", "HTTPRoute", "GRPCRoute"],
+    // CEL: `r.kind.endsWith('ListenerSet')`, of which the API has ListenerSet and XListenerSet.
+    target_kinds: &[
+        "Gateway",
+        "HTTPRoute",
+        "GRPCRoute",
+        "ListenerSet",
+        "XListenerSet",
+    ],
     target_kind_message: "Unsupported value: the only supported target kinds are 'Gateway', 'HTTPRoute' and 'GRPCRoute'",
 }];
 
@@ -148,6 +155,12 @@ impl FamilyHierarchy for Kgateway {
     }
 
     fn follows_delegation(&self) -> bool {
+        true
+    }
+
+    /// TrafficPolicy targets ListenerSets and their listeners (field-2026 §3.1); a declared
+    /// kind of the kgateway model reaches them when its `targetKinds` list `ListenerSet`.
+    fn resolves_listener_sets(&self) -> bool {
         true
     }
 

@@ -35,6 +35,7 @@ mod evaluate;
 mod explain;
 mod family;
 mod gate;
+mod isolation;
 pub mod keys;
 pub mod listener;
 pub mod merge;

@@ -12,6 +12,7 @@ use crate::engine::observed::Observed;
 use crate::policy::Condition;
 use crate::policy::{AncestorRef, AncestorStatus, PathLevel, PolicyConditions};
 use crate::topology::Target;
+use crate::topology::listener_sets::set_of;
 use std::collections::BTreeMap;
 
 /// A policy's state in one scope instance, worst last.
@@ -46,7 +47,7 @@ pub fn conditions(
             conflicted_by: Vec::new(),
         })
         .collect();
-    ancestors.sort_by_key(|a| sort_key(&a.ancestor_ref));
+    ancestors.sort_by_key(|a| kind_sort_key(&a.ancestor_ref));
     PolicyConditions {
         conditions: vec![accepted.clone(), attached(worst)],
         ancestors: Some(ancestors),
@@ -117,6 +118,14 @@ pub(super) fn sort_key(reference: &AncestorRef) -> (String, Option<String>, Stri
     )
 }
 
+/// [`sort_key`] with the group and kind first: TrafficPolicy ancestors may be ListenerSets
+/// (field-2026 §3.1, "the kind in the sort string").
+fn kind_sort_key(
+    reference: &AncestorRef,
+) -> (&'static str, &'static str, (String, Option<String>, String)) {
+    (reference.group, reference.kind, sort_key(reference))
+}
+
 /// An ancestor as a map key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct SortKey(AncestorRef);
@@ -129,7 +138,7 @@ impl PartialOrd for SortKey {
 
 impl Ord for SortKey {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        sort_key(&self.0).cmp(&sort_key(&other.0))
+        kind_sort_key(&self.0).cmp(&kind_sort_key(&other.0))
     }
 }
 
@@ -158,37 +167,95 @@ fn instances(
         let split = evaluator.split(&view);
         if split.routes.iter().any(|(_, p)| p.contains(&policy)) {
             let route = evaluator.route_scope(&split.routes);
-            let section = root_section(evaluator, path);
-            record(
-                ancestor(model, path.gateway, section),
-                state(policy, &route.values),
-            );
+            let route_ancestor = match set_of(model, path.gateway, path.listener) {
+                Some(set) => set_ancestor(model, set, set_section(evaluator, path, set)),
+                None => ancestor(model, path.gateway, root_section(evaluator, path)),
+            };
+            record(route_ancestor, state(policy, &route.values));
         }
         if split.listener.contains(&policy) && listeners_seen.insert((path.gateway, path.listener))
         {
             let listener = evaluator.level(&split.listener);
             record(
-                ancestor(model, path.gateway, None),
+                listener_ancestor(model, path),
                 state(policy, &listener.values),
             );
         }
         if split.https && split.gateway.contains(&policy) {
             let gateway = evaluator.level(&split.gateway);
             record(
-                ancestor(model, path.gateway, None),
+                listener_ancestor(model, path),
                 state(policy, &gateway.values),
             );
         }
     }
-    // The whole-Gateway level of every Gateway the policy targets, with or without paths.
+    // The whole-Gateway level of every Gateway the policy targets, with or without paths; a
+    // whole ListenerSet likewise (one its Gateway did not admit is on no path).
     let targets = &engine.topology.targets;
     for &target in &targets.of_policy[policy as usize] {
-        if let Target::Gateway(g) = target {
-            let level = evaluator.level(targets.on(target, kind));
-            record(ancestor(model, g, None), state(policy, &level.values));
-        }
+        let reference = match target {
+            Target::Gateway(g) => ancestor(model, g, None),
+            Target::ListenerSet(s) => set_ancestor(model, s, None),
+            _ => continue,
+        };
+        let level = evaluator.level(targets.on(target, kind));
+        record(reference, state(policy, &level.values));
     }
     states
+}
+
+/// The ancestor of a listener-scope report on a path: the Gateway, or for a ListenerSet's
+/// listener `S#L` the ListenerSet, without `sectionName` (field-2026 §3.1).
+fn listener_ancestor(model: &crate::model::Model, path: &crate::topology::Path) -> AncestorRef {
+    match set_of(model, path.gateway, path.listener) {
+        Some(set) => set_ancestor(model, set, None),
+        None => ancestor(model, path.gateway, None),
+    }
+}
+
+/// ListenerSet `set` as an ancestor, its kind as its GVK.
+fn set_ancestor(model: &crate::model::Model, set: u32, section: Option<String>) -> AncestorRef {
+    use crate::model::gateway::{GATEWAY_GROUP, X_GATEWAY_GROUP};
+    let s = &model.listener_sets[set as usize];
+    let (group, kind) = match s.legacy {
+        true => (X_GATEWAY_GROUP, "XListenerSet"),
+        false => (GATEWAY_GROUP, "ListenerSet"),
+    };
+    AncestorRef {
+        group,
+        kind,
+        namespace: s.namespace.clone(),
+        name: s.name.clone(),
+        section_name: section,
+    }
+}
+
+/// The `sectionName` of the root route's parentRef to ListenerSet `set` through which the path
+/// attaches (kgateway `routeAncestorRef`: the parentRef's own `sectionName`).
+fn set_section(
+    evaluator: &KgatewayEvaluator<'_>,
+    path: &crate::topology::Path,
+    set: u32,
+) -> Option<String> {
+    let model = evaluator.model();
+    let s = &model.listener_sets[set as usize];
+    let listener = &model.gateways[path.gateway as usize].listeners[path.listener as usize].name;
+    model.routes[root_route(evaluator, path) as usize]
+        .parent_refs
+        .iter()
+        .filter(|r| crate::topology::listener_sets::is_set_kind(&r.kind))
+        .filter(|r| r.name == s.name && r.namespace == s.namespace)
+        .find_map(|r| r.section_name.as_ref().filter(|x| *x == listener))
+        .map(String::from)
+}
+
+/// The root route of a path: the first of its delegation chain, else its own.
+fn root_route(evaluator: &KgatewayEvaluator<'_>, path: &crate::topology::Path) -> u32 {
+    if path.chain == crate::topology::NO_CHAIN {
+        path.route
+    } else {
+        evaluator.topology().chains[path.chain as usize][0].0
+    }
 }
 
 /// The policy's state in one merged scope instance.
@@ -210,12 +277,7 @@ fn state(policy: u32, values: &BTreeMap<String, super::Contribution>) -> State {
 /// The `sectionName` of the root route's parentRef through which the path attaches.
 fn root_section(evaluator: &KgatewayEvaluator<'_>, path: &crate::topology::Path) -> Option<String> {
     let model = evaluator.model();
-    let topology = evaluator.topology();
-    let root = if path.chain == crate::topology::NO_CHAIN {
-        path.route
-    } else {
-        topology.chains[path.chain as usize][0].0
-    };
+    let root = root_route(evaluator, path);
     let gateway = &model.gateways[path.gateway as usize];
     let listener = &gateway.listeners[path.listener as usize].name;
     model.routes[root as usize]

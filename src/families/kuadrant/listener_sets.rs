@@ -57,7 +57,7 @@ fn sets_reached(model: &Model, topology: &Topology, target: Target) -> Vec<Strin
             .map(|p| (p.gateway, p.listener))
             .collect(),
         Target::Route(r) | Target::RouteRule(r, _) => topology.route_listeners[r as usize].clone(),
-        Target::Listener(..) => Vec::new(),
+        Target::Listener(..) | Target::ListenerSet(_) => Vec::new(),
     };
     let mut sets: Vec<String> = (pairs.into_iter())
         .filter_map(|(g, l)| crate::topology::listener_sets::set_of(model, g, l))

@@ -29,6 +29,7 @@ pub fn check(evaluator: &EnvoyEvaluator<'_>) -> Vec<Diagnostic> {
                     Target::Route(r) | Target::RouteRule(r, _) => {
                         &model.routes[r as usize].namespace
                     }
+                    Target::ListenerSet(s) => &model.listener_sets[s as usize].namespace,
                 };
                 (index, target.describe(model), namespace)
             });
