@@ -81,6 +81,13 @@ pub trait FamilyHierarchy: FamilyKinds {
     fn resolves_listener_sets(&self) -> bool {
         false
     }
+    /// Whether a Gateway `targetRef` of `kind` whose `sectionName` none of the Gateway's own
+    /// listeners has, but one of its ListenerSets' listeners has, is the family's to resolve
+    /// (Envoy Gateway's ClientTrafficPolicy takes the first such listener, a quirk it reports
+    /// itself) rather than a `section-not-found`.
+    fn gateway_section_reaches_set_listener(&self, _kind: &PolicyKind) -> bool {
+        false
+    }
     /// The link it contributes to the Gateway API hierarchy (route delegation), if any: the
     /// topology chains routes through the first family's link.
     fn route_link(&self) -> Option<&'static dyn RouteLink> {

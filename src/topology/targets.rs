@@ -365,7 +365,12 @@ fn resolve_policy<'m>(
 ) -> (Vec<Attachment>, Vec<Diagnostic>, Option<String>) {
     let mut found = Vec::new();
     let mut missed: Vec<(String, Diagnostic)> = Vec::new();
+    let mut left_to_family = false;
     for (i, target) in policy.targets.iter().enumerate() {
+        if reaches_set_listener(model, policy, target, lookup) {
+            left_to_family = true;
+            continue;
+        }
         match resolve_ref(model, policy, target, lookup) {
             Ok(element) => found.push(Attachment {
                 policy: index,
@@ -389,7 +394,8 @@ fn resolve_policy<'m>(
     // Targets that miss beside ones that resolve are findings too.
     // A policy whose only targets are of kinds the family left out as not modelled yet is not
     // "without targets": its family says what it is.
-    let only_unmodelled = missed.is_empty() && !policy.unmodelled_targets.is_empty();
+    let only_unmodelled =
+        missed.is_empty() && (left_to_family || !policy.unmodelled_targets.is_empty());
     let not_accepted = (found.is_empty() && !only_unmodelled).then(|| {
         missed.first().map_or_else(
             || format!("{} has no targets", policy.kind.kind),
@@ -398,6 +404,34 @@ fn resolve_policy<'m>(
     });
     let diagnostics = missed.into_iter().map(|(_, d)| d).collect();
     (found, diagnostics, not_accepted)
+}
+
+/// Whether `target` names a Gateway listener that only one of the Gateway's ListenerSets has,
+/// for a kind whose family resolves that itself
+/// ([`super::family::FamilyHierarchy::gateway_section_reaches_set_listener`]).
+fn reaches_set_listener(
+    model: &Model,
+    policy: &Policy,
+    target: &TargetRef,
+    lookup: &Lookup<'_>,
+) -> bool {
+    let Some(section) = target.section_name.as_deref() else {
+        return false;
+    };
+    let hierarchy = model.registry.hierarchy_of(policy.kind);
+    if model.listener_sets.is_empty()
+        || target.kind != "Gateway"
+        || !hierarchy.gateway_section_reaches_set_listener(policy.kind)
+    {
+        return false;
+    }
+    let ns = policy.namespace.as_str();
+    let Some(&g) = lookup.gateways.get(&(ns, target.name.as_str())) else {
+        return false;
+    };
+    let listeners = &model.gateways[g as usize].listeners;
+    let named = |set: bool| (listeners.iter()).any(|l| l.set.is_some() == set && l.name == section);
+    !named(false) && named(true)
 }
 
 /// The elements a selector picks: objects of its kind in the policy's namespace whose labels

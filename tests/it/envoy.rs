@@ -368,3 +368,22 @@ fn a_client_traffic_policy_on_a_gateway_section_only_a_listener_set_has_applies_
         ]
     );
 }
+
+/// CTP's `G#x` quirk: the topology leaves the target to Envoy Gateway, so no `section-not-found`
+/// error contradicts the Accepted status; a BackendTrafficPolicy's `G#x` is still one.
+#[test]
+fn the_ctp_gateway_section_quirk_is_no_section_not_found() {
+    let out = crate::common::dopol(&[
+        "lint",
+        "-f",
+        "testdata/envoy/ctp-gateway-section",
+        "-o",
+        "json",
+    ]);
+    let doc = out.json();
+    let objects: Vec<&str> = (doc["diagnostics"].as_array().unwrap().iter())
+        .filter(|d| d["code"] == "DPL3002")
+        .map(|d| d["object"].as_str().unwrap())
+        .collect();
+    assert_eq!(objects, ["BackendTrafficPolicy shop/btp-b"]);
+}

@@ -92,6 +92,11 @@ impl FamilyKinds for EnvoyGateway {
 }
 
 impl FamilyHierarchy for EnvoyGateway {
+    /// ClientTrafficPolicy's `G#x` quirk ([`super::sets::quirks`]).
+    fn gateway_section_reaches_set_listener(&self, kind: &PolicyKind) -> bool {
+        (self.spec(kind)).is_some_and(|s| s.listener_style == super::ListenerStyle::Section)
+    }
+
     fn route_kinds(&self) -> &'static [crate::model::gateway::RouteKind] {
         &crate::model::gateway::RouteKind::ALL
     }
@@ -105,9 +110,7 @@ impl FamilyHierarchy for EnvoyGateway {
     ) {
         // ListenerSet targets (`S#L`, `S`) and CTP's `G#x` quirk.
         let owns = |p: &Policy| self.kinds.iter().any(|k| std::ptr::eq(k, p.kind));
-        let quirky = |p: &Policy| {
-            (self.spec(p.kind)).is_some_and(|s| s.listener_style == super::ListenerStyle::Section)
-        };
+        let quirky = |p: &Policy| self.gateway_section_reaches_set_listener(p.kind);
         (super::sets::attachments(model, owns, quirky), Vec::new())
     }
 }
