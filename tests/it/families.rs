@@ -615,9 +615,9 @@ fn bad_families_files_give_located_errors_and_exit_2() {
         ),
         ("yaml-syntax", &[(10, 10)], "invalid YAML"),
         (
-            "listenerset-on-envoy",
+            "listenerset-on-kuadrant",
             &[(9, 26)],
-            "`ListenerSet` is read by the `kgateway` model only, not by `envoy-gateway`",
+            "`ListenerSet` is read by the `kgateway` and `envoy-gateway` models only, not by `kuadrant`",
         ),
     ];
     for (name, at, message) in cases {
@@ -780,4 +780,41 @@ fn every_command_works_for_a_declared_kind() {
     run(&["request", "GET", "http://x/cart"])
         .code(0)
         .stdout_has(&["timeouts#request         true     this family has no request-time conditions  shop/cart-timeouts"]);
+}
+
+/// An envoy-gateway-model kind with `ListenerSet` in `targetKinds` (field-2026 §1.6): Envoy
+/// Gateway's slots, the most specific winning whole (`S#L` > `S` > `G`), and the scope-graph
+/// wording naming ListenerSets in the losers' Overridden.
+#[test]
+fn envoy_gateway_model_kind_reads_listener_set_targets() {
+    let dir = "testdata/families/envoy-listenerset";
+    let (manifests, families) = (
+        format!("{dir}/manifests.yaml"),
+        format!("{dir}/families.yaml"),
+    );
+    let doc = report("effective", &manifests, &families);
+    let p = |name: &str| format!("headerpolicy.edge.example.com:infra/{name}");
+    assert_eq!(
+        rules_of(&doc, "HeaderPolicy", "shop/app#rule-1"),
+        json!({"cacheControl": rule(json!("set-listener"), &p("set-http-headers"))})
+    );
+    let status = report("status", &manifests, &families);
+    let item = |name: &str| {
+        (status["items"].as_array().unwrap().iter())
+            .find(|i| i["policy"] == p(name))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        item("gw-headers")["conditions"][1]["message"],
+        "This policy is being overridden by other headerPolicies for these listenersets: [infra/ext] and these listenerset listeners: [infra/ext/http]"
+    );
+    assert_eq!(item("set-headers")["conditions"][1]["reason"], "Overridden");
+    assert_eq!(
+        item("set-http-headers")["conditions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }

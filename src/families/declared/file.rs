@@ -86,7 +86,7 @@ written_enum! {
         HttpRoute = "HTTPRoute",
         /// `GRPCRoute` (and its rules).
         GrpcRoute = "GRPCRoute",
-        /// `ListenerSet` (and its listeners): the `kgateway` model only.
+        /// `ListenerSet` (and its listeners): the `kgateway` and `envoy-gateway` models.
         ListenerSet = "ListenerSet",
     }
 }
@@ -415,17 +415,17 @@ fn read_family(fields: &mut Fields<'_>, item: &Node, path: &FieldPath<'_>) -> Op
     })
 }
 
-/// `ListenerSet` in `targetKinds` is read by the `kgateway` model only (its ListenerSet level is
-/// `S#L` then `S`, as TrafficPolicy's): the `kuadrant` model has no ListenerSet level (Kuadrant's
-/// CRDs cannot target one), and the `envoy-gateway` model's ListenerSet slots are Envoy
-/// Gateway's own, not offered to declared kinds.
+/// `ListenerSet` in `targetKinds` is read by the `kgateway` model (its ListenerSet level is `S#L`
+/// then `S`, as TrafficPolicy's) and the `envoy-gateway` model (Envoy Gateway's `S#L` and `S`
+/// slots, `S#L` > `S` > `G`); the `kuadrant` model has no ListenerSet level (Kuadrant's CRDs
+/// cannot target one).
 fn listener_set_model(
     fields: &mut Fields<'_>,
     node: &Node,
     path: &FieldPath<'_>,
     model: MergeModel,
 ) {
-    if model == MergeModel::Kgateway {
+    if matches!(model, MergeModel::Kgateway | MergeModel::EnvoyGateway) {
         return;
     }
     let items = node.as_seq().unwrap_or_default();
@@ -433,7 +433,7 @@ fn listener_set_model(
         fields.invalid(
             item.span,
             format!(
-                "`{path}`: `ListenerSet` is read by the `kgateway` model only, not by `{}`",
+                "`{path}`: `ListenerSet` is read by the `kgateway` and `envoy-gateway` models only, not by `{}`",
                 model.as_str()
             ),
             "not for this model",
