@@ -141,3 +141,56 @@ pub fn listener_matches(model: &Model, gateway: u32, l: u32, pattern: &str) -> b
         }
     }
 }
+
+/// A Gateway `targetRefs` entry with a `sectionName`, read against the Gateway's own listeners
+/// and its ListenerSets' (Gateway API: a Gateway `sectionName` names the Gateway's own; Envoy
+/// Gateway's ClientTrafficPolicy and agentgateway also look at the sets').
+pub struct GatewaySection<'p> {
+    /// Its index in `targetRefs`.
+    pub index: usize,
+    /// The entry.
+    pub target: &'p crate::kinds::TargetRef,
+    /// The Gateway (index into `Model::gateways`).
+    pub gateway: u32,
+    /// Whether one of the Gateway's own listeners has the name.
+    pub own: bool,
+    /// The ListenerSet listeners of the Gateway that have it, in merged order.
+    pub in_sets: Vec<u32>,
+}
+
+/// `targetRefs` entry `index` of `policy` as a [`GatewaySection`], when it names a Gateway of
+/// the input (not assumed) in the policy's namespace with a `sectionName`.
+pub fn gateway_section<'p>(
+    model: &Model,
+    policy: &'p crate::kinds::Policy,
+    index: usize,
+) -> Option<GatewaySection<'p>> {
+    let target = policy.targets.get(index)?;
+    let section = target.section_name.as_deref()?;
+    if target.kind.as_str() != "Gateway" {
+        return None;
+    }
+    let g = (model.gateways.iter())
+        .position(|g| !g.assumed && g.namespace == policy.namespace && g.name == target.name)?;
+    let listeners = &model.gateways[g].listeners;
+    let named = (0..listeners.len() as u32).filter(|&l| listeners[l as usize].name == section);
+    let (own, in_sets): (Vec<u32>, Vec<u32>) =
+        named.partition(|&l| listeners[l as usize].set.is_none());
+    Some(GatewaySection {
+        index,
+        target,
+        gateway: g as u32,
+        own: !own.is_empty(),
+        in_sets,
+    })
+}
+
+/// Every [`gateway_section`] of `policy`.
+pub fn gateway_sections<'p>(
+    model: &Model,
+    policy: &'p crate::kinds::Policy,
+) -> Vec<GatewaySection<'p>> {
+    (0..policy.targets.len())
+        .filter_map(|i| gateway_section(model, policy, i))
+        .collect()
+}

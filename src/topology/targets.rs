@@ -367,7 +367,7 @@ fn resolve_policy<'m>(
     let mut missed: Vec<(String, Diagnostic)> = Vec::new();
     let mut left_to_family = false;
     for (i, target) in policy.targets.iter().enumerate() {
-        if reaches_set_listener(model, policy, target, lookup) {
+        if reaches_set_listener(model, policy, i) {
             left_to_family = true;
             continue;
         }
@@ -406,32 +406,15 @@ fn resolve_policy<'m>(
     (found, diagnostics, not_accepted)
 }
 
-/// Whether `target` names a Gateway listener that only one of the Gateway's ListenerSets has,
-/// for a kind whose family resolves that itself
+/// Whether `targetRefs` entry `index` names a Gateway listener that only the Gateway's
+/// ListenerSets have, for a kind whose family resolves that itself
 /// ([`super::family::FamilyHierarchy::gateway_section_reaches_set_listener`]).
-fn reaches_set_listener(
-    model: &Model,
-    policy: &Policy,
-    target: &TargetRef,
-    lookup: &Lookup<'_>,
-) -> bool {
-    let Some(section) = target.section_name.as_deref() else {
-        return false;
-    };
+fn reaches_set_listener(model: &Model, policy: &Policy, index: usize) -> bool {
     let hierarchy = model.registry.hierarchy_of(policy.kind);
-    if model.listener_sets.is_empty()
-        || target.kind != "Gateway"
-        || !hierarchy.gateway_section_reaches_set_listener(policy.kind)
-    {
-        return false;
-    }
-    let ns = policy.namespace.as_str();
-    let Some(&g) = lookup.gateways.get(&(ns, target.name.as_str())) else {
-        return false;
-    };
-    let listeners = &model.gateways[g as usize].listeners;
-    let named = |set: bool| (listeners.iter()).any(|l| l.set.is_some() == set && l.name == section);
-    !named(false) && named(true)
+    !model.listener_sets.is_empty()
+        && hierarchy.gateway_section_reaches_set_listener(policy.kind)
+        && super::listener_sets::gateway_section(model, policy, index)
+            .is_some_and(|s| !s.own && !s.in_sets.is_empty())
 }
 
 /// The elements a selector picks: objects of its kind in the policy's namespace whose labels

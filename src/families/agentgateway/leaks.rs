@@ -30,39 +30,16 @@ struct Leak<'p> {
 
 /// The leaks of one policy.
 fn leaks_of<'p>(model: &Model, policy: &'p Policy) -> Vec<Leak<'p>> {
-    let mut out = Vec::new();
-    for (index, target) in policy.targets.iter().enumerate() {
-        let Some(section) = target.section_name.as_deref() else {
-            continue;
-        };
-        if target.kind.as_str() != "Gateway" {
-            continue;
-        }
-        let Some(g) = (model.gateways.iter())
-            .position(|g| !g.assumed && g.namespace == policy.namespace && g.name == target.name)
-        else {
-            continue;
-        };
-        let listeners = &model.gateways[g].listeners;
-        let named = |l: &&crate::model::gateway::Listener| l.name == section;
-        let reached: Vec<u32> = (0..listeners.len() as u32)
-            .filter(|&l| listeners[l as usize].set.is_some() && named(&&listeners[l as usize]))
-            .collect();
-        if !reached.is_empty() {
-            let own = listeners
-                .iter()
-                .filter(|l| l.set.is_none())
-                .any(|l| named(&l));
-            out.push(Leak {
-                index,
-                target,
-                gateway: g as u32,
-                own,
-                reached,
-            });
-        }
-    }
-    out
+    (crate::topology::listener_sets::gateway_sections(model, policy).into_iter())
+        .filter(|s| !s.in_sets.is_empty())
+        .map(|s| Leak {
+            index: s.index,
+            target: s.target,
+            gateway: s.gateway,
+            own: s.own,
+            reached: s.in_sets,
+        })
+        .collect()
 }
 
 /// The attachments of `G#x` targets whose `x` only ListenerSets have, to those set listeners.

@@ -310,34 +310,13 @@ pub fn is_whole(model: &Model, policy: u32, via: Via) -> bool {
 /// the name up in the merged list and takes the first such listener. Each as `(targetRefs
 /// index, that listener's element)`.
 pub fn quirks(model: &Model, policy: &Policy) -> Vec<(usize, Target)> {
-    let mut found = Vec::new();
     if model.listener_sets.is_empty() {
-        return found;
+        return Vec::new();
     }
-    for (i, target) in policy.targets.iter().enumerate() {
-        let Some(section) = target.section_name.as_deref() else {
-            continue;
-        };
-        if target.kind != "Gateway" {
-            continue;
-        }
-        let Some(g) = (model.gateways.iter())
-            .position(|g| !g.assumed && g.namespace == policy.namespace && g.name == target.name)
-        else {
-            continue;
-        };
-        let listeners = &model.gateways[g].listeners;
-        if listeners
-            .iter()
-            .any(|l| l.set.is_none() && l.name == section)
-        {
-            continue;
-        }
-        if let Some(l) = listeners.iter().position(|l| l.name == section) {
-            found.push((i, Target::Listener(g as u32, l as u32)));
-        }
-    }
-    found
+    (crate::topology::listener_sets::gateway_sections(model, policy).into_iter())
+        .filter(|s| !s.own)
+        .filter_map(|s| Some((s.index, Target::Listener(s.gateway, *s.in_sets.first()?))))
+        .collect()
 }
 
 /// The span of the target reached through `via`, when it is a ListenerSet listener target.
