@@ -117,21 +117,23 @@ pub fn dopol_status(observed: &Observed<'_, '_>, filters: &Filters, p: u32) -> O
         }
     }
     tallies.sort_unstable_by_key(|(at, _)| *at);
+    // Sorted by Gateway: a new ancestor starts where the Gateway index changes.
     let mut ancestors: Vec<AncestorTargets> = Vec::new();
+    let mut last_gateway = None;
     for ((gateway, target), mut tally) in tallies {
         tally.keys.sort_unstable_by_key(|(key, ..)| *key);
-        let target_status = TargetStatus {
-            target_ref: reference(observed, target),
-            conditions: vec![effective(observed, &tally)],
-        };
-        match ancestors.last_mut() {
-            Some(last) if last.ancestor_ref == gateway_ref(observed, gateway) => {
-                last.targets.push(target_status)
-            }
-            _ => ancestors.push(AncestorTargets {
+        if last_gateway != Some(gateway) {
+            last_gateway = Some(gateway);
+            ancestors.push(AncestorTargets {
                 ancestor_ref: gateway_ref(observed, gateway),
-                targets: vec![target_status],
-            }),
+                targets: Vec::new(),
+            });
+        }
+        if let Some(last) = ancestors.last_mut() {
+            last.targets.push(TargetStatus {
+                target_ref: reference(observed, target),
+                conditions: vec![effective(observed, &tally)],
+            });
         }
     }
     Some(DopolStatus { ancestors }).filter(|d| !d.ancestors.is_empty())
