@@ -4,12 +4,16 @@ nodes and writes, per element, the SVG a Rust-side layout would emit (a box, its
 policy badges, an edge to its parent), counting the bytes (docs/view.md, "How the page is
 drawn").   scripts/view-svg-estimate.py PAGE.html
 """
-import json, re, sys
+import base64, json, re, sys, zlib
 s = open(sys.argv[1]).read()
-m = re.search(r'<script type="application/json" id="dopol-data">(.*?)</script>', s, re.S)
-d = json.loads(m.group(1))
-v = d["view"]
-pol = v["policies"]
+m = re.search(r'<script type="application/octet-stream" id="dopol-data">(.*?)</script>', s, re.S)
+lines = m.group(1).split("\n")
+block = lambda k: json.loads(zlib.decompress(base64.b64decode(lines[k])))
+parts = block(0)["parts"]
+# An array part is cut into blocks (docs/view.md): put it back together.
+whole = lambda name: [x for b in range(len(parts[name]["starts"])) for x in block(parts[name]["first"] + b)]
+v = {"nodes": whole("nodes")}
+pol = whole("policies")
 depth = {}
 total = 0
 row = 0

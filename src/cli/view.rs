@@ -5,7 +5,8 @@ use super::session::{self, Exit, Run, UsageError, worst};
 use crate::engine::observed::Observed;
 use crate::engine::{Engine, FoldParts};
 use crate::lint::{self, LintOptions};
-use crate::render::view::{Mode, write_page};
+use crate::render::view::data::{ByNumber, Json};
+use crate::render::view::{Mode, Part, write_page};
 use crate::report::effective_index::EffectiveIndex;
 use crate::report::{effective, view};
 use std::io::{self, Write};
@@ -31,14 +32,25 @@ pub fn run(args: &ViewArgs) -> Result<Exit, UsageError> {
     let report = effective::build(&engine, &set, &filters);
     let index = EffectiveIndex::new(&report);
     let data = view::build(&engine, &observed, &filters, &index.numbers());
+    let effective = ByNumber(index.policy_count(), |n, out: &mut Vec<u8>| {
+        index.policy(n).write(out)
+    });
+    let lint_list = lint_json.as_array().cloned().unwrap_or_default();
     let written = write_to(&args.output, |out| {
         write_page(
             out,
             Mode::View,
             &[
-                ("view", &data),
-                ("effective", &index.policies()),
-                ("lint", &lint_json),
+                ("policies", Part::Items(&data.policies)),
+                ("nodes", Part::Items(&data.nodes)),
+                ("pathIds", Part::Items(&data.path_ids)),
+                ("paths", Part::Items(&data.paths)),
+                ("foldHeads", Part::Items(&data.fold_heads)),
+                ("folds", Part::Items(&data.folds)),
+                ("lost", Part::Items(&data.lost)),
+                ("strings", Part::Items(&data.strings)),
+                ("effective", Part::Items(&effective)),
+                ("lint", Part::Items(&lint_list)),
             ],
         )
     });

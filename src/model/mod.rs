@@ -84,6 +84,9 @@ pub struct Model {
     pub policies: Vec<Policy>,
     /// Every loaded object (kept for object-level checks; rule values share their trees).
     pub objects: Vec<Object>,
+    /// Beside each policy of [`Model::build`], the index of its object in `objects`
+    /// ([`Model::policy_object`]).
+    policy_objects: Vec<u32>,
     /// Codes suppressed per object (`dopol.io/ignore`), keyed by `Kind ns/name`.
     pub ignored_codes: HashMap<String, Vec<String>>,
     /// Diagnostics from loading and decoding.
@@ -426,6 +429,7 @@ impl Model {
                         dropped.push((policy, index as u32));
                     }
                     model.policies.push(*p);
+                    model.policy_objects.push(index as u32);
                 }
                 Decoded::Rejected => {}
             }
@@ -726,6 +730,19 @@ impl Model {
         let file = self.sources.get(object.root.span.source).name().to_string();
         let object = object.display();
         CHANGED.get_or_init(|| ChangedMeanwhile { file, object });
+    }
+
+    /// The loaded object of policy `policy`: found by index (a policy built from an object
+    /// by [`Model::build`]), else by kind, namespace and name.
+    pub fn policy_object(&self, policy: u32) -> Option<&Object> {
+        let p = self.policies.get(policy as usize)?;
+        let is = |o: &&Object| {
+            o.kind == p.kind.kind && o.namespace_str() == p.namespace && *o.name == *p.name
+        };
+        let indexed = (self.policy_objects.get(policy as usize))
+            .and_then(|&i| self.objects.get(i as usize))
+            .filter(is);
+        indexed.or_else(|| self.objects.iter().find(is))
     }
 
     /// The namespace object named `name`, if in the input.

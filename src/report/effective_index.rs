@@ -113,6 +113,16 @@ impl<'r, 's, 'm> EffectiveIndex<'r, 's, 'm> {
         Policies(self)
     }
 
+    /// How many distinct effective policies there are (`p0` … `p<N-1>`).
+    pub fn policy_count(&self) -> usize {
+        self.first_item.len() + self.owned_first.len()
+    }
+
+    /// Policy `p<number>` of `policies`, as it serializes there.
+    pub fn policy(&self, number: usize) -> impl Serialize + '_ {
+        NumberedPolicy(self, number)
+    }
+
     /// The id of the policy a fold produced: `p` and its number.
     fn policy_id(&self, fold: u32) -> String {
         format!("p{}", self.number_of_fold[fold as usize])
@@ -131,6 +141,22 @@ impl Serialize for PolicyView<'_, '_, '_, '_> {
         s.serialize_field("rules", &RuleMap(&rules))?;
         s.serialize_field("sources", &sources_of(&rules))?;
         s.end()
+    }
+}
+
+/// Policy `p<N>`: a Gateway API fold's or an owned item's.
+struct NumberedPolicy<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>, usize);
+
+impl Serialize for NumberedPolicy<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (index, number) = (self.0, self.1);
+        match index.first_item.get(number) {
+            Some(&item) => PolicyView(index, item).serialize(serializer),
+            None => {
+                let item = index.owned_first[number - index.first_item.len()];
+                OwnedPolicyView(index.report.model(), index.owned[item]).serialize(serializer)
+            }
+        }
     }
 }
 

@@ -579,23 +579,16 @@ fn ordered_policies(
         .collect()
 }
 
-/// The loaded object of `policy`.
-fn policy_object(model: &Model, policy: u32) -> Option<&crate::load::objects::Object> {
-    let name = &model.policies[policy as usize];
-    model.objects.iter().find(|o| {
-        o.kind == name.kind.kind && o.namespace_str() == name.namespace && *o.name == *name.name
-    })
-}
-
 fn creation_text(model: &Model, policy: u32) -> Option<String> {
-    policy_object(model, policy)
+    model
+        .policy_object(policy)
         .and_then(|o| model.tree(o).get_path(&["metadata", "creationTimestamp"]))
         .and_then(|n| n.as_str())
         .map(str::to_string)
 }
 
 fn defaulted(model: &Model, policy: u32) -> Vec<DefaultedField> {
-    policy_object(model, policy).map_or_else(Vec::new, |o| {
+    model.policy_object(policy).map_or_else(Vec::new, |o| {
         crate::crd::defaults::defaulted_fields(model.tree(o))
             .into_iter()
             .map(|(field, value)| DefaultedField { field, value })

@@ -26,6 +26,7 @@ use crate::topology::hierarchy::Hierarchy;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// A policy of the input, as the page names and colours it.
 #[derive(Debug, Serialize)]
@@ -88,16 +89,24 @@ pub struct ViewData {
     pub policies: Vec<ViewPolicy>,
     /// The elements of every hierarchy, a parent before its children.
     pub nodes: Vec<Node>,
-    /// `[path id, folds, lost, effective]` per path (the Gateway API paths, then the owned
-    /// ones): the numbers of its kinds' explanations in [`ViewData::folds`], in kind order, of
+    /// `[folds, lost, effective]` per path (the Gateway API paths, then the owned ones): the
+    /// numbers of its kinds' explanations in [`ViewData::folds`], in kind order, of
     /// its lost rows in [`ViewData::lost`], and of its effective policies (`p<N>` of the
     /// `EffectivePolicyIndex`).
-    pub paths: Vec<(String, Vec<u32>, u32, Vec<u32>)>,
+    pub paths: Vec<(Vec<u32>, u32, Vec<u32>)>,
+    /// `[path, id]` for each path whose id is not the names of its elements joined by `|`
+    /// (for the others the page joins the names: on the benchmark corpus the ids were half
+    /// the page's data, and none needed writing).
+    pub path_ids: Vec<(u32, String)>,
     /// The distinct explanations of one kind on a path, each once ([`encode_kind`]): paths
     /// with the same policies share one, as they share the engine's fold.
-    pub folds: Vec<serde_json::Value>,
+    pub folds: Vec<Box<RawValue>>,
+    /// Per explanation in [`ViewData::folds`], what the filters and the search read without
+    /// reading the explanation: `[policy kind, [its policies, as indices into
+    /// ViewData::policies]]`.
+    pub fold_heads: Vec<(&'static str, Vec<u32>)>,
     /// The distinct lists of lost rows of a path, each once ([`encode_lost`]).
-    pub lost: Vec<serde_json::Value>,
+    pub lost: Vec<Box<RawValue>>,
     /// The strings the explanations and lost rows name, each once: they refer to them by
     /// index (-1 for none).
     pub strings: Vec<String>,
@@ -114,13 +123,19 @@ pub fn build(
     let policies = (0..model.policies.len() as u32)
         .map(|p| view_policy(observed, p))
         .collect();
-    let (lost, owned_lost) = lost_by_path(engine, observed, filters);
-    let mut graph = Graph::default();
+    let (rows, lost, owned_lost) = lost_by_path(engine, observed, filters);
+    let mut graph = Graph {
+        policy_number: (model.policies.iter().enumerate())
+            .map(|(i, p)| (p.locator.as_str(), i as u32))
+            .collect(),
+        ..Graph::default()
+    };
     let gateway_api = GatewayApi::new(model, engine.topology);
     // One explanation per distinct fold, from its first path.
     let shared = engine
         .fold_distinct(|path, kind, _| explain_path(engine, path as usize, |k| k == kind).kinds);
-    let numbers: Vec<Option<u32>> = (shared.results.iter())
+    // Each explanation is encoded, then dropped: only the encoding is kept.
+    let numbers: Vec<Option<u32>> = (shared.results.into_iter())
         .map(|kinds| kinds.first().map(|k| graph.add_fold(k)))
         .collect();
     let mut entries = shared.entries.iter().peekable();
@@ -160,12 +175,25 @@ pub fn build(
             graph.add_owned(root, -1, &index);
         }
     }
+    let path_ids = graph.unjoined_ids();
+    let lost = (graph.lost.texts.iter())
+        .map(|list| {
+            let rows = list.iter().map(|&r| &rows.texts[r as usize]);
+            raw(encode_lost(rows, &mut graph.strings).to_string())
+        })
+        .collect();
     ViewData {
         policies,
         nodes: graph.nodes,
-        paths: graph.paths,
+        paths: graph
+            .paths
+            .into_iter()
+            .map(|(_, f, l, e)| (f, l, e))
+            .collect(),
+        path_ids,
         folds: graph.folds.values,
-        lost: graph.lost.values,
+        fold_heads: graph.fold_heads,
+        lost,
         strings: graph.strings.texts,
     }
 }
@@ -258,9 +286,12 @@ fn encode_kind(
 
 /// A path's lost rows, strings as numbers into [`ViewData::strings`]: each `[policy, block,
 /// key, outcome, by, reason]` (`reason` -1 when there is none).
-fn encode_lost(rows: &[LostRow], strings: &mut Interned<String>) -> serde_json::Value {
+fn encode_lost<'r>(
+    rows: impl Iterator<Item = &'r LostRow>,
+    strings: &mut Interned<String>,
+) -> serde_json::Value {
     let mut s = |text: &str| strings.add(text.to_string());
-    let rows: Vec<_> = (rows.iter())
+    let rows: Vec<_> = rows
         .map(|r| {
             let by: Vec<u32> = r.by.iter().map(|b| s(b)).collect();
             let reason = r.reason.as_deref().map_or(-1, |x| i64::from(s(x)));
@@ -296,33 +327,35 @@ fn view_policy(observed: &Observed<'_, '_>, p: u32) -> ViewPolicy {
     }
 }
 
-/// The lost rows of every Gateway API path (by path index) and every owned path (by id):
-/// `overridden`'s items turned around.
+/// The lost rows of the input, each once, and the numbers of those of every Gateway API path
+/// (by path index) and every owned path (by id): `overridden`'s items turned around.
 #[allow(clippy::type_complexity)]
 fn lost_by_path(
     engine: &Engine<'_>,
     observed: &Observed<'_, '_>,
     filters: &Filters,
 ) -> (
-    FxHashMap<u32, Vec<LostRow>>,
-    FxHashMap<String, Vec<LostRow>>,
+    Interned<LostRow>,
+    FxHashMap<u32, Vec<u32>>,
+    FxHashMap<String, Vec<u32>>,
 ) {
     let rules: Vec<Vec<LostRule<'_>>> = (0..engine.model.policies.len() as u32)
         .into_par_iter()
         .map(|p| lost_rules(observed, filters, p))
         .collect();
-    let mut by_path: FxHashMap<u32, Vec<LostRow>> = FxHashMap::default();
-    let mut by_owned: FxHashMap<String, Vec<LostRow>> = FxHashMap::default();
+    let mut rows = Interned::default();
+    let mut by_path: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut by_owned: FxHashMap<String, Vec<u32>> = FxHashMap::default();
     for rule in rules.iter().flatten() {
-        let row = LostRow::of(rule);
+        let row = rows.add(LostRow::of(rule));
         for &path in &rule.paths {
-            by_path.entry(path).or_default().push(row.clone());
+            by_path.entry(path).or_default().push(row);
         }
         for id in &rule.owned_path_ids {
-            by_owned.entry(id.clone()).or_default().push(row.clone());
+            by_owned.entry(id.clone()).or_default().push(row);
         }
     }
-    (by_path, by_owned)
+    (rows, by_path, by_owned)
 }
 
 /// The graph as it is built: nodes by identity under their parent, stacks by their text.
@@ -354,58 +387,97 @@ impl<T: std::hash::Hash + Eq + Clone> Interned<T> {
     }
 }
 
-/// Encoded values (explanations, lost rows) numbered by first appearance, each kept once.
+/// Encoded explanations numbered by first appearance, each kept once, as JSON text (found
+/// again by the hash of its text: the text is kept once).
 #[derive(Default)]
 struct Encoded {
-    values: Vec<serde_json::Value>,
-    number_of: FxHashMap<String, u32>,
+    values: Vec<Box<RawValue>>,
+    number_of: FxHashMap<u64, Vec<u32>>,
 }
 
 impl Encoded {
-    /// The number of `value`, added when new.
-    fn add(&mut self, value: serde_json::Value) -> u32 {
+    /// The number of `value`, added when new; whether it was.
+    fn add(&mut self, value: serde_json::Value) -> (u32, bool) {
+        use std::hash::BuildHasher;
         let text = value.to_string();
-        if let Some(&n) = self.number_of.get(&text) {
-            return n;
+        let hash = rustc_hash::FxBuildHasher.hash_one(text.as_str());
+        let same = self.number_of.entry(hash).or_default();
+        if let Some(&n) = (same.iter()).find(|&&n| self.values[n as usize].get() == text) {
+            return (n, false);
         }
         let n = self.values.len() as u32;
-        self.values.push(value);
-        self.number_of.insert(text, n);
-        n
+        same.push(n);
+        self.values.push(raw(text));
+        (n, true)
     }
+}
+
+/// JSON text that serde_json wrote, kept as it is.
+fn raw(text: String) -> Box<RawValue> {
+    RawValue::from_string(text).unwrap_or_default()
 }
 
 /// The graph as it is built: nodes by identity under their parent; explanations, lost rows
 /// and strings each once.
 #[derive(Default)]
-struct Graph {
+struct Graph<'m> {
     nodes: Vec<Node>,
     paths: Vec<(String, Vec<u32>, u32, Vec<u32>)>,
     folds: Encoded,
-    lost: Encoded,
+    fold_heads: Vec<(&'static str, Vec<u32>)>,
+    /// The distinct lists of lost rows (numbers of rows), encoded once at the end.
+    lost: Interned<Vec<u32>>,
     strings: Interned<String>,
     node_of: FxHashMap<(i64, ElementId), u32>,
+    /// A policy's number in [`ViewData::policies`], by locator.
+    policy_number: FxHashMap<&'m str, u32>,
 }
 
-impl Graph {
-    /// Adds a path with its explanations, lost rows and effective policies; its number.
-    fn add_path(
-        &mut self,
-        id: String,
-        folds: Vec<u32>,
-        lost: &[LostRow],
-        effective: Vec<u32>,
-    ) -> u32 {
-        let lost = encode_lost(lost, &mut self.strings);
-        let lost = self.lost.add(lost);
+impl Graph<'_> {
+    /// Adds a path with its explanations, lost rows (their numbers) and effective policies;
+    /// its number.
+    fn add_path(&mut self, id: String, folds: Vec<u32>, lost: &[u32], effective: Vec<u32>) -> u32 {
+        let lost = self.lost.add(lost.to_vec());
         self.paths.push((id, folds, lost, effective));
         self.paths.len() as u32 - 1
     }
 
-    /// The number of a kind's explanation, added when new.
+    /// `(path, id)` of each path whose id is not the names of its elements joined by `|`.
+    fn unjoined_ids(&self) -> Vec<(u32, String)> {
+        let mut joined_at = vec![false; self.paths.len()];
+        for node in &self.nodes {
+            if node.4.is_empty() {
+                continue;
+            }
+            let mut names = vec![node.1.as_str()];
+            let mut at = node.2;
+            while let Some(parent) = usize::try_from(at).ok().and_then(|a| self.nodes.get(a)) {
+                names.push(&parent.1);
+                at = parent.2;
+            }
+            names.reverse();
+            let joined = names.join("|");
+            for &p in &node.4 {
+                joined_at[p as usize] |= self.paths[p as usize].0 == joined;
+            }
+        }
+        (self.paths.iter().enumerate())
+            .filter(|&(p, _)| !joined_at[p])
+            .map(|(p, path)| (p as u32, path.0.clone()))
+            .collect()
+    }
+
+    /// The number of a kind's explanation, added when new (with its head).
     fn add_fold(&mut self, kind: &super::explain::KindExplanation) -> u32 {
         let encoded = encode_kind(kind, &mut self.strings);
-        self.folds.add(encoded)
+        let (n, new) = self.folds.add(encoded);
+        if new {
+            let policies = (kind.policies.iter())
+                .filter_map(|p| self.policy_number.get(p.policy.as_str()).copied())
+                .collect();
+            self.fold_heads.push((kind.policy_kind, policies));
+        }
+        n
     }
 
     /// Adds the elements of Gateway API path `p` (numbered `path`) under one another, with the

@@ -102,9 +102,7 @@ fn check_case(inputs: &[&str], named: &str) {
     let selected =
         browser.eval("document.querySelector('#graph [aria-selected=true]').dataset.pathId");
     assert_eq!(selected, json!(named));
-    let ids = browser.eval(
-        "Array.from(JSON.parse(document.getElementById('dopol-data').textContent).view.paths, p => p[0])",
-    );
+    let ids = browser.eval_promise("dopolView.pathIds()");
     let ids: Vec<String> = serde_json::from_value(ids).unwrap();
     assert!(ids.iter().any(|id| id == named), "{named} not in {ids:?}");
     for id in &ids {
@@ -202,14 +200,19 @@ fn hostile_strings_render_as_text_and_nothing_runs() {
         "authentication#</script><script>window.__pwned=2</script>",
         "effective"
     )));
-    // Every route shows up in the graph, the hostile name as text.
-    browser.eval(
-        "document.querySelectorAll('#graph li[aria-expanded=false]').forEach(li => li.click())",
+    // The graph, opened whole, and every finding (the route's name is refused, DPL1013: the
+    // finding shows it) hold the hostile strings as text.
+    browser.eval("document.getElementById('all-findings').open = true");
+    browser.wait_for("document.querySelector('#all-findings li[data-code=DPL1013]')");
+    for _ in 0..6 {
+        browser.eval(
+            "document.querySelectorAll('#graph li[aria-expanded=false]').forEach(li => li.click())",
+        );
+    }
+    // What the page shows, not the data block (which holds base64 only).
+    let text = browser.eval(
+        "document.getElementById('graph').textContent + document.getElementById('stack').textContent",
     );
-    browser.eval(
-        "document.querySelectorAll('#graph li[aria-expanded=false]').forEach(li => li.click())",
-    );
-    let text = browser.eval("document.body.textContent");
     let text = text.as_str().unwrap();
     for needle in [
         "</script><img src=x onerror=window.__pwned=1>",
@@ -260,10 +263,10 @@ fn the_graph_works_from_the_keyboard_and_search_says_when_nothing_matches() {
     );
     browser.press("ArrowLeft");
     assert_eq!(browser.eval(focused), json!("shop/app"));
+    // The first search reads the paths (asynchronously); the status line says when it is done.
     browser.eval("document.getElementById('search').value = 'no-such-thing'; document.getElementById('search').dispatchEvent(new Event('input'))");
-    assert_eq!(
-        browser.eval("document.getElementById('status').textContent"),
-        json!("No path matches these filters.")
+    browser.wait_for(
+        "document.getElementById('status').textContent === 'No path matches these filters.'",
     );
     browser.eval("document.getElementById('search').value = 'admin'; document.getElementById('search').dispatchEvent(new Event('input'))");
     assert_eq!(

@@ -1,10 +1,10 @@
 //! `dopol view` and `diff -o html`: one self-contained HTML page.
 //!
 //! The page is a fixed shell (`page.html`, `page.css`, `page.js`, compiled in) around one data
-//! block, `<script type="application/json" id="dopol-data">`, that the script parses and renders
-//! with DOM calls and `textContent` only: no string from the manifests is ever markup. The data
-//! is JSON with `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX` escapes ([`embed`]), so no
-//! manifest string can close the block or start a comment in it. The page's
+//! block, `<script type="application/octet-stream" id="dopol-data">`: lines of base64, each a
+//! compressed block of JSON ([`data`]), which the script reads as it needs them and renders
+//! with DOM calls and `textContent` only: no string from the manifests is ever markup, and
+//! base64 holds no character that could close the block or open a comment in it. The page's
 //! Content-Security-Policy allows only the page's own script and style, by hash, and no network
 //! access at all (no `connect-src`, `img-src` beyond `data:`, no `form-action`): inline event
 //! handlers, injected scripts and requests are refused by the browser even if markup ever got
@@ -15,6 +15,9 @@
 //! children are built when first expanded, so a page of 360,000 paths builds only what is
 //! looked at. See docs/view.md for the measurement behind that choice.
 
+pub mod data;
+
+pub use data::{Items, Part};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::io::{self, Write};
@@ -33,40 +36,25 @@ pub enum Mode {
     Diff,
 }
 
-/// A part of the embedded document, written as compact JSON (each part is a different type).
-pub trait Part {
-    /// Appends the part's JSON to `out`.
-    fn write(&self, out: &mut Vec<u8>) -> io::Result<()>;
-}
-
-impl<T: Serialize> Part for T {
-    fn write(&self, out: &mut Vec<u8>) -> io::Result<()> {
-        serde_json::to_writer(out, self).map_err(io::Error::other)
-    }
-}
-
 /// Writes the page around the embedded document `{"apiVersion", "kind": "PolicyView", "mode",
-/// ...parts}`, each part a member (`(name, value)`).
-pub fn write_page(out: &mut dyn Write, mode: Mode, parts: &[(&str, &dyn Part)]) -> io::Result<()> {
-    let mut data = Vec::with_capacity(1 << 20);
+/// ...parts}`, each part a member (`(name, part)`), in blocks the page reads as it needs them
+/// ([`data`]).
+pub fn write_page(out: &mut dyn Write, mode: Mode, parts: &[(&str, Part<'_>)]) -> io::Result<()> {
     let head = serde_json::json!({
         "apiVersion": crate::report::API_VERSION,
         "kind": "PolicyView",
         "mode": mode,
     });
-    let head = serde_json::to_vec(&head).map_err(io::Error::other)?;
-    data.extend_from_slice(&head[..head.len() - 1]);
-    for (name, part) in parts {
-        data.push(b',');
-        serde_json::to_writer(&mut data, name).map_err(io::Error::other)?;
-        data.push(b':');
-        part.write(&mut data)?;
-    }
-    data.push(b'}');
+    let lines = data::lines(&head, parts)?;
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let (before, after) = shell_parts();
     out.write_all(before.as_bytes())?;
-    embed(&data, &mut out)?;
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(line.as_bytes())?;
+    }
     out.write_all(after.as_bytes())?;
     out.flush()
 }
@@ -107,98 +95,36 @@ pub fn write_diff_page(
         out,
         Mode::Diff,
         &[
-            ("diff", report),
-            ("groups", &groups),
-            ("pathScopes", &paths),
-            ("totals", &totals.trim_end()),
+            ("diff", Part::Whole(report)),
+            ("groups", Part::Whole(&groups)),
+            ("pathScopes", Part::Whole(&paths)),
+            ("totals", Part::Whole(&totals.trim_end())),
         ],
     )
 }
 
 /// `sha256-<base64>` of a script or style, as CSP names it.
 fn hash(text: &str) -> String {
-    format!("sha256-{}", base64(&Sha256::digest(text.as_bytes())))
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..4 {
-            text.push(match i <= chunk.len() {
-                true => ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char,
-                false => '=',
-            });
-        }
-    }
-    text
-}
-
-/// Writes JSON text so that it is inert inside a `<script>` element: `<`, `>` and `&`, which
-/// JSON has only inside strings, and U+2028/U+2029 become `\uXXXX` escapes (the same string to
-/// `JSON.parse`). No `</script`, `<!--` or `]]>` can then occur.
-pub fn embed(json: &[u8], out: &mut dyn Write) -> io::Result<()> {
-    let mut start = 0;
-    let mut i = 0;
-    while i < json.len() {
-        let escaped: Option<(&[u8], usize)> = match json[i] {
-            b'<' => Some((b"\\u003c", 1)),
-            b'>' => Some((b"\\u003e", 1)),
-            b'&' => Some((b"\\u0026", 1)),
-            0xE2 if json.get(i + 1) == Some(&0x80) && json.get(i + 2) == Some(&0xA8) => {
-                Some((b"\\u2028", 3))
-            }
-            0xE2 if json.get(i + 1) == Some(&0x80) && json.get(i + 2) == Some(&0xA9) => {
-                Some((b"\\u2029", 3))
-            }
-            _ => None,
-        };
-        match escaped {
-            Some((escape, width)) => {
-                out.write_all(&json[start..i])?;
-                out.write_all(escape)?;
-                i += width;
-                start = i;
-            }
-            None => i += 1,
-        }
-    }
-    out.write_all(&json[start..])
+    format!("sha256-{}", data::base64(&Sha256::digest(text.as_bytes())))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn embedded(text: &str) -> String {
-        let mut out = Vec::new();
-        embed(text.as_bytes(), &mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
     #[test]
-    fn embedding_closes_nothing_and_parses_back() {
+    fn a_page_holds_its_data_as_base64_lines_that_read_back() {
         let value = serde_json::json!({"name": "</script><!-- a & b > \u{2028}\u{2029} é"});
-        let text = embedded(&serde_json::to_string(&value).unwrap());
-        for bad in ["<", ">", "&", "\u{2028}", "\u{2029}"] {
-            assert!(!text.contains(bad), "{text}");
-        }
-        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, value);
-    }
-
-    #[test]
-    fn base64_matches_the_standard() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        let mut page = Vec::new();
+        write_page(&mut page, Mode::View, &[("view", Part::Whole(&value))]).unwrap();
+        let page = String::from_utf8(page).unwrap();
+        assert_eq!(page.matches("</script").count(), 2);
+        let (_, rest) = page.split_once("id=\"dopol-data\">").unwrap();
+        let (data, _) = rest.split_once("</script>").unwrap();
+        assert!(!data.contains('<') && !data.contains('&'));
+        let back = data::read(data).unwrap();
+        assert_eq!(back["view"], value);
+        assert_eq!(back["kind"], "PolicyView");
     }
 
     #[test]

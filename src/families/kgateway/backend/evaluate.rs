@@ -204,12 +204,7 @@ fn explanation(model: &Model, valid: &[u32], on: &OnSubject) -> OwnedExplanation
 
 /// `metadata.creationTimestamp` of policy `p` as written.
 fn created(model: &Model, p: u32) -> Option<String> {
-    let policy = &model.policies[p as usize];
-    let object = model.objects.iter().find(|o| {
-        *o.kind == *policy.kind.kind
-            && o.namespace_str() == &*policy.namespace
-            && *o.name == *policy.name
-    })?;
+    let object = model.policy_object(p)?;
     let tree = model.tree(object);
     let written = tree.get_path(&["metadata", "creationTimestamp"])?;
     written.as_str().map(str::to_string)
