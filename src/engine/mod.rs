@@ -137,6 +137,16 @@ pub struct Engine<'m> {
     pub topology: &'m Topology,
     /// One per family of the model's registry.
     evaluators: Vec<Box<dyn Evaluator<'m> + 'm>>,
+    /// One per kind of the registry: what [`Engine::applies_to_route`] reads of its family,
+    /// read once (it is asked for every path and kind, twice, when folds are shared out).
+    scopes: Vec<RouteScope>,
+}
+
+/// The routes the family of a kind applies to: their kinds, and whether it follows paths
+/// through ListenerSets' listeners.
+struct RouteScope {
+    route_kinds: &'static [crate::model::gateway::RouteKind],
+    follows_listener_sets: bool,
 }
 
 /// Marks a fold that no other path shares.
@@ -165,10 +175,20 @@ impl<'m> Engine<'m> {
                 evaluator
             })
             .collect();
+        let scopes = (0..model.registry.kind_count())
+            .map(|kind| {
+                let family = model.registry.evaluation_at(kind);
+                RouteScope {
+                    route_kinds: family.route_kinds(),
+                    follows_listener_sets: family.follows_listener_sets(),
+                }
+            })
+            .collect();
         let engine = Engine {
             model,
             topology,
             evaluators,
+            scopes,
         };
         for evaluator in engine.evaluators() {
             diagnostics.extend(evaluator.engine_checks(&engine));
@@ -283,10 +303,10 @@ impl<'m> Engine<'m> {
     /// ([`crate::topology::family::FamilyHierarchy::follows_listener_sets`]).
     pub fn applies_to_route(&self, path: &Path, kind: usize) -> bool {
         let route = self.model.routes[path.route as usize].kind;
-        let family = self.model.registry.evaluation_at(kind);
-        family.route_kinds().contains(&route)
+        let scope = &self.scopes[kind];
+        scope.route_kinds.contains(&route)
             && (self.model.listener_sets.is_empty()
-                || family.follows_listener_sets()
+                || scope.follows_listener_sets
                 || crate::topology::listener_sets::set_of(self.model, path.gateway, path.listener)
                     .is_none())
     }
@@ -425,7 +445,9 @@ impl<'m> Engine<'m> {
                 kind => kind as u32,
             };
             for (kind, &shared) in shares.iter().enumerate() {
-                if !self.applies_to_route(path, kind) {
+                // A kind no policy has gives a path an entry only through a delegation chain
+                // (no list, and no level added for a ListenerSet, can carry it).
+                if !chained && !targets.has_kind(kind) || !self.applies_to_route(path, kind) {
                     continue;
                 }
                 let lists = elements.map(|t| targets.list_id(t, kind));

@@ -319,6 +319,12 @@ impl PolicyTargets {
         slots[index] = value;
     }
 
+    /// Whether some policy of the input has `kind` (else every target's list of it is empty:
+    /// [`Self::list_id`] is [`NO_LIST`] everywhere).
+    pub fn has_kind(&self, kind: usize) -> bool {
+        matches!(self.columns.get(kind), Some(&column) if column != NO_LIST)
+    }
+
     /// The id of the policy list of `kind` on `target` ([`NO_LIST`] when it has none).
     pub fn list_id(&self, target: Target, kind: usize) -> u32 {
         self.slot(target, kind)
