@@ -743,6 +743,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn one_pattern_at_two_nodes_is_compiled_once() {
+        let json: Json = serde_json::from_str(
+            r#"{"properties": {"a": {"type": "string", "pattern": "^[a-z]+x$"},
+                               "b": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+x$"},
+                               "c": {"type": "string", "pattern": "(unclosed"}}}"#,
+        )
+        .unwrap();
+        let schema = Schema::compile(&json).unwrap();
+        let regex = |name| {
+            let pattern = schema.property(name).unwrap().pattern.as_ref().unwrap();
+            pattern.regex().map(|r| r as *const Regex)
+        };
+        assert!(regex("a").is_some());
+        assert_eq!(regex("a"), regex("b"));
+        assert_eq!(regex("c"), None);
+        let a = schema.property("a").unwrap().pattern.as_ref().unwrap();
+        assert!(a.regex().unwrap().is_match("abx") && !a.regex().unwrap().is_match("ab"));
+    }
+
+    #[test]
     fn a_schema_error_names_the_path_of_its_node() {
         let json: Json = serde_json::from_str(
             r#"{"properties": {"a": {"items": {"allOf": [{}, {"not": {"type": "nope"}}]}}}}"#,
