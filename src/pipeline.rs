@@ -67,6 +67,16 @@ impl Evaluated {
     }
 }
 
+/// From how many documents (or objects: a `kind: List` is one document) a run hands back the
+/// memory its load freed and the executable's pages it ran
+/// ([`crate::platform::hand_back_freed_memory`], [`crate::platform::hand_back_executable_pages`]).
+///
+/// Both lower a big run's peak; a small run's peak is the binary and the allocator's first
+/// pages, and handing them back only makes the rest of the run fault them in again: on a
+/// 100-object repository that was about a tenth of its CPU time (docs/performance.md#small-runs).
+/// The 4.9 MB benchmark has about 7,000 objects.
+const HAND_BACK_FROM: usize = 1_000;
+
 /// Reads the inputs from `tree` and builds the model and topology.
 pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Read) -> Evaluated {
     let kinds = known_kinds(&options.registry);
@@ -91,6 +101,11 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         stdin,
     );
     let unmatched_without = loaded.unmatched_without.clone();
+    let stats = &loaded.stats;
+    let big = stats
+        .documents
+        .max(stats.objects + stats.skipped_other_kinds)
+        >= HAND_BACK_FROM;
     let model = Model::build(
         loaded,
         &ModelOptions {
@@ -99,10 +114,14 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
             catalog: options.catalog.clone(),
         },
     );
-    crate::platform::hand_back_freed_memory();
+    if big {
+        crate::platform::hand_back_freed_memory();
+    }
     let topology = Topology::build(&model);
-    crate::platform::hand_back_freed_memory();
-    crate::platform::hand_back_executable_pages();
+    if big {
+        crate::platform::hand_back_freed_memory();
+        crate::platform::hand_back_executable_pages();
+    }
     Evaluated {
         unmatched_without,
         model,

@@ -156,7 +156,7 @@ fn mentions_identifier(text: &str, name: &str) -> bool {
 pub struct Pattern {
     /// As written in the CRD.
     pub source: Box<str>,
-    regex: OnceLock<Option<Regex>>,
+    regex: OnceLock<Option<Arc<Regex>>>,
 }
 
 impl Pattern {
@@ -164,9 +164,37 @@ impl Pattern {
     /// is skipped, which the CRD-loading check reports).
     pub fn regex(&self) -> Option<&Regex> {
         self.regex
-            .get_or_init(|| Regex::new(&self.source).ok())
-            .as_ref()
+            .get_or_init(|| compiled_pattern(&self.source))
+            .as_deref()
     }
+}
+
+/// How many distinct patterns [`compiled_pattern`] keeps (the bundled CRDs have about 60; a
+/// long-lived process fed `--crds` files keeps no more than this).
+const KEPT_PATTERNS: usize = 512;
+
+/// `source` compiled, once per process: one pattern sits at many schema nodes (a DNS-1123
+/// name under every `parentRef`, `backendRef` and `targetRef`, in every kind), and compiling
+/// each was a tenth of a small run's time (docs/performance.md#small-runs).
+fn compiled_pattern(source: &str) -> Option<Arc<Regex>> {
+    type Compiled = FxHashMap<Box<str>, Option<Arc<Regex>>>;
+    static COMPILED: std::sync::LazyLock<std::sync::Mutex<Compiled>> =
+        std::sync::LazyLock::new(Default::default);
+    let kept = || {
+        COMPILED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(found) = kept().get(source) {
+        return found.clone();
+    }
+    // Compiled without the lock: a pattern compiled twice at once costs time, not results.
+    let regex = Regex::new(source).ok().map(Arc::new);
+    let mut kept = kept();
+    if kept.len() < KEPT_PATTERNS {
+        kept.entry(source.into()).or_insert_with(|| regex.clone());
+    }
+    regex
 }
 
 /// A numeric bound.
@@ -713,6 +741,26 @@ fn rules(obj: Keywords<'_>, path: &At<'_>, parser: RuleParser) -> Result<Vec<Rul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pattern_at_two_nodes_is_compiled_once() {
+        let json: Json = serde_json::from_str(
+            r#"{"properties": {"a": {"type": "string", "pattern": "^[a-z]+x$"},
+                               "b": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+x$"},
+                               "c": {"type": "string", "pattern": "(unclosed"}}}"#,
+        )
+        .unwrap();
+        let schema = Schema::compile(&json).unwrap();
+        let regex = |name| {
+            let pattern = schema.property(name).unwrap().pattern.as_ref().unwrap();
+            pattern.regex().map(|r| r as *const Regex)
+        };
+        assert!(regex("a").is_some());
+        assert_eq!(regex("a"), regex("b"));
+        assert_eq!(regex("c"), None);
+        let a = schema.property("a").unwrap().pattern.as_ref().unwrap();
+        assert!(a.regex().unwrap().is_match("abx") && !a.regex().unwrap().is_match("ab"));
+    }
 
     #[test]
     fn a_schema_error_names_the_path_of_its_node() {
