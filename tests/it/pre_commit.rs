@@ -93,9 +93,6 @@ fn a_bad_manifest_blocks_the_commit_and_a_good_one_passes() {
     let with_env = |mut cmd: Command| {
         cmd.env("PRE_COMMIT_HOME", root().join("target/pre-commit-home"))
             .env("CARGO_TARGET_DIR", root().join("target/pre-commit-build"))
-            // The hook is built as a user builds it: not linted, even under CI's clippy build.
-            .env_remove("RUSTC_WORKSPACE_WRAPPER")
-            .env_remove("CLIPPY_ARGS")
             .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
             .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256")
             .env("CARGO_PROFILE_RELEASE_STRIP", "false");
