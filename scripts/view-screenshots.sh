@@ -22,8 +22,10 @@ shot() { # NAME PATH-ID INPUTS...
   ./target/debug/dopol view "${args[@]}" -o "$work/$name.html" 2>/dev/null
   local fragment
   fragment=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$path")
+  # The page reads its data asynchronously: the virtual time budget lets it open the path
+  # before the shot (without it the shot shows the graph alone).
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,900 \
-    --screenshot="docs/$name.png" "file://$work/$name.html#path=$fragment" 2>/dev/null
+    --virtual-time-budget=5000 --screenshot="docs/$name.png" "file://$work/$name.html#path=$fragment" 2>/dev/null
 }
 shot view-kuadrant \
   'istio|api-gateway/external|api-gateway/external#api|toystore/toystore|toystore/toystore#rule-1' \
