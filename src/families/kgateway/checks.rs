@@ -74,8 +74,8 @@ pub fn check(evaluator: &KgatewayEvaluator<'_>) -> Vec<Diagnostic> {
         // weight annotation's value when it is the weight's.
         for error in &policy.errors {
             let weight = error.contains(WEIGHT_ANNOTATION);
-            let span =
-                (weight.then(|| weight_span(model, policy)).flatten()).unwrap_or(policy.name_span);
+            let span = (weight.then(|| weight_span(model, index as u32)).flatten())
+                .unwrap_or(policy.name_span);
             diagnostics.push(
                 Diagnostic::from(PolicyRejected { policy, error })
                     .with_label(span, "rejected by kgateway")
@@ -126,14 +126,8 @@ fn duplicates(model: &Model, topology: &Topology, policy: u32) -> Vec<Diagnostic
 }
 
 /// Where the value of `policy`'s weight annotation is written.
-fn weight_span(model: &Model, policy: &crate::policy::Policy) -> Option<Span> {
-    let object = model.objects.iter().find(|o| {
-        &*o.kind == policy.kind.kind
-            && &*o.group == policy.kind.group
-            && *o.name == *policy.name
-            && o.namespace.as_deref() == Some(&*policy.namespace)
-    })?;
-    annotation_span(object, WEIGHT_ANNOTATION)
+fn weight_span(model: &Model, policy: u32) -> Option<Span> {
+    annotation_span(model.policy_object(policy)?, WEIGHT_ANNOTATION)
 }
 
 /// Where the value of annotation `key` of `object` is written.
