@@ -21,6 +21,16 @@ use std::io;
 /// About how much JSON goes into one block before it is compressed.
 pub const BLOCK_BYTES: usize = 256 * 1024;
 
+/// The block size of this run: [`BLOCK_BYTES`], or `DOPOL_VIEW_BLOCK_BYTES` when it is set to
+/// a positive number (tests cut a small input into many blocks with it, so that the page's
+/// reading of blocks is tested on the inputs whose rows they check).
+pub fn block_bytes() -> usize {
+    (std::env::var("DOPOL_VIEW_BLOCK_BYTES").ok())
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(BLOCK_BYTES)
+}
+
 /// A member of the embedded document, and how it is cut.
 pub enum Part<'a> {
     /// One JSON value, read whole.
@@ -93,6 +103,15 @@ struct Placed {
 /// base64. Blocks are compressed in parallel, a few at a time as they are cut, so no more
 /// than those few are ever held as JSON (on a big input, the JSON is ten times the page).
 pub fn lines(head: &serde_json::Value, parts: &[(&str, Part<'_>)]) -> io::Result<Vec<String>> {
+    lines_cut(head, parts, block_bytes())
+}
+
+/// [`lines`], with blocks of about `block` bytes of JSON.
+pub fn lines_cut(
+    head: &serde_json::Value,
+    parts: &[(&str, Part<'_>)],
+    block: usize,
+) -> io::Result<Vec<String>> {
     let mut blocks = Blocks {
         lines: vec![String::new()],
         pending: Vec::new(),
@@ -112,7 +131,7 @@ pub fn lines(head: &serde_json::Value, parts: &[(&str, Part<'_>)]) -> io::Result
                 }
             }
             Part::Items(items) => {
-                let starts = cut(*items, &mut blocks)?;
+                let starts = cut(*items, block, &mut blocks)?;
                 let count = Some(items.count());
                 Placed {
                     first,
@@ -159,13 +178,13 @@ impl Blocks {
     }
 }
 
-/// Cuts `items` into blocks of about [`BLOCK_BYTES`] (each a JSON array); the first item of
+/// Cuts `items` into blocks of about `block` bytes (each a JSON array); the first item of
 /// each block. An empty array is one empty block.
-fn cut(items: &dyn Items, blocks: &mut Blocks) -> io::Result<Vec<usize>> {
+fn cut(items: &dyn Items, block: usize, blocks: &mut Blocks) -> io::Result<Vec<usize>> {
     let mut starts = vec![0];
     let mut json = vec![b'['];
     for i in 0..items.count() {
-        if json.len() >= BLOCK_BYTES {
+        if json.len() >= block {
             json.push(b']');
             blocks.push(std::mem::replace(&mut json, vec![b'[']));
             starts.push(i);
@@ -281,13 +300,14 @@ mod tests {
         let small = json!({"a": [1, 2], "b": "<!--"});
         let empty: Vec<u32> = Vec::new();
         let head = json!({"apiVersion": "dopol/v1", "mode": "view"});
-        let lines = lines(
+        let lines = lines_cut(
             &head,
             &[
                 ("many", Part::Items(&many)),
                 ("small", Part::Whole(&small)),
                 ("empty", Part::Items(&empty)),
             ],
+            BLOCK_BYTES,
         )
         .unwrap();
         assert!(lines.len() > 4, "{} lines: the array is cut", lines.len());
