@@ -3,6 +3,7 @@
 #
 #   PARSEBASE=/path/to/parsebase GEN_CORPUS=/path/to/gen_corpus.py scripts/bench.sh
 #   SIZES="3600 36000" RUNS=1 ...   # routes per corpus (default "3600 7200 18000 36000"), runs
+#   RYMLBASE="venv/bin/python .../rymlbase.py" ...   # the second yardstick, optional
 #
 # PARSEBASE is the floor: a binary that splits a YAML stream at column-0 `---` lines and parses
 # the documents in parallel (`PARSEBASE value FILE`). GEN_CORPUS writes one multi-document file
@@ -16,6 +17,11 @@
 # own time on the List would be an easier yardstick); peak memory (maximum RSS) is divided by
 # the form's input size (for `diff`, both inputs). Medians of RUNS runs. Then `dopol lint` on a
 # ~100-object repository.
+#
+# RYMLBASE, when set, is the second yardstick: rapidyaml's parse of the same single file into
+# trees in parallel processes (`RYMLBASE FILE`, e.g. a venv's python and rymlbase.py, which
+# needs `pip install rapidyaml`), timed whole as dopol is; each command's time is divided by it
+# too (`vs_ryml`, issue 52's goals are ratios to it). Without it that column says `-`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${PARSEBASE:?set PARSEBASE to the parsebase binary (the YAML floor), e.g. built with cargo build --release}"
@@ -71,10 +77,10 @@ prepare() {
 
 # Times every command on one form (a file or a directory) of one corpus; prints table rows.
 run_form() {
-  local routes=$1 form=$2 input=$3 other=$4 bytes=$5 floor=$6
-  local -a names=("effective -o json" "lint" "status -o json" "overridden" "reach" "topology" "request" "diff A B")
+  local routes=$1 form=$2 input=$3 other=$4 bytes=$5 floor=$6 ryml=$7
+  local -a names=("effective -o json" "effective --compact" "lint" "status -o json" "overridden" "reach" "topology" "request" "diff A B")
   local -a commands=(
-    "effective -f $input -o json" "lint -f $input" "status -f $input -o json"
+    "effective -f $input -o json" "effective -f $input -o json --compact" "lint -f $input" "status -f $input -o json"
     "overridden -f $input" "reach RateLimitPolicy/team-0/gw-0-limits -f $input"
     "topology -f $input" "request -f $input GET http://svc-0.gw0.example.com/api/v1/x"
     "diff $input $other")
@@ -85,24 +91,29 @@ run_form() {
     [ "$form" = list ] && input_bytes=$(stat -c %s "$input")
     [ "${names[$i]}" = "diff A B" ] && input_bytes=$((input_bytes * 2))
     awk -v r="$routes" -v mb="$bytes" -v f="$form" -v c="${names[$i]}" -v w="$wall" -v fl="$floor" \
-      -v p="$peak" -v ib="$input_bytes" 'BEGIN {
-        printf "%-6s %6.1f %-6s %-18s %7.2f %7.2f %6.2f %8.0f %6.2f\n",
-          r, mb / 1e6, f, c, w, fl, w / fl, p / 1024, p * 1024 / ib }'
+      -v p="$peak" -v ib="$input_bytes" -v ry="$ryml" 'BEGIN {
+        vs = ry > 0 ? sprintf("%7.2f", w / ry) : "      -"
+        printf "%-6s %6.1f %-6s %-19s %7.2f %7.2f %6.2f %s %8.0f %6.2f\n",
+          r, mb / 1e6, f, c, w, fl, w / fl, vs, p / 1024, p * 1024 / ib }'
   done
 }
 
-printf '%-6s %6s %-6s %-18s %7s %7s %6s %8s %6s\n' \
-  routes MB form command time_s floor_s ratio peak_MB mem/in
+printf '%-6s %6s %-6s %-19s %7s %7s %6s %7s %8s %6s\n' \
+  routes MB form command time_s floor_s ratio vs_ryml peak_MB mem/in
 for routes in $SIZES; do
   prepare "$routes"
   base="$WORK/c$routes"
   bytes=$(stat -c %s "$base.yaml")
   read -r floor _ < <(measure "$PARSEBASE" value "$base.yaml")
-  run_form "$routes" file "$base.yaml" "$base-b.yaml" "$bytes" "$floor"
-  run_form "$routes" dir "$base.d" "$base-b.d" "$bytes" "$floor"
-  run_form "$routes" list "$base.list.yaml" "$base-b.list.yaml" "$bytes" "$floor"
+  ryml=0
+  # shellcheck disable=SC2086 # RYMLBASE is a command line, split on purpose
+  [ -n "${RYMLBASE:-}" ] && read -r ryml _ < <(measure $RYMLBASE "$base.yaml")
+  echo "# $routes routes: parsebase ${floor} s, rymlbase ${ryml} s (0: RYMLBASE not set)"
+  run_form "$routes" file "$base.yaml" "$base-b.yaml" "$bytes" "$floor" "$ryml"
+  run_form "$routes" dir "$base.d" "$base-b.d" "$bytes" "$floor" "$ryml"
+  run_form "$routes" list "$base.list.yaml" "$base-b.list.yaml" "$bytes" "$floor" "$ryml"
 done
-echo "(medians of $RUNS runs; ratio = time / floor on the same bytes; mem/in = peak RSS / input bytes)"
+echo "(medians of $RUNS runs; ratio = time / floor on the same bytes; vs_ryml = time / rymlbase on the single file; mem/in = peak RSS / input bytes)"
 
 lint_dir="$WORK/lint-100"
 [ -d "$lint_dir" ] || target/release/examples/gen_manifests --routes 22 --gateways 1 "$lint_dir" 2>/dev/null
