@@ -35,7 +35,8 @@ pub fn run(args: &ViewArgs) -> Result<Exit, UsageError> {
     let effective = ByNumber(index.policy_count(), |n, out: &mut Vec<u8>| {
         index.policy(n).write(out)
     });
-    let lint_list = lint_json.as_array().cloned().unwrap_or_default();
+    let no_findings = Vec::new();
+    let lint_list = lint_json.as_array().unwrap_or(&no_findings);
     let written = write_to(&args.output, |out| {
         write_page(
             out,
@@ -50,7 +51,7 @@ pub fn run(args: &ViewArgs) -> Result<Exit, UsageError> {
                 ("lost", Part::Items(&data.lost)),
                 ("strings", Part::Items(&data.strings)),
                 ("effective", Part::Items(&effective)),
-                ("lint", Part::Items(&lint_list)),
+                ("lint", Part::Items(lint_list)),
             ],
         )
     });

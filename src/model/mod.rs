@@ -745,6 +745,15 @@ impl Model {
         indexed.or_else(|| self.objects.iter().find(is))
     }
 
+    /// Policy `policy`'s `metadata.creationTimestamp` as written, when it is.
+    pub fn policy_created_text(&self, policy: u32) -> Option<String> {
+        let object = self.policy_object(policy)?;
+        let written = self
+            .tree(object)
+            .get_path(&["metadata", "creationTimestamp"])?;
+        written.as_str().map(str::to_string)
+    }
+
     /// The namespace object named `name`, if in the input.
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
         self.namespaces.iter().find(|n| n.name == name)

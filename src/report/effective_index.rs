@@ -166,15 +166,9 @@ struct Policies<'a, 'r, 's, 'm>(&'a EffectiveIndex<'r, 's, 'm>);
 impl Serialize for Policies<'_, '_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let index = self.0;
-        let count = index.first_item.len() + index.owned_first.len();
-        let mut map = serializer.serialize_map(Some(count))?;
-        for (number, &item) in index.first_item.iter().enumerate() {
-            map.serialize_entry(&format!("p{number}"), &PolicyView(index, item))?;
-        }
-        for &item in &index.owned_first {
-            let number = index.owned_number[item];
-            let view = OwnedPolicyView(index.report.model(), index.owned[item]);
-            map.serialize_entry(&format!("p{number}"), &view)?;
+        let mut map = serializer.serialize_map(Some(index.policy_count()))?;
+        for number in 0..index.policy_count() {
+            map.serialize_entry(&format!("p{number}"), &NumberedPolicy(index, number))?;
         }
         map.end()
     }

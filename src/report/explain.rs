@@ -285,7 +285,7 @@ fn family_explanation(
             name: model.policies[p.policy as usize].namespaced_name(),
             target: p.target.describe(model),
             level: p.level,
-            created: creation_text(model, p.policy),
+            created: model.policy_created_text(p.policy),
             blocks: Vec::new(),
             why: p.why.clone(),
             defaulted: defaulted(model, p.policy),
@@ -396,7 +396,7 @@ fn owned_policies(
                 name: policy.namespaced_name(),
                 target: format!("{} ({})", step.entry, step.relevance),
                 level: "entry",
-                created: creation_text(model, step.policy),
+                created: model.policy_created_text(step.policy),
                 blocks: Vec::new(),
                 why: key.join(", "),
                 defaulted: defaulted(model, step.policy),
@@ -563,7 +563,7 @@ fn ordered_policies(
                 name: policy.namespaced_name(),
                 target: element.describe(model),
                 level: element.level().as_str(),
-                created: creation_text(model, p),
+                created: model.policy_created_text(p),
                 blocks: policy
                     .blocks
                     .iter()
@@ -577,14 +577,6 @@ fn ordered_policies(
             }
         })
         .collect()
-}
-
-fn creation_text(model: &Model, policy: u32) -> Option<String> {
-    model
-        .policy_object(policy)
-        .and_then(|o| model.tree(o).get_path(&["metadata", "creationTimestamp"]))
-        .and_then(|n| n.as_str())
-        .map(str::to_string)
 }
 
 fn defaulted(model: &Model, policy: u32) -> Vec<DefaultedField> {

@@ -59,15 +59,6 @@ pub trait Items {
     fn write_item(&self, i: usize, out: &mut Vec<u8>) -> io::Result<()>;
 }
 
-impl<T: Serialize> Items for [T] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn write_item(&self, i: usize, out: &mut Vec<u8>) -> io::Result<()> {
-        self[i].write(out)
-    }
-}
-
 impl<T: Serialize> Items for Vec<T> {
     fn count(&self) -> usize {
         self.len()
@@ -232,6 +223,9 @@ fn unbase64(text: &str) -> Option<Vec<u8>> {
     let mut bytes = Vec::with_capacity(text.len() / 4 * 3);
     for chunk in text.chunks(4) {
         let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 {
+            return None;
+        }
         let mut n = 0u32;
         for &c in &chunk[..4 - pad] {
             n = n << 6 | ALPHABET.iter().position(|&a| a == c)? as u32;
@@ -292,6 +286,7 @@ mod tests {
         }
         assert_eq!(unbase64("Zm9"), None);
         assert_eq!(unbase64("Zm9<"), None);
+        assert_eq!(unbase64("===="), None);
     }
 
     #[test]

@@ -171,7 +171,7 @@ fn explanation(model: &Model, valid: &[u32], on: &OnSubject) -> OwnedExplanation
         let (replaced, added): (Vec<String>, Vec<String>) =
             keys.into_iter().partition(|k| set.contains(k));
         set.extend(added.iter().cloned());
-        let created = created(model, p).unwrap_or_else(|| "-".into());
+        let created = model.policy_created_text(p).unwrap_or_else(|| "-".into());
         steps.push(OwnedStep {
             policy: p,
             entry: "spec".into(),
@@ -200,14 +200,6 @@ fn explanation(model: &Model, valid: &[u32], on: &OnSubject) -> OwnedExplanation
         steps,
         notes: Vec::new(),
     }
-}
-
-/// `metadata.creationTimestamp` of policy `p` as written.
-fn created(model: &Model, p: u32) -> Option<String> {
-    let object = model.policy_object(p)?;
-    let tree = model.tree(object);
-    let written = tree.get_path(&["metadata", "creationTimestamp"])?;
-    written.as_str().map(str::to_string)
 }
 
 /// A subject's node in the owned tree.
