@@ -48,6 +48,7 @@ fn hand_back() {
 }
 
 fn main() {
+    dopol::platform::timing::begin();
     // A delay the user set for mimalloc (`MIMALLOC_PURGE_DELAY`) is theirs to keep.
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: sets an integer option; mimalloc reads it at its next purge.

@@ -114,14 +114,17 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
             catalog: options.catalog.clone(),
         },
     );
+    crate::platform::timing::mark("load (rest)");
     if big {
         crate::platform::hand_back_freed_memory();
     }
+    crate::platform::timing::mark("model");
     let topology = Topology::build(&model);
     if big {
         crate::platform::hand_back_freed_memory();
         crate::platform::hand_back_executable_pages();
     }
+    crate::platform::timing::mark("topology");
     Evaluated {
         unmatched_without,
         model,

@@ -1,6 +1,7 @@
 //! Process-level tuning that is not about policies.
 
 pub mod kept;
+pub mod timing;
 
 /// Turns transparent huge pages off for this process (Linux).
 ///

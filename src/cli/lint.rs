@@ -113,8 +113,12 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     let run = Run::start_with(&args.input, &declared, crate::model::RuleValues::Evaluation)?;
     let model = &run.evaluated.model;
     session::check_names(&args.input, (None, None), model)?;
-    let mut result = lint::apply(lint::collect(&run.evaluated), model, &options);
+    crate::platform::timing::mark("start (rest)");
+    let collected = lint::collect(&run.evaluated);
+    crate::platform::timing::mark("engine and checks");
+    let mut result = lint::apply(collected, model, &options);
     crate::diag::complete_commands(&mut result.shown, &session::input_flags(&args.input));
+    crate::platform::timing::mark("sort and filter findings");
 
     let text = match args.output {
         LintFormat::Human => None,
@@ -133,6 +137,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
             out,
         ),
     });
+    crate::platform::timing::mark("write");
     if written != Exit::Success {
         return Ok(written);
     }
