@@ -325,6 +325,7 @@ mod tests {
         let file = DecodedFile {
             id: SourceId(0),
             invalid_at: Vec::new(),
+            documents: Vec::new(),
         };
         let keep = |object: Object| object;
         let range = 0..text.len();

@@ -209,7 +209,12 @@ struct ChunkResult<T> {
 struct DecodedFile {
     id: SourceId,
     invalid_at: Vec<u32>,
+    /// Where its documents are ([`yaml::split_documents`]), until they are batched.
+    documents: Vec<std::ops::Range<usize>>,
 }
+
+/// From how many bytes a file's template check and its cut into documents run side by side.
+const SCAN_APART_FROM: usize = 1 << 20;
 
 /// Parses already-read files into objects, each handed to `prepare` in its parse task, and
 /// registers the files in `sources` (duplicates are not removed yet: see [`dedupe`]).
@@ -248,9 +253,20 @@ fn load_files_hashed<T: Send>(
             diagnostics.push(Diagnostic::from(unreadable).with_file(file.name));
             continue;
         }
-        let template = match file.origin {
+        let content = text.text.as_str();
+        let find_template = || match file.origin {
             files::Origin::Stdin => None,
-            _ => template::action(text.text.as_str()),
+            _ => template::action(content),
+        };
+        // Both scans read the whole text: a big one's run on both cores.
+        let (template, documents) = if content.len() >= SCAN_APART_FROM {
+            rayon::join(find_template, || yaml::split_documents(content))
+        } else {
+            (find_template(), Vec::new())
+        };
+        let documents = match (&template, documents.is_empty()) {
+            (None, true) => yaml::split_documents(content),
+            _ => documents,
         };
         let id = sources.add(file.name, text.text);
         if let Some(range) = template {
@@ -266,19 +282,14 @@ fn load_files_hashed<T: Send>(
         decoded.push(DecodedFile {
             id,
             invalid_at: text.invalid_at,
+            documents,
         });
     }
 
     crate::platform::timing::mark("read and check UTF-8");
     // Cut every file into documents and parse all of them in parallel, keeping input order.
-    let chunks: Vec<(usize, std::ops::Range<usize>)> = decoded
-        .iter()
-        .enumerate()
-        .flat_map(|(i, f)| {
-            yaml::split_documents(sources.get(f.id).text())
-                .into_iter()
-                .map(move |r| (i, r))
-        })
+    let chunks: Vec<(usize, std::ops::Range<usize>)> = (decoded.iter_mut().enumerate())
+        .flat_map(|(i, f)| std::mem::take(&mut f.documents).into_iter().map(move |r| (i, r)))
         .collect();
     // Parsing and object extraction are per document, so both run in the parallel workers, a
     // batch of documents at a time: once a batch is read, the pages of a mapped file it covers
