@@ -100,6 +100,7 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
         },
         stdin,
     );
+    crate::platform::timing::mark("load (rest)");
     let unmatched_without = loaded.unmatched_without.clone();
     let stats = &loaded.stats;
     let big = stats
@@ -114,11 +115,11 @@ pub fn evaluate(options: &InputOptions, tree: &dyn FileTree, stdin: &mut dyn Rea
             catalog: options.catalog.clone(),
         },
     );
-    crate::platform::timing::mark("load (rest)");
+    crate::platform::timing::mark("model");
     if big {
         crate::platform::hand_back_freed_memory();
     }
-    crate::platform::timing::mark("model");
+    crate::platform::timing::mark("hand back");
     let topology = Topology::build(&model);
     if big {
         crate::platform::hand_back_freed_memory();

@@ -20,9 +20,12 @@ pub fn run(effective_args: &EffectiveArgs) -> Result<Exit, UsageError> {
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     run.session.owned_notes(&engine);
     session::check_owned(&filters, &[&engine])?;
+    crate::platform::timing::mark("start (rest)");
     let (set, engine_diagnostics) = engine.effective_all();
     diagnostics.extend(engine_diagnostics);
+    crate::platform::timing::mark("fold");
     let exit = run.finish(diagnostics);
+    crate::platform::timing::mark("diagnostics");
 
     let written = if effective_args.uncovered {
         write_uncovered(&engine, &set, &filters, args.output)
@@ -45,6 +48,7 @@ fn write_effective<'m>(
     compact: bool,
 ) -> Exit {
     let report = effective::build(engine, set, filters);
+    crate::platform::timing::mark("report");
     let written = session::write_document(|out| match output {
         ReportFormat::Json if compact => render::write_json(out, &EffectiveIndex::new(&report)),
         ReportFormat::Json => render::effective_json::write(out, &report),
@@ -63,6 +67,7 @@ fn write_effective<'m>(
             )
         }
     });
+    crate::platform::timing::mark("write");
     crate::platform::discard(report);
     written
 }

@@ -36,14 +36,18 @@ fn outcome_report(
     let (engine, mut diagnostics) = Engine::new(&run.evaluated.model, &run.evaluated.topology);
     run.session.owned_notes(&engine);
     session::check_owned(&filters, &[&engine])?;
+    crate::platform::timing::mark("start (rest)");
     let (observed, more) = Observed::keeping(&engine, parts);
     diagnostics.extend(more);
+    crate::platform::timing::mark("fold");
     let exit = run.finish(diagnostics);
+    crate::platform::timing::mark("diagnostics");
     let mut shown = true;
     let written = session::write_document(|out| {
         shown = write(&observed, &filters, args.output, out)?;
         Ok(())
     });
+    crate::platform::timing::mark("write");
     if !shown {
         super::console::say!("{empty_message}");
     }
