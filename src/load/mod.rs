@@ -289,7 +289,11 @@ fn load_files_hashed<T: Send>(
     crate::platform::timing::mark("read and check UTF-8");
     // Cut every file into documents and parse all of them in parallel, keeping input order.
     let chunks: Vec<(usize, std::ops::Range<usize>)> = (decoded.iter_mut().enumerate())
-        .flat_map(|(i, f)| std::mem::take(&mut f.documents).into_iter().map(move |r| (i, r)))
+        .flat_map(|(i, f)| {
+            std::mem::take(&mut f.documents)
+                .into_iter()
+                .map(move |r| (i, r))
+        })
         .collect();
     // Parsing and object extraction are per document, so both run in the parallel workers, a
     // batch of documents at a time: once a batch is read, the pages of a mapped file it covers
@@ -655,10 +659,7 @@ apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n";
     fn later_definitions_are_dropped_and_reported() {
         let expected = (
             vec!["a".to_string(), "b".into(), "c".into()],
-            vec![
-                "DPL1006 [11, 3]".to_string(),
-                "DPL1006 [19, 7]".to_string(),
-            ],
+            vec!["DPL1006 [11, 3]".to_string(), "DPL1006 [19, 7]".to_string()],
         );
         assert_eq!(kept(None), expected);
         // Different identities with one hash are told apart by identity: the same answer.
