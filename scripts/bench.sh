@@ -108,7 +108,8 @@ for routes in $SIZES; do
   ryml=0
   # shellcheck disable=SC2086 # RYMLBASE is a command line, split on purpose
   [ -n "${RYMLBASE:-}" ] && read -r ryml _ < <(measure $RYMLBASE "$base.yaml")
-  echo "# $routes routes: parsebase ${floor} s, rymlbase ${ryml} s (0: RYMLBASE not set)"
+  if [ "$ryml" = 0 ]; then ryml_said="RYMLBASE not set"; else ryml_said="rymlbase ${ryml} s"; fi
+  echo "# $routes routes: parsebase ${floor} s, $ryml_said"
   run_form "$routes" file "$base.yaml" "$base-b.yaml" "$bytes" "$floor" "$ryml"
   run_form "$routes" dir "$base.d" "$base-b.d" "$bytes" "$floor" "$ryml"
   run_form "$routes" list "$base.list.yaml" "$base-b.list.yaml" "$bytes" "$floor" "$ryml"

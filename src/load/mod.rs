@@ -474,8 +474,11 @@ pub fn dedupe<T: Borrow<Object>>(
     identities: &[u64],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<T> {
-    let duplicates = duplicates_by_hash(&objects, identities)
-        .unwrap_or_else(|| duplicates_by_identity(&objects));
+    let identity = |index: usize| IdentityRef::of(objects[index].borrow());
+    let mut duplicates = first_duplicates(identities.iter());
+    if !(duplicates.iter()).all(|&(again, first)| identity(again) == identity(first)) {
+        duplicates = first_duplicates((0..objects.len()).map(identity));
+    }
     if duplicates.is_empty() {
         return objects;
     }
@@ -508,41 +511,15 @@ pub fn identity_hash(object: &Object) -> u64 {
     BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(IdentityRef::of(object))
 }
 
-/// (duplicate, first definition) pairs in input order, found by hash; `None` when two
-/// different identities share a hash.
-fn duplicates_by_hash<T: Borrow<Object>>(
-    objects: &[T],
-    identities: &[u64],
-) -> Option<Vec<(usize, usize)>> {
-    let mut first_index: FxHashMap<u64, usize> = FxHashMap::default();
-    first_index.reserve(identities.len());
+/// (later, first) index pairs of equal keys, in input order.
+fn first_duplicates<K: std::hash::Hash + Eq>(
+    keys: impl ExactSizeIterator<Item = K>,
+) -> Vec<(usize, usize)> {
+    let mut first_index: FxHashMap<K, usize> = FxHashMap::default();
+    first_index.reserve(keys.len());
     let mut duplicates = Vec::new();
-    for (index, &hash) in identities.iter().enumerate() {
-        match first_index.entry(hash) {
-            std::collections::hash_map::Entry::Occupied(first) => {
-                let first = *first.get();
-                let same = IdentityRef::of(objects[index].borrow())
-                    == IdentityRef::of(objects[first].borrow());
-                if !same {
-                    return None;
-                }
-                duplicates.push((index, first));
-            }
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(index);
-            }
-        }
-    }
-    Some(duplicates)
-}
-
-/// (duplicate, first definition) pairs in input order, each object's identity compared.
-fn duplicates_by_identity<T: Borrow<Object>>(objects: &[T]) -> Vec<(usize, usize)> {
-    let mut first_index: FxHashMap<IdentityRef<'_>, usize> = FxHashMap::default();
-    first_index.reserve(objects.len());
-    let mut duplicates = Vec::new();
-    for (index, object) in objects.iter().enumerate() {
-        match first_index.entry(IdentityRef::of(object.borrow())) {
+    for (index, key) in keys.enumerate() {
+        match first_index.entry(key) {
             std::collections::hash_map::Entry::Occupied(first) => {
                 duplicates.push((index, *first.get()))
             }
