@@ -41,9 +41,9 @@ fn junit() {
     insta::assert_snapshot!(lint("junit"));
 }
 
-/// The SARIF 2.1.0 schema as OASIS publishes it (testdata/sarif/ORIGIN.md).
+/// The SARIF 2.1.0 schema as OASIS publishes it (tests/sarif/ORIGIN.md).
 fn sarif_schema() -> Value {
-    let path = crate::common::root().join("testdata/sarif/sarif-schema-2.1.0.json");
+    let path = crate::common::root().join("tests/sarif/sarif-schema-2.1.0.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     serde_json::from_str(&text).expect("the schema is JSON")
 }
