@@ -115,7 +115,7 @@ pub fn run(args: &LintArgs) -> Result<Exit, UsageError> {
     session::check_names(&args.input, (None, None), model)?;
     crate::platform::timing::mark("start (rest)");
     let collected = lint::collect(&run.evaluated);
-    crate::platform::timing::mark("engine and checks");
+    crate::platform::timing::mark("drop folds");
     let mut result = lint::apply(collected, model, &options);
     crate::diag::complete_commands(&mut result.shown, &session::input_flags(&args.input));
     crate::platform::timing::mark("sort and filter findings");

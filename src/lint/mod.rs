@@ -152,9 +152,11 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = evaluated.diagnostics().cloned().collect();
     let (engine, engine_diagnostics) = Engine::new(&evaluated.model, &evaluated.topology);
     diagnostics.extend(engine_diagnostics);
+    crate::platform::timing::mark("engine");
     // Dropped when the checks are done, before the findings are rendered.
     let (observed, constraint_warnings) = Observed::scoped(&engine);
     diagnostics.extend(constraint_warnings);
+    crate::platform::timing::mark("fold");
     // The checks read what is built and write nothing shared: each family's lint (one can take
     // a whole core on a big input) runs beside the two small shared checks; findings are joined
     // in order.
@@ -172,6 +174,7 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
                 .collect::<Vec<_>>()
         },
     );
+    crate::platform::timing::mark("checks and family lints");
     diagnostics.extend(ordering);
     diagnostics.extend(suppression);
     diagnostics.extend(checks::listeners::check(
@@ -184,6 +187,7 @@ pub fn collect(evaluated: &Evaluated) -> Vec<Diagnostic> {
     ));
     diagnostics.extend(families.into_iter().flatten());
     diagnostics.extend(evaluated.model.registry.notes().iter().cloned());
+    crate::platform::timing::mark("listener checks");
     diagnostics
 }
 
