@@ -109,8 +109,7 @@ fn is_empty(node: &Node) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::load::{ObjectOptions, files, load_files, reread};
-    use crate::source::SourceMap;
+    use crate::load::reread;
 
     /// Reads `text` as one file: the objects' names and lines, and the diagnostics' codes.
     fn read(
@@ -120,18 +119,7 @@ mod tests {
         Vec<&'static str>,
         crate::load::Loaded<crate::load::Object>,
     ) {
-        let registry = crate::pipeline::InputOptions::default().registry;
-        let kinds = crate::model::known_kinds(&registry);
-        let options = ObjectOptions {
-            default_namespace: "default",
-            kinds: &kinds,
-        };
-        let raw = vec![files::RawFile {
-            name: "t.yaml".into(),
-            bytes: text.as_bytes().to_vec().into(),
-            origin: files::Origin::Named,
-        }];
-        let loaded = load_files(raw, &options, &|o| o, SourceMap::new());
+        let loaded = crate::load::load_text(text);
         let file = loaded.sources.get(crate::source::SourceId(0));
         let objects = loaded
             .objects

@@ -587,11 +587,26 @@ mod batch_tests {
     }
 }
 
+/// `text` read as one file `t.yaml` with the built-in kinds, objects as extracted (for tests).
+#[cfg(test)]
+pub(crate) fn load_text(text: &str) -> Loaded<Object> {
+    let registry = crate::pipeline::InputOptions::default().registry;
+    let kinds = crate::model::known_kinds(&registry);
+    let options = ObjectOptions {
+        default_namespace: "default",
+        kinds: &kinds,
+    };
+    let raw = vec![RawFile {
+        name: "t.yaml".into(),
+        bytes: text.as_bytes().to_vec().into(),
+        origin: files::Origin::Named,
+    }];
+    load_files(raw, &options, &|o| o, SourceMap::new())
+}
+
 #[cfg(test)]
 mod dedupe_tests {
-    use super::{dedupe, files, identity_hash, load_files};
-    use crate::load::ObjectOptions;
-    use crate::source::SourceMap;
+    use super::{dedupe, identity_hash, load_text};
 
     const OBJECTS: &str = "\
 apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n\
@@ -603,18 +618,7 @@ apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n";
     /// The three names' objects and what `dedupe` keeps of them with `identities` as given
     /// (`None`: their real hashes), with its diagnostics' labels.
     fn kept(identities: Option<Vec<u64>>) -> (Vec<String>, Vec<String>) {
-        let registry = crate::pipeline::InputOptions::default().registry;
-        let kinds = crate::model::known_kinds(&registry);
-        let options = ObjectOptions {
-            default_namespace: "default",
-            kinds: &kinds,
-        };
-        let raw = vec![files::RawFile {
-            name: "t.yaml".into(),
-            bytes: OBJECTS.as_bytes().to_vec().into(),
-            origin: files::Origin::Named,
-        }];
-        let loaded = load_files(raw, &options, &|o| o, SourceMap::new());
+        let loaded = load_text(OBJECTS);
         assert_eq!(loaded.objects.len(), 5, "{:?}", loaded.diagnostics);
         let identities =
             identities.unwrap_or_else(|| loaded.objects.iter().map(identity_hash).collect());
