@@ -225,14 +225,22 @@ const UTF8_PART: usize = 4 << 20;
 /// a sequence cut by a part's end leaves that part ending in a truncated one. No byte a
 /// character can start with within 4 bytes of a cut is not UTF-8 either.
 pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
+    is_utf8_in_parts(bytes, UTF8_PART)
+}
+
+/// [`is_utf8`] with parts of `part` bytes (the tests' parts are a few bytes long).
+fn is_utf8_in_parts(bytes: &[u8], part: usize) -> bool {
     use rayon::prelude::*;
-    if bytes.len() < 2 * UTF8_PART {
+    if bytes.len() < 2 * part {
         return std::str::from_utf8(bytes).is_ok();
     }
     let mut cuts = vec![0];
-    for target in (UTF8_PART..bytes.len()).step_by(UTF8_PART) {
+    for target in (part..bytes.len()).step_by(part) {
         let continues = |&at: &usize| bytes[at] & 0xC0 == 0x80;
-        let Some(start) = (target..(target + 4).min(bytes.len())).find(|at| !continues(at)) else {
+        // A cut within a last character's bytes falls at the end.
+        let end = (target + 4).min(bytes.len());
+        let start = (target..end).find(|at| !continues(at));
+        let Some(start) = start.or((end == bytes.len()).then_some(end)) else {
             return false;
         };
         cuts.push(start);
@@ -503,10 +511,45 @@ mod tests {
                 );
             }
         }
+        // A cut within the last character's bytes: the text ends there (proptest found that a
+        // text ending in a multi-byte character was called not UTF-8).
+        for part in 1..6 {
+            assert!(
+                super::is_utf8_in_parts("a😀".as_bytes(), part),
+                "part {part}"
+            );
+            assert!(
+                !super::is_utf8_in_parts(&"a😀".as_bytes()[..4], part),
+                "part {part}"
+            );
+        }
         // Continuation bytes only around a cut: no character starts there.
         let mut run = text.clone();
         run[part..part + 6].fill(0x80);
         assert!(!super::is_utf8(&run));
+    }
+
+    proptest::proptest! {
+        /// Checked in parts of any size, any bytes (mostly UTF-8 with stray bytes put in) are
+        /// UTF-8 exactly when `str::from_utf8` says so.
+        #[test]
+        fn utf8_in_parts_agrees_with_the_whole_check(
+            text in "[a-z€😀é\\n]{0,40}",
+            stray in proptest::collection::vec((0usize..200, proptest::prelude::any::<u8>()), 0..3),
+            part in 1usize..12,
+        ) {
+            let mut bytes = text.into_bytes();
+            for (at, byte) in stray {
+                if !bytes.is_empty() {
+                    let at = at % bytes.len();
+                    bytes[at] = byte;
+                }
+            }
+            proptest::prop_assert_eq!(
+                super::is_utf8_in_parts(&bytes, part),
+                std::str::from_utf8(&bytes).is_ok()
+            );
+        }
     }
 
     #[test]
