@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(commands manifests cel view_embed)
+[ ${#targets[@]} -eq 0 ] && targets=(commands manifests cel view_embed yaml_fast)
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   echo "fuzz.sh: no nightly toolchain (cargo-fuzz needs one): rustup toolchain install nightly" >&2
@@ -20,10 +20,11 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 
 # Seeds for `commands`: every manifest file of testdata/ under 64 KiB.
-mkdir -p fuzz/corpus/commands fuzz/corpus/manifests fuzz/corpus/cel fuzz/corpus/view_embed
+mkdir -p fuzz/corpus/commands fuzz/corpus/manifests fuzz/corpus/cel fuzz/corpus/view_embed fuzz/corpus/yaml_fast
 printf '</script><!--<img src=x onerror=alert(1)>\u2028' > fuzz/corpus/view_embed/hostile
 find testdata -name '*.yaml' -size -64k | while read -r f; do
   cp "$f" "fuzz/corpus/commands/$(echo "$f" | tr '/' '_')"
+  cp "$f" "fuzz/corpus/yaml_fast/$(echo "$f" | tr '/' '_')"
 done
 head -c 256 /dev/urandom > fuzz/corpus/manifests/random-0 2>/dev/null || true
 printf '\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c' > fuzz/corpus/manifests/counting

@@ -14,7 +14,8 @@
 //! quoted scalars, folded blocks, explicit indentation or `+` chomping, quoted keys, tabs,
 //! carriage returns, byte order marks, directives and document end markers all go to the
 //! parser. The differential tests (`tests` below) compare the two
-//! event streams on every YAML file in the repository and on mutations of them.
+//! event streams on every YAML file in the repository and on mutations of them, and the
+//! `yaml_fast` fuzz target on whatever it makes ([`compare_with_parser`]).
 //!
 //! Offsets are bytes into the document (the parser's are characters; the caller maps them).
 
@@ -527,73 +528,83 @@ fn is_indicator(b: u8) -> bool {
     )
 }
 
+/// Whether the scanner reads `document` (`Ok(false)`: it leaves it to the parser), or, as
+/// `Err`, where it reads it otherwise than `saphyr-parser` does: events that differ, or a
+/// document the parser rejects. For the differential tests below and the `yaml_fast` fuzz
+/// target; nothing else calls it.
+pub fn compare_with_parser(document: &str) -> Result<bool, String> {
+    let Some(fast) = events(document) else {
+        return Ok(false);
+    };
+    let parser = parser_events(document)
+        .map_err(|e| format!("the scanner read what the parser rejects ({e}):\n{document}"))?;
+    if fast.len() != parser.len() {
+        return Err(format!(
+            "event counts differ:\n{document}\nfast: {fast:?}\nparser: {parser:?}"
+        ));
+    }
+    match fast
+        .iter()
+        .zip(&parser)
+        .find(|(f, p)| !same(document, f, p))
+    {
+        Some((f, p)) => Err(format!(
+            "events differ:\n{document}\nfast: {f:?}\nparser: {p:?}"
+        )),
+        None => Ok(true),
+    }
+}
+
+/// The parser's events with byte offsets, or its error.
+fn parser_events(document: &str) -> Result<Vec<Spanned<'_>>, String> {
+    use saphyr_parser::Parser;
+    let bytes: Vec<usize> = document
+        .char_indices()
+        .map(|(b, _)| b)
+        .chain([document.len()])
+        .collect();
+    let mut out = Vec::new();
+    let mut parser = Parser::new_from_str(document);
+    while let Some(next) = parser.next_event() {
+        let (event, span) = next.map_err(|e| e.to_string())?;
+        if !matches!(
+            event,
+            Event::StreamStart | Event::StreamEnd | Event::Nothing
+        ) {
+            out.push((event, bytes[span.start.index()], bytes[span.end.index()]));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether two events are the same to the tree builder, which ignores the spans of
+/// document events and of empty collection ends, and trims block scalars' trailing blanks.
+fn same(document: &str, fast: &Spanned<'_>, parser: &Spanned<'_>) -> bool {
+    let trimmed = |start: usize, end: usize| document[start..end].trim_end().len();
+    match (&fast.0, &parser.0) {
+        (Event::DocumentStart(_) | Event::DocumentEnd, _) => fast.0 == parser.0,
+        (Event::MappingEnd | Event::SequenceEnd, _) if parser.1 == parser.2 => {
+            fast.0 == parser.0 && fast.1 == fast.2
+        }
+        (Event::Scalar(_, ScalarStyle::Literal, ..), _) => {
+            fast.0 == parser.0
+                && fast.1 == parser.1
+                && trimmed(fast.1, fast.2) == trimmed(parser.1, parser.2)
+        }
+        _ => fast == parser,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Differential tests: wherever the scanner accepts a document, its events must be the
     //! parser's, span for span, and the parser must accept the document too.
 
     use super::*;
-    use saphyr_parser::Parser;
-
-    /// The parser's events with byte offsets, or its error.
-    fn parser_events(document: &str) -> Result<Vec<Spanned<'_>>, String> {
-        let bytes: Vec<usize> = document
-            .char_indices()
-            .map(|(b, _)| b)
-            .chain([document.len()])
-            .collect();
-        let mut out = Vec::new();
-        let mut parser = Parser::new_from_str(document);
-        while let Some(next) = parser.next_event() {
-            let (event, span) = next.map_err(|e| e.to_string())?;
-            if !matches!(
-                event,
-                Event::StreamStart | Event::StreamEnd | Event::Nothing
-            ) {
-                out.push((event, bytes[span.start.index()], bytes[span.end.index()]));
-            }
-        }
-        Ok(out)
-    }
-
-    /// Whether two events are the same to the tree builder, which ignores the spans of
-    /// document events and of empty collection ends, and trims block scalars' trailing blanks.
-    fn same(document: &str, fast: &Spanned<'_>, parser: &Spanned<'_>) -> bool {
-        let trimmed = |start: usize, end: usize| document[start..end].trim_end().len();
-        match (&fast.0, &parser.0) {
-            (Event::DocumentStart(_) | Event::DocumentEnd, _) => fast.0 == parser.0,
-            (Event::MappingEnd | Event::SequenceEnd, _) if parser.1 == parser.2 => {
-                fast.0 == parser.0 && fast.1 == fast.2
-            }
-            (Event::Scalar(_, ScalarStyle::Literal, ..), _) => {
-                fast.0 == parser.0
-                    && fast.1 == parser.1
-                    && trimmed(fast.1, fast.2) == trimmed(parser.1, parser.2)
-            }
-            _ => fast == parser,
-        }
-    }
 
     /// Checks `document` and returns whether the scanner read it.
     fn check(document: &str) -> bool {
-        let Some(fast) = events(document) else {
-            return false;
-        };
-        let parser = parser_events(document).unwrap_or_else(|e| {
-            panic!("the scanner read what the parser rejects ({e}):\n{document}")
-        });
-        assert_eq!(
-            fast.len(),
-            parser.len(),
-            "event counts differ:\n{document}\nfast: {fast:?}\nparser: {parser:?}"
-        );
-        for (f, p) in fast.iter().zip(&parser) {
-            assert!(
-                same(document, f, p),
-                "events differ:\n{document}\nfast: {f:?}\nparser: {p:?}"
-            );
-        }
-        true
+        compare_with_parser(document).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]

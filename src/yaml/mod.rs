@@ -14,6 +14,7 @@ pub mod parse;
 pub mod scalar;
 pub mod shared;
 
+pub use fast::compare_with_parser as compare_fast_path_with_parser;
 pub use list::{ListLayout, list_layout};
 pub use node::{Entry, Key, Node, Value};
 pub use parse::{
