@@ -447,7 +447,7 @@ impl<'m> Engine<'m> {
             for (kind, &shared) in shares.iter().enumerate() {
                 // A kind no policy has gives a path an entry only through a delegation chain
                 // (no list, and no level added for a ListenerSet, can carry it).
-                if !chained && !targets.has_kind(kind) || !self.applies_to_route(path, kind) {
+                if (!chained && !targets.has_kind(kind)) || !self.applies_to_route(path, kind) {
                     continue;
                 }
                 let lists = elements.map(|t| targets.list_id(t, kind));

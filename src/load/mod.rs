@@ -258,15 +258,17 @@ fn load_files_hashed<T: Send>(
             files::Origin::Stdin => None,
             _ => template::action(content),
         };
-        // Both scans read the whole text: a big one's run on both cores.
+        // Both scans read the whole text: a big one's run on both cores. A small file is cut
+        // only when it is read (a template is not).
         let (template, documents) = if content.len() >= SCAN_APART_FROM {
             rayon::join(find_template, || yaml::split_documents(content))
         } else {
-            (find_template(), Vec::new())
-        };
-        let documents = match (&template, documents.is_empty()) {
-            (None, true) => yaml::split_documents(content),
-            _ => documents,
+            let template = find_template();
+            let documents = match template {
+                None => yaml::split_documents(content),
+                Some(_) => Vec::new(),
+            };
+            (template, documents)
         };
         let id = sources.add(file.name, text.text);
         if let Some(range) = template {

@@ -185,11 +185,7 @@ pub fn build(
     ViewData {
         policies,
         nodes: graph.nodes,
-        paths: graph
-            .paths
-            .into_iter()
-            .map(|(_, f, l, e)| (f, l, e))
-            .collect(),
+        paths: graph.paths,
         path_ids,
         folds: graph.folds.values,
         fold_heads: graph.fold_heads,
@@ -422,7 +418,10 @@ fn raw(text: String) -> Box<RawValue> {
 #[derive(Default)]
 struct Graph<'m> {
     nodes: Vec<Node>,
-    paths: Vec<(String, Vec<u32>, u32, Vec<u32>)>,
+    /// `[folds, lost, effective]` per path ([`ViewData::paths`]).
+    paths: Vec<(Vec<u32>, u32, Vec<u32>)>,
+    /// Each path's id, beside `paths`.
+    ids: Vec<String>,
     folds: Encoded,
     fold_heads: Vec<(&'static str, Vec<u32>)>,
     /// The distinct lists of lost rows (numbers of rows), encoded once at the end.
@@ -438,13 +437,14 @@ impl Graph<'_> {
     /// its number.
     fn add_path(&mut self, id: String, folds: Vec<u32>, lost: &[u32], effective: Vec<u32>) -> u32 {
         let lost = self.lost.add(lost.to_vec());
-        self.paths.push((id, folds, lost, effective));
+        self.paths.push((folds, lost, effective));
+        self.ids.push(id);
         self.paths.len() as u32 - 1
     }
 
     /// `(path, id)` of each path whose id is not the names of its elements joined by `|`.
     fn unjoined_ids(&self) -> Vec<(u32, String)> {
-        let mut joined_at = vec![false; self.paths.len()];
+        let mut joined_at = vec![false; self.ids.len()];
         for node in &self.nodes {
             if node.4.is_empty() {
                 continue;
@@ -458,12 +458,12 @@ impl Graph<'_> {
             names.reverse();
             let joined = names.join("|");
             for &p in &node.4 {
-                joined_at[p as usize] |= self.paths[p as usize].0 == joined;
+                joined_at[p as usize] |= self.ids[p as usize] == joined;
             }
         }
-        (self.paths.iter().enumerate())
+        (self.ids.iter().enumerate())
             .filter(|&(p, _)| !joined_at[p])
-            .map(|(p, path)| (p as u32, path.0.clone()))
+            .map(|(p, id)| (p as u32, id.clone()))
             .collect()
     }
 
