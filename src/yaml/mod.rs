@@ -15,6 +15,9 @@ pub mod scalar;
 pub mod shared;
 
 pub use fast::compare_with_parser as compare_fast_path_with_parser;
+/// The fast path's events of one document (`None`: it goes to the parser), for the
+/// `yaml_stages` example, which times the scanner apart from the tree built from its events.
+pub use fast::events as fast_path_events;
 pub use list::{ListLayout, list_layout};
 pub use node::{Entry, Key, Node, Value};
 pub use parse::{
