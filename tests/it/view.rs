@@ -375,6 +375,117 @@ fn diff_page_groups_the_changes_as_the_text_diff() {
     assert_eq!(browser.eval("window.__csp"), json!([]));
 }
 
+/// Writes `manifests` into a temporary directory and its page beside it.
+fn page_of(dir: &Path, manifests: &str) -> PathBuf {
+    let input = dir.join("manifests.yaml");
+    std::fs::write(&input, manifests).unwrap();
+    page(dir, &[input.to_str().unwrap()], 0)
+}
+
+/// The Gateway `shop/gw` (class `eg`, listener `http`) with `routes` HTTPRoutes named
+/// `r-000`, `r-001`, ... attached to it, each with one rule.
+fn gateway_with_routes(routes: usize) -> String {
+    let mut text = String::from(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: shop}\nspec:\n  gatewayClassName: eg\n  listeners:\n  - {name: http, protocol: HTTP, port: 80}\n",
+    );
+    for r in 0..routes {
+        text.push_str(&format!(
+            "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: r-{r:03}, namespace: shop}}\nspec:\n  parentRefs: [{{name: gw}}]\n  rules:\n  - backendRefs: [{{name: app, port: 8080}}]\n"
+        ));
+    }
+    text
+}
+
+/// One policy attached to two routes: both routes' paths share the engine's fold (and its
+/// explanation), and each path's stack names its own route as the policy's target.
+#[test]
+fn a_policy_on_two_routes_shows_each_paths_own_route_as_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifests = gateway_with_routes(2)
+        + "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: both, namespace: shop}\nspec:\n  targetRefs:\n  - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r-000}\n  - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r-001}\n  timeout: {http: {requestTimeout: 5s}}\n";
+    let file = page_of(dir.path(), &manifests);
+    let mut browser = Browser::start();
+    browser.open(&url(&file));
+    let ids: Vec<String> =
+        serde_json::from_value(browser.eval_promise("dopolView.pathIds()")).unwrap();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    for (id, route) in ids.iter().zip(["shop/r-000", "shop/r-001"]) {
+        assert!(id.contains(route), "{id} is not the path of {route}");
+        shown_rows(&mut browser, id);
+        let target = browser.eval(
+            "document.querySelector('#stack tr[data-stack-policy] td:nth-child(3)').textContent",
+        );
+        assert_eq!(target, json!(format!("HTTPRoute {route}")), "path {id}");
+    }
+}
+
+/// Opening a route far down a long list of a listener's routes shows every route before it
+/// too, in order: the rest stays one "show more" away, and no route is left out or drawn twice.
+#[test]
+fn opening_a_path_deep_in_a_long_list_keeps_every_route_reachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = page_of(dir.path(), &gateway_with_routes(450));
+    let mut browser = Browser::start();
+    browser.open(&url(&file));
+    let ids: Vec<String> =
+        serde_json::from_value(browser.eval_promise("dopolView.pathIds()")).unwrap();
+    let deep = ids.iter().find(|id| id.contains("shop/r-420")).unwrap();
+    shown_rows(&mut browser, deep);
+    assert_eq!(
+        browser.eval("document.querySelector('#graph [aria-selected=true]').dataset.pathId"),
+        json!(deep)
+    );
+    let routes = "Array.from(document.querySelectorAll('#graph .name'), e => e.textContent)\
+                  .filter(t => /^shop\\/r-\\d+$/.test(t))";
+    loop {
+        let more = browser.eval(
+            "(() => { const m = document.querySelector('#graph li.more'); if (m) m.click(); return !!m; })()",
+        );
+        if more != json!(true) {
+            break;
+        }
+    }
+    let shown: Vec<String> = serde_json::from_value(browser.eval(routes)).unwrap();
+    let expected: Vec<String> = (0..450).map(|r| format!("shop/r-{r:03}")).collect();
+    assert_eq!(shown, expected);
+}
+
+/// A diff whose only change is a path added (a Gateway without policies) says so in the
+/// status line, not "No differences." (the command exits 1: there is a difference).
+#[test]
+fn a_diff_of_paths_alone_is_not_called_no_differences() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = dir.path().join("with.yaml");
+    std::fs::write(
+        &with,
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw2, namespace: shop}\nspec:\n  gatewayClassName: eg\n  listeners:\n  - {name: http, protocol: HTTP, port: 8080}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: extra, namespace: shop}\nspec:\n  parentRefs: [{name: gw2}]\n  rules:\n  - backendRefs: [{name: extra, port: 80}]\n",
+    )
+    .unwrap();
+    let args = [
+        "diff",
+        "-f",
+        "testdata/envoy/json-merge/manifests.yaml",
+        "--with",
+        with.to_str().unwrap(),
+        "-o",
+        "html",
+    ];
+    let html = run_in(&root(), &args, None);
+    html.code(1);
+    let file = dir.path().join("diff.html");
+    std::fs::write(&file, &html.stdout).unwrap();
+    let mut browser = Browser::start();
+    browser.open(&url(&file));
+    assert_eq!(
+        browser.eval("document.getElementById('status').textContent"),
+        json!("paths added or removed shown.")
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('[data-paths=added]').length"),
+        json!(1)
+    );
+}
+
 /// The axe-core release the accessibility check runs (npm; fetched at test time, never shipped).
 const AXE: &str = "axe-core@4.11.0";
 

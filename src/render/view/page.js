@@ -194,6 +194,17 @@
         add(m, el('div', { 'class': 'row' }, 'show ' + Math.min(CHUNK, items.length - end) + ' more of ' + (items.length - end) + '…'));
       }
     }
+    // Renders li's group page by page, in order, until its item `at` is there (pages are only
+    // ever added after the last one, so the group never has a gap nor an item twice).
+    function fillUntil(li, at) {
+      for (;;) {
+        var group = li.querySelector(':scope > ul[role=group]');
+        var more = group && group.querySelector(':scope > li.more');
+        var from = !group ? 0 : more ? Number(more.getAttribute('data-more')) : Infinity;
+        if (from > at) return;
+        fillGroup(li, from);
+      }
+    }
     function setExpanded(li, open) {
       if (!li.hasAttribute('aria-expanded')) return;
       li.setAttribute('aria-expanded', open ? 'true' : 'false');
@@ -276,6 +287,13 @@
     $('zoom-reset').addEventListener('click', function () { setZoom(1); });
     $('collapse-all').addEventListener('click', function () {
       $('graph').querySelectorAll('li[aria-expanded=true]').forEach(function (li) { setExpanded(li, false); });
+      // The tree's one tab stop moves up to the item still shown above it.
+      var stop = $('graph').querySelector('li[tabindex="0"]');
+      while (stop && stop.offsetParent === null) stop = stop.parentElement.closest('li[role=treeitem]');
+      if (stop) {
+        $('graph').querySelectorAll('li[tabindex="0"]').forEach(function (o) { o.setAttribute('tabindex', '-1'); });
+        stop.setAttribute('tabindex', '0');
+      }
     });
     var scroller = $('graph-scroll');
     scroller.addEventListener('wheel', function (e) {
@@ -284,21 +302,26 @@
       setZoom(zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1));
     }, { passive: false });
     scroller.addEventListener('mousedown', function (e) {
+      // The main button only, and not on the pane's own scroll bars (they scroll it already).
+      if (e.button !== 0 || e.offsetX >= scroller.clientWidth || e.offsetY >= scroller.clientHeight) return;
       drag = { x: e.clientX, y: e.clientY, left: scroller.scrollLeft, top: scroller.scrollTop };
       moved = false;
     });
+    function endDrag() {
+      drag = null;
+      scroller.classList.remove('panning');
+      setTimeout(function () { moved = false; }, 0);
+    }
     window.addEventListener('mousemove', function (e) {
       if (!drag) return;
+      // The button was let go where no mouseup reached the page (a context menu, another window).
+      if ((e.buttons & 1) === 0) { endDrag(); return; }
       var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
       if (Math.abs(dx) + Math.abs(dy) > 4) { moved = true; scroller.classList.add('panning'); }
       scroller.scrollLeft = drag.left - dx;
       scroller.scrollTop = drag.top - dy;
     });
-    window.addEventListener('mouseup', function () {
-      drag = null;
-      scroller.classList.remove('panning');
-      setTimeout(function () { moved = false; }, 0);
-    });
+    window.addEventListener('mouseup', endDrag);
 
     // The legend of families.
     families.forEach(function (f) { add($('legend'), el('span', { 'class': 'badge ' + familyClass(f) }, f)); });
@@ -444,8 +467,7 @@
           var pli = parent >= 0 ? tree.querySelector('li[data-node="' + parent + '"]') : null;
           if (pli) {
             var kids = children[parent];
-            var at = kids.indexOf(n) + (view.nodes[parent][4].length > 1 ? view.nodes[parent][4].length : 0);
-            fillGroup(pli, Math.floor(at / CHUNK) * CHUNK);
+            fillUntil(pli, kids.indexOf(n) + (view.nodes[parent][4].length > 1 ? view.nodes[parent][4].length : 0));
             li = tree.querySelector('li[data-node="' + n + '"]');
           }
         }
@@ -453,7 +475,9 @@
       });
       tree.querySelectorAll('li[aria-selected]').forEach(function (o) { o.removeAttribute('aria-selected'); });
       if (li) {
-        var target = view.nodes[pathNode.get(p)][4].length > 1
+        var ending = view.nodes[pathNode.get(p)][4];
+        if (ending.length > 1) fillUntil(li, ending.indexOf(p));
+        var target = ending.length > 1
           ? li.querySelector(':scope > ul > li[data-path-id="' + CSS.escape(pathId(p)) + '"]') : li;
         if (target) { target.setAttribute('aria-selected', 'true'); target.scrollIntoView({ block: 'nearest' }); }
       }
@@ -519,8 +543,8 @@
     function renderKind(box, p, kind, stack) {
       var rows = rowsOf(p, kind, stack);
       var h = add(box, el('h3', null, kind.policyKind));
-      var p = view.policies[policyOf.get((kind.policies[0] || {}).policy)];
-      if (p) add(h, el('span', { 'class': 'badge ' + familyClass(p.family) }, p.family));
+      var first = view.policies[policyOf.get((kind.policies[0] || {}).policy)];
+      if (first) add(h, el('span', { 'class': 'badge ' + familyClass(first.family) }, first.family));
       var lostCount = rows.filter(function (r) { return r.outcome !== 'effective' && r.outcome !== 'merged'; }).length;
       if (lostCount) add(h, el('span', { 'class': 'marker' }, lostCount + ' overridden or lost'));
       var t = table(['#', 'policy', 'target', 'level', 'strategy (GEP-713, family)', 'why here']);
@@ -712,11 +736,16 @@
         });
         add(box, t.table);
       }
+      // The paths added or removed and the status changes are shown whole, whatever the search.
+      var sections = [];
+      if (!onlyPath && diff.paths.length) sections.push('paths added or removed');
+      if (!onlyPath && diff.status.length) sections.push(diff.status.length + (diff.status.length === 1 ? ' status change' : ' status changes'));
+      var none = shown === 0 && !sections.length;
       var status = $('status');
-      status.classList.toggle('empty', shown === 0 && (q !== '' || !!onlyPath));
-      status.textContent = shown === 0
+      status.classList.toggle('empty', none && (q !== '' || !!onlyPath));
+      status.textContent = none
         ? (q || onlyPath ? 'No change matches.' : 'No differences.')
-        : shown + ' distinct changes shown.';
+        : (shown ? [shown + ' distinct changes'] : []).concat(sections).join(', ') + ' shown.';
     }
     function renderDiff() {
       $('mode-title').textContent = 'diff';
@@ -735,14 +764,20 @@
         add(row, el('span', { 'class': 'kind' }, seen.get(id)));
         add(row, el('span', { 'class': 'name' }, id));
       });
-      $('search').addEventListener('input', function () { renderDiffGroups(null); });
+      // The open path (null: none): a search narrows its changes, it does not drop it.
+      var current = null;
+      function showChanges() {
+        renderDiffGroups(current);
+        if (current !== null) add($('stack'), el('p', { 'class': 'mono', 'data-open-path': current }, current));
+      }
+      $('search').addEventListener('input', showChanges);
       openPath = function (id, setHash) {
         if (setHash) history.replaceState(null, '', '#path=' + encodeURIComponent(id));
         tree.querySelectorAll('li[aria-selected]').forEach(function (o) { o.removeAttribute('aria-selected'); });
         var li = tree.querySelector('li[data-path-id="' + CSS.escape(id) + '"]');
         if (li) li.setAttribute('aria-selected', 'true');
-        renderDiffGroups(id);
-        add($('stack'), el('p', { 'class': 'mono', 'data-open-path': id }, id));
+        current = id;
+        showChanges();
         return Promise.resolve();
       };
       renderDiffGroups(null);
