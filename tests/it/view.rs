@@ -486,6 +486,36 @@ fn a_diff_of_paths_alone_is_not_called_no_differences() {
     );
 }
 
+/// The namespace filter: a path is in a namespace when one of its namespaced elements is, or a
+/// policy of its stack is (a Mesh's name is no namespace). Kuma's `kuma-system` holds only
+/// policies: the paths its mesh-wide MeshTimeout reaches match it, the inbound path does not.
+#[test]
+fn the_namespace_filter_matches_elements_and_policies_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = page(dir.path(), &["testdata/kuma-diff/a"], 0);
+    let mut browser = Browser::start();
+    browser.open(&url(&file));
+    let results =
+        "Array.from(document.querySelectorAll('#results [data-path-id]'), e => e.dataset.pathId)";
+    let choose = |browser: &mut Browser, namespace: &str| {
+        browser.eval(&format!(
+            "(() => {{ const s = document.getElementById('filter-namespace'); s.value = '{namespace}'; s.dispatchEvent(new Event('input')); }})()"
+        ));
+        browser.wait_for("!document.getElementById('status').textContent.startsWith('Reading')");
+    };
+    choose(&mut browser, "kuma-system");
+    assert_eq!(
+        browser.eval(results),
+        json!([
+            "default|kuma-demo/backend-1|outbound|kri_m____default_",
+            "default|kuma-demo/web|outbound|kri_m____default_",
+            "default|kuma-demo/web|outbound|kri_msvc_default_default_kuma-demo_backend_"
+        ])
+    );
+    choose(&mut browser, "kuma-demo");
+    assert_eq!(browser.eval(&format!("{results}.length")), json!(4));
+}
+
 /// The axe-core release the accessibility check runs (npm; fetched at test time, never shipped).
 const AXE: &str = "axe-core@4.11.0";
 

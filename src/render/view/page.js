@@ -81,8 +81,10 @@
     var view = data.view || { policies: [], nodes: [], pathIds: [], foldHeads: [], paths: null };
     // Each path's [folds, lost, effective]: read whole for the filters, by block for a stack.
     var pathCount = parts.paths ? parts.paths.count : 0;
+    var pathsRead = null;
     function allPaths() {
-      return view.paths ? Promise.resolve(view.paths) : whole('paths').then(function (l) { view.paths = l || []; return view.paths; });
+      if (!pathsRead) pathsRead = whole('paths').then(function (l) { view.paths = l || []; return view.paths; });
+      return pathsRead;
     }
     var strings = null;
     var lint = null;
@@ -396,14 +398,24 @@
       if (q.namespace || q.gateway) {
         var chain = ancestors(pathNode.get(p)).map(function (n) { return view.nodes[n]; });
         if (q.gateway && !chain.some(function (n) { return n[0] === 'Gateway' && n[1] === q.gateway; })) return false;
-        if (q.namespace && !chain.some(function (n) { return n[1].split('/')[0] === q.namespace || n[1].split('|').some(function (s) { return s.split('/')[0] === q.namespace; }); })) return false;
+        // An element in the namespace (a name `ns/...`, or one of `|`-joined names; a
+        // GatewayClass or a Mesh has none), or a policy of the path's stack in it.
+        if (q.namespace && !chain.some(function (n) { return n[1].split('|').some(function (s) { return namespaceOf(s) === q.namespace; }); })
+          && !policyNumbers(p).some(function (i) { return namespaceOf(view.policies[i].name) === q.namespace; })) return false;
       }
       return true;
     }
-    function policiesOnPath(p) {
+    function namespaceOf(name) {
+      var at = name.indexOf('/');
+      return at > 0 ? name.slice(0, at) : null;
+    }
+    function policyNumbers(p) {
       var list = [];
-      view.paths[p][0].forEach(function (f) { view.foldHeads[f][1].forEach(function (i) { list.push(view.policies[i].locator); }); });
+      view.paths[p][0].forEach(function (f) { view.foldHeads[f][1].forEach(function (i) { list.push(i); }); });
       return list;
+    }
+    function policiesOnPath(p) {
+      return policyNumbers(p).map(function (i) { return view.policies[i].locator; });
     }
     function query() {
       return {
@@ -415,6 +427,14 @@
       };
     }
     var LIMIT = 500;
+    var filterAfterRead = false;
+    // Over this many paths a filter pass takes long enough to wait for a pause in typing.
+    var DEBOUNCE_PATHS = 20000, debounce = null;
+    function filtersChanged() {
+      if (pathCount <= DEBOUNCE_PATHS) { runFilters(); return; }
+      clearTimeout(debounce);
+      debounce = setTimeout(runFilters, 150);
+    }
     function runFilters() {
       var q = query();
       var results = $('results');
@@ -427,9 +447,15 @@
         return;
       }
       if (!view.paths) {
-        // The filters read every path: read them once, then filter (with the query then).
+        // The filters read every path: read them once, then filter once (with the query then),
+        // however many keys were pressed meanwhile.
         status.textContent = 'Reading ' + pathCount + ' paths…';
-        allPaths().then(runFilters);
+        if (!filterAfterRead) {
+          filterAfterRead = true;
+          allPaths().then(function () { filterAfterRead = false; runFilters(); }, function (e) {
+            status.textContent = 'This page could not read its paths: ' + e;
+          });
+        }
         return;
       }
       var found = 0;
@@ -790,7 +816,7 @@
       renderAllFindings($('stack'));
       runFilters();
       ['search', 'filter-kind', 'filter-family', 'filter-namespace', 'filter-gateway'].forEach(function (id) {
-        $(id).addEventListener('input', runFilters);
+        $(id).addEventListener('input', filtersChanged);
       });
     }
     return fromHash();
