@@ -44,6 +44,16 @@ fn page_in_blocks(dir: &Path, inputs: &[&str], block: usize) -> PathBuf {
     file
 }
 
+/// The page of `inputs` open in a fresh browser (the directory holding it lives as long as the
+/// returned guard).
+fn browse(inputs: &[&str]) -> (tempfile::TempDir, Browser) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = page(dir.path(), inputs, 0);
+    let mut browser = Browser::start();
+    browser.open(&url(&file));
+    (dir, browser)
+}
+
 fn url(file: &Path) -> String {
     format!("file://{}", file.display())
 }
@@ -268,10 +278,7 @@ fn hostile_strings_render_as_text_and_nothing_runs() {
 
 #[test]
 fn the_graph_works_from_the_keyboard_and_search_says_when_nothing_matches() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = page(dir.path(), &["testdata/envoy/json-merge/manifests.yaml"], 0);
-    let mut browser = Browser::start();
-    browser.open(&url(&file));
+    let (_dir, mut browser) = browse(&["testdata/envoy/json-merge/manifests.yaml"]);
     let focused = "document.activeElement.querySelector('.name').textContent";
     browser.eval("document.querySelector('#graph li[tabindex=\"0\"]').focus()");
     assert_eq!(browser.eval(focused), json!("eg"));
@@ -375,10 +382,16 @@ fn diff_page_groups_the_changes_as_the_text_diff() {
     assert_eq!(browser.eval("window.__csp"), json!([]));
 }
 
+/// `text` written to `dir/name`.
+fn written(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 /// Writes `manifests` into a temporary directory and its page beside it.
 fn page_of(dir: &Path, manifests: &str) -> PathBuf {
-    let input = dir.join("manifests.yaml");
-    std::fs::write(&input, manifests).unwrap();
+    let input = written(dir, "manifests.yaml", manifests);
     page(dir, &[input.to_str().unwrap()], 0)
 }
 
@@ -455,12 +468,11 @@ fn opening_a_path_deep_in_a_long_list_keeps_every_route_reachable() {
 #[test]
 fn a_diff_of_paths_alone_is_not_called_no_differences() {
     let dir = tempfile::tempdir().unwrap();
-    let with = dir.path().join("with.yaml");
-    std::fs::write(
-        &with,
+    let with = written(
+        dir.path(),
+        "with.yaml",
         "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw2, namespace: shop}\nspec:\n  gatewayClassName: eg\n  listeners:\n  - {name: http, protocol: HTTP, port: 8080}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: extra, namespace: shop}\nspec:\n  parentRefs: [{name: gw2}]\n  rules:\n  - backendRefs: [{name: extra, port: 80}]\n",
-    )
-    .unwrap();
+    );
     let args = [
         "diff",
         "-f",
@@ -491,10 +503,7 @@ fn a_diff_of_paths_alone_is_not_called_no_differences() {
 /// policies: the paths its mesh-wide MeshTimeout reaches match it, the inbound path does not.
 #[test]
 fn the_namespace_filter_matches_elements_and_policies_in_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = page(dir.path(), &["testdata/kuma-diff/a"], 0);
-    let mut browser = Browser::start();
-    browser.open(&url(&file));
+    let (_dir, mut browser) = browse(&["testdata/kuma-diff/a"]);
     let results =
         "Array.from(document.querySelectorAll('#results [data-path-id]'), e => e.dataset.pathId)";
     let choose = |browser: &mut Browser, namespace: &str| {
