@@ -49,9 +49,22 @@ fn page_in_blocks(dir: &Path, inputs: &[&str], block: usize) -> PathBuf {
 fn browse(inputs: &[&str]) -> (tempfile::TempDir, Browser) {
     let dir = tempfile::tempdir().unwrap();
     let file = page(dir.path(), inputs, 0);
+    (dir, opened(&file))
+}
+
+/// [`browse`] of `manifests`, written into the page's directory.
+fn browse_text(manifests: &str) -> (tempfile::TempDir, Browser) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = written(dir.path(), "manifests.yaml", manifests);
+    let file = page(dir.path(), &[input.to_str().unwrap()], 0);
+    (dir, opened(&file))
+}
+
+/// `file` open in a fresh browser.
+fn opened(file: &Path) -> Browser {
     let mut browser = Browser::start();
-    browser.open(&url(&file));
-    (dir, browser)
+    browser.open(&url(file));
+    browser
 }
 
 fn url(file: &Path) -> String {
@@ -342,10 +355,8 @@ fn diff_page_groups_the_changes_as_the_text_diff() {
     let html = run_in(&root(), &[&args[..], &["-o", "html"]].concat(), None);
     html.code(1);
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("diff.html");
-    std::fs::write(&file, &html.stdout).unwrap();
-    let mut browser = Browser::start();
-    browser.open(&url(&file));
+    let file = written(dir.path(), "diff.html", &html.stdout);
+    let mut browser = opened(&file);
     let sections = browser.eval(
         "Array.from(document.querySelectorAll('section.change'), s => [s.dataset.change, s.dataset.ruleKey, \
          Array.from(s.querySelectorAll('tr[data-side-row=value] pre'), p => JSON.parse(p.textContent))])",
@@ -389,12 +400,6 @@ fn written(dir: &Path, name: &str, text: &str) -> PathBuf {
     file
 }
 
-/// Writes `manifests` into a temporary directory and its page beside it.
-fn page_of(dir: &Path, manifests: &str) -> PathBuf {
-    let input = written(dir, "manifests.yaml", manifests);
-    page(dir, &[input.to_str().unwrap()], 0)
-}
-
 /// The Gateway `shop/gw` (class `eg`, listener `http`) with `routes` HTTPRoutes named
 /// `r-000`, `r-001`, ... attached to it, each with one rule.
 fn gateway_with_routes(routes: usize) -> String {
@@ -409,16 +414,13 @@ fn gateway_with_routes(routes: usize) -> String {
     text
 }
 
-/// One policy attached to two routes: both routes' paths share the engine's fold (and its
-/// explanation), and each path's stack names its own route as the policy's target.
+/// One policy attached to two routes: each path's stack names its own route as the policy's
+/// target (read from the graph, not from the explanation).
 #[test]
 fn a_policy_on_two_routes_shows_each_paths_own_route_as_its_target() {
-    let dir = tempfile::tempdir().unwrap();
     let manifests = gateway_with_routes(2)
         + "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata: {name: both, namespace: shop}\nspec:\n  targetRefs:\n  - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r-000}\n  - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: r-001}\n  timeout: {http: {requestTimeout: 5s}}\n";
-    let file = page_of(dir.path(), &manifests);
-    let mut browser = Browser::start();
-    browser.open(&url(&file));
+    let (_dir, mut browser) = browse_text(&manifests);
     let ids: Vec<String> =
         serde_json::from_value(browser.eval_promise("dopolView.pathIds()")).unwrap();
     assert_eq!(ids.len(), 2, "{ids:?}");
@@ -436,10 +438,7 @@ fn a_policy_on_two_routes_shows_each_paths_own_route_as_its_target() {
 /// too, in order: the rest stays one "show more" away, and no route is left out or drawn twice.
 #[test]
 fn opening_a_path_deep_in_a_long_list_keeps_every_route_reachable() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = page_of(dir.path(), &gateway_with_routes(450));
-    let mut browser = Browser::start();
-    browser.open(&url(&file));
+    let (_dir, mut browser) = browse_text(&gateway_with_routes(450));
     let ids: Vec<String> =
         serde_json::from_value(browser.eval_promise("dopolView.pathIds()")).unwrap();
     let deep = ids.iter().find(|id| id.contains("shop/r-420")).unwrap();
@@ -484,10 +483,7 @@ fn a_diff_of_paths_alone_is_not_called_no_differences() {
     ];
     let html = run_in(&root(), &args, None);
     html.code(1);
-    let file = dir.path().join("diff.html");
-    std::fs::write(&file, &html.stdout).unwrap();
-    let mut browser = Browser::start();
-    browser.open(&url(&file));
+    let mut browser = opened(&written(dir.path(), "diff.html", &html.stdout));
     assert_eq!(
         browser.eval("document.getElementById('status').textContent"),
         json!("paths added or removed shown.")

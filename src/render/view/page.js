@@ -171,6 +171,11 @@
       if (hasKids) li.setAttribute('aria-expanded', 'false');
       return li;
     }
+    // The paths of node i listed in its group, before its children: those ending at it when
+    // they are several (one path ending at a node is the node's own entry).
+    function listedPaths(i) {
+      return view.nodes[i][4].length > 1 ? view.nodes[i][4] : [];
+    }
     function fillGroup(li, from) {
       var i = Number(li.getAttribute('data-node'));
       var group = li.querySelector(':scope > ul[role=group]');
@@ -178,7 +183,7 @@
       var more = group.querySelector(':scope > li.more');
       if (more) more.remove();
       var kids = children[i];
-      var multi = view.nodes[i][4].length > 1 ? view.nodes[i][4] : [];
+      var multi = listedPaths(i);
       var items = multi.map(function (p) { return { path: p }; }).concat(kids.map(function (k) { return { node: k }; }));
       var end = Math.min(items.length, from + CHUNK);
       for (var j = from; j < end; j++) {
@@ -230,9 +235,13 @@
         return li.offsetParent !== null;
       });
     }
-    function focusItem(li) {
+    // The tree's one tab stop.
+    function setTabStop(li) {
       $('graph').querySelectorAll('li[tabindex="0"]').forEach(function (o) { o.setAttribute('tabindex', '-1'); });
       li.setAttribute('tabindex', '0');
+    }
+    function focusItem(li) {
+      setTabStop(li);
       li.focus();
     }
     function activate(li) {
@@ -292,10 +301,7 @@
       // The tree's one tab stop moves up to the item still shown above it.
       var stop = $('graph').querySelector('li[tabindex="0"]');
       while (stop && stop.offsetParent === null) stop = stop.parentElement.closest('li[role=treeitem]');
-      if (stop) {
-        $('graph').querySelectorAll('li[tabindex="0"]').forEach(function (o) { o.setAttribute('tabindex', '-1'); });
-        stop.setAttribute('tabindex', '0');
-      }
+      if (stop) setTabStop(stop);
     });
     var scroller = $('graph-scroll');
     scroller.addEventListener('wheel', function (e) {
@@ -427,7 +433,6 @@
       };
     }
     var LIMIT = 500;
-    var filterAfterRead = false;
     // Over this many paths a filter pass takes long enough to wait for a pause in typing.
     var DEBOUNCE_PATHS = 20000, debounce = null;
     function filtersChanged() {
@@ -450,9 +455,9 @@
         // The filters read every path: read them once, then filter once (with the query then),
         // however many keys were pressed meanwhile.
         status.textContent = 'Reading ' + pathCount + ' paths…';
-        if (!filterAfterRead) {
-          filterAfterRead = true;
-          allPaths().then(function () { filterAfterRead = false; runFilters(); }, function (e) {
+        // A read under way has its filter pass scheduled already.
+        if (!pathsRead) {
+          allPaths().then(runFilters, function (e) {
             status.textContent = 'This page could not read its paths: ' + e;
           });
         }
@@ -492,8 +497,7 @@
           var parent = view.nodes[n][2];
           var pli = parent >= 0 ? tree.querySelector('li[data-node="' + parent + '"]') : null;
           if (pli) {
-            var kids = children[parent];
-            fillUntil(pli, kids.indexOf(n) + (view.nodes[parent][4].length > 1 ? view.nodes[parent][4].length : 0));
+            fillUntil(pli, listedPaths(parent).length + children[parent].indexOf(n));
             li = tree.querySelector('li[data-node="' + n + '"]');
           }
         }
@@ -501,9 +505,9 @@
       });
       tree.querySelectorAll('li[aria-selected]').forEach(function (o) { o.removeAttribute('aria-selected'); });
       if (li) {
-        var ending = view.nodes[pathNode.get(p)][4];
-        if (ending.length > 1) fillUntil(li, ending.indexOf(p));
-        var target = ending.length > 1
+        var listed = listedPaths(pathNode.get(p));
+        if (listed.length) fillUntil(li, listed.indexOf(p));
+        var target = listed.length
           ? li.querySelector(':scope > ul > li[data-path-id="' + CSS.escape(pathId(p)) + '"]') : li;
         if (target) { target.setAttribute('aria-selected', 'true'); target.scrollIntoView({ block: 'nearest' }); }
       }
